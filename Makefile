@@ -1,0 +1,41 @@
+# recflow: the commands a user and CI run. `make demo` and `make test` need nothing installed first.
+PYTHON := /usr/bin/python3
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build test demo asan fuzz bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+
+test: build
+	ctest --preset release
+	$(PYTHON) -m pytest -q tests/python
+
+demo: build
+	@scripts/demo
+
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan: deps
+	@cmake --preset debug >/dev/null
+	@cmake --build --preset debug -j $(JOBS)
+	ctest --preset debug
+
+# libFuzzer runs of every fuzz target, FUZZ_SECONDS each (clang-14).
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	@scripts/run-fuzzers build/fuzz $(FUZZ_SECONDS)
+
+# Google Benchmark runs next to their peers (see BENCHMARKS.md).
+bench: build
+	@scripts/run-benchmarks build/release
+
+clean:
+	rm -rf build

@@ -1,0 +1,176 @@
+// Buffer implementations: owned aligned memory, memory maps, borrowed memory and slices.
+#include "recflow/core/buffer.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace recflow {
+
+namespace {
+
+uint8_t* AlignedAlloc(int64_t size) {
+  const size_t rounded = static_cast<size_t>((size + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment);
+  return static_cast<uint8_t*>(std::aligned_alloc(kBufferAlignment, rounded == 0 ? kBufferAlignment : rounded));
+}
+
+class OwnedBuffer final : public Buffer {
+ public:
+  OwnedBuffer(uint8_t* data, int64_t size) : Buffer(data, size) {}
+  ~OwnedBuffer() override { std::free(const_cast<uint8_t*>(data_)); }
+};
+
+class StringBuffer final : public Buffer {
+ public:
+  explicit StringBuffer(std::string s) : Buffer(nullptr, 0), bytes_(std::move(s)) {
+    data_ = reinterpret_cast<const uint8_t*>(bytes_.data());
+    size_ = static_cast<int64_t>(bytes_.size());
+  }
+
+ private:
+  std::string bytes_;
+};
+
+class BorrowedBuffer final : public Buffer {
+ public:
+  BorrowedBuffer(const void* data, int64_t size) : Buffer(static_cast<const uint8_t*>(data), size) {}
+};
+
+class MappedBuffer final : public Buffer {
+ public:
+  MappedBuffer(void* map, int64_t size) : Buffer(static_cast<const uint8_t*>(map), size) {}
+  ~MappedBuffer() override {
+    if (size_ > 0) munmap(const_cast<uint8_t*>(data_), static_cast<size_t>(size_));
+  }
+};
+
+class SliceBuffer final : public Buffer {
+ public:
+  SliceBuffer(std::shared_ptr<Buffer> parent, int64_t offset, int64_t length)
+      : Buffer(parent->data() + offset, length), parent_(std::move(parent)) {}
+
+ private:
+  std::shared_ptr<Buffer> parent_;
+};
+
+std::string ErrnoText() { return std::strerror(errno); }
+
+}  // namespace
+
+Result<std::shared_ptr<Buffer>> Buffer::Allocate(int64_t size) {
+  if (size < 0) return Status::InvalidArgument("negative buffer size " + std::to_string(size));
+  uint8_t* data = AlignedAlloc(size);
+  if (data == nullptr) return Status::OutOfMemory("cannot allocate " + std::to_string(size) + " bytes");
+  std::memset(data, 0, static_cast<size_t>(size));
+  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size));
+}
+
+Result<std::shared_ptr<Buffer>> Buffer::CopyOf(std::span<const uint8_t> bytes) {
+  const auto size = static_cast<int64_t>(bytes.size());
+  uint8_t* data = AlignedAlloc(size);
+  if (data == nullptr) return Status::OutOfMemory("cannot allocate " + std::to_string(size) + " bytes");
+  if (size > 0) std::memcpy(data, bytes.data(), bytes.size());
+  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size));
+}
+
+std::shared_ptr<Buffer> Buffer::FromString(std::string bytes) {
+  return std::make_shared<StringBuffer>(std::move(bytes));
+}
+
+std::shared_ptr<Buffer> Buffer::Wrap(const void* data, int64_t size) {
+  return std::make_shared<BorrowedBuffer>(data, size);
+}
+
+Result<std::shared_ptr<Buffer>> Buffer::MapFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return Status::NotFound(path + ": no such file");
+    return Status::IOError(path + ": cannot open: " + ErrnoText());
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    Status s = Status::IOError(path + ": cannot stat: " + ErrnoText());
+    ::close(fd);
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidArgument(path + ": not a regular file");
+  }
+  const auto size = static_cast<int64_t>(st.st_size);
+  if (size == 0) {
+    ::close(fd);
+    return std::shared_ptr<Buffer>(std::make_shared<MappedBuffer>(nullptr, 0));
+  }
+  void* map = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return Status::IOError(path + ": cannot map: " + ErrnoText());
+  ::madvise(map, static_cast<size_t>(size), MADV_SEQUENTIAL);
+  return std::shared_ptr<Buffer>(std::make_shared<MappedBuffer>(map, size));
+}
+
+Result<std::shared_ptr<Buffer>> Buffer::Slice(const std::shared_ptr<Buffer>& parent, int64_t offset,
+                                              int64_t length) {
+  if (offset < 0 || length < 0 || offset > parent->size() || length > parent->size() - offset) {
+    return Status::InvalidArgument("slice [" + std::to_string(offset) + ", +" + std::to_string(length) +
+                                   ") outside a buffer of " + std::to_string(parent->size()) + " bytes");
+  }
+  return std::shared_ptr<Buffer>(std::make_shared<SliceBuffer>(parent, offset, length));
+}
+
+BufferBuilder::~BufferBuilder() { std::free(data_); }
+
+BufferBuilder::BufferBuilder(BufferBuilder&& other) noexcept
+    : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+  other.data_ = nullptr;
+  other.size_ = other.capacity_ = 0;
+}
+
+BufferBuilder& BufferBuilder::operator=(BufferBuilder&& other) noexcept {
+  if (this != &other) {
+    std::free(data_);
+    data_ = other.data_;
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+  }
+  return *this;
+}
+
+Status BufferBuilder::Resize(int64_t new_size) {
+  if (new_size < 0) return Status::InvalidArgument("negative size");
+  if (new_size > capacity_) RETURN_NOT_OK(Grow(new_size));
+  if (new_size > size_) std::memset(data_ + size_, 0, static_cast<size_t>(new_size - size_));
+  size_ = new_size;
+  return Status::OK();
+}
+
+Status BufferBuilder::Grow(int64_t min_capacity) {
+  int64_t new_capacity = capacity_ < kBufferAlignment ? kBufferAlignment : capacity_;
+  while (new_capacity < min_capacity) new_capacity *= 2;
+  uint8_t* fresh = AlignedAlloc(new_capacity);
+  if (fresh == nullptr) return Status::OutOfMemory("cannot grow a buffer to " + std::to_string(new_capacity) + " bytes");
+  if (size_ > 0) std::memcpy(fresh, data_, static_cast<size_t>(size_));
+  std::free(data_);
+  data_ = fresh;
+  capacity_ = new_capacity;
+  return Status::OK();
+}
+
+std::shared_ptr<Buffer> BufferBuilder::Finish() {
+  // Zero the padding up to the aligned capacity so exported buffers never expose garbage.
+  if (data_ != nullptr && capacity_ > size_) std::memset(data_ + size_, 0, static_cast<size_t>(capacity_ - size_));
+  uint8_t* data = data_;
+  if (data == nullptr) data = AlignedAlloc(0);
+  auto out = std::make_shared<OwnedBuffer>(data, size_);
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  return out;
+}
+
+}  // namespace recflow

@@ -1,0 +1,113 @@
+// Buffer: immutable bytes that are owned, memory-mapped, borrowed or a slice of another Buffer.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// Alignment of every buffer recflow allocates (Arrow recommends 64 bytes).
+inline constexpr int64_t kBufferAlignment = 64;
+
+/// A contiguous, immutable run of bytes. Shared through std::shared_ptr; a slice keeps its
+/// parent alive, so a record_view into a memory-mapped file stays valid while any slice lives.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  int64_t size() const { return size_; }
+  std::span<const uint8_t> span() const { return {data_, static_cast<size_t>(size_)}; }
+  std::string_view view() const { return {reinterpret_cast<const char*>(data_), static_cast<size_t>(size_)}; }
+  bool Equals(const Buffer& other) const {
+    return size_ == other.size_ && (size_ == 0 || std::memcmp(data_, other.data_, size_) == 0);
+  }
+
+  /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes.
+  static Result<std::shared_ptr<Buffer>> Allocate(int64_t size);
+  /// Copies `bytes` into a new owned buffer.
+  static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes);
+  /// Takes ownership of a string's bytes (no copy of the characters).
+  static std::shared_ptr<Buffer> FromString(std::string bytes);
+  /// Borrows memory that the caller keeps alive and unchanged for the buffer's lifetime.
+  static std::shared_ptr<Buffer> Wrap(const void* data, int64_t size);
+  /// Maps a whole file read-only. An empty file gives an empty buffer.
+  static Result<std::shared_ptr<Buffer>> MapFile(const std::string& path);
+  /// A view of `length` bytes at `offset` of `parent`, keeping the parent alive.
+  /// Bounds are checked: an out-of-range slice is an error.
+  static Result<std::shared_ptr<Buffer>> Slice(const std::shared_ptr<Buffer>& parent, int64_t offset,
+                                               int64_t length);
+
+ protected:
+  Buffer(const uint8_t* data, int64_t size) : data_(data), size_(size) {}
+  const uint8_t* data_;
+  int64_t size_;
+};
+
+/// A growable, 64-byte-aligned byte array for building buffers; Finish() hands the bytes to an
+/// immutable Buffer without copying.
+class BufferBuilder {
+ public:
+  BufferBuilder() = default;
+  ~BufferBuilder();
+  BufferBuilder(BufferBuilder&& other) noexcept;
+  BufferBuilder& operator=(BufferBuilder&& other) noexcept;
+  BufferBuilder(const BufferBuilder&) = delete;
+  BufferBuilder& operator=(const BufferBuilder&) = delete;
+
+  /// Ensures capacity for `additional` more bytes.
+  Status Reserve(int64_t additional) {
+    if (size_ + additional <= capacity_) [[likely]] return Status::OK();
+    return Grow(size_ + additional);
+  }
+  /// Sets the size; new bytes are zero.
+  Status Resize(int64_t new_size);
+  /// Appends bytes.
+  Status Append(const void* bytes, int64_t n) {
+    RETURN_NOT_OK(Reserve(n));
+    if (n > 0) std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
+    size_ += n;
+    return Status::OK();
+  }
+  /// Appends a trivially copyable value.
+  template <typename T>
+  Status AppendValue(const T& value) {
+    return Append(&value, sizeof(T));
+  }
+  /// Appends without a capacity check; the caller reserved first.
+  void UnsafeAppend(const void* bytes, int64_t n) {
+    std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
+    size_ += n;
+  }
+  template <typename T>
+  void UnsafeAppendValue(const T& value) {
+    std::memcpy(data_ + size_, &value, sizeof(T));
+    size_ += sizeof(T);
+  }
+
+  uint8_t* mutable_data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  int64_t size() const { return size_; }
+  int64_t capacity() const { return capacity_; }
+  /// Forgets the contents, keeps the capacity.
+  void Clear() { size_ = 0; }
+
+  /// Moves the bytes into an immutable Buffer; the builder is empty afterwards.
+  std::shared_ptr<Buffer> Finish();
+
+ private:
+  Status Grow(int64_t min_capacity);
+  uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t capacity_ = 0;
+};
+
+}  // namespace recflow
