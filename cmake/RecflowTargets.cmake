@@ -36,6 +36,8 @@ function(recflow_add_fuzz name source)
   cmake_parse_arguments(F "" "CORPUS" "LIBS" ${ARGN})
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE ${F_LIBS})
+  # scripts/run-fuzzers seeds each target's corpus from the directory recorded here.
+  file(WRITE ${CMAKE_BINARY_DIR}/fuzz-seeds/${name} "${F_CORPUS}")
   if(RECFLOW_FUZZ)
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   else()

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -153,6 +154,7 @@ Status BufferBuilder::Resize(int64_t new_size) {
 Status BufferBuilder::Grow(int64_t min_capacity) {
   int64_t new_capacity = capacity_ < kBufferAlignment ? kBufferAlignment : capacity_;
   while (new_capacity < min_capacity) new_capacity *= 2;
+  if (capacity_ == 0 && size_hint_ > new_capacity) new_capacity = size_hint_;
   uint8_t* fresh = AlignedAlloc(new_capacity);
   if (fresh == nullptr) return Status::OutOfMemory("cannot grow a buffer to " + std::to_string(new_capacity) + " bytes");
   if (size_ > 0) std::memcpy(fresh, data_, static_cast<size_t>(size_));
@@ -163,11 +165,13 @@ Status BufferBuilder::Grow(int64_t min_capacity) {
 }
 
 std::shared_ptr<Buffer> BufferBuilder::Finish() {
-  // Zero the padding up to the aligned capacity so exported buffers never expose garbage.
-  if (data_ != nullptr && capacity_ > size_) std::memset(data_ + size_, 0, static_cast<size_t>(capacity_ - size_));
+  // Zero the padding up to the next alignment boundary so exported buffers never expose garbage.
+  const int64_t padded = std::min(capacity_, (size_ + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment);
+  if (data_ != nullptr && padded > size_) std::memset(data_ + size_, 0, static_cast<size_t>(padded - size_));
   uint8_t* data = data_;
   if (data == nullptr) data = AlignedAlloc(0);
   auto out = std::make_shared<OwnedBuffer>(data, size_);
+  size_hint_ = size_;
   data_ = nullptr;
   size_ = capacity_ = 0;
   return out;

@@ -87,6 +87,9 @@ class BufferBuilder {
     std::memcpy(data_ + size_, bytes, static_cast<size_t>(n));
     size_ += n;
   }
+  /// Grows the size by `n` bytes without writing them; the caller reserved first and must
+  /// write every one of those bytes before Finish().
+  void UnsafeAdvance(int64_t n) { size_ += n; }
   template <typename T>
   void UnsafeAppendValue(const T& value) {
     std::memcpy(data_ + size_, &value, sizeof(T));
@@ -100,7 +103,9 @@ class BufferBuilder {
   /// Forgets the contents, keeps the capacity.
   void Clear() { size_ = 0; }
 
-  /// Moves the bytes into an immutable Buffer; the builder is empty afterwards.
+  /// Moves the bytes into an immutable Buffer; the builder is empty afterwards. The next
+  /// growth allocates at least the finished size at once, so a builder filling batch after
+  /// batch of similar size does not double and copy its way up each time.
   std::shared_ptr<Buffer> Finish();
 
  private:
@@ -108,6 +113,7 @@ class BufferBuilder {
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t capacity_ = 0;
+  int64_t size_hint_ = 0;  // the size last finished
 };
 
 }  // namespace recflow

@@ -1,0 +1,76 @@
+// Input flags, their resolution, and record reading with corrupt-record warnings.
+#include "recflow/cli/inputs.h"
+
+#include <fmt/core.h>
+
+#include "recflow/core/compression.h"
+#include "recflow/core/io.h"
+#include "recflow/dataset/inputs.h"
+
+namespace recflow::cli {
+
+void AddInputFlags(CLI::App* command, InputFlags* flags) {
+  command->add_option("PATH", flags->paths, "TFRecord files, directories or globs ('-' = stdin)")->required();
+  command->add_option("--record-type", flags->record_type, "What each record holds")
+      ->check(CLI::IsMember({"example", "sequence-example", "bytes"}))
+      ->capture_default_str();
+  command->add_option("--compression", flags->compression, "Input compression (auto: magic bytes, then suffix)")
+      ->check(CLI::IsMember({"auto", "none", "gzip", "zlib"}))
+      ->capture_default_str();
+  command->add_flag("--no-verify", flags->no_verify, "Do not check record data CRCs");
+  command->add_flag("--skip-corrupt", flags->skip_corrupt,
+                    "Warn about corrupt records, skip them and go on (counted at the end)");
+}
+
+Result<Inputs> ResolveInputs(const InputFlags& flags) {
+  Inputs inputs;
+  ASSIGN_OR_RETURN(inputs.files, ExpandInputs(flags.paths));
+  ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
+  inputs.reader_options = tfrecord::ReaderOptions::Defaults();
+  if (flags.compression != "auto") {
+    inputs.reader_options.compression_auto = false;
+    ASSIGN_OR_RETURN(inputs.reader_options.compression, ParseCompression(flags.compression));
+  }
+  inputs.reader_options.verify_crc = !flags.no_verify;
+  inputs.reader_options.skip_corrupt = flags.skip_corrupt;
+  RETURN_NOT_OK(inputs.reader_options.Validate());
+  for (const auto& file : inputs.files) {
+    if (file == "-" && !inputs.stdin_data) {
+      ASSIGN_OR_RETURN(inputs.stdin_data, ReadWholeFile("-"));
+    }
+  }
+  return inputs;
+}
+
+Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn) {
+  std::unique_ptr<tfrecord::RecordReader> reader;
+  if (path == "-") {
+    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", inputs.reader_options));
+  } else {
+    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::Open(path, inputs.reader_options));
+  }
+  return std::make_unique<InputFile>(std::move(reader), warn);
+}
+
+Result<bool> InputFile::Next(std::string_view* record) {
+  auto more = reader_->Next(record);
+  const auto& problems = reader_->problems();
+  for (; warn_ && warned_ < reader_->corrupt_records(); ++warned_) {
+    if (static_cast<size_t>(warned_) < problems.size()) {
+      Warn(problems[static_cast<size_t>(warned_)]);
+    } else if (static_cast<size_t>(warned_) == problems.size()) {
+      Warn(Status::DataError("more corrupt records skipped (only the first " + std::to_string(problems.size()) +
+                             " are described)")
+               .WithFile(reader_->name()));
+    }
+  }
+  return more;
+}
+
+Status InputFile::Decorate(const Status& st) const {
+  return st.WithFile(reader_->name()).WithRecord(reader_->record_index()).WithOffset(reader_->record_offset());
+}
+
+void Warn(const Status& st) { fmt::print(stderr, "recflow: warning: {}\n", st.ToString()); }
+
+}  // namespace recflow::cli

@@ -1,0 +1,67 @@
+// The flags every reading command shares and the inputs they resolve to.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "recflow/core/result.h"
+#include "recflow/formats/example/record_type.h"
+#include "recflow/formats/tfrecord/record_reader.h"
+
+namespace recflow::cli {
+
+/// Raw values of the input flags, as parsed by CLI11.
+struct InputFlags {
+  std::vector<std::string> paths;
+  std::string record_type = "example";
+  std::string compression = "auto";
+  bool no_verify = false;
+  bool skip_corrupt = false;
+};
+
+/// Adds PATH... and --record-type, --compression, --no-verify, --skip-corrupt to `command`.
+/// Invalid choices are CLI11 parse errors (exit 2).
+void AddInputFlags(CLI::App* command, InputFlags* flags);
+
+/// The files to read and how to read them.
+struct Inputs {
+  std::vector<std::string> files;  ///< expanded: directories walked, globs matched
+  example::RecordType record_type = example::RecordType::kExample;
+  tfrecord::ReaderOptions reader_options;
+  /// Standard input, read whole when "-" is among the files, so it can be read twice.
+  std::shared_ptr<Buffer> stdin_data;
+};
+
+/// Expands the paths (ExpandInputs), converts the flags and reads stdin when "-" is given.
+Result<Inputs> ResolveInputs(const InputFlags& flags);
+
+/// Reads the records of one input, optionally printing a warning to stderr for each corrupt
+/// region the reader skips (with --skip-corrupt).
+class InputFile {
+ public:
+  /// Opens `path` ("-": inputs.stdin_data) with inputs.reader_options.
+  static Result<std::unique_ptr<InputFile>> Open(const std::string& path, const Inputs& inputs, bool warn);
+
+  /// Next record; false at end.
+  Result<bool> Next(std::string_view* record);
+  /// The underlying reader (record index and offset of the last record, counters).
+  const tfrecord::RecordReader& reader() const { return *reader_; }
+  /// A record-level error (undecodable record) decorated with this file, record and offset.
+  Status Decorate(const Status& st) const;
+
+  /// Use Open().
+  InputFile(std::unique_ptr<tfrecord::RecordReader> reader, bool warn) : reader_(std::move(reader)), warn_(warn) {}
+
+ private:
+  std::unique_ptr<tfrecord::RecordReader> reader_;
+  bool warn_;
+  int64_t warned_ = 0;  // corrupt regions already reported
+};
+
+/// Prints "recflow: warning: <status>" to stderr.
+void Warn(const Status& st);
+
+}  // namespace recflow::cli

@@ -1,0 +1,243 @@
+// `recflow inspect`: reads everything once, reporting sizes, schema and feature statistics.
+#include "recflow/cli/inspect_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "recflow/cli/json_writer.h"
+#include "recflow/formats/example/schema_inference.h"
+
+namespace recflow::cli {
+namespace {
+
+/// What one input file held.
+struct FileReport {
+  std::string path;
+  int64_t records = 0;
+  int64_t file_bytes = -1;  // -1: unknown (stdin)
+  int64_t decoded_bytes = 0;
+  std::string compression;
+  int64_t corrupt_records = 0;      // framing faults skipped by the reader
+  int64_t undecodable_records = 0;  // records whose payload did not parse
+};
+
+/// The whole report.
+struct Report {
+  example::RecordType record_type;
+  std::vector<FileReport> files;
+  FileReport total;
+  SchemaPtr schema;
+  std::vector<example::FeatureStats> stats;
+};
+
+Result<FileReport> InspectFile(const std::string& path, const Inputs& inputs, example::SchemaInferrer* inferrer) {
+  FileReport report;
+  report.path = path;
+  std::error_code ec;
+  if (path != "-") {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec) report.file_bytes = static_cast<int64_t>(size);
+  } else {
+    report.file_bytes = inputs.stdin_data->size();
+  }
+  ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true));
+  std::string_view record;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, file->Next(&record));
+    if (!more) break;
+    Status st = inferrer->Observe(record);
+    if (!st.ok()) {
+      if (!inputs.reader_options.skip_corrupt) return file->Decorate(st);
+      Warn(file->Decorate(st));
+      ++report.undecodable_records;
+      continue;
+    }
+    ++report.records;
+  }
+  report.decoded_bytes = file->reader().bytes_read();
+  report.compression = std::string(CompressionName(file->reader().compression()));
+  report.corrupt_records = file->reader().corrupt_records();
+  return report;
+}
+
+void AddToTotal(const FileReport& file, FileReport* total) {
+  total->records += file.records;
+  total->file_bytes = (total->file_bytes < 0 || file.file_bytes < 0) ? -1 : total->file_bytes + file.file_bytes;
+  total->decoded_bytes += file.decoded_bytes;
+  total->corrupt_records += file.corrupt_records;
+  total->undecodable_records += file.undecodable_records;
+}
+
+std::string KindOf(const Field& field, example::RecordType type) {
+  if (type != example::RecordType::kSequenceExample) return "feature";
+  auto feature_list = example::IsFeatureListField(field);
+  return feature_list.ok() && *feature_list ? "feature_list" : "context";
+}
+
+void WriteFileJson(const FileReport& file, bool with_path, JsonWriter* w) {
+  w->BeginObject();
+  if (with_path) {
+    w->Key("path");
+    w->String(file.path);
+  }
+  w->Key("records");
+  w->Int(file.records);
+  w->Key("file_bytes");
+  if (file.file_bytes >= 0) {
+    w->Int(file.file_bytes);
+  } else {
+    w->Null();
+  }
+  w->Key("decoded_bytes");
+  w->Int(file.decoded_bytes);
+  if (with_path) {
+    w->Key("compression");
+    w->String(file.compression);
+  }
+  w->Key("corrupt_records");
+  w->Int(file.corrupt_records);
+  w->Key("undecodable_records");
+  w->Int(file.undecodable_records);
+  w->EndObject();
+}
+
+void WriteJson(const Report& report, std::string* out) {
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("record_type");
+  w.String(example::RecordTypeName(report.record_type));
+  w.Key("files");
+  w.BeginArray();
+  for (const auto& file : report.files) WriteFileJson(file, /*with_path=*/true, &w);
+  w.EndArray();
+  w.Key("total");
+  WriteFileJson(report.total, /*with_path=*/false, &w);
+  w.Key("schema");
+  w.BeginArray();
+  for (const auto& field : report.schema->fields()) {
+    w.BeginObject();
+    w.Key("name");
+    w.String(field->name());
+    w.Key("type");
+    w.String(field->type()->ToString());
+    w.Key("nullable");
+    w.Bool(field->nullable());
+    w.Key("kind");
+    w.String(KindOf(*field, report.record_type));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("features");
+  w.BeginArray();
+  for (const auto& s : report.stats) {
+    w.BeginObject();
+    w.Key("name");
+    w.String(s.name);
+    w.Key("feature_list");
+    w.Bool(s.feature_list);
+    w.Key("present");
+    w.Int(s.present);
+    w.Key("missing");
+    w.Int(s.missing);
+    w.Key("kindless");
+    w.Int(s.kindless);
+    w.Key("min_length");
+    s.min_length >= 0 ? w.Int(s.min_length) : w.Null();
+    w.Key("max_length");
+    s.max_length >= 0 ? w.Int(s.max_length) : w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  out->push_back('\n');
+}
+
+std::string OrDash(int64_t v) { return v >= 0 ? std::to_string(v) : "-"; }
+
+void WriteTable(const Report& report, std::string* out) {
+  size_t path_width = 5;
+  for (const auto& file : report.files) path_width = std::max(path_width, file.path.size());
+  const std::string row_format = "{:<" + std::to_string(path_width) + "}  {:>10}  {:>14}  {:>14}  {:<11}  {:>7}\n";
+  auto row = [&](const FileReport& f, const std::string& name, const std::string& compression) {
+    out->append(fmt::format(fmt::runtime(row_format), name, f.records, OrDash(f.file_bytes), f.decoded_bytes,
+                            compression, f.corrupt_records + f.undecodable_records));
+  };
+  out->append(fmt::format(fmt::runtime(row_format), "FILE", "RECORDS", "FILE BYTES", "DECODED BYTES", "COMPRESSION",
+                          "CORRUPT"));
+  for (const auto& file : report.files) row(file, file.path, file.compression);
+  if (report.files.size() > 1) row(report.total, "total", "");
+
+  out->append(fmt::format("\nschema ({}, inferred from all {} records):\n", example::RecordTypeName(report.record_type),
+                          report.total.records));
+  size_t name_width = 7, type_width = 4;
+  for (const auto& field : report.schema->fields()) {
+    name_width = std::max(name_width, field->name().size());
+    type_width = std::max(type_width, field->type()->ToString().size() + (field->nullable() ? 0 : 9));
+  }
+  // The KIND column (context / feature_list) only means something for SequenceExamples.
+  const bool show_kind = report.record_type == example::RecordType::kSequenceExample;
+  const std::string feature_format = "  {:<" + std::to_string(name_width) + "}  {:<" + std::to_string(type_width) +
+                                     "}  " + (show_kind ? "{:<14}" : "{}") + "{:>9}  {:>9}  {:>9}  {:>7}  {:>7}\n";
+  auto feature_row = [&](const std::string& name, const std::string& type, const std::string& kind,
+                         const std::string& present, const std::string& missing, const std::string& kindless,
+                         const std::string& min_length, const std::string& max_length) {
+    out->append(fmt::format(fmt::runtime(feature_format), name, type, show_kind ? kind : "", present, missing,
+                            kindless, min_length, max_length));
+  };
+  feature_row("FEATURE", "TYPE", "KIND", "PRESENT", "MISSING", "KINDLESS", "MIN LEN", "MAX LEN");
+  const auto& fields = report.schema->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& field = *fields[i];
+    const std::string type = field.type()->ToString() + (field.nullable() ? "" : " not null");
+    const std::string kind = KindOf(field, report.record_type);
+    if (i < report.stats.size()) {
+      const auto& s = report.stats[i];
+      feature_row(field.name(), type, kind, std::to_string(s.present), std::to_string(s.missing),
+                  std::to_string(s.kindless), OrDash(s.min_length), OrDash(s.max_length));
+    } else {
+      feature_row(field.name(), type, kind, "-", "-", "-", "-", "-");
+    }
+  }
+}
+
+}  // namespace
+
+CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
+  CLI::App* cmd = app->add_subcommand(
+      "inspect", "Report records, bytes, compression, the inferred schema and per-feature statistics");
+  AddInputFlags(cmd, &flags->inputs);
+  cmd->add_flag("--json", flags->json, "Print one JSON object instead of tables");
+  return cmd;
+}
+
+Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));
+  example::SchemaInferrer inferrer(inputs.record_type);
+  Report report;
+  report.record_type = inputs.record_type;
+  report.total.file_bytes = 0;
+  for (const auto& path : inputs.files) {
+    ASSIGN_OR_RETURN(FileReport file, InspectFile(path, inputs, &inferrer));
+    AddToTotal(file, &report.total);
+    report.files.push_back(std::move(file));
+  }
+  report.schema = inferrer.Finish();
+  report.stats = inferrer.stats();
+  if (flags.json) {
+    WriteJson(report, out->buffer());
+  } else {
+    WriteTable(report, out->buffer());
+  }
+  RETURN_NOT_OK(out->Flush());
+  if (inputs.reader_options.skip_corrupt) {
+    fmt::print(stderr, "recflow: {} corrupt record(s) skipped\n",
+               report.total.corrupt_records + report.total.undecodable_records);
+  }
+  return Status::OK();
+}
+
+}  // namespace recflow::cli

@@ -1,0 +1,24 @@
+// `recflow inspect`: counts, sizes, compression, inferred schema and per-feature statistics.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "recflow/cli/inputs.h"
+#include "recflow/cli/stdout_writer.h"
+#include "recflow/core/status.h"
+
+namespace recflow::cli {
+
+/// Flags of `recflow inspect`.
+struct InspectFlags {
+  InputFlags inputs;
+  bool json = false;
+};
+
+/// Adds the `inspect` subcommand to `app`, parsing into `*flags`.
+CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags);
+
+/// Reads every record of every input and writes the report to `out`.
+Status RunInspect(const InspectFlags& flags, StdoutWriter* out);
+
+}  // namespace recflow::cli

@@ -1,0 +1,61 @@
+// The `recflow` command: parses the command line and dispatches to a subcommand.
+// Exit codes: 0 ok, 1 data or runtime error, 2 usage error.
+#include <exception>
+
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include "recflow/cli/cat_command.h"
+#include "recflow/cli/inspect_command.h"
+#include "recflow/cli/stdout_writer.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+int Run(int argc, char** argv) {
+  CLI::App app{"recflow: builds and feeds ML training data (TFRecord, tf.Example)", "recflow"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "recflow 0.1.0");
+  recflow::cli::InspectFlags inspect_flags;
+  recflow::cli::CatFlags cat_flags;
+  CLI::App* inspect = recflow::cli::AddInspectCommand(&app, &inspect_flags);
+  CLI::App* cat = recflow::cli::AddCatCommand(&app, &cat_flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" with exit code 0; CLI11 prints them itself.
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  recflow::cli::IgnoreSigpipe();
+  recflow::cli::StdoutWriter out;
+  recflow::Status st;
+  if (inspect->parsed()) {
+    st = recflow::cli::RunInspect(inspect_flags, &out);
+  } else if (cat->parsed()) {
+    st = recflow::cli::RunCat(cat_flags, &out);
+  }
+  if (st.ok()) st = out.Flush();
+  if (!st.ok()) {
+    fmt::print(stderr, "recflow: {}\n", st.ToString());
+    return st.code() == recflow::StatusCode::kInvalidArgument ? kExitUsage : kExitError;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "recflow: internal error: {}\n", e.what());
+  } catch (...) {
+    fmt::print(stderr, "recflow: internal error\n");
+  }
+  return kExitError;
+}

@@ -1,0 +1,101 @@
+// Tests for rendering RecordBatch rows as JSON.
+#include "recflow/cli/row_json.h"
+
+#include <gtest/gtest.h>
+
+#include "recflow/columnar/builder.h"
+#include "recflow/formats/example/record_type.h"
+
+namespace recflow::cli {
+namespace {
+
+std::shared_ptr<ArrayData> Ints() {
+  Int64Builder b;
+  EXPECT_TRUE(b.Append(-7).ok());
+  EXPECT_TRUE(b.AppendNull().ok());
+  return *b.Finish();
+}
+
+std::shared_ptr<ArrayData> FloatLists() {
+  ListBuilder b(list(float32()), std::make_unique<Float32Builder>());
+  auto* values = static_cast<Float32Builder*>(b.value_builder());
+  EXPECT_TRUE(b.Append().ok());
+  EXPECT_TRUE(values->Append(0.1f).ok());
+  EXPECT_TRUE(values->Append(2.0f).ok());
+  EXPECT_TRUE(b.Append().ok());  // empty list
+  return *b.Finish();
+}
+
+std::shared_ptr<ArrayData> Bytes() {
+  BinaryBuilder b;
+  EXPECT_TRUE(b.Append("caf\xc3\xa9").ok());
+  EXPECT_TRUE(b.Append(std::string_view("\xff\x00", 2)).ok());
+  return *b.Finish();
+}
+
+std::string RenderRow(const RecordBatch& batch, int64_t row, bool sequence_example) {
+  std::string out;
+  JsonWriter writer(&out);
+  RowJsonRenderer(*batch.schema(), sequence_example).Render(batch, row, &writer);
+  return out;
+}
+
+TEST(RowJsonTest, RendersScalarsListsNullsAndBytes) {
+  auto schema = Schema::Make({Field::Make("i", int64()), Field::Make("f", list(float32())),
+                              Field::Make("b", binary()), Field::Make("n", null())});
+  NullBuilder nulls;
+  ASSERT_TRUE(nulls.AppendNulls(2).ok());
+  auto batch = RecordBatch::Make(schema, 2, {Ints(), FloatLists(), Bytes(), *nulls.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(RenderRow(**batch, 0, false), "{\"i\":-7,\"f\":[0.1,2],\"b\":\"caf\xc3\xa9\",\"n\":null}");
+  EXPECT_EQ(RenderRow(**batch, 1, false), R"({"i":null,"f":[],"b":{"$base64":"/wA="},"n":null})");
+  // A slice renders the same rows.
+  EXPECT_EQ(RenderRow(*(*batch)->Slice(1, 1), 0, false), RenderRow(**batch, 1, false));
+}
+
+TEST(RowJsonTest, GroupsSequenceExampleColumns) {
+  auto kind = [](std::string_view value) {
+    auto metadata = std::make_shared<KeyValueMetadata>();
+    metadata->Set(std::string(example::kKindMetadataKey), std::string(value));
+    return metadata;
+  };
+  ListBuilder steps(list(list(float32())),
+                    std::make_unique<ListBuilder>(list(float32()), std::make_unique<Float32Builder>()));
+  auto* inner = static_cast<ListBuilder*>(steps.value_builder());
+  auto* values = static_cast<Float32Builder*>(inner->value_builder());
+  for (int row = 0; row < 2; ++row) {
+    ASSERT_TRUE(steps.Append().ok());
+    ASSERT_TRUE(inner->Append().ok());
+    ASSERT_TRUE(values->Append(1.5f).ok());
+    ASSERT_TRUE(inner->Append().ok());
+  }
+  auto schema = Schema::Make({Field::Make("steps", list(list(float32())), true, kind(example::kKindFeatureList)),
+                              Field::Make("id", int64(), true, kind(example::kKindContext))});
+  auto batch = RecordBatch::Make(schema, 2, {*steps.Finish(), Ints()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(RenderRow(**batch, 0, true), R"({"context":{"id":-7},"feature_lists":{"steps":[[1.5],[]]}})");
+  EXPECT_EQ(RenderRow(**batch, 0, false), R"({"steps":[[1.5],[]],"id":-7})");
+}
+
+TEST(RowJsonTest, RendersStructsAndBooleans) {
+  BooleanBuilder flags;
+  ASSERT_TRUE(flags.Append(true).ok());
+  ASSERT_TRUE(flags.Append(false).ok());
+  auto type = struct_({Field::Make("flag", boolean()), Field::Make("x", float64())});
+  std::vector<std::unique_ptr<ArrayBuilder>> children;
+  children.push_back(std::make_unique<BooleanBuilder>());
+  children.push_back(std::make_unique<Float64Builder>());
+  StructBuilder b(type, std::move(children));
+  for (int row = 0; row < 2; ++row) {
+    ASSERT_TRUE(b.Append().ok());
+    ASSERT_TRUE(static_cast<BooleanBuilder*>(b.field_builder(0))->Append(row == 0).ok());
+    ASSERT_TRUE(static_cast<Float64Builder*>(b.field_builder(1))->Append(0.1 * row).ok());
+  }
+  auto batch = RecordBatch::Make(Schema::Make({Field::Make("s", type)}), 2, {*b.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(RenderRow(**batch, 1, false), R"({"s":{"flag":false,"x":0.1}})");
+  EXPECT_EQ(RenderRow(*(*batch)->Slice(1, 1), 0, false), R"({"s":{"flag":false,"x":0.1}})");
+}
+
+}  // namespace
+}  // namespace recflow::cli

@@ -1,0 +1,46 @@
+// GZIP and ZLIB: detection, streaming (zlib) and whole-buffer (libdeflate) (de)compression.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "recflow/core/buffer.h"
+#include "recflow/core/io.h"
+
+namespace recflow {
+
+/// A compression codec for whole files.
+enum class Compression : uint8_t { kNone, kGzip, kZlib };
+
+/// "none", "gzip" or "zlib".
+std::string_view CompressionName(Compression c);
+/// Parses "none"/"", "gzip"/"gz", "zlib" (case-insensitive); anything else is InvalidArgument.
+Result<Compression> ParseCompression(std::string_view name);
+/// From a file name: ".gz" → GZIP, ".zz"/".zlib" → ZLIB, otherwise none.
+Compression CompressionFromSuffix(std::string_view path);
+/// True when the bytes start with the GZIP magic (1f 8b 08).
+bool LooksLikeGzip(std::span<const uint8_t> head);
+/// True when the first two bytes are a valid ZLIB header (deflate method, check bits).
+/// Two bytes are a weak signal: formats with their own checkable header test that first.
+bool LooksLikeZlib(std::span<const uint8_t> head);
+
+/// Wraps `raw` so reads return decompressed bytes. GZIP input may hold several concatenated
+/// members (as `cat a.gz b.gz` makes); they read as one stream. Corrupt or truncated input is a
+/// DataError naming the stream and the compressed byte offset. kNone returns `raw` unchanged.
+Result<std::unique_ptr<InputStream>> MakeDecompressingStream(Compression c, std::unique_ptr<InputStream> raw);
+
+/// Wraps `raw` so written bytes are compressed (level -1 = the codec's default).
+/// Close() writes the trailer and closes `raw`. kNone returns `raw` unchanged.
+Result<std::unique_ptr<OutputStream>> MakeCompressingStream(Compression c, std::unique_ptr<OutputStream> raw,
+                                                            int level = -1);
+
+/// Decompresses a whole in-memory input with libdeflate (all GZIP members). Refuses to produce
+/// more than `max_output` bytes (a guard against decompression bombs).
+Result<std::shared_ptr<Buffer>> DecompressBuffer(Compression c, std::span<const uint8_t> input,
+                                                 int64_t max_output = int64_t{1} << 40);
+/// Compresses a whole in-memory input with libdeflate (level 1..12, -1 = 6).
+Result<std::shared_ptr<Buffer>> CompressBuffer(Compression c, std::span<const uint8_t> input, int level = -1);
+
+}  // namespace recflow

@@ -1,0 +1,159 @@
+// File and memory streams (read(2)/write(2) with EINTR retries) and whole-file reads.
+#include "recflow/core/io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace recflow {
+
+namespace {
+
+/// Output is gathered into blocks of this size before write(2).
+constexpr size_t kOutputBufferSize = size_t{1} << 20;
+/// Largest single read(2)/write(2) request (Linux caps transfers just below 2 GiB).
+constexpr int64_t kMaxIoChunk = int64_t{1} << 30;
+
+Status ErrnoError(const std::string& path, const char* what, int err) {
+  const std::string text = path + ": " + what + ": " + std::strerror(err);
+  if (err == ENOENT) return Status::NotFound(text);
+  return Status::IOError(text);
+}
+
+/// Writes all `n` bytes, retrying short writes and EINTR.
+Status WriteAll(int fd, const std::string& name, const uint8_t* data, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, data, std::min<size_t>(n, kMaxIoChunk));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError(name, "cannot write", errno);
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<int64_t> ReadFully(InputStream& in, void* out, int64_t n) {
+  auto* dst = static_cast<uint8_t*>(out);
+  int64_t total = 0;
+  while (total < n) {
+    ASSIGN_OR_RETURN(const int64_t got, in.Read(dst + total, n - total));
+    if (got == 0) break;
+    total += got;
+  }
+  return total;
+}
+
+Result<std::unique_ptr<FileInputStream>> FileInputStream::Open(const std::string& path) {
+  if (path == "-") return std::unique_ptr<FileInputStream>(new FileInputStream(STDIN_FILENO, false, "<stdin>"));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoError(path, "cannot open", errno);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Status::InvalidArgument(path + ": is a directory");
+  }
+  return std::unique_ptr<FileInputStream>(new FileInputStream(fd, true, path));
+}
+
+FileInputStream::~FileInputStream() {
+  if (owned_) ::close(fd_);
+}
+
+Result<int64_t> FileInputStream::Read(void* out, int64_t n) {
+  if (n <= 0) return int64_t{0};
+  for (;;) {
+    const ssize_t r = ::read(fd_, out, static_cast<size_t>(std::min(n, kMaxIoChunk)));
+    if (r >= 0) {
+      position_ += r;
+      return static_cast<int64_t>(r);
+    }
+    if (errno != EINTR) return ErrnoError(name_, "cannot read", errno).WithOffset(position_);
+  }
+}
+
+Result<int64_t> BufferInputStream::Read(void* out, int64_t n) {
+  const int64_t take = std::clamp<int64_t>(n, 0, buffer_->size() - position_);
+  if (take > 0) std::memcpy(out, buffer_->data() + position_, static_cast<size_t>(take));
+  position_ += take;
+  return take;
+}
+
+Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::string& path, bool append) {
+  std::unique_ptr<FileOutputStream> out;
+  if (path == "-") {
+    out.reset(new FileOutputStream(STDOUT_FILENO, false, "<stdout>"));
+  } else {
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+    const int fd = ::open(path.c_str(), flags, 0666);
+    if (fd < 0) return ErrnoError(path, "cannot create", errno);
+    out.reset(new FileOutputStream(fd, true, path));
+  }
+  out->pending_.reserve(kOutputBufferSize);
+  return out;
+}
+
+FileOutputStream::~FileOutputStream() {
+  // Errors here cannot be reported; callers learn them from Close().
+  (void)Close();
+}
+
+Status FileOutputStream::Write(const void* data, int64_t n) {
+  if (fd_ < 0) return Status::IOError(name_ + ": write after close");
+  if (n <= 0) return Status::OK();
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  const auto size = static_cast<size_t>(n);
+  position_ += n;
+  if (pending_.size() + size <= kOutputBufferSize) {
+    pending_.append(reinterpret_cast<const char*>(bytes), size);
+    return Status::OK();
+  }
+  RETURN_NOT_OK(Flush());
+  if (size >= kOutputBufferSize) return WriteAll(fd_, name_, bytes, size);
+  pending_.append(reinterpret_cast<const char*>(bytes), size);
+  return Status::OK();
+}
+
+Status FileOutputStream::Flush() {
+  if (fd_ < 0) return Status::IOError(name_ + ": flush after close");
+  Status st = WriteAll(fd_, name_, reinterpret_cast<const uint8_t*>(pending_.data()), pending_.size());
+  pending_.clear();
+  return st;
+}
+
+Status FileOutputStream::Close() {
+  if (fd_ < 0) return Status::OK();
+  Status st = Flush();
+  if (st.ok() && sync_on_close_ && ::fsync(fd_) != 0 && errno != EINVAL) {
+    st = ErrnoError(name_, "cannot fsync", errno);
+  }
+  if (owned_ && ::close(fd_) != 0 && st.ok()) st = ErrnoError(name_, "cannot close", errno);
+  fd_ = -1;
+  return st;
+}
+
+Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) {
+  if (path != "-") {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return ErrnoError(path, "cannot stat", errno);
+    if (S_ISREG(st.st_mode)) return Buffer::MapFile(path);
+  }
+  ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
+  BufferBuilder builder;
+  std::string chunk(size_t{1} << 16, '\0');
+  for (;;) {
+    ASSIGN_OR_RETURN(const int64_t got, in->Read(chunk.data(), static_cast<int64_t>(chunk.size())));
+    if (got == 0) break;
+    RETURN_NOT_OK(builder.Append(chunk.data(), got));
+  }
+  return builder.Finish();
+}
+
+}  // namespace recflow

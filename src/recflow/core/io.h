@@ -1,0 +1,117 @@
+// Byte streams over local files, stdin/stdout and memory, and whole-file reads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "recflow/core/buffer.h"
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// A source of bytes read front to back.
+class InputStream {
+ public:
+  virtual ~InputStream() = default;
+  /// Reads up to `n` bytes into `out`; returns how many were read, 0 only at end of stream.
+  virtual Result<int64_t> Read(void* out, int64_t n) = 0;
+  /// Bytes returned by Read so far.
+  virtual int64_t position() const = 0;
+  /// The name used in error messages (a path, "<stdin>", "<memory>").
+  virtual const std::string& name() const = 0;
+};
+
+/// Reads until `n` bytes or the end of the stream; returns how many were read.
+Result<int64_t> ReadFully(InputStream& in, void* out, int64_t n);
+
+/// A sink of bytes. Close() must be called to learn whether the last writes succeeded.
+class OutputStream {
+ public:
+  virtual ~OutputStream() = default;
+  virtual Status Write(const void* data, int64_t n) = 0;
+  virtual Status Flush() = 0;
+  /// Flushes and releases the sink; further calls are errors. Idempotent.
+  virtual Status Close() = 0;
+  /// Bytes accepted by Write so far.
+  virtual int64_t position() const = 0;
+  virtual const std::string& name() const = 0;
+};
+
+/// Reads a local file with read(2); "-" is standard input.
+class FileInputStream final : public InputStream {
+ public:
+  static Result<std::unique_ptr<FileInputStream>> Open(const std::string& path);
+  ~FileInputStream() override;
+  Result<int64_t> Read(void* out, int64_t n) override;
+  int64_t position() const override { return position_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  FileInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
+  int fd_;
+  bool owned_;
+  std::string name_;
+  int64_t position_ = 0;
+};
+
+/// Reads from a Buffer (zero-copy: the buffer is shared, not copied).
+class BufferInputStream final : public InputStream {
+ public:
+  explicit BufferInputStream(std::shared_ptr<Buffer> buffer, std::string name = "<memory>")
+      : buffer_(std::move(buffer)), name_(std::move(name)) {}
+  Result<int64_t> Read(void* out, int64_t n) override;
+  int64_t position() const override { return position_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  std::string name_;
+  int64_t position_ = 0;
+};
+
+/// Writes a local file with write(2), buffered; "-" is standard output.
+class FileOutputStream final : public OutputStream {
+ public:
+  /// Creates or truncates `path` (or appends when `append`).
+  static Result<std::unique_ptr<FileOutputStream>> Open(const std::string& path, bool append = false);
+  ~FileOutputStream() override;
+  Status Write(const void* data, int64_t n) override;
+  Status Flush() override;
+  /// Flushes, fsyncs when `sync_on_close` was requested, and closes.
+  Status Close() override;
+  int64_t position() const override { return position_; }
+  const std::string& name() const override { return name_; }
+  /// Request fsync(2) on Close (for atomic commits).
+  void set_sync_on_close(bool sync) { sync_on_close_ = sync; }
+
+ private:
+  FileOutputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
+  int fd_;
+  bool owned_;
+  bool sync_on_close_ = false;
+  std::string name_;
+  std::string pending_;
+  int64_t position_ = 0;
+};
+
+/// Collects written bytes in memory.
+class BufferOutputStream final : public OutputStream {
+ public:
+  Status Write(const void* data, int64_t n) override { return builder_.Append(data, n); }
+  Status Flush() override { return Status::OK(); }
+  Status Close() override { return Status::OK(); }
+  int64_t position() const override { return builder_.size(); }
+  const std::string& name() const override { return name_; }
+  /// The bytes written so far; the stream is empty afterwards.
+  std::shared_ptr<Buffer> Finish() { return builder_.Finish(); }
+
+ private:
+  BufferBuilder builder_;
+  std::string name_ = "<memory>";
+};
+
+/// The whole content of `path`: memory-mapped for regular files, read for pipes and "-".
+Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path);
+
+}  // namespace recflow

@@ -1,0 +1,23 @@
+// Expanding command-line inputs (files, directories, glob patterns) into a list of files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// Turns input arguments into the files to read, in order:
+/// - "-" (standard input) passes through;
+/// - an existing file is kept as given, whatever its name;
+/// - a directory is walked recursively and its regular files (symlinks to files included,
+///   symlinked directories not descended) are listed sorted by path, skipping every file or
+///   directory whose name starts with `_` or `.` (as Spark does: `_SUCCESS`, `.crc`, `_temporary`);
+/// - otherwise an argument with `*`, `?` or `[` is a glob(3) pattern; its matches are expanded
+///   as above, and matches whose name starts with `_` or `.` are skipped unless the pattern's own
+///   last component starts with that character too.
+/// A missing path, or a pattern that matches nothing, is NotFound naming the argument.
+Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& args);
+
+}  // namespace recflow

@@ -1,0 +1,71 @@
+// ColumnLayout: classification of schema columns into null / scalar / list / feature list.
+#include "recflow/formats/example/column_layout_internal.h"
+
+#include <string>
+
+#include "recflow/columnar/utf8.h"
+
+namespace recflow::example {
+
+bool IsLeafType(TypeId id) {
+  switch (id) {
+    case TypeId::kBool:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kBinary:
+    case TypeId::kUtf8:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
+  const DataTypePtr& t = field.type();
+  auto unsupported = [&](const std::string& why) {
+    return Status::TypeError("column '" + field.name() + "' of type " + t->ToString() + ": " + why);
+  };
+  if (!IsValidUtf8(field.name())) {
+    return Status::InvalidArgument("column name is not valid UTF-8 (feature names are proto3 strings)");
+  }
+  ColumnLayout layout;
+  if (type == RecordType::kSequenceExample) {
+    ASSIGN_OR_RETURN(layout.feature_list, IsFeatureListField(field));
+  }
+  const bool nested = t->id() == TypeId::kList && t->value_type()->id() == TypeId::kList;
+  if (t->id() == TypeId::kNull) {
+    layout.shape = ColumnShape::kNull;
+    layout.leaf = t;
+    return layout;
+  }
+  if (nested) {
+    if (!layout.feature_list) {
+      return unsupported(type == RecordType::kSequenceExample ? "a context feature cannot hold list<list<T>>"
+                                                              : "list<list<T>> needs the sequence-example record type");
+    }
+    layout.shape = ColumnShape::kListOfLists;
+    layout.leaf = t->value_type()->value_type();
+  } else if (layout.feature_list) {
+    return unsupported("a feature list column must be list<list<T>>");
+  } else if (t->id() == TypeId::kList) {
+    layout.shape = ColumnShape::kList;
+    layout.leaf = t->value_type();
+  } else {
+    layout.shape = ColumnShape::kScalar;
+    layout.leaf = t;
+  }
+  if (!IsLeafType(layout.leaf->id())) {
+    return unsupported("tf.Example values are bool, integers, floats, binary or utf8");
+  }
+  return layout;
+}
+
+}  // namespace recflow::example

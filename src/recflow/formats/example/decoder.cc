@@ -1,0 +1,147 @@
+// Decoder: scans a record's map entries, picks each column's winning Feature, checks every column, then appends.
+#include "recflow/formats/example/decoder.h"
+
+#include <vector>
+
+#include "recflow/columnar/utf8.h"
+#include "recflow/formats/example/column_decoder_internal.h"
+#include "recflow/formats/example/message_internal.h"
+#include "recflow/formats/example/name_table_internal.h"
+
+namespace recflow::example {
+
+using wire::Span;
+
+class DecoderImpl {
+ public:
+  DecoderImpl(SchemaPtr schema, RecordType type) : schema_(std::move(schema)), type_(type) {}
+
+  Status Init() {
+    if (type_ == RecordType::kByteArray) {
+      if (schema_->num_fields() != 1 || !schema_->field(0)->type()->is_binary_like()) {
+        return Status::TypeError("the bytes record type needs a schema of one binary or utf8 column, got:\n" +
+                                 schema_->ToString());
+      }
+      ASSIGN_OR_RETURN(raw_, MakeBuilder(schema_->field(0)->type()));
+      return Status::OK();
+    }
+    for (int i = 0; i < schema_->num_fields(); ++i) {
+      const FieldPtr& field = schema_->field(i);
+      ASSIGN_OR_RETURN(ColumnLayout layout, LayoutOf(*field, type_));
+      const bool feature_list = layout.feature_list;
+      ASSIGN_OR_RETURN(std::unique_ptr<ColumnDecoder> column, ColumnDecoder::Make(field, layout));
+      NameTable& table = feature_list ? feature_lists_ : context_;
+      if (!table.Add(field->name(), i)) {
+        return Status::InvalidArgument("column '" + field->name() + "' appears twice in the " +
+                                       (feature_list ? "feature lists" : "features"));
+      }
+      columns_.push_back(std::move(column));
+    }
+    return Status::OK();
+  }
+
+  Status Append(std::string_view record) {
+    RETURN_NOT_OK(poisoned_);
+    if (type_ == RecordType::kByteArray) return AppendRaw(record);
+    ++serial_;
+    RETURN_NOT_OK(Scan(record));
+    for (auto& column : columns_) {
+      Status st = column->Check(serial_);
+      if (!st.ok()) [[unlikely]] return st.WithField(column->name());
+    }
+    for (auto& column : columns_) {
+      Status st = column->Commit();
+      if (!st.ok()) [[unlikely]] {
+        poisoned_ = st.WithField(column->name());
+        return poisoned_;
+      }
+    }
+    ++num_rows_;
+    return Status::OK();
+  }
+
+  Result<std::shared_ptr<RecordBatch>> Finish() {
+    RETURN_NOT_OK(poisoned_);
+    std::vector<std::shared_ptr<ArrayData>> arrays;
+    if (raw_) {
+      ASSIGN_OR_RETURN(auto a, raw_->Finish());
+      arrays.push_back(std::move(a));
+    }
+    for (auto& column : columns_) {
+      ASSIGN_OR_RETURN(auto a, column->Finish());
+      arrays.push_back(std::move(a));
+    }
+    const int64_t rows = num_rows_;
+    num_rows_ = 0;
+    return RecordBatch::Make(schema_, rows, std::move(arrays));
+  }
+
+  int64_t num_rows() const { return num_rows_; }
+  const SchemaPtr& schema() const { return schema_; }
+  RecordType type() const { return type_; }
+
+ private:
+  Status AppendRaw(std::string_view record) {
+    auto* b = static_cast<BinaryBuilder*>(raw_.get());
+    if (b->type()->id() == TypeId::kUtf8 && !IsValidUtf8(record)) {
+      return Status::DataError("record is not valid UTF-8 (utf8 column)").WithField(schema_->field(0)->name());
+    }
+    RETURN_NOT_OK(b->Append(record));  // nothing is appended on error
+    ++num_rows_;
+    return Status::OK();
+  }
+
+  // Records, for each column, the value messages of its winning map entry; validates every
+  // other value message (unknown features and replaced entries) as libprotobuf would parse them.
+  Status Scan(std::string_view record) {
+    size_t context_position = 0;
+    size_t list_position = 0;
+    return msg::ForEachMap(type_, wire::SpanOf(record), [&](bool is_lists, Span map) {
+      NameTable& table = is_lists ? feature_lists_ : context_;
+      size_t& position = is_lists ? list_position : context_position;
+      return msg::ForEachMapEntry(map, &entry_values_, [&](Span key, const std::vector<Span>& values) {
+        const int index = table.Find(key.view(), position++);
+        const std::vector<Span>* to_validate = &values;
+        if (index >= 0) {
+          columns_[static_cast<size_t>(index)]->Set(serial_, values, &replaced_);
+          to_validate = &replaced_;
+        }
+        for (const Span& v : *to_validate) {
+          Status st = is_lists ? msg::ValidateFeatureList(v, msg::kDepthFeatureList)
+                               : msg::ValidateFeature(v, msg::kDepthContextFeature);
+          if (!st.ok()) return st.WithField(key.view());
+        }
+        return Status::OK();
+      });
+    });
+  }
+
+  SchemaPtr schema_;
+  RecordType type_;
+  std::vector<std::unique_ptr<ColumnDecoder>> columns_;  // schema order (none for kByteArray)
+  std::unique_ptr<ArrayBuilder> raw_;                    // kByteArray
+  NameTable context_;
+  NameTable feature_lists_;
+  uint64_t serial_ = 0;
+  int64_t num_rows_ = 0;
+  Status poisoned_;
+  std::vector<Span> entry_values_;
+  std::vector<Span> replaced_;
+};
+
+Result<std::unique_ptr<Decoder>> Decoder::Make(SchemaPtr schema, RecordType type) {
+  if (!schema) return Status::InvalidArgument("Decoder::Make: null schema");
+  auto impl = std::make_unique<DecoderImpl>(std::move(schema), type);
+  RETURN_NOT_OK(impl->Init());
+  return std::unique_ptr<Decoder>(new Decoder(std::move(impl)));
+}
+
+Decoder::Decoder(std::unique_ptr<DecoderImpl> impl) : impl_(std::move(impl)) {}
+Decoder::~Decoder() = default;
+Status Decoder::Append(std::string_view record) { return impl_->Append(record); }
+int64_t Decoder::num_rows() const { return impl_->num_rows(); }
+Result<std::shared_ptr<RecordBatch>> Decoder::Finish() { return impl_->Finish(); }
+const SchemaPtr& Decoder::schema() const { return impl_->schema(); }
+RecordType Decoder::record_type() const { return impl_->type(); }
+
+}  // namespace recflow::example

@@ -1,0 +1,124 @@
+// RecordReader: reads TFRecord files, buffers and streams (uncompressed, GZIP, ZLIB), CRC-checked.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "recflow/core/buffer.h"
+#include "recflow/core/compression.h"
+#include "recflow/core/io.h"
+#include "recflow/core/result.h"
+
+namespace recflow::tfrecord {
+
+/// How a RecordReader interprets its input.
+struct ReaderOptions {
+  /// The codec used when `compression_auto` is false.
+  Compression compression = Compression::kNone;
+  /// Detect the codec from the first bytes, then the name's suffix (see DetectCompression).
+  bool compression_auto = true;
+  /// Check each record's data CRC (length CRCs are always checked).
+  bool verify_crc = true;
+  /// Count and report corrupt records, resynchronise on the next valid record and go on,
+  /// instead of failing on the first fault.
+  bool skip_corrupt = false;
+
+  /// Auto-detected compression, CRCs verified, fail on the first fault.
+  static ReaderOptions Defaults() { return {}; }
+  /// Checks that `compression` is a known codec.
+  Status Validate() const;
+};
+
+/// Reads TFRecord records front to back. Uncompressed files and buffers are read in place
+/// (memory-mapped, zero-copy); compressed inputs are decompressed whole when small, otherwise
+/// streamed through a window that grows only with the largest record. Every fault is a DataError
+/// naming the input, the record index and the byte offset (in the decompressed stream) of the
+/// record's header; see docs/formats/tfrecord.md.
+class RecordReader {
+ public:
+  /// The number of problems kept for problems() when skipping corrupt records.
+  static constexpr size_t kMaxKeptProblems = 16;
+
+  /// Opens a file (compression from magic bytes, then suffix, unless set). "-" = stdin.
+  static Result<std::unique_ptr<RecordReader>> Open(const std::string& path, const ReaderOptions& options);
+  /// Reads records from memory (zero-copy for uncompressed input). `name` appears in errors and
+  /// its suffix takes part in compression detection.
+  static Result<std::unique_ptr<RecordReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,
+                                                          const ReaderOptions& options);
+  /// Reads records from a stream (pipes, sockets); memory stays bounded by the largest record.
+  /// The stream's name() appears in errors and takes part in compression detection.
+  static Result<std::unique_ptr<RecordReader>> FromStream(std::unique_ptr<InputStream> in,
+                                                          const ReaderOptions& options);
+
+  ~RecordReader();
+  RecordReader(const RecordReader&) = delete;
+  RecordReader& operator=(const RecordReader&) = delete;
+
+  /// Next record; false at end. The view stays valid until the next call (for in-memory input,
+  /// as long as the reader lives). After an error, every further call returns the same error.
+  Result<bool> Next(std::string_view* record);
+
+  /// Index of the record last returned (-1 before the first); counts good records only.
+  int64_t record_index() const { return records_returned_ - 1; }
+  /// Byte offset (in the decompressed stream) of the header of the record last returned.
+  int64_t record_offset() const { return record_offset_; }
+  /// Corrupt regions skipped (with skip_corrupt); a truncated tail counts as one.
+  int64_t corrupt_records() const { return corrupt_records_; }
+  /// Bytes skipped while resynchronising (with skip_corrupt).
+  int64_t skipped_bytes() const { return skipped_bytes_; }
+  /// The first kMaxKeptProblems faults skipped, each a DataError with file, record and offset.
+  const std::vector<Status>& problems() const { return problems_; }
+  /// The codec the input was read with.
+  Compression compression() const { return compression_; }
+  /// The path or name given when opening (used in error messages).
+  const std::string& name() const { return name_; }
+  /// Decompressed bytes consumed so far (records, framing and skipped bytes).
+  int64_t bytes_read() const { return window_origin_ + pos_; }
+
+ private:
+  enum class Fault : uint8_t;
+
+  RecordReader(std::string name, Compression compression, const ReaderOptions& options);
+  /// Uses `data` as the whole (decompressed) input.
+  void SetWholeInput(std::shared_ptr<Buffer> data);
+  /// Streams from `in`, whose first bytes `head` were already read.
+  void SetStreamInput(std::unique_ptr<InputStream> in, std::span<const uint8_t> head);
+  /// Makes at least `need` bytes available at pos_ unless the stream ends first.
+  Status Refill(int64_t need);
+  /// The DataError for a fault of the record whose header is at pos_.
+  Status FaultStatus(Fault fault, uint64_t length) const;
+  /// Handles a fault at pos_: returns it, or records it and resynchronises.
+  Status OnFault(Fault fault, uint64_t length);
+  /// Scans forward from pos_ + 1 for the next offset holding a whole valid record.
+  Status Resync();
+
+  std::string name_;
+  Compression compression_;
+  bool verify_crc_;
+  bool skip_corrupt_;
+
+  // The bytes being parsed: the whole input, or the stream window.
+  const uint8_t* data_ = nullptr;
+  int64_t size_ = 0;
+  int64_t pos_ = 0;
+  int64_t window_origin_ = 0;  // stream offset of data_[0]
+  bool at_end_ = true;         // no bytes beyond data_ + size_
+
+  std::shared_ptr<Buffer> whole_;             // keeps in-memory input alive
+  std::unique_ptr<InputStream> stream_;       // streamed input
+  std::unique_ptr<uint8_t[]> window_;         // stream window storage
+  int64_t window_capacity_ = 0;
+
+  int64_t records_returned_ = 0;
+  int64_t record_offset_ = -1;
+  int64_t corrupt_records_ = 0;
+  int64_t skipped_bytes_ = 0;
+  std::vector<Status> problems_;
+  Status error_;  // sticky after a failure
+};
+
+}  // namespace recflow::tfrecord

@@ -1,0 +1,110 @@
+// RecordReader factories: files, buffers and streams, compression detection and decompression.
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include "recflow/formats/tfrecord/compression_detection.h"
+#include "recflow/formats/tfrecord/record_reader.h"
+
+namespace recflow::tfrecord {
+
+namespace {
+
+/// Compressed inputs up to this size are decompressed whole (libdeflate) ...
+constexpr int64_t kWholeDecompressMaxInput = int64_t{256} << 20;
+/// ... unless they expand beyond this; then, and for larger inputs, they are streamed.
+constexpr int64_t kWholeDecompressMaxOutput = int64_t{1} << 30;
+
+/// Replays bytes already read from a stream (for detection) before the rest of it.
+class PrefixedInputStream final : public InputStream {
+ public:
+  PrefixedInputStream(std::span<const uint8_t> prefix, std::unique_ptr<InputStream> rest)
+      : prefix_(prefix.begin(), prefix.end()), rest_(std::move(rest)) {}
+
+  Result<int64_t> Read(void* out, int64_t n) override {
+    const auto left = static_cast<int64_t>(prefix_.size()) - prefix_pos_;
+    if (left > 0) {
+      const int64_t take = std::min(left, n);
+      std::memcpy(out, prefix_.data() + prefix_pos_, static_cast<size_t>(take));
+      prefix_pos_ += take;
+      return take;
+    }
+    return rest_->Read(out, n);
+  }
+  int64_t position() const override { return prefix_pos_ + rest_->position(); }
+  const std::string& name() const override { return rest_->name(); }
+
+ private:
+  std::vector<uint8_t> prefix_;
+  int64_t prefix_pos_ = 0;
+  std::unique_ptr<InputStream> rest_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RecordReader>> RecordReader::Open(const std::string& path, const ReaderOptions& options) {
+  std::error_code ec;
+  if (path != "-" && std::filesystem::is_regular_file(path, ec)) {
+    Result<std::shared_ptr<Buffer>> mapped = Buffer::MapFile(path);
+    if (!mapped.ok()) return mapped.status().WithFile(path);
+    return FromBuffer(std::move(mapped).ValueUnsafe(), path, options);
+  }
+  Result<std::unique_ptr<FileInputStream>> in = FileInputStream::Open(path);
+  if (!in.ok()) return in.status().WithFile(path);
+  return FromStream(std::move(in).ValueUnsafe(), options);
+}
+
+Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<Buffer> data, std::string name,
+                                                               const ReaderOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  if (data == nullptr) return Status::InvalidArgument("RecordReader::FromBuffer: null buffer");
+  const std::span<const uint8_t> bytes = data->span();
+  const Compression compression =
+      options.compression_auto
+          ? DetectCompression(bytes.first(std::min<size_t>(bytes.size(), kDetectionHeadSize)), name)
+          : options.compression;
+  std::unique_ptr<RecordReader> reader(new RecordReader(name, compression, options));
+  if (compression == Compression::kNone) {
+    reader->SetWholeInput(std::move(data));
+    return reader;
+  }
+  if (data->size() <= kWholeDecompressMaxInput) {
+    Result<std::shared_ptr<Buffer>> whole = DecompressBuffer(compression, bytes, kWholeDecompressMaxOutput);
+    if (whole.ok()) {
+      reader->SetWholeInput(std::move(whole).ValueUnsafe());
+      return reader;
+    }
+    // Corrupt, truncated or very large: the stream below returns the records before the fault
+    // and then reports it with its compressed offset.
+  }
+  Result<std::unique_ptr<InputStream>> stream =
+      MakeDecompressingStream(compression, std::make_unique<BufferInputStream>(std::move(data), name));
+  if (!stream.ok()) return stream.status().WithFile(name);
+  reader->SetStreamInput(std::move(stream).ValueUnsafe(), {});
+  return reader;
+}
+
+Result<std::unique_ptr<RecordReader>> RecordReader::FromStream(std::unique_ptr<InputStream> in,
+                                                               const ReaderOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  if (in == nullptr) return Status::InvalidArgument("RecordReader::FromStream: null stream");
+  const std::string name = in->name();
+  uint8_t head[kDetectionHeadSize];
+  Result<int64_t> got = ReadFully(*in, head, kDetectionHeadSize);
+  if (!got.ok()) return got.status().WithFile(name);
+  const std::span<const uint8_t> head_bytes(head, static_cast<size_t>(*got));
+  const Compression compression =
+      options.compression_auto ? DetectCompression(head_bytes, name) : options.compression;
+  std::unique_ptr<RecordReader> reader(new RecordReader(name, compression, options));
+  if (compression == Compression::kNone) {
+    reader->SetStreamInput(std::move(in), head_bytes);
+    return reader;
+  }
+  Result<std::unique_ptr<InputStream>> stream =
+      MakeDecompressingStream(compression, std::make_unique<PrefixedInputStream>(head_bytes, std::move(in)));
+  if (!stream.ok()) return stream.status().WithFile(name);
+  reader->SetStreamInput(std::move(stream).ValueUnsafe(), {});
+  return reader;
+}
+
+}  // namespace recflow::tfrecord

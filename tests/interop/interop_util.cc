@@ -1,0 +1,52 @@
+// Interop test helpers: read TFRecord files, infer, decode and encode whole record sets.
+#include "interop_util.h"
+
+#include "recflow/formats/example/decoder.h"
+#include "recflow/formats/example/encoder.h"
+#include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/tfrecord/record_reader.h"
+
+namespace recflow::interop {
+
+Result<std::vector<std::string>> ReadRecords(const std::string& path) {
+  ASSIGN_OR_RETURN(auto reader, tfrecord::RecordReader::Open(path, tfrecord::ReaderOptions::Defaults()));
+  std::vector<std::string> records;
+  std::string_view record;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, reader->Next(&record));
+    if (!more) break;
+    records.emplace_back(record);
+  }
+  return records;
+}
+
+Result<SchemaPtr> InferSchema(const std::vector<std::string>& records, example::RecordType type) {
+  example::SchemaInferrer inferrer(type);
+  for (size_t i = 0; i < records.size(); ++i) {
+    Status st = inferrer.Observe(records[i]);
+    if (!st.ok()) return st.WithRecord(static_cast<int64_t>(i));
+  }
+  return inferrer.Finish();
+}
+
+Result<std::shared_ptr<RecordBatch>> DecodeAll(const std::vector<std::string>& records, const SchemaPtr& schema,
+                                               example::RecordType type) {
+  ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema, type));
+  for (size_t i = 0; i < records.size(); ++i) {
+    Status st = decoder->Append(records[i]);
+    if (!st.ok()) return st.WithRecord(static_cast<int64_t>(i));
+  }
+  return decoder->Finish();
+}
+
+Result<std::vector<std::string>> EncodeAll(const RecordBatch& batch, example::RecordType type) {
+  ASSIGN_OR_RETURN(auto encoder, example::Encoder::Make(batch.schema(), type));
+  std::vector<std::string> records(static_cast<size_t>(batch.num_rows()));
+  for (int64_t row = 0; row < batch.num_rows(); ++row) {
+    Status st = encoder->Encode(batch, row, &records[static_cast<size_t>(row)]);
+    if (!st.ok()) return st.WithRecord(row);
+  }
+  return records;
+}
+
+}  // namespace recflow::interop
