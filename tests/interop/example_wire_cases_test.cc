@@ -12,13 +12,16 @@
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
 #include "recflow/testing/testdata.h"
+#include "recflow/testing/wire_writer.h"
 #include "row_matcher.h"
-#include "wire_writer.h"
 
 namespace recflow::interop {
 namespace {
 
 using example::RecordType;
+using ::recflow::testing::Msg;
+using ::recflow::testing::WireType;
+using ::recflow::testing::WireWriter;
 using namespace std::string_view_literals;
 
 // Field numbers of the tf.Example messages.

@@ -57,7 +57,11 @@ bool RoundTrip(const SchemaPtr& schema, RecordType type, std::string_view record
   st = (*again)->Append(encoded);
   Check(st.ok(), "decoding the re-encoded record", st);
   auto batch2 = (*again)->Finish();
-  Check(batch2.ok() && (*batch2)->Equals(*(*batch)->Slice(0, 1)), "round trip changed the row");
+  Check(batch2.ok(), "Finish after re-encoding", batch2.status());
+  // float64 values that do not fit a float32 are narrowed by design (and counted); otherwise
+  // the row must come back unchanged. Either way the narrowed row is a fixed point below.
+  const bool narrowed = (*encoder)->stats().narrowed_doubles > 0;
+  Check(narrowed || (*batch2)->Equals(*(*batch)->Slice(0, 1)), "round trip changed the row");
   std::string encoded2;
   st = (*encoder)->Encode(**batch2, 0, &encoded2);
   Check(st.ok() && encoded2 == encoded, "re-encoding is not stable", st);

@@ -12,6 +12,8 @@
 namespace recflow::example {
 namespace {
 
+using ::recflow::testing::WireType;
+using ::recflow::testing::WireWriter;
 using testing::BytesFeature;
 using testing::Entry;
 using testing::ExampleOf;
@@ -19,7 +21,6 @@ using testing::FeatureListOf;
 using testing::FloatFeature;
 using testing::Int64Feature;
 using testing::Map;
-using testing::Wire;
 
 // Decodes `records` into one batch (every Append must succeed) and renders column `col`.
 std::string Decode1(const FieldPtr& field, const std::vector<std::string>& records) {
@@ -49,95 +50,109 @@ FieldPtr F(const char* name, DataTypePtr type, bool nullable = true) { return Fi
 TEST(DecoderTest, ScalarsAndLists) {
   const std::string r = ExampleOf({Entry("i", Int64Feature({7})), Entry("f", FloatFeature({1.5f, 2.5f})),
                                    Entry("s", BytesFeature({"ab", "c"}))})
-                            .str();
+                            .bytes();
   EXPECT_EQ(Decode1(F("i", int64()), {r}), "[7]");
   EXPECT_EQ(Decode1(F("f", list(float32())), {r}), "[[1.5, 2.5]]");
   EXPECT_EQ(Decode1(F("s", list(utf8())), {r}), "[[\"ab\", \"c\"]]");
 }
 
 TEST(DecoderTest, PackedUnpackedAndSeveralRunsConcatenateInOrder) {
-  Wire ints;
-  ints.PackedVarints(1, {1, 2}).Varint(1, 3).PackedVarints(1, {4}).Varint(1, 5);
-  Wire floats;
-  floats.Float(1, 1.0f).PackedFloats(1, {2.0f, 3.0f}).Float(1, 4.0f).PackedFloats(1, {});
-  const std::string r = ExampleOf({Entry("i", Wire().Message(3, ints)), Entry("f", Wire().Message(2, floats))}).str();
+  WireWriter ints;
+  ints.PackedVarints(1, {1, 2}).VarintField(1, 3).PackedVarints(1, {4}).VarintField(1, 5);
+  WireWriter floats;
+  floats.FloatField(1, 1.0f).PackedFloats(1, {2.0f, 3.0f}).FloatField(1, 4.0f).PackedFloats(1, {});
+  const std::string r =
+      ExampleOf({Entry("i", WireWriter().MessageField(3, ints)), Entry("f", WireWriter().MessageField(2, floats))})
+          .bytes();
   EXPECT_EQ(Decode1(F("i", list(int64())), {r}), "[[1, 2, 3, 4, 5]]");
   EXPECT_EQ(Decode1(F("f", list(float32())), {r}), "[[1, 2, 3, 4]]");
 }
 
 TEST(DecoderTest, NegativeInt64AsTenByteVarint) {
-  const Wire feature = Int64Feature({-1, INT64_MIN, INT64_MAX});
-  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", feature)}).str()}),
+  const WireWriter feature = Int64Feature({-1, INT64_MIN, INT64_MAX});
+  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", feature)}).bytes()}),
             "[[-1, -9223372036854775808, 9223372036854775807]]");
   // A 10th byte above 1 is accepted; its extra bits fall off as in libprotobuf.
-  Wire values;
-  values.Tag(1, wire::kVarint).Raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f");
-  EXPECT_EQ(Decode1(F("x", int64()), {ExampleOf({Entry("x", Wire().Message(3, values))}).str()}), "[-1]");
-  Wire eleven;
-  eleven.Tag(1, wire::kVarint).Raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x80\x01");
-  EXPECT_EQ(DecodeStatus(F("x", int64()), ExampleOf({Entry("x", Wire().Message(3, eleven))}).str()).code(),
+  WireWriter values;
+  values.Tag(1, WireType::kVarint).Raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f");
+  EXPECT_EQ(Decode1(F("x", int64()), {ExampleOf({Entry("x", WireWriter().MessageField(3, values))}).bytes()}), "[-1]");
+  WireWriter eleven;
+  eleven.Tag(1, WireType::kVarint).Raw("\xff\xff\xff\xff\xff\xff\xff\xff\xff\x80\x01");
+  EXPECT_EQ(DecodeStatus(F("x", int64()), ExampleOf({Entry("x", WireWriter().MessageField(3, eleven))}).bytes()).code(),
             StatusCode::kDataError);
 }
 
 TEST(DecoderTest, MapEntryValueBeforeKeyAndMissingKeyOrValue) {
-  const Wire reversed = Wire().Message(2, Int64Feature({9})).Bytes(1, "x");
-  const Wire no_key = Wire().Message(2, Int64Feature({5}));
-  const Wire no_value = Wire().Bytes(1, "y");
-  const std::string r = Wire().Message(1, Wire().Message(1, reversed).Message(1, no_key).Message(1, no_value)).str();
+  const WireWriter reversed = WireWriter().MessageField(2, Int64Feature({9})).BytesField(1, "x");
+  const WireWriter no_key = WireWriter().MessageField(2, Int64Feature({5}));
+  const WireWriter no_value = WireWriter().BytesField(1, "y");
+  const std::string r =
+      WireWriter()
+          .MessageField(1, WireWriter().MessageField(1, reversed).MessageField(1, no_key).MessageField(1, no_value))
+          .bytes();
   EXPECT_EQ(Decode1(F("x", int64()), {r}), "[9]");
   EXPECT_EQ(Decode1(F("", int64()), {r}), "[5]");
   EXPECT_EQ(Decode1(F("y", int64()), {r}), "[null]");  // a Feature with no kind
 }
 
 TEST(DecoderTest, DuplicateKeysLastEntryWinsWholly) {
-  const std::string r = ExampleOf({Entry("x", Int64Feature({1, 2})), Entry("x", FloatFeature({3}))}).str();
+  const std::string r = ExampleOf({Entry("x", Int64Feature({1, 2})), Entry("x", FloatFeature({3}))}).bytes();
   EXPECT_EQ(Decode1(F("x", list(float32())), {r}), "[[3]]");
   // A replaced entry with an empty value (no kind) replaces too.
-  const std::string r2 = ExampleOf({Entry("x", Int64Feature({1})), Wire().Bytes(1, "x")}).str();
+  const std::string r2 = ExampleOf({Entry("x", Int64Feature({1})), WireWriter().BytesField(1, "x")}).bytes();
   EXPECT_EQ(Decode1(F("x", int64()), {r2}), "[null]");
 }
 
 TEST(DecoderTest, ValueTwiceInOneEntryMerges) {
-  const Wire entry = Wire().Bytes(1, "x").Message(2, Int64Feature({1})).Message(2, Int64Feature({2, 3}));
-  EXPECT_EQ(Decode1(F("x", list(int64())), {Wire().Message(1, Wire().Message(1, entry)).str()}), "[[1, 2, 3]]");
+  const WireWriter entry =
+      WireWriter().BytesField(1, "x").MessageField(2, Int64Feature({1})).MessageField(2, Int64Feature({2, 3}));
+  EXPECT_EQ(Decode1(F("x", list(int64())), {WireWriter().MessageField(1, WireWriter().MessageField(1, entry)).bytes()}),
+            "[[1, 2, 3]]");
   // Merging a Feature of another kind switches the oneof: the earlier list is dropped.
-  const Wire switched = Wire().Bytes(1, "x").Message(2, Int64Feature({1})).Message(2, FloatFeature({2}));
-  EXPECT_EQ(Decode1(F("x", list(float32())), {Wire().Message(1, Wire().Message(1, switched)).str()}), "[[2]]");
+  const WireWriter switched =
+      WireWriter().BytesField(1, "x").MessageField(2, Int64Feature({1})).MessageField(2, FloatFeature({2}));
+  EXPECT_EQ(
+      Decode1(F("x", list(float32())), {WireWriter().MessageField(1, WireWriter().MessageField(1, switched)).bytes()}),
+      "[[2]]");
 }
 
 TEST(DecoderTest, OneofTwiceInOneFeature) {
-  const Wire same = Wire().Message(3, Wire().PackedVarints(1, {1})).Message(3, Wire().PackedVarints(1, {2}));
-  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", same)}).str()}), "[[1, 2]]");
-  const Wire other = Wire().Message(3, Wire().PackedVarints(1, {1})).Message(1, Wire().Bytes(1, "b"));
-  EXPECT_EQ(Decode1(F("x", list(binary())), {ExampleOf({Entry("x", other)}).str()}), "[[\"b\"]]");
-  const Wire back = Wire(other).Message(3, Wire().PackedVarints(1, {4}));
-  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", back)}).str()}), "[[4]]");
+  const WireWriter same = WireWriter()
+                              .MessageField(3, WireWriter().PackedVarints(1, {1}))
+                              .MessageField(3, WireWriter().PackedVarints(1, {2}));
+  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", same)}).bytes()}), "[[1, 2]]");
+  const WireWriter other =
+      WireWriter().MessageField(3, WireWriter().PackedVarints(1, {1})).MessageField(1, WireWriter().BytesField(1, "b"));
+  EXPECT_EQ(Decode1(F("x", list(binary())), {ExampleOf({Entry("x", other)}).bytes()}), "[[\"b\"]]");
+  const WireWriter back = WireWriter(other).MessageField(3, WireWriter().PackedVarints(1, {4}));
+  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", back)}).bytes()}), "[[4]]");
 }
 
 TEST(DecoderTest, FeaturesFieldTwiceMergesMaps) {
-  const std::string r = Wire()
-                            .Message(1, Map({Entry("a", Int64Feature({1})), Entry("b", Int64Feature({2}))}))
-                            .Message(1, Map({Entry("b", Int64Feature({3}))}))
-                            .str();
+  const std::string r = WireWriter()
+                            .MessageField(1, Map({Entry("a", Int64Feature({1})), Entry("b", Int64Feature({2}))}))
+                            .MessageField(1, Map({Entry("b", Int64Feature({3}))}))
+                            .bytes();
   EXPECT_EQ(Decode1(F("a", int64()), {r}), "[1]");
   EXPECT_EQ(Decode1(F("b", int64()), {r}), "[3]");
 }
 
 TEST(DecoderTest, UnknownFieldsOfEveryWireTypeAreSkipped) {
-  Wire junk;
-  junk.Varint(9, 300).Fixed64(10, 1).Bytes(11, "zz").Fixed32(12, 5).Group(13, Wire().Varint(1, 1).Group(2, Wire()));
+  WireWriter junk;
+  junk.VarintField(9, 300).Fixed64Field(10, 1).BytesField(11, "zz").Fixed32Field(12, 5).GroupField(
+      13, WireWriter().VarintField(1, 1).GroupField(2, WireWriter()));
   // Known field numbers with another wire type are unknown fields too.
-  Wire values = Wire(junk).Fixed64(1, 0).PackedVarints(1, {8});
-  Wire feature = Wire(junk).Varint(3, 1).Message(3, values);
-  Wire entry = Wire(junk).Varint(1, 0).Bytes(1, "x").Message(2, feature).Fixed32(2, 0);
-  Wire map = Wire(junk).Varint(1, 1).Message(1, entry);
-  const std::string r = Wire(junk).Varint(1, 3).Message(1, map).Raw(junk.str()).str();
+  WireWriter values = WireWriter(junk).Fixed64Field(1, 0).PackedVarints(1, {8});
+  WireWriter feature = WireWriter(junk).VarintField(3, 1).MessageField(3, values);
+  WireWriter entry = WireWriter(junk).VarintField(1, 0).BytesField(1, "x").MessageField(2, feature).Fixed32Field(2, 0);
+  WireWriter map = WireWriter(junk).VarintField(1, 1).MessageField(1, entry);
+  const std::string r = WireWriter(junk).VarintField(1, 3).MessageField(1, map).Raw(junk.bytes()).bytes();
   EXPECT_EQ(Decode1(F("x", list(int64())), {r}), "[[8]]");
 }
 
 TEST(DecoderTest, MalformedWireIsDataError) {
   const FieldPtr x = F("x", int64());
-  const std::string ok = ExampleOf({Entry("x", Int64Feature({1}))}).str();
+  const std::string ok = ExampleOf({Entry("x", Int64Feature({1}))}).bytes();
   ASSERT_TRUE(DecodeStatus(x, ok).ok());
   for (size_t n = 0; n < ok.size(); ++n) {
     if (n == 0) continue;  // the empty record is a valid empty Example
@@ -158,8 +173,8 @@ TEST(DecoderTest, MalformedWireIsDataError) {
   };
   for (const std::string& b : bad) EXPECT_EQ(DecodeStatus(x, b).code(), StatusCode::kDataError) << b.size();
   // Packed floats must be whole.
-  const Wire partial = Wire().Message(2, Wire().Bytes(1, "abcde"));
-  EXPECT_EQ(DecodeStatus(F("x", list(float32())), ExampleOf({Entry("x", partial)}).str()).code(),
+  const WireWriter partial = WireWriter().MessageField(2, WireWriter().BytesField(1, "abcde"));
+  EXPECT_EQ(DecodeStatus(F("x", list(float32())), ExampleOf({Entry("x", partial)}).bytes()).code(),
             StatusCode::kDataError);
 }
 
@@ -176,27 +191,29 @@ TEST(DecoderTest, GroupNestingFollowsTheRecursionLimit) {
 
 TEST(DecoderTest, InvalidFeatureNameOrMalformedUnselectedFeatureFails) {
   const FieldPtr x = F("x", int64());
-  EXPECT_EQ(DecodeStatus(x, ExampleOf({Entry("\xff", Int64Feature({1}))}).str()).code(), StatusCode::kDataError);
+  EXPECT_EQ(DecodeStatus(x, ExampleOf({Entry("\xff", Int64Feature({1}))}).bytes()).code(), StatusCode::kDataError);
   // The first key is invalid but replaced: libprotobuf validates every key it reads.
-  const Wire two_keys = Wire().Bytes(1, "\xc0").Bytes(1, "x").Message(2, Int64Feature({1}));
-  EXPECT_EQ(DecodeStatus(x, Wire().Message(1, Wire().Message(1, two_keys)).str()).code(), StatusCode::kDataError);
-  const Wire broken = Wire().Message(3, Wire().Bytes(1, "\x80"));  // truncated packed varint
-  Status st = DecodeStatus(x, ExampleOf({Entry("other", broken), Entry("x", Int64Feature({1}))}).str());
+  const WireWriter two_keys = WireWriter().BytesField(1, "\xc0").BytesField(1, "x").MessageField(2, Int64Feature({1}));
+  EXPECT_EQ(DecodeStatus(x, WireWriter().MessageField(1, WireWriter().MessageField(1, two_keys)).bytes()).code(),
+            StatusCode::kDataError);
+  const WireWriter broken =
+      WireWriter().MessageField(3, WireWriter().BytesField(1, "\x80"));  // truncated packed varint
+  Status st = DecodeStatus(x, ExampleOf({Entry("other", broken), Entry("x", Int64Feature({1}))}).bytes());
   EXPECT_EQ(st.code(), StatusCode::kDataError);
   EXPECT_EQ(st.context().field, "other");
   // A malformed entry that a later duplicate replaces still fails the record.
-  EXPECT_EQ(DecodeStatus(x, ExampleOf({Entry("x", broken), Entry("x", Int64Feature({1}))}).str()).code(),
+  EXPECT_EQ(DecodeStatus(x, ExampleOf({Entry("x", broken), Entry("x", Int64Feature({1}))}).bytes()).code(),
             StatusCode::kDataError);
 }
 
 TEST(DecoderTest, NullsEmptyListsAndScalars) {
-  const std::string missing = ExampleOf({}).str();
-  const std::string empty = ExampleOf({Entry("x", Int64Feature({}))}).str();
-  const std::string kindless = ExampleOf({Entry("x", Wire())}).str();
-  const std::string one = ExampleOf({Entry("x", Int64Feature({4}))}).str();
+  const std::string missing = ExampleOf({}).bytes();
+  const std::string empty = ExampleOf({Entry("x", Int64Feature({}))}).bytes();
+  const std::string kindless = ExampleOf({Entry("x", WireWriter())}).bytes();
+  const std::string one = ExampleOf({Entry("x", Int64Feature({4}))}).bytes();
   EXPECT_EQ(Decode1(F("x", list(int64())), {missing, empty, kindless, one}), "[null, [], null, [4]]");
   EXPECT_EQ(Decode1(F("x", int64()), {missing, empty, kindless, one}), "[null, null, null, 4]");
-  Status st = DecodeStatus(F("x", int64()), ExampleOf({Entry("x", Int64Feature({1, 2}))}).str());
+  Status st = DecodeStatus(F("x", int64()), ExampleOf({Entry("x", Int64Feature({1, 2}))}).bytes());
   EXPECT_EQ(st.code(), StatusCode::kDataError);
   EXPECT_EQ(st.context().field, "x");
   EXPECT_EQ(DecodeStatus(F("x", int64(), false), missing).code(), StatusCode::kTypeError);
@@ -204,8 +221,8 @@ TEST(DecoderTest, NullsEmptyListsAndScalars) {
 }
 
 TEST(DecoderTest, Conversions) {
-  const std::string ints = ExampleOf({Entry("x", Int64Feature({0, 2, -3}))}).str();
-  const std::string floats = ExampleOf({Entry("x", FloatFeature({0.1f, -2.0f}))}).str();
+  const std::string ints = ExampleOf({Entry("x", Int64Feature({0, 2, -3}))}).bytes();
+  const std::string floats = ExampleOf({Entry("x", FloatFeature({0.1f, -2.0f}))}).bytes();
   EXPECT_EQ(Decode1(F("x", list(boolean())), {ints}), "[[false, true, true]]");
   EXPECT_EQ(Decode1(F("x", list(int32())), {ints}), "[[0, 2, -3]]");
   EXPECT_EQ(Decode1(F("x", list(float64())), {ints}), "[[0, 2, -3]]");
@@ -214,19 +231,19 @@ TEST(DecoderTest, Conversions) {
   EXPECT_EQ(Decode1(F("x", list(binary())), {floats}), "[[\"0.1\", \"-2\"]]");
   EXPECT_EQ(Decode1(F("x", list(float32())), {ints}), "[[0, 2, -3]]");
   // Range checks and kind mismatches are type errors naming the feature.
-  const std::string big = ExampleOf({Entry("x", Int64Feature({int64_t{1} << 40}))}).str();
+  const std::string big = ExampleOf({Entry("x", Int64Feature({int64_t{1} << 40}))}).bytes();
   EXPECT_EQ(DecodeStatus(F("x", int32()), big).code(), StatusCode::kTypeError);
   EXPECT_EQ(DecodeStatus(F("x", list(uint8())), ints).code(), StatusCode::kTypeError);
-  const std::string bytes = ExampleOf({Entry("x", BytesFeature({"a"}))}).str();
+  const std::string bytes = ExampleOf({Entry("x", BytesFeature({"a"}))}).bytes();
   Status st = DecodeStatus(F("x", int64()), bytes);
   EXPECT_EQ(st.code(), StatusCode::kTypeError);
   EXPECT_EQ(st.context().field, "x");
   EXPECT_EQ(DecodeStatus(F("x", list(int64())), floats).code(), StatusCode::kTypeError);
   EXPECT_EQ(DecodeStatus(F("x", float32()), bytes).code(), StatusCode::kTypeError);
   // An empty list of any kind fits any list column.
-  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", BytesFeature({}))}).str()}), "[[]]");
+  EXPECT_EQ(Decode1(F("x", list(int64())), {ExampleOf({Entry("x", BytesFeature({}))}).bytes()}), "[[]]");
   // utf8 columns reject invalid UTF-8; binary columns take anything.
-  const std::string latin1 = ExampleOf({Entry("x", BytesFeature({"\xe9"}))}).str();
+  const std::string latin1 = ExampleOf({Entry("x", BytesFeature({"\xe9"}))}).bytes();
   EXPECT_EQ(DecodeStatus(F("x", utf8()), latin1).code(), StatusCode::kDataError);
   EXPECT_TRUE(DecodeStatus(F("x", binary()), latin1).ok());
 }
@@ -262,10 +279,11 @@ TEST(DecoderTest, SeveralBatchesFromOneDecoder) {
 }
 
 TEST(DecoderTest, SequenceExampleWithDuplicateNameAcrossKinds) {
-  const Wire context = Map({Entry("int_feature", Int64Feature({7})), Entry("f", FloatFeature({1, 2}))});
-  const Wire lists = Map({Entry("int_feature", FeatureListOf({Int64Feature({1, 2}), Wire(), Int64Feature({})})),
-                          Entry("s", FeatureListOf({BytesFeature({"a"}), BytesFeature({})}))});
-  const std::string r = Wire().Message(1, context).Message(2, lists).str();
+  const WireWriter context = Map({Entry("int_feature", Int64Feature({7})), Entry("f", FloatFeature({1, 2}))});
+  const WireWriter lists =
+      Map({Entry("int_feature", FeatureListOf({Int64Feature({1, 2}), WireWriter(), Int64Feature({})})),
+           Entry("s", FeatureListOf({BytesFeature({"a"}), BytesFeature({})}))});
+  const std::string r = WireWriter().MessageField(1, context).MessageField(2, lists).bytes();
   auto md = [](std::string_view kind) {
     return std::make_shared<KeyValueMetadata>(
         std::vector<std::pair<std::string, std::string>>{{std::string(kKindMetadataKey), std::string(kind)}});

@@ -15,6 +15,7 @@
 namespace recflow::example {
 namespace {
 
+using ::recflow::testing::WireWriter;
 using testing::BytesFeature;
 using testing::Entry;
 using testing::ExampleOf;
@@ -22,7 +23,6 @@ using testing::FeatureListOf;
 using testing::FloatFeature;
 using testing::Int64Feature;
 using testing::Map;
-using testing::Wire;
 
 std::shared_ptr<RecordBatch> DecodeAll(const SchemaPtr& schema, RecordType type, const std::vector<std::string>& records) {
   auto decoder = Decoder::Make(schema, type);
@@ -62,23 +62,24 @@ TEST(EncoderTest, WritesWhatTensorFlowWrites) {
   auto schema = Schema::Make({F("i", int64()), F("f", list(float32())), F("s", list(binary())), F("n", int64())});
   const std::string canonical = ExampleOf({Entry("i", Int64Feature({-7})), Entry("f", FloatFeature({1.5f, 2})),
                                            Entry("s", BytesFeature({"ab", ""}))})
-                                    .str();
+                                    .bytes();
   auto batch = DecodeAll(schema, RecordType::kExample, {canonical});
   EXPECT_EQ(EncodeAll(*batch, RecordType::kExample)[0], canonical);
   // An empty list is a Feature with an empty list message; an all-null row an empty map.
-  auto empty = DecodeAll(schema, RecordType::kExample, {ExampleOf({Entry("f", FloatFeature({}))}).str(), ""});
+  auto empty = DecodeAll(schema, RecordType::kExample, {ExampleOf({Entry("f", FloatFeature({}))}).bytes(), ""});
   auto records = EncodeAll(*empty, RecordType::kExample);
-  EXPECT_EQ(records[0], ExampleOf({Entry("f", Wire().Message(2, Wire()))}).str());
-  EXPECT_EQ(records[1], ExampleOf({}).str());
+  EXPECT_EQ(records[0], ExampleOf({Entry("f", WireWriter().MessageField(2, WireWriter()))}).bytes());
+  EXPECT_EQ(records[1], ExampleOf({}).bytes());
 }
 
 TEST(EncoderTest, SequenceExampleLayout) {
   auto schema = Schema::Make({F("ctx", int64()), F("steps", list(list(int64()))), F("after", list(utf8()))});
   const std::string canonical =
-      Wire()
-          .Message(1, Map({Entry("ctx", Int64Feature({3})), Entry("after", BytesFeature({"z"}))}))
-          .Message(2, Map({Entry("steps", FeatureListOf({Int64Feature({1, 2}), Wire(), Wire().Message(3, Wire())}))}))
-          .str();
+      WireWriter()
+          .MessageField(1, Map({Entry("ctx", Int64Feature({3})), Entry("after", BytesFeature({"z"}))}))
+          .MessageField(2, Map({Entry("steps", FeatureListOf({Int64Feature({1, 2}), WireWriter(),
+                                                              WireWriter().MessageField(3, WireWriter())}))}))
+          .bytes();
   auto batch = DecodeAll(schema, RecordType::kSequenceExample, {canonical});
   EXPECT_EQ(EncodeAll(*batch, RecordType::kSequenceExample)[0], canonical);
   ExpectRoundTrip(*batch, RecordType::kSequenceExample);
@@ -95,11 +96,11 @@ TEST(EncoderTest, RoundTripsEveryTypeWithNullsAndEmptyLists) {
   fields.push_back(F("null", null()));
   auto schema = Schema::Make(fields);
   // Row 0: values; row 1: all missing; row 2: empty lists.
-  Wire row0;
-  Wire row2;
+  WireWriter row0;
+  WireWriter row2;
   for (const DataTypePtr& t : leaves) {
-    Wire one;
-    Wire many;
+    WireWriter one;
+    WireWriter many;
     if (t->is_binary_like()) {
       one = BytesFeature({"x"});
       many = BytesFeature({"", "hello", "é"});
@@ -113,12 +114,14 @@ TEST(EncoderTest, RoundTripsEveryTypeWithNullsAndEmptyLists) {
       one = Int64Feature({1});
       many = Int64Feature({0, 100, 127});
     }
-    Wire empty = many.str()[0] == '\x0a' ? BytesFeature({}) : many.str()[0] == '\x12' ? FloatFeature({}) : Int64Feature({});
-    row0.Message(1, Entry("s_" + t->ToString(), one)).Message(1, Entry("l_" + t->ToString(), many));
-    row2.Message(1, Entry("l_" + t->ToString(), empty));
+    WireWriter empty = many.bytes()[0] == '\x0a'   ? BytesFeature({})
+                       : many.bytes()[0] == '\x12' ? FloatFeature({})
+                                                   : Int64Feature({});
+    row0.MessageField(1, Entry("s_" + t->ToString(), one)).MessageField(1, Entry("l_" + t->ToString(), many));
+    row2.MessageField(1, Entry("l_" + t->ToString(), empty));
   }
   auto batch = DecodeAll(schema, RecordType::kExample,
-                         {Wire().Message(1, row0).str(), "", Wire().Message(1, row2).str()});
+                         {WireWriter().MessageField(1, row0).bytes(), "", WireWriter().MessageField(1, row2).bytes()});
   ASSERT_EQ(batch->num_rows(), 3);
   ExpectRoundTrip(*batch, RecordType::kExample);
 }
@@ -129,7 +132,7 @@ TEST(EncoderTest, ExtremeIntegersAndFloats) {
   auto batch = DecodeAll(schema, RecordType::kExample,
                          {ExampleOf({Entry("i", Int64Feature({INT64_MIN, -1, 0, INT64_MAX})),
                                      Entry("f", FloatFeature({-0.0f, inf, -inf, std::nanf(""), 1e-45f}))})
-                              .str()});
+                              .bytes()});
   ExpectRoundTrip(*batch, RecordType::kExample);
 }
 
@@ -144,7 +147,7 @@ TEST(EncoderTest, NarrowedDoublesAreCounted) {
   auto records = EncodeAll(*batch, RecordType::kExample, &stats);
   EXPECT_EQ(stats.narrowed_doubles, 2);
   EXPECT_EQ(stats.records, 4);
-  EXPECT_EQ(records[1], ExampleOf({Entry("d", FloatFeature({0.1f}))}).str());
+  EXPECT_EQ(records[1], ExampleOf({Entry("d", FloatFeature({0.1f}))}).bytes());
 }
 
 TEST(EncoderTest, DoublesBeyondFloatRangeRoundLikeIeee) {
@@ -154,8 +157,8 @@ TEST(EncoderTest, DoublesBeyondFloatRangeRoundLikeIeee) {
   ASSERT_TRUE(b.Append(-(max + std::ldexp(1.0, 103))).ok());  // halfway: -infinity
   auto batch = *RecordBatch::Make(Schema::Make({F("d", float64())}), 2, {*b.Finish()});
   auto records = EncodeAll(*batch, RecordType::kExample);
-  EXPECT_EQ(records[0], ExampleOf({Entry("d", FloatFeature({std::numeric_limits<float>::max()}))}).str());
-  EXPECT_EQ(records[1], ExampleOf({Entry("d", FloatFeature({-std::numeric_limits<float>::infinity()}))}).str());
+  EXPECT_EQ(records[0], ExampleOf({Entry("d", FloatFeature({std::numeric_limits<float>::max()}))}).bytes());
+  EXPECT_EQ(records[1], ExampleOf({Entry("d", FloatFeature({-std::numeric_limits<float>::infinity()}))}).bytes());
 }
 
 TEST(EncoderTest, Errors) {
@@ -199,10 +202,10 @@ TEST(EncoderTest, ByteArrayWritesTheBytesAsIs) {
 
 TEST(EncoderTest, SlicedBatches) {
   auto schema = Schema::Make({F("l", list(int64())), F("s", utf8())});
-  auto batch = DecodeAll(schema, RecordType::kExample,
-                         {ExampleOf({Entry("l", Int64Feature({1})), Entry("s", BytesFeature({"a"}))}).str(),
-                          ExampleOf({Entry("l", Int64Feature({2, 3}))}).str(),
-                          ExampleOf({Entry("s", BytesFeature({"bc"}))}).str()});
+  auto batch = DecodeAll(
+      schema, RecordType::kExample,
+      {ExampleOf({Entry("l", Int64Feature({1})), Entry("s", BytesFeature({"a"}))}).bytes(),
+       ExampleOf({Entry("l", Int64Feature({2, 3}))}).bytes(), ExampleOf({Entry("s", BytesFeature({"bc"}))}).bytes()});
   ExpectRoundTrip(*batch->Slice(1, 2), RecordType::kExample);
 }
 

@@ -14,6 +14,7 @@
 namespace recflow::example {
 namespace {
 
+using ::recflow::testing::WireWriter;
 using testing::BytesFeature;
 using testing::Entry;
 using testing::ExampleOf;
@@ -21,12 +22,11 @@ using testing::FeatureListOf;
 using testing::FloatFeature;
 using testing::Int64Feature;
 using testing::Map;
-using testing::Wire;
 
 // The inferred type of feature "x" after observing one Feature per record.
-std::string TypeOf(std::initializer_list<Wire> features) {
+std::string TypeOf(std::initializer_list<WireWriter> features) {
   SchemaInferrer inferrer(RecordType::kExample);
-  for (const Wire& f : features) EXPECT_TRUE(inferrer.Observe(ExampleOf({Entry("x", f)})).ok());
+  for (const WireWriter& f : features) EXPECT_TRUE(inferrer.Observe(ExampleOf({Entry("x", f)})).ok());
   SchemaPtr schema = inferrer.Finish();
   EXPECT_EQ(schema->num_fields(), 1);
   return schema->field(0)->type()->ToString();
@@ -46,13 +46,13 @@ TEST(SchemaInferenceTest, ScalarOnlyWhenEveryPresentListHasOneValue) {
   // As in spark-tfrecord, an empty list does not vote: the column stays scalar, and nullable.
   EXPECT_EQ(TypeOf({Int64Feature({1}), Int64Feature({})}), "int64");
   EXPECT_EQ(TypeOf({Int64Feature({}), Int64Feature({1, 2})}), "list<int64>");
-  EXPECT_EQ(TypeOf({Int64Feature({1}), Wire()}), "int64");                 // kind-less: just null
+  EXPECT_EQ(TypeOf({Int64Feature({1}), WireWriter()}), "int64");  // kind-less: just null
 }
 
 TEST(SchemaInferenceTest, EmptyListInScalarColumnMakesItNullableAndDecodesAsNull) {
   SchemaInferrer inferrer(RecordType::kExample);
-  const Wire full = ExampleOf({Entry("x", Int64Feature({7}))});
-  const Wire empty = ExampleOf({Entry("x", Int64Feature({}))});
+  const WireWriter full = ExampleOf({Entry("x", Int64Feature({7}))});
+  const WireWriter empty = ExampleOf({Entry("x", Int64Feature({}))});
   ASSERT_TRUE(inferrer.Observe(full).ok());
   ASSERT_TRUE(inferrer.Observe(empty).ok());
   SchemaPtr schema = inferrer.Finish();
@@ -78,21 +78,24 @@ TEST(SchemaInferenceTest, Precedence) {
 }
 
 TEST(SchemaInferenceTest, NeverValuedFeaturesAreNull) {
-  EXPECT_EQ(TypeOf({Int64Feature({}), Wire()}), "null");
-  EXPECT_EQ(TypeOf({Wire()}), "null");
+  EXPECT_EQ(TypeOf({Int64Feature({}), WireWriter()}), "null");
+  EXPECT_EQ(TypeOf({WireWriter()}), "null");
 }
 
 TEST(SchemaInferenceTest, NullabilityOrderAndStats) {
   SchemaInferrer inferrer(RecordType::kExample);
   ASSERT_TRUE(inferrer.Observe(ExampleOf({Entry("b", Int64Feature({1})), Entry("a", FloatFeature({1, 2}))})).ok());
-  ASSERT_TRUE(inferrer.Observe(ExampleOf({Entry("a", FloatFeature({})), Entry("b", Int64Feature({2})),
-                                          Entry("c", Wire())}))
-                  .ok());
+  ASSERT_TRUE(
+      inferrer
+          .Observe(ExampleOf({Entry("a", FloatFeature({})), Entry("b", Int64Feature({2})), Entry("c", WireWriter())}))
+          .ok());
   ASSERT_TRUE(inferrer.Observe(ExampleOf({Entry("b", Int64Feature({3})), Entry("c", BytesFeature({"x"}))})).ok());
   // A malformed record changes nothing.
-  EXPECT_EQ(inferrer.Observe(ExampleOf({Entry("d", Int64Feature({1})), Entry("b", Wire().Bytes(3, "\x80"))}).str())
-                .code(),
-            StatusCode::kDataError);
+  EXPECT_EQ(
+      inferrer
+          .Observe(ExampleOf({Entry("d", Int64Feature({1})), Entry("b", WireWriter().BytesField(3, "\x80"))}).bytes())
+          .code(),
+      StatusCode::kDataError);
   EXPECT_EQ(inferrer.records(), 3);
   SchemaPtr schema = inferrer.Finish();
   EXPECT_EQ(schema->ToString(), "b: int64 not null\na: list<float32>\nc: utf8");
@@ -118,11 +121,11 @@ TEST(SchemaInferenceTest, DuplicateKeysCountOnceWithTheLastEntry) {
 
 TEST(SchemaInferenceTest, SequenceExample) {
   SchemaInferrer inferrer(RecordType::kSequenceExample);
-  const Wire context = Map({Entry("int_feature", Int64Feature({7})), Entry("f", FloatFeature({1, 2}))});
-  const Wire lists = Map({Entry("int_feature", FeatureListOf({Int64Feature({1, 2}), Int64Feature({3})})),
-                          Entry("s", FeatureListOf({BytesFeature({"a"}), BytesFeature({}), Wire()})),
-                          Entry("empty", FeatureListOf({}))});
-  ASSERT_TRUE(inferrer.Observe(Wire().Message(1, context).Message(2, lists)).ok());
+  const WireWriter context = Map({Entry("int_feature", Int64Feature({7})), Entry("f", FloatFeature({1, 2}))});
+  const WireWriter lists = Map({Entry("int_feature", FeatureListOf({Int64Feature({1, 2}), Int64Feature({3})})),
+                                Entry("s", FeatureListOf({BytesFeature({"a"}), BytesFeature({}), WireWriter()})),
+                                Entry("empty", FeatureListOf({}))});
+  ASSERT_TRUE(inferrer.Observe(WireWriter().MessageField(1, context).MessageField(2, lists)).ok());
   SchemaPtr schema = inferrer.Finish();
   EXPECT_EQ(schema->ToString(),
             "int_feature: int64 not null\nf: list<float32> not null\nint_feature: list<list<int64>> not null\n"

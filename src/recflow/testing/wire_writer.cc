@@ -1,9 +1,9 @@
 // WireWriter: protobuf wire primitives appended to a byte string.
-#include "wire_writer.h"
+#include "recflow/testing/wire_writer.h"
 
 #include <cstring>
 
-namespace recflow::interop {
+namespace recflow::testing {
 
 WireWriter& WireWriter::Varint(uint64_t value, int min_bytes) {
   int written = 0;
@@ -39,20 +39,36 @@ WireWriter& WireWriter::VarintField(uint32_t number, uint64_t value) {
   return Tag(number, WireType::kVarint).Varint(value);
 }
 
+WireWriter& WireWriter::Fixed32Field(uint32_t number, uint32_t value) {
+  return Tag(number, WireType::kFixed32).Fixed32(value);
+}
+
+WireWriter& WireWriter::Fixed64Field(uint32_t number, uint64_t value) {
+  return Tag(number, WireType::kFixed64).Fixed64(value);
+}
+
 WireWriter& WireWriter::FloatField(uint32_t number, float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof(bits));
-  return Tag(number, WireType::kFixed32).Fixed32(bits);
+  return Fixed32Field(number, bits);
 }
 
 WireWriter& WireWriter::BytesField(uint32_t number, std::string_view payload) {
   return Tag(number, WireType::kLengthDelimited).Varint(payload.size()).Raw(payload);
 }
 
+WireWriter& WireWriter::MessageField(uint32_t number, const WireWriter& message) {
+  return BytesField(number, message.bytes());
+}
+
+WireWriter& WireWriter::GroupField(uint32_t number, const WireWriter& inner) {
+  return Tag(number, WireType::kStartGroup).Raw(inner.bytes()).Tag(number, WireType::kEndGroup);
+}
+
 WireWriter& WireWriter::PackedVarints(uint32_t number, std::initializer_list<int64_t> values) {
   WireWriter run;
   for (int64_t v : values) run.Varint(static_cast<uint64_t>(v));
-  return BytesField(number, run.bytes());
+  return MessageField(number, run);
 }
 
 WireWriter& WireWriter::PackedFloats(uint32_t number, std::initializer_list<float> values) {
@@ -62,18 +78,16 @@ WireWriter& WireWriter::PackedFloats(uint32_t number, std::initializer_list<floa
     std::memcpy(&bits, &v, sizeof(bits));
     run.Fixed32(bits);
   }
-  return BytesField(number, run.bytes());
+  return MessageField(number, run);
 }
 
 WireWriter& WireWriter::UnknownFieldsOfEveryType(uint32_t first_number) {
   VarintField(first_number, ~uint64_t{0});
-  Tag(first_number + 1, WireType::kFixed64).Fixed64(0x0123456789ABCDEFull);
+  Fixed64Field(first_number + 1, 0x0123456789ABCDEFull);
   BytesField(first_number + 2, "\x0a\x03xyz");
-  Tag(first_number + 3, WireType::kStartGroup);
-  VarintField(1, 7).BytesField(2, "in group");
-  Tag(first_number + 3, WireType::kEndGroup);
-  Tag(first_number + 4, WireType::kFixed32).Fixed32(0xDEADBEEF);
+  GroupField(first_number + 3, WireWriter().VarintField(1, 7).BytesField(2, "in group"));
+  Fixed32Field(first_number + 4, 0xDEADBEEF);
   return *this;
 }
 
-}  // namespace recflow::interop
+}  // namespace recflow::testing
