@@ -1,0 +1,64 @@
+// Spark-style partition discovery: `key=value` directories above data files become typed columns.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "recflow/columnar/array_data.h"
+#include "recflow/columnar/schema.h"
+#include "recflow/core/result.h"
+
+namespace recflow::dataset {
+
+/// One file's value of one partition column: null (std::monostate), int64, float64 or utf8,
+/// matching the column's type in the discovered schema.
+using PartitionValue = std::variant<std::monostate, int64_t, double, std::string>;
+
+/// What partition discovery found for a list of files.
+struct DiscoveredPartitions {
+  /// The partition columns in directory order (outermost first); no fields when the files are
+  /// not partitioned. A field is nullable exactly when some file's value is null.
+  SchemaPtr schema;
+  /// values[f][c]: file f's value of column c, in the order of the files given.
+  std::vector<std::vector<PartitionValue>> values;
+};
+
+/// Discovers the partition columns of the data files under `base_dir` (as ExpandInputs lists
+/// them), following Spark's rules:
+/// - For each file, the directories between `base_dir` and the file are walked from the file
+///   upwards: directories without `=` directly above the file are skipped; then the contiguous
+///   run of `key=value` directories (ParsePartitionDirectoryName) gives the file's partition
+///   levels; the walk stops at the first directory without `=` above that run.
+/// - If no file has partition levels, the schema is empty. Otherwise every file must have the
+///   same keys in the same order below the same non-partition directories; a file that differs
+///   (including an unpartitioned file among partitioned ones, which Spark would silently leave
+///   out) is a DataError naming it and the first file. A key repeated within one path is a
+///   DataError. Keys compare case-sensitively (Spark compares them case-insensitively by
+///   default).
+/// - Each column's type is inferred from all its non-null values: int64 when every value is an
+///   optionally signed decimal integer that fits in int64, else float64 when every value is a
+///   decimal number as Java's Double.parseDouble reads it (`1.5`, `-2e3`, `.5`, `NaN`,
+///   `Infinity`; not hex floats, `d`/`f` suffixes or surrounding spaces), else utf8 holding the
+///   unescaped directory text exactly. A column whose values are all null is utf8, as in Spark.
+///   `__HIVE_DEFAULT_PARTITION__` is null and makes the column nullable.
+/// This step supports only int64, float64 and utf8: where Spark infers int this gives int64;
+/// where Spark infers decimal (integers beyond int64) this gives utf8, keeping every digit;
+/// dates and timestamps stay utf8; booleans are utf8 (`true`), as in Spark, which never infers
+/// booleans for partitions. Types are inferred from unescaped values (Spark reads the escaped
+/// text; the two differ only for escapes no writer produces, such as `%31`).
+/// InvalidArgument when a file is not under `base_dir` (compared lexically, after normalizing
+/// `.` and `..`; the file system is not consulted).
+Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, const std::vector<std::string>& files);
+
+/// Builds, for one file, one constant column of `num_rows` rows per field of `partition_schema`
+/// holding that file's value (all nulls for a null value), ready to append to the file's record
+/// batches. TypeError when a value does not match its field's type (int64, float64 or utf8) or
+/// is null for a non-nullable field; InvalidArgument when the counts differ or num_rows < 0.
+Result<std::vector<std::shared_ptr<ArrayData>>> MakePartitionColumns(const Schema& partition_schema,
+                                                                     const std::vector<PartitionValue>& values,
+                                                                     int64_t num_rows);
+
+}  // namespace recflow::dataset
