@@ -51,6 +51,7 @@ bool DataType::is_integer() const { return id_ >= TypeId::kInt8 && id_ <= TypeId
 bool DataType::is_floating() const { return id_ == TypeId::kFloat32 || id_ == TypeId::kFloat64; }
 bool DataType::is_binary_like() const { return id_ == TypeId::kBinary || id_ == TypeId::kUtf8; }
 bool DataType::is_nested() const { return id_ == TypeId::kList || id_ == TypeId::kStruct; }
+bool DataType::is_primitive() const { return id_ != TypeId::kNull && !is_nested(); }
 
 const char* TypeIdName(TypeId id) {
   switch (id) {

@@ -64,6 +64,8 @@ class DataType {
   bool is_binary_like() const;
   /// list, struct.
   bool is_nested() const;
+  /// One value per slot: bool, integers, floats, binary, utf8 (neither null nor nested).
+  bool is_primitive() const;
 
  private:
   TypeId id_;

@@ -25,6 +25,13 @@ TEST(TypeTest, PrimitiveNamesAndWidths) {
   EXPECT_TRUE(utf8()->is_binary_like());
   EXPECT_TRUE(list(int64())->is_nested());
   EXPECT_FALSE(binary()->is_nested());
+  EXPECT_TRUE(boolean()->is_primitive());
+  EXPECT_TRUE(uint16()->is_primitive());
+  EXPECT_TRUE(float64()->is_primitive());
+  EXPECT_TRUE(utf8()->is_primitive());
+  EXPECT_FALSE(null()->is_primitive());
+  EXPECT_FALSE(list(int64())->is_primitive());
+  EXPECT_FALSE(struct_({Field::Make("a", int64())})->is_primitive());
   EXPECT_EQ(int64()->id(), TypeId::kInt64);
   EXPECT_EQ(int64(), int64());  // singletons
 }

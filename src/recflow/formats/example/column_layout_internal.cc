@@ -7,27 +7,6 @@
 
 namespace recflow::example {
 
-bool IsLeafType(TypeId id) {
-  switch (id) {
-    case TypeId::kBool:
-    case TypeId::kInt8:
-    case TypeId::kInt16:
-    case TypeId::kInt32:
-    case TypeId::kInt64:
-    case TypeId::kUInt8:
-    case TypeId::kUInt16:
-    case TypeId::kUInt32:
-    case TypeId::kUInt64:
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-    case TypeId::kBinary:
-    case TypeId::kUtf8:
-      return true;
-    default:
-      return false;
-  }
-}
-
 Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
   const DataTypePtr& t = field.type();
   auto unsupported = [&](const std::string& why) {
@@ -62,7 +41,7 @@ Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
     layout.shape = ColumnShape::kScalar;
     layout.leaf = t;
   }
-  if (!IsLeafType(layout.leaf->id())) {
+  if (!layout.leaf->is_primitive()) {
     return unsupported("tf.Example values are bool, integers, floats, binary or utf8");
   }
   return layout;

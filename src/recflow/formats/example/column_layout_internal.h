@@ -24,9 +24,6 @@ struct ColumnLayout {
   DataTypePtr leaf;           ///< T (the value type); null() for kNull
 };
 
-/// True for the value types Features can hold: bool, int8..uint64, float32, float64, binary,
-/// utf8.
-bool IsLeafType(TypeId id);
 
 /// The layout of `field` in records of `type` (kExample or kSequenceExample). A TypeError names
 /// the column when tf.Example cannot hold its type (struct, list<list<T>> outside feature lists,

@@ -16,7 +16,7 @@ namespace recflow::example {
 /// UTF-8, int32 offset capacity) so that Append() fails only when memory runs out.
 class ValueSink {
  public:
-  /// `leaf` must be of a type that IsLeafType(); it is owned by the caller.
+  /// `leaf` must be of a type that DataType::is_primitive(); it is owned by the caller.
   explicit ValueSink(ArrayBuilder* leaf) : leaf_(leaf), id_(leaf->type()->id()) {}
 
   /// Forgets what the previous row's Check() calls reserved.

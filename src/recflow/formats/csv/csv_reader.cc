@@ -1,0 +1,169 @@
+// CsvReader: header, inference sample, and the block → rows → batch loop with bad-row policy.
+#include "recflow/formats/csv/csv_reader.h"
+
+#include <utility>
+#include <vector>
+
+#include "recflow/core/compression.h"
+#include "recflow/formats/csv/block_parser.h"
+#include "recflow/formats/csv/block_source_internal.h"
+#include "recflow/formats/csv/inference.h"
+#include "recflow/formats/csv/row_converter_internal.h"
+
+namespace recflow::csv {
+
+namespace {
+
+std::string DefaultColumnName(size_t i) { return "_c" + std::to_string(i); }
+
+}  // namespace
+
+Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, const ReadOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(path));
+  ASSIGN_OR_RETURN(auto in, MakeDecompressingStream(CompressionFromSuffix(path), std::move(file)));
+  return FromStream(std::move(in), options);
+}
+
+Result<std::unique_ptr<CsvReader>> CsvReader::FromBuffer(std::shared_ptr<Buffer> data, std::string name,
+                                                         const ReadOptions& options) {
+  return FromStream(std::make_unique<BufferInputStream>(std::move(data), std::move(name)), options);
+}
+
+Result<std::unique_ptr<CsvReader>> CsvReader::FromStream(std::unique_ptr<InputStream> in,
+                                                         const ReadOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  auto reader = std::make_unique<CsvReader>(std::move(in), options);
+  RETURN_NOT_OK(reader->Init());
+  return reader;
+}
+
+CsvReader::CsvReader(std::unique_ptr<InputStream> in, const ReadOptions& options)
+    : options_(options), name_(in->name()) {
+  source_ = std::make_unique<BlockSource>(std::move(in), options_.dialect, options_.block_size,
+                                          options_.max_row_bytes);
+}
+
+CsvReader::~CsvReader() = default;
+
+Result<bool> CsvReader::LoadBlock() {
+  ASSIGN_OR_RETURN(auto block, source_->Next());
+  if (!block.has_value()) return false;
+  pending_.push_back({std::move(recycled_), 0});
+  recycled_ = ParsedBlock();
+  ParseBlock(std::move(block->data), block->offset, block->first_line, options_.dialect, &pending_.back().block);
+  return true;
+}
+
+Status CsvReader::ReadHeader(std::vector<std::string>* names) {
+  while (pending_.empty() || pending_.back().block.rows.empty()) {
+    ASSIGN_OR_RETURN(const bool loaded, LoadBlock());
+    if (!loaded) return Status::OK();  // no rows at all: no columns
+  }
+  Pending& first = pending_.back();
+  const RowRef& row = first.block.rows[0];
+  if (row.fault != RowFault::kNone) {
+    return Status::DataError("line " + std::to_string(row.line) + ": malformed header row")
+        .WithFile(name_)
+        .WithOffset(first.block.offset + row.fault_offset);
+  }
+  std::string scratch;
+  for (int64_t i = 0; i < row.num_fields; ++i) {
+    const FieldRef& f = first.block.fields[static_cast<size_t>(row.first_field + i)];
+    std::string name(first.block.Value(f, options_.dialect.quote, &scratch));
+    names->push_back(name.empty() ? DefaultColumnName(static_cast<size_t>(i)) : std::move(name));
+  }
+  first.next_row = 1;
+  return Status::OK();
+}
+
+Status CsvReader::InferSchema(std::vector<std::string> names) {
+  const bool have_names = options_.header;
+  std::vector<ColumnInference> columns(names.size());
+  bool know_width = have_names;
+  int64_t seen = 0;
+  std::string scratch;
+  for (size_t bi = 0; seen < options_.inference_rows; ++bi) {
+    if (bi == pending_.size()) {
+      ASSIGN_OR_RETURN(const bool loaded, LoadBlock());
+      if (!loaded) break;
+    }
+    const Pending& p = pending_[bi];
+    for (size_t r = p.next_row; r < p.block.rows.size() && seen < options_.inference_rows; ++r, ++seen) {
+      const RowRef& row = p.block.rows[r];
+      if (!know_width) {
+        know_width = true;
+        columns.resize(static_cast<size_t>(row.num_fields));
+      }
+      if (row.fault != RowFault::kNone || row.num_fields != static_cast<int64_t>(columns.size())) continue;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        const FieldRef& f = p.block.fields[static_cast<size_t>(row.first_field) + c];
+        const std::string_view value = p.block.Value(f, options_.dialect.quote, &scratch);
+        if (!f.quoted() && options_.IsNullText(value)) {
+          columns[c].ObserveNull();
+        } else {
+          columns[c].Observe(value);
+        }
+      }
+    }
+  }
+  std::vector<FieldPtr> fields;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    fields.push_back(columns[c].MakeField(have_names ? names[c] : DefaultColumnName(c), options_.infer_nullability));
+  }
+  schema_ = Schema::Make(std::move(fields));
+  return Status::OK();
+}
+
+Status CsvReader::Init() {
+  std::vector<std::string> names;
+  if (options_.header) RETURN_NOT_OK(ReadHeader(&names));
+  if (options_.schema != nullptr) {
+    schema_ = options_.schema;
+  } else {
+    RETURN_NOT_OK(InferSchema(std::move(names)));
+  }
+  ASSIGN_OR_RETURN(converter_, RowConverter::Make(schema_, options_, name_));
+  return Status::OK();
+}
+
+Status CsvReader::FillBatch() {
+  while (converter_->num_rows() < options_.batch_rows) {
+    if (pending_.empty()) {
+      ASSIGN_OR_RETURN(const bool loaded, LoadBlock());
+      if (!loaded) return Status::OK();
+    }
+    Pending& p = pending_.front();
+    while (p.next_row < p.block.rows.size() && converter_->num_rows() < options_.batch_rows) {
+      const RowRef& row = p.block.rows[p.next_row++];
+      Status st = converter_->Append(p.block, row, next_record_++);
+      if (st.ok()) continue;
+      if (options_.bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+      ++bad_rows_;
+      if (options_.on_bad_row) options_.on_bad_row(BadRow{p.block.RowText(row), row.line, std::move(st)});
+    }
+    if (p.next_row == p.block.rows.size()) {
+      recycled_ = std::move(p.block);
+      recycled_.data.reset();
+      pending_.pop_front();
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::shared_ptr<RecordBatch>> CsvReader::Next() {
+  if (!error_.ok()) return error_;
+  if (done_) return std::shared_ptr<RecordBatch>();
+  Status st = FillBatch();
+  if (!st.ok()) {
+    error_ = st;
+    return st;
+  }
+  if (converter_->num_rows() == 0) {
+    done_ = true;
+    return std::shared_ptr<RecordBatch>();
+  }
+  return converter_->Finish();
+}
+
+}  // namespace recflow::csv

@@ -1,0 +1,95 @@
+// ReadOptions: the CSV dialect, batching, null spellings, schema and bad-row policy of a reader.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "recflow/columnar/schema.h"
+#include "recflow/core/status.h"
+
+namespace recflow::csv {
+
+/// The bytes that structure a CSV file (see docs/formats/csv.md).
+struct Dialect {
+  /// Separates fields; a single byte, not a quote, CR or LF.
+  char delimiter = ',';
+  /// Opens and closes quoted fields; doubled inside a quoted field it stands for itself.
+  char quote = '"';
+  /// When set, a row whose first byte is this character is skipped up to its LF.
+  std::optional<char> comment;
+};
+
+/// What the reader does with a row it cannot read (wrong field count, unparsable value).
+enum class BadRowsMode : uint8_t {
+  kFail,  ///< stop with a DataError naming file, line, column and byte offset
+  kSkip,  ///< leave the row out, count it and report it to ReadOptions::on_bad_row
+};
+
+/// A row left out under BadRowsMode::kSkip.
+struct BadRow {
+  /// The row's bytes without its line terminator; valid only during the callback.
+  std::string_view text;
+  /// 1-based line where the row starts (embedded newlines counted).
+  int64_t line = 0;
+  /// Why it was left out: a DataError with file, offset, record and (for values) field.
+  Status error;
+};
+
+/// Called once per skipped row, in input order.
+using BadRowHandler = std::function<void(const BadRow&)>;
+
+/// How a CsvReader reads its input.
+struct ReadOptions {
+  /// Bytes read and chunked at a time (rows straddling a block are carried to the next one).
+  int64_t block_size = int64_t{1} << 20;
+  /// Rows per RecordBatch (the last batch may be shorter).
+  int64_t batch_rows = 65536;
+  /// Delimiter, quote and comment character.
+  Dialect dialect;
+  /// The first row names the columns; without it columns are named _c0, _c1, ... (as Spark).
+  bool header = true;
+  /// Unquoted field texts that mean null (quoted fields are never null). Default: the empty field.
+  std::vector<std::string> null_values = {""};
+  /// Data rows sampled for type inference (ignored when `schema` is set).
+  int64_t inference_rows = 10000;
+  /// Mark an inferred column non-nullable when its sample held no null; when false every
+  /// inferred column is nullable (safer when nulls may appear after the sample).
+  bool infer_nullability = true;
+  /// Explicit column names and types; overrides the header names and inference. Supported
+  /// types: bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, and int64 with
+  /// the timestamp logical type (see kLogicalTypeKey).
+  SchemaPtr schema;
+  /// Fail on the first bad row, or skip bad rows.
+  BadRowsMode bad_rows = BadRowsMode::kFail;
+  /// Receives every skipped row (optional; only with BadRowsMode::kSkip).
+  BadRowHandler on_bad_row;
+  /// Longest row (in bytes) the reader buffers; longer rows, such as the rest of a file after
+  /// an unterminated quote, are a DataError. Bounds memory on hostile input.
+  int64_t max_row_bytes = int64_t{64} << 20;
+
+  /// Comma-separated, double-quoted, header row, empty field = null, inference over 10000 rows.
+  static ReadOptions Defaults() { return {}; }
+  /// Checks sizes, that delimiter/quote/comment are distinct and not CR/LF, and schema types.
+  Status Validate() const;
+  /// True when an unquoted field with this text is null.
+  bool IsNullText(std::string_view text) const {
+    for (const auto& n : null_values) {
+      if (text == n) return true;
+    }
+    return false;
+  }
+};
+
+/// Field metadata key naming a logical type carried by a physical column type.
+inline constexpr std::string_view kLogicalTypeKey = "recflow.logical_type";
+/// kLogicalTypeKey value of an int64 column holding microseconds since the epoch, UTC.
+inline constexpr std::string_view kTimestampLogicalType = "timestamp[us, UTC]";
+
+/// True when `field` is an int64 column tagged with the timestamp logical type.
+bool IsTimestampField(const Field& field);
+
+}  // namespace recflow::csv
