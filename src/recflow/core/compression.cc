@@ -165,4 +165,9 @@ Result<std::shared_ptr<Buffer>> CompressBuffer(Compression c, std::span<const ui
   return out.Finish();
 }
 
+Result<std::unique_ptr<InputStream>> OpenDecompressedFile(const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(path));
+  return MakeDecompressingStream(CompressionFromSuffix(path), std::move(file));
+}
+
 }  // namespace recflow

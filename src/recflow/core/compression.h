@@ -31,6 +31,10 @@ bool LooksLikeZlib(std::span<const uint8_t> head);
 /// DataError naming the stream and the compressed byte offset. kNone returns `raw` unchanged.
 Result<std::unique_ptr<InputStream>> MakeDecompressingStream(Compression c, std::unique_ptr<InputStream> raw);
 
+/// Opens a local file ("-" is standard input) as a stream of its decompressed bytes, the codec
+/// chosen by the name's suffix (CompressionFromSuffix).
+Result<std::unique_ptr<InputStream>> OpenDecompressedFile(const std::string& path);
+
 /// Wraps `raw` so written bytes are compressed (level -1 = the codec's default).
 /// Close() writes the trailer and closes `raw`. kNone returns `raw` unchanged.
 Result<std::unique_ptr<OutputStream>> MakeCompressingStream(Compression c, std::unique_ptr<OutputStream> raw,

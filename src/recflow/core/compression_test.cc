@@ -203,6 +203,26 @@ TEST(CompressionTest, BombGuardStopsAtMaxOutput) {
   }
 }
 
+TEST(CompressionTest, OpenDecompressedFileChoosesTheCodecBySuffix) {
+  testing::ScratchDir dir;
+  const std::string text = SampleText(50000, 7);
+  const std::pair<const char*, Compression> cases[] = {
+      {"plain.txt", Compression::kNone}, {"a.gz", Compression::kGzip}, {"a.zlib", Compression::kZlib}};
+  for (const auto& [name, codec] : cases) {
+    const std::string path = dir.File(name);
+    std::string bytes = codec == Compression::kNone ? text : CompressStreaming(codec, text);
+    { std::ofstream(path, std::ios::binary) << bytes; }
+    auto in = OpenDecompressedFile(path);
+    ASSERT_TRUE(in.ok()) << in.status().ToString();
+    std::string out(text.size() + 1, '\0');
+    auto n = ReadFully(**in, out.data(), static_cast<int64_t>(out.size()));
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    out.resize(static_cast<size_t>(*n));
+    EXPECT_EQ(out, text) << name;
+  }
+  EXPECT_EQ(OpenDecompressedFile(dir.File("missing.gz")).status().code(), StatusCode::kNotFound);
+}
+
 TEST(CompressionTest, RejectsBadLevels) {
   EXPECT_EQ(MakeCompressingStream(Compression::kGzip, std::make_unique<BufferOutputStream>(), 10).status().code(),
             StatusCode::kInvalidArgument);

@@ -20,8 +20,7 @@ std::string DefaultColumnName(size_t i) { return "_c" + std::to_string(i); }
 
 Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, const ReadOptions& options) {
   RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(path));
-  ASSIGN_OR_RETURN(auto in, MakeDecompressingStream(CompressionFromSuffix(path), std::move(file)));
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
   return FromStream(std::move(in), options);
 }
 
