@@ -13,7 +13,6 @@
 #include "random_examples.h"
 #include "recflow/columnar/builder.h"
 #include "recflow/formats/example/encoder.h"
-#include "recflow/testing/testdata.h"
 #include "row_matcher.h"
 
 namespace recflow::interop {
@@ -99,7 +98,6 @@ void CheckBothWays(const std::vector<Message>& messages, const std::vector<std::
 }
 
 TEST(ExampleDifferentialTest, RandomExamples) {
-  RECFLOW_REQUIRE_TESTDATA();
   const std::vector<FeatureSpec> specs = VariedFeatureSpecs();
   for (uint64_t seed : kSeeds) {
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -125,7 +123,6 @@ TEST(ExampleDifferentialTest, RandomExamples) {
 }
 
 TEST(ExampleDifferentialTest, RandomSequenceExamples) {
-  RECFLOW_REQUIRE_TESTDATA();
   const std::vector<FeatureSpec> context = VariedFeatureSpecs();
   std::vector<FeatureSpec> lists;
   for (const FeatureSpec& spec : context) {
@@ -161,7 +158,6 @@ TEST(ExampleDifferentialTest, RandomSequenceExamples) {
 // The encoder's other column types: every integer width and bool as Int64List, float64 as
 // FloatList (narrowed, and counted when inexact), lists of those, the null type omitted.
 TEST(ExampleDifferentialTest, EncoderColumnTypes) {
-  RECFLOW_REQUIRE_TESTDATA();
   constexpr int64_t kRows = 64;
   SchemaPtr schema = Schema::Make({
       Field::Make("i8", int8()),
@@ -240,7 +236,6 @@ TEST(ExampleDifferentialTest, EncoderColumnTypes) {
 // proto3 rejects map keys that are not UTF-8 (libprotobuf serializes them with a logged error
 // but refuses to parse them): recflow must reject such records too.
 TEST(ExampleDifferentialTest, NonUtf8FeatureNames) {
-  RECFLOW_REQUIRE_TESTDATA();
   for (const std::string& name :
        {std::string("\xFF"), std::string("a\xC3"), std::string("\xED\xA0\x80"), std::string("\xC0\x80"),
         std::string("\xF4\x90\x80\x80"), std::string("\xE0\x80\xAF")}) {

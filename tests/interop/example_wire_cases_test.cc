@@ -11,7 +11,6 @@
 #include "interop_util.h"
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
-#include "recflow/testing/testdata.h"
 #include "recflow/testing/wire_writer.h"
 #include "row_matcher.h"
 
@@ -374,7 +373,6 @@ void ExpectAgreement(const WireCase& c, const OracleParse& oracle, const SchemaP
 class WireCaseTest : public ::testing::TestWithParam<WireCase> {};
 
 TEST_P(WireCaseTest, DecodesLikeLibprotobuf) {
-  RECFLOW_REQUIRE_TESTDATA();
   const WireCase& c = GetParam();
   const OracleParse oracle(c);
   RecordProperty("libprotobuf", oracle.ok ? "accepts" : "rejects");
