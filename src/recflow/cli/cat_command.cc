@@ -29,7 +29,7 @@ Result<Inference> InferSchema(const Inputs& inputs, bool infer_all) {
   for (size_t k = 0; k < inputs.files.size(); ++k) {
     const auto files_left = static_cast<int64_t>(inputs.files.size() - k);
     const int64_t share = infer_all ? INT64_MAX : budget / files_left + (budget % files_left != 0);
-    ASSIGN_OR_RETURN(auto file, InputFile::Open(inputs.files[k], inputs, /*warn=*/false));
+    ASSIGN_OR_RETURN(auto file, InputFile::Open(inputs.files[k], inputs, /*warn=*/false, /*read_all=*/infer_all));
     std::string_view record;
     int64_t taken = 0;
     while (taken < share) {
@@ -124,7 +124,7 @@ Status RunCat(const CatFlags& flags, StdoutWriter* out) {
   };
   for (const auto& path : inputs.files) {
     if (printer.done()) break;
-    ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true));
+    ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
     std::string_view record;
     while (!printer.done()) {
       ASSIGN_OR_RETURN(bool more, file->Next(&record));

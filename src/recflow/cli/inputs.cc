@@ -42,12 +42,15 @@ Result<Inputs> ResolveInputs(const InputFlags& flags) {
   return inputs;
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn) {
+Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn,
+                                                   bool read_all) {
+  tfrecord::ReaderOptions options = inputs.reader_options;
+  options.decompress_whole = read_all;
   std::unique_ptr<tfrecord::RecordReader> reader;
   if (path == "-") {
-    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", inputs.reader_options));
+    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", options));
   } else {
-    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::Open(path, inputs.reader_options));
+    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::Open(path, options));
   }
   return std::make_unique<InputFile>(std::move(reader), warn);
 }

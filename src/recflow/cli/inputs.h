@@ -43,7 +43,10 @@ Result<Inputs> ResolveInputs(const InputFlags& flags);
 class InputFile {
  public:
   /// Opens `path` ("-": inputs.stdin_data) with inputs.reader_options.
-  static Result<std::unique_ptr<InputFile>> Open(const std::string& path, const Inputs& inputs, bool warn);
+  /// `read_all` is false when only the first records will be read (compressed input is then
+  /// inflated as consumed, not whole).
+  static Result<std::unique_ptr<InputFile>> Open(const std::string& path, const Inputs& inputs, bool warn,
+                                                 bool read_all = true);
 
   /// Next record; false at end.
   Result<bool> Next(std::string_view* record);

@@ -68,7 +68,7 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<B
     reader->SetWholeInput(std::move(data));
     return reader;
   }
-  if (data->size() <= kWholeDecompressMaxInput) {
+  if (options.decompress_whole && data->size() <= kWholeDecompressMaxInput) {
     Result<std::shared_ptr<Buffer>> whole = DecompressBuffer(compression, bytes, kWholeDecompressMaxOutput);
     if (whole.ok()) {
       reader->SetWholeInput(std::move(whole).ValueUnsafe());
