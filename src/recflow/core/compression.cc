@@ -30,11 +30,15 @@ struct CompressorDeleter {
   void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
 };
 
-/// Decompresses one GZIP member or ZLIB stream at the start of `in`, appending to `out` and
-/// growing the output space from `guess` until it fits or `max_output` bytes would be exceeded.
-/// Returns the compressed bytes consumed.
-Result<size_t> InflateOne(libdeflate_decompressor* d, Compression c, std::span<const uint8_t> in, int64_t guess,
-                          int64_t max_output, BufferBuilder* out) {
+/// libdeflate_{gzip,zlib,deflate}_decompress_ex: one signature for the three wrappings.
+using InflateFunction = libdeflate_result (*)(libdeflate_decompressor*, const void*, size_t, void*, size_t, size_t*,
+                                              size_t*);
+
+/// Decompresses one GZIP member, ZLIB stream or raw deflate stream (`inflate`, named `what` in
+/// errors) at the start of `in`, appending to `out` and growing the output space from `guess`
+/// until it fits or `max_output` bytes would be exceeded. Returns the compressed bytes consumed.
+Result<size_t> InflateOne(libdeflate_decompressor* d, InflateFunction inflate, std::string_view what,
+                          std::span<const uint8_t> in, int64_t guess, int64_t max_output, BufferBuilder* out) {
   const int64_t start = out->size();
   const int64_t room = max_output - start;
   const int64_t bound = static_cast<int64_t>(std::min<uint64_t>(in.size(), INT64_MAX / kMaxDeflateRatio)) *
@@ -43,19 +47,15 @@ Result<size_t> InflateOne(libdeflate_decompressor* d, Compression c, std::span<c
   for (;;) {
     RETURN_NOT_OK(out->Resize(start + capacity));
     size_t in_used = 0, out_used = 0;
-    const libdeflate_result r =
-        c == Compression::kGzip
-            ? libdeflate_gzip_decompress_ex(d, in.data(), in.size(), out->mutable_data() + start,
-                                            static_cast<size_t>(capacity), &in_used, &out_used)
-            : libdeflate_zlib_decompress_ex(d, in.data(), in.size(), out->mutable_data() + start,
-                                            static_cast<size_t>(capacity), &in_used, &out_used);
+    const libdeflate_result r = inflate(d, in.data(), in.size(), out->mutable_data() + start,
+                                        static_cast<size_t>(capacity), &in_used, &out_used);
     if (r == LIBDEFLATE_SUCCESS) {
       RETURN_NOT_OK(out->Resize(start + static_cast<int64_t>(out_used)));
       return in_used;
     }
     if (r != LIBDEFLATE_INSUFFICIENT_SPACE) {
       RETURN_NOT_OK(out->Resize(start));
-      return Status::DataError(std::string("corrupt or truncated ") + std::string(CompressionName(c)) + " data");
+      return Status::DataError("corrupt or truncated " + std::string(what) + " data");
     }
     if (capacity >= room) {
       return Status::DataError("decompressed size exceeds the limit of " + std::to_string(max_output) + " bytes");
@@ -91,6 +91,18 @@ Compression CompressionFromSuffix(std::string_view path) {
   return Compression::kNone;
 }
 
+std::string_view CompressionSuffix(Compression c) {
+  switch (c) {
+    case Compression::kGzip:
+      return ".gz";
+    case Compression::kZlib:
+      return ".zz";
+    case Compression::kNone:
+      break;
+  }
+  return "";
+}
+
 bool LooksLikeGzip(std::span<const uint8_t> head) {
   return head.size() >= 3 && head[0] == 0x1f && head[1] == 0x8b && head[2] == 0x08;
 }
@@ -118,7 +130,8 @@ Result<std::shared_ptr<Buffer>> DecompressBuffer(Compression c, std::span<const 
   if (c == Compression::kZlib) {
     if (input.empty()) return out.Finish();
     const int64_t guess = static_cast<int64_t>(input.size()) * 4;
-    ASSIGN_OR_RETURN(const size_t used, InflateOne(d.get(), c, input, guess, max_output, &out));
+    ASSIGN_OR_RETURN(const size_t used,
+                     InflateOne(d.get(), libdeflate_zlib_decompress_ex, "zlib", input, guess, max_output, &out));
     if (used != input.size()) return Status::DataError("trailing data after the zlib stream" + AtOffset(used));
     return out.Finish();
   }
@@ -136,7 +149,7 @@ Result<std::shared_ptr<Buffer>> DecompressBuffer(Compression c, std::span<const 
       return Status::DataError("trailing garbage after gzip member" + AtOffset(pos));
     }
     if (rest.size() < kMinGzipMember) return Status::DataError("truncated gzip stream" + AtOffset(pos));
-    auto used = InflateOne(d.get(), c, rest, guess, max_output, &out);
+    auto used = InflateOne(d.get(), libdeflate_gzip_decompress_ex, "gzip", rest, guess, max_output, &out);
     if (!used.ok()) {
       if (used.status().code() != StatusCode::kDataError) return used.status();
       return Status::DataError(used.status().message() + " (member" + AtOffset(pos) + ")");
@@ -144,6 +157,16 @@ Result<std::shared_ptr<Buffer>> DecompressBuffer(Compression c, std::span<const 
     pos += *used;
     guess = static_cast<int64_t>(input.size() - pos) * 4;
   }
+  return out.Finish();
+}
+
+Result<std::shared_ptr<Buffer>> InflateRawBuffer(std::span<const uint8_t> input, int64_t max_output) {
+  if (max_output < 0) return Status::InvalidArgument("negative max_output");
+  std::unique_ptr<libdeflate_decompressor, DecompressorDeleter> d(libdeflate_alloc_decompressor());
+  if (d == nullptr) return Status::OutOfMemory("cannot allocate a libdeflate decompressor");
+  BufferBuilder out;
+  const int64_t guess = static_cast<int64_t>(input.size()) * 4;
+  RETURN_NOT_OK(InflateOne(d.get(), libdeflate_deflate_decompress_ex, "deflate", input, guess, max_output, &out).status());
   return out.Finish();
 }
 

@@ -20,6 +20,8 @@ std::string_view CompressionName(Compression c);
 Result<Compression> ParseCompression(std::string_view name);
 /// From a file name: ".gz" → GZIP, ".zz"/".zlib" → ZLIB, otherwise none.
 Compression CompressionFromSuffix(std::string_view path);
+/// The file name suffix recflow writes for `c`: "" (none), ".gz" (GZIP) or ".zz" (ZLIB).
+std::string_view CompressionSuffix(Compression c);
 /// True when the bytes start with the GZIP magic (1f 8b 08).
 bool LooksLikeGzip(std::span<const uint8_t> head);
 /// True when the first two bytes are a valid ZLIB header (deflate method, check bits).
@@ -44,6 +46,12 @@ Result<std::unique_ptr<OutputStream>> MakeCompressingStream(Compression c, std::
 /// more than `max_output` bytes (a guard against decompression bombs).
 Result<std::shared_ptr<Buffer>> DecompressBuffer(Compression c, std::span<const uint8_t> input,
                                                  int64_t max_output = int64_t{1} << 40);
+/// Decompresses raw deflate data (RFC 1951: no GZIP/ZLIB header or trailer, as Avro's
+/// `deflate` codec writes it) with libdeflate. Refuses to produce more than `max_output` bytes;
+/// corrupt or truncated input is a DataError. Bytes after the end of the deflate stream are
+/// ignored, as zlib's raw inflate ignores them (Avro's Python writer leaves three bytes of a
+/// zlib trailer there).
+Result<std::shared_ptr<Buffer>> InflateRawBuffer(std::span<const uint8_t> input, int64_t max_output);
 /// Compresses a whole in-memory input with libdeflate (level 1..12, -1 = 6).
 Result<std::shared_ptr<Buffer>> CompressBuffer(Compression c, std::span<const uint8_t> input, int level = -1);
 

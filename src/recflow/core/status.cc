@@ -49,6 +49,12 @@ Status Status::WithRecord(int64_t record) const {
   return s;
 }
 
+Status Status::RebaseRecord(int64_t base) const {
+  Status s(*this);
+  if (s.state_ && s.state_->context.record >= 0) s.state_->context.record += base;
+  return s;
+}
+
 Status Status::WithField(std::string_view field) const {
   Status s(*this);
   if (s.state_ && s.state_->context.field.empty()) s.state_->context.field = field;

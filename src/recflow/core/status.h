@@ -65,6 +65,9 @@ class [[nodiscard]] Status {
   Status WithOffset(int64_t offset) const;
   /// Returns a copy with the record index set (when not already set).
   Status WithRecord(int64_t record) const;
+  /// Returns a copy whose record index, when set, is shifted by `base` (for errors found in a
+  /// piece of input whose first record is record `base` of the whole).
+  Status RebaseRecord(int64_t base) const;
   /// Returns a copy with the field name set (when not already set).
   Status WithField(std::string_view field) const;
 

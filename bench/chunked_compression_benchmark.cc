@@ -1,0 +1,183 @@
+// Chunked GZIP (independent raw-deflate chunks, 1 or 2 threads) vs one zlib gzip stream vs libdeflate.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "recflow/core/chunked_compression.h"
+#include "recflow/formats/tfrecord/framing.h"
+#include "recflow/testing/wire_writer.h"
+
+namespace recflow {
+namespace {
+
+using testing::WireWriter;
+
+/// Uncompressed input of every benchmark.
+constexpr size_t kInputSize = size_t{16} << 20;
+
+/// One tf.Example map entry: `name` → Feature with the list message `list` in field `kind`
+/// (1 = bytes_list, 2 = float_list, 3 = int64_list).
+WireWriter Entry(std::string_view name, uint32_t kind, const WireWriter& list) {
+  WireWriter feature;
+  feature.MessageField(kind, list);
+  WireWriter entry;
+  entry.BytesField(1, name).MessageField(2, feature);
+  return entry;
+}
+
+/// A packed int64 list (Int64List.value) of `values`.
+WireWriter Int64s(const std::vector<uint64_t>& values) {
+  WireWriter packed;
+  for (uint64_t v : values) packed.Varint(v);
+  WireWriter list;
+  list.BytesField(1, packed);
+  return list;
+}
+
+/// A deterministic uncompressed TFRecord file of click-log-like tf.Examples (ids, a timestamp,
+/// a score, a country, a few tags and a variable-length history of item ids), framed with the
+/// real length and data CRCs, cut to `size` bytes.
+std::string TfrecordLikeData(size_t size) {
+  static const char* kCountries[] = {"DE", "US", "FR", "BR", "IN", "JP", "GB", "NG"};
+  static const char* kTags[] = {"sports", "news", "music", "video", "promo", "mobile", "desktop", "organic"};
+  std::mt19937_64 rng(2024);
+  std::string out;
+  uint64_t timestamp = 1'700'000'000'000;
+  while (out.size() < size) {
+    timestamp += rng() % 5000;
+    std::vector<uint64_t> history(rng() % 20);
+    for (uint64_t& item : history) item = 100'000 + rng() % 50'000;
+    WireWriter tags;
+    for (int i = static_cast<int>(rng() % 4); i >= 0; --i) tags.BytesField(1, kTags[rng() % 8]);
+    WireWriter country;
+    country.BytesField(1, kCountries[rng() % 8]);
+    WireWriter score;
+    score.PackedFloats(1, {static_cast<float>(rng() % 10'000) / 10'000.0f});
+    WireWriter features;
+    features.MessageField(1, Entry("user_id", 3, Int64s({rng() % 1'000'000})))
+        .MessageField(1, Entry("timestamp_ms", 3, Int64s({timestamp})))
+        .MessageField(1, Entry("score", 2, score))
+        .MessageField(1, Entry("country", 1, country))
+        .MessageField(1, Entry("tags", 1, tags))
+        .MessageField(1, Entry("history", 3, Int64s(history)))
+        .MessageField(1, Entry("label", 3, Int64s({rng() % 8 == 0 ? 1u : 0u})));
+    WireWriter example;
+    example.MessageField(1, features);
+    const std::string& record = example.bytes();
+    uint8_t header[tfrecord::kHeaderSize];
+    tfrecord::EncodeHeader(record.size(), header);
+    uint8_t footer[tfrecord::kFooterSize];
+    tfrecord::EncodeFooter(reinterpret_cast<const uint8_t*>(record.data()), record.size(), footer);
+    out.append(reinterpret_cast<const char*>(header), sizeof(header));
+    out += record;
+    out.append(reinterpret_cast<const char*>(footer), sizeof(footer));
+  }
+  out.resize(size);
+  return out;
+}
+
+const std::string& Input() {
+  static const std::string* input = new std::string(TfrecordLikeData(kInputSize));
+  return *input;
+}
+
+void ReportThroughput(benchmark::State& state, int64_t compressed_size) {
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(kInputSize));
+  state.counters["ratio"] = static_cast<double>(compressed_size) / static_cast<double>(kInputSize);
+}
+
+/// Compresses `input` in chunks of `chunk_size` bytes with CompressChunk, chunk i on worker
+/// i % `threads` (the calling thread when `threads` is 1), then joins them in order into one
+/// gzip member in memory; returns its size.
+Result<int64_t> ChunkedGzip(std::string_view input, size_t chunk_size, int threads) {
+  std::vector<CompressedChunk> chunks((input.size() + chunk_size - 1) / chunk_size);
+  std::vector<Status> statuses(static_cast<size_t>(threads));
+  auto work = [&](size_t worker) {
+    for (size_t i = worker; i < chunks.size() && statuses[worker].ok(); i += statuses.size()) {
+      const std::string_view piece = input.substr(i * chunk_size, chunk_size);
+      statuses[worker] = CompressChunk(Compression::kGzip, -1, {&piece, 1}, &chunks[i]);
+    }
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < statuses.size(); ++t) workers.emplace_back(work, t);
+    for (std::thread& worker : workers) worker.join();
+  }
+  for (const Status& st : statuses) RETURN_NOT_OK(st);
+  BufferOutputStream sink;
+  ChunkedStreamWriter writer(Compression::kGzip, &sink);
+  for (const CompressedChunk& chunk : chunks) RETURN_NOT_OK(writer.Append(chunk));
+  RETURN_NOT_OK(writer.Finish());
+  return writer.written_bytes();
+}
+
+/// ChunkedGzip with chunks of state.range(0) bytes on state.range(1) threads.
+void BM_ChunkedGzip(benchmark::State& state) {
+  int64_t compressed_size = 0;
+  for (auto _ : state) {
+    auto size = ChunkedGzip(Input(), static_cast<size_t>(state.range(0)), static_cast<int>(state.range(1)));
+    if (!size.ok()) {
+      state.SkipWithError(size.status().ToString().c_str());
+      return;
+    }
+    compressed_size = *size;
+  }
+  ReportThroughput(state, compressed_size);
+}
+
+/// Peer: one zlib deflate over the whole input, as RecordWriter's gzip path does.
+void BM_ZlibGzipStream(benchmark::State& state) {
+  const std::string& input = Input();
+  int64_t compressed_size = 0;
+  for (auto _ : state) {
+    auto sink = std::make_unique<BufferOutputStream>();
+    BufferOutputStream* raw = sink.get();
+    auto stream = MakeCompressingStream(Compression::kGzip, std::move(sink), -1);
+    Status st = stream.ok() ? (*stream)->Write(input.data(), static_cast<int64_t>(input.size())) : stream.status();
+    if (st.ok()) st = (*stream)->Close();
+    if (!st.ok()) {
+      state.SkipWithError(st.ToString().c_str());
+      return;
+    }
+    compressed_size = raw->position();
+  }
+  ReportThroughput(state, compressed_size);
+}
+
+/// Peer: libdeflate whole-buffer gzip at the same level (6).
+void BM_LibdeflateGzip(benchmark::State& state) {
+  const std::string& input = Input();
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+  int64_t compressed_size = 0;
+  for (auto _ : state) {
+    auto compressed = CompressBuffer(Compression::kGzip, bytes, 6);
+    if (!compressed.ok()) {
+      state.SkipWithError(compressed.status().ToString().c_str());
+      return;
+    }
+    compressed_size = (*compressed)->size();
+  }
+  ReportThroughput(state, compressed_size);
+}
+
+// Real time: the two-thread run is about wall-clock time.
+BENCHMARK(BM_ChunkedGzip)
+    ->ArgNames({"chunk", "threads"})
+    ->Args({256 << 10, 1})
+    ->Args({1 << 20, 1})
+    ->Args({4 << 20, 1})
+    ->Args({1 << 20, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ZlibGzipStream)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LibdeflateGzip)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace recflow
+
+BENCHMARK_MAIN();
