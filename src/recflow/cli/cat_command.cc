@@ -6,10 +6,10 @@
 
 #include <fmt/core.h>
 
-#include "recflow/cli/json_writer.h"
-#include "recflow/cli/row_json.h"
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/formats/jsonl/row_json.h"
 
 namespace recflow::cli {
 namespace {
@@ -77,9 +77,9 @@ class RowPrinter {
 
   /// Prints the rows of `batch` (as many as the limit allows).
   Status Print(const RecordBatch& batch) {
-    JsonWriter writer(out_->buffer());
+    jsonl::JsonWriter writer(out_->buffer());
     for (int64_t row = 0; row < batch.num_rows() && !done(); ++row) {
-      renderer_.Render(batch, row, &writer);
+      RETURN_NOT_OK(renderer_.Render(batch, row, &writer));
       out_->buffer()->push_back('\n');
       ++printed_;
       RETURN_NOT_OK(out_->MaybeFlush());
@@ -88,7 +88,7 @@ class RowPrinter {
   }
 
  private:
-  RowJsonRenderer renderer_;
+  jsonl::RowJsonRenderer renderer_;
   int64_t limit_;
   int64_t printed_ = 0;
   StdoutWriter* out_;

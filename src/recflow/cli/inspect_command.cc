@@ -8,8 +8,8 @@
 
 #include <fmt/core.h>
 
-#include "recflow/cli/json_writer.h"
 #include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/jsonl/json_writer.h"
 
 namespace recflow::cli {
 namespace {
@@ -78,7 +78,7 @@ std::string KindOf(const Field& field, example::RecordType type) {
   return feature_list.ok() && *feature_list ? "feature_list" : "context";
 }
 
-void WriteFileJson(const FileReport& file, bool with_path, JsonWriter* w) {
+void WriteFileJson(const FileReport& file, bool with_path, jsonl::JsonWriter* w) {
   w->BeginObject();
   if (with_path) {
     w->Key("path");
@@ -106,7 +106,7 @@ void WriteFileJson(const FileReport& file, bool with_path, JsonWriter* w) {
 }
 
 void WriteJson(const Report& report, std::string* out) {
-  JsonWriter w(out);
+  jsonl::JsonWriter w(out);
   w.BeginObject();
   w.Key("record_type");
   w.String(example::RecordTypeName(report.record_type));

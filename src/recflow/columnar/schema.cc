@@ -127,4 +127,12 @@ std::string Schema::ToString() const {
   return out;
 }
 
+bool IsTimestampField(const Field& field) {
+  if (field.type()->id() != TypeId::kInt64 || field.metadata() == nullptr) return false;
+  for (const auto& [key, value] : field.metadata()->items()) {
+    if (key == kLogicalTypeKey) return value == kTimestampLogicalType;
+  }
+  return false;
+}
+
 }  // namespace recflow

@@ -114,4 +114,13 @@ class Schema {
   std::shared_ptr<const KeyValueMetadata> metadata_;
 };
 
+/// Field metadata key naming a logical type carried by a physical column type (shared by every
+/// format that reads or writes one).
+inline constexpr std::string_view kLogicalTypeKey = "recflow.logical_type";
+/// kLogicalTypeKey value of an int64 column holding microseconds since the epoch, UTC.
+inline constexpr std::string_view kTimestampLogicalType = "timestamp[us, UTC]";
+
+/// True when `field` is an int64 column whose (first) kLogicalTypeKey is kTimestampLogicalType.
+bool IsTimestampField(const Field& field);
+
 }  // namespace recflow

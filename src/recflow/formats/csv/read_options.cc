@@ -1,4 +1,4 @@
-// ReadOptions validation and the timestamp logical-type test.
+// ReadOptions validation.
 #include "recflow/formats/csv/read_options.h"
 
 #include <string>
@@ -9,11 +9,6 @@ namespace {
 bool IsLineByte(char c) { return c == '\n' || c == '\r'; }
 
 }  // namespace
-
-bool IsTimestampField(const Field& field) {
-  if (field.type()->id() != TypeId::kInt64 || field.metadata() == nullptr) return false;
-  return field.metadata()->Get(kLogicalTypeKey) == std::string(kTimestampLogicalType);
-}
 
 Status ReadOptions::Validate() const {
   constexpr int64_t kMaxBytes = int64_t{1} << 30;

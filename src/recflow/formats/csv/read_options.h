@@ -61,7 +61,7 @@ struct ReadOptions {
   bool infer_nullability = true;
   /// Explicit column names and types; overrides the header names and inference. Supported
   /// types: bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, and int64 with
-  /// the timestamp logical type (see kLogicalTypeKey).
+  /// the timestamp logical type (see recflow::kLogicalTypeKey in columnar/schema.h).
   SchemaPtr schema;
   /// Fail on the first bad row, or skip bad rows.
   BadRowsMode bad_rows = BadRowsMode::kFail;
@@ -83,13 +83,5 @@ struct ReadOptions {
     return false;
   }
 };
-
-/// Field metadata key naming a logical type carried by a physical column type.
-inline constexpr std::string_view kLogicalTypeKey = "recflow.logical_type";
-/// kLogicalTypeKey value of an int64 column holding microseconds since the epoch, UTC.
-inline constexpr std::string_view kTimestampLogicalType = "timestamp[us, UTC]";
-
-/// True when `field` is an int64 column tagged with the timestamp logical type.
-bool IsTimestampField(const Field& field);
 
 }  // namespace recflow::csv

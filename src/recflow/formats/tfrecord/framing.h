@@ -4,8 +4,11 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 #include "recflow/core/crc32c.h"
+#include "recflow/core/status.h"
 
 namespace recflow::tfrecord {
 
@@ -71,6 +74,30 @@ inline bool HeaderCrcMatches(const uint8_t* header) {
 inline void EncodeHeader(uint64_t length, uint8_t* header) {
   StoreLittleEndian64(length, header);
   StoreLittleEndian32(MaskedCrc32c(header, kLengthSize), header + kLengthSize);
+}
+
+/// Writes the kFooterSize footer bytes that follow `n` data bytes: their masked CRC32C.
+inline void EncodeFooter(const uint8_t* data, size_t n, uint8_t* footer) {
+  StoreLittleEndian32(MaskedCrc32c(data, n), footer);
+}
+
+/// InvalidArgument when a record of `length` data bytes exceeds kMaxRecordLength.
+inline Status CheckRecordLength(uint64_t length) {
+  if (length <= kMaxRecordLength) return Status::OK();
+  return Status::InvalidArgument("record of " + std::to_string(length) + " bytes exceeds the maximum of " +
+                                 std::to_string(kMaxRecordLength));
+}
+
+/// Appends `data` to `*out` as one framed record (header, data, footer). The caller has checked
+/// its length with CheckRecordLength.
+inline void AppendFramedRecord(std::string_view data, std::string* out) {
+  const size_t start = out->size();
+  out->resize(start + static_cast<size_t>(kFramingOverhead) + data.size());
+  auto* header = reinterpret_cast<uint8_t*>(out->data()) + start;
+  uint8_t* payload = header + kHeaderSize;
+  EncodeHeader(data.size(), header);
+  if (!data.empty()) std::memcpy(payload, data.data(), data.size());
+  EncodeFooter(payload, data.size(), payload + data.size());
 }
 
 }  // namespace recflow::tfrecord

@@ -38,17 +38,14 @@ RecordWriter::~RecordWriter() {
 
 Status RecordWriter::Write(std::string_view record) {
   if (closed_) return Status::InvalidArgument("RecordWriter::Write after Close").WithFile(out_->name());
-  if (record.size() > kMaxRecordLength) {
-    return Status::InvalidArgument("record of " + std::to_string(record.size()) + " bytes exceeds the maximum of " +
-                                   std::to_string(kMaxRecordLength))
-        .WithFile(out_->name())
-        .WithRecord(records_written_);
+  if (Status st = CheckRecordLength(record.size()); !st.ok()) {
+    return st.WithFile(out_->name()).WithRecord(records_written_);
   }
   const auto* data = reinterpret_cast<const uint8_t*>(record.data());
   uint8_t header[kHeaderSize];
   EncodeHeader(record.size(), header);
   uint8_t footer[kFooterSize];
-  StoreLittleEndian32(MaskedCrc32c(data, record.size()), footer);
+  EncodeFooter(data, record.size(), footer);
   Status st = out_->Write(header, kHeaderSize);
   if (st.ok()) st = out_->Write(data, static_cast<int64_t>(record.size()));
   if (st.ok()) st = out_->Write(footer, kFooterSize);

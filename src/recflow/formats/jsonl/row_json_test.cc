@@ -1,12 +1,12 @@
 // Tests for rendering RecordBatch rows as JSON.
-#include "recflow/cli/row_json.h"
+#include "recflow/formats/jsonl/row_json.h"
 
 #include <gtest/gtest.h>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/formats/example/record_type.h"
 
-namespace recflow::cli {
+namespace recflow::jsonl {
 namespace {
 
 std::shared_ptr<ArrayData> Ints() {
@@ -36,7 +36,8 @@ std::shared_ptr<ArrayData> Bytes() {
 std::string RenderRow(const RecordBatch& batch, int64_t row, bool sequence_example) {
   std::string out;
   JsonWriter writer(&out);
-  RowJsonRenderer(*batch.schema(), sequence_example).Render(batch, row, &writer);
+  const Status st = RowJsonRenderer(*batch.schema(), sequence_example).Render(batch, row, &writer);
+  EXPECT_TRUE(st.ok()) << st.ToString();
   return out;
 }
 
@@ -97,5 +98,52 @@ TEST(RowJsonTest, RendersStructsAndBooleans) {
   EXPECT_EQ(RenderRow(*(*batch)->Slice(1, 1), 0, false), R"({"s":{"flag":false,"x":0.1}})");
 }
 
+FieldPtr TimestampField(std::string name) {
+  auto metadata = std::make_shared<KeyValueMetadata>();
+  metadata->Set(std::string(kLogicalTypeKey), std::string(kTimestampLogicalType));
+  return Field::Make(std::move(name), int64(), true, std::move(metadata));
+}
+
+TEST(RowJsonTest, RendersTimestampsAsIsoText) {
+  Int64Builder top;
+  ASSERT_TRUE(top.Append(1706704496123456).ok());  // 2024-01-31T12:34:56.123456Z
+  ASSERT_TRUE(top.AppendNull().ok());
+  // The same logical type as a struct member and as list items.
+  auto member = TimestampField("t");
+  StructBuilder s(struct_({member}), [] {
+    std::vector<std::unique_ptr<ArrayBuilder>> children;
+    children.push_back(std::make_unique<Int64Builder>());
+    return children;
+  }());
+  ListBuilder l(list(TimestampField("item")), std::make_unique<Int64Builder>());
+  for (int64_t micros : {int64_t{-1}, int64_t{0}}) {
+    ASSERT_TRUE(s.Append().ok());
+    ASSERT_TRUE(static_cast<Int64Builder*>(s.field_builder(0))->Append(micros).ok());
+    ASSERT_TRUE(l.Append().ok());
+    ASSERT_TRUE(static_cast<Int64Builder*>(l.value_builder())->Append(micros).ok());
+  }
+  auto schema = Schema::Make({TimestampField("ts"), Field::Make("s", struct_({member})),
+                              Field::Make("l", list(TimestampField("item")))});
+  auto batch = RecordBatch::Make(schema, 2, {*top.Finish(), *s.Finish(), *l.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(RenderRow(**batch, 0, false),
+            R"({"ts":"2024-01-31T12:34:56.123456Z","s":{"t":"1969-12-31T23:59:59.999999Z"},)"
+            R"("l":["1969-12-31T23:59:59.999999Z"]})");
+  EXPECT_EQ(RenderRow(**batch, 1, false),
+            R"({"ts":null,"s":{"t":"1970-01-01T00:00:00.000000Z"},"l":["1970-01-01T00:00:00.000000Z"]})");
+}
+
+TEST(RowJsonTest, TimestampOutsideFourDigitYearsIsATypeErrorNamingTheColumn) {
+  Int64Builder b;
+  ASSERT_TRUE(b.Append(INT64_MAX).ok());
+  auto batch = RecordBatch::Make(Schema::Make({TimestampField("ts")}), 1, {*b.Finish()});
+  ASSERT_TRUE(batch.ok());
+  std::string out;
+  JsonWriter writer(&out);
+  const Status st = RowJsonRenderer(*(*batch)->schema(), false).Render(**batch, 0, &writer);
+  EXPECT_EQ(st.code(), StatusCode::kTypeError);
+  EXPECT_EQ(st.context().field, "ts");
+}
+
 }  // namespace
-}  // namespace recflow::cli
+}  // namespace recflow::jsonl

@@ -1,4 +1,4 @@
-// A small streaming JSON writer (strings, numbers, bytes as UTF-8 or {"$base64": ...}).
+// JsonWriter: a small streaming JSON writer (used by `recflow cat` and the JSON Lines output format).
 #pragma once
 
 #include <cstdint>
@@ -6,18 +6,18 @@
 #include <string_view>
 #include <vector>
 
-namespace recflow::cli {
+namespace recflow::jsonl {
 
 /// Standard base64 (RFC 4648, with '=' padding) of `bytes`.
 std::string Base64Encode(std::string_view bytes);
 
 /// Appends JSON text to a string, inserting commas and colons itself.
 ///
-/// Conventions (user-visible through `recflow cat` and `--json`):
+/// Conventions (user-visible through `recflow cat`, `--json` and JSON Lines output):
 /// - strings are escaped per RFC 8259: `"` `\` and control characters (U+0000..U+001F, as
 ///   \n \t ... or \u00XX); valid non-ASCII UTF-8 passes through unescaped;
 /// - floats print in the shortest form that reads back to the same float32 (Float) or
-///   float64 (Double) value, e.g. 0.1f prints `0.1`;
+///   float64 (Double) value, e.g. 0.1f prints `0.1` (csv::AppendFloat, as CSV output);
 /// - JSON has no NaN or infinities, so they print as the strings "NaN", "Infinity" and
 ///   "-Infinity";
 /// - bytes print as a string when they are valid UTF-8, else as {"$base64": "..."}.
@@ -71,4 +71,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace recflow::cli
+}  // namespace recflow::jsonl

@@ -1,10 +1,11 @@
 // WriteJsonValue and RowJsonRenderer.
-#include "recflow/cli/row_json.h"
+#include "recflow/formats/jsonl/row_json.h"
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/formats/csv/value_formatting.h"
 #include "recflow/formats/example/record_type.h"
 
-namespace recflow::cli {
+namespace recflow::jsonl {
 namespace {
 
 template <typename T>
@@ -18,13 +19,20 @@ std::string_view BinaryAt(const ArrayData& data, int64_t i) {
   return {bytes + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
 }
 
+Status WriteTimestamp(int64_t micros, JsonWriter* writer) {
+  char text[csv::kTimestampTextSize];
+  RETURN_NOT_OK(csv::FormatTimestamp(micros, text));
+  writer->String({text, sizeof(text)});
+  return Status::OK();
+}
+
 }  // namespace
 
-void WriteJsonValue(const ArrayData& data, int64_t i, JsonWriter* writer) {
+Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, JsonWriter* writer) {
   const TypeId id = data.type->id();
   if (id == TypeId::kNull || (data.null_count > 0 && !bit_util::GetBit(data.validity(), data.offset + i))) {
     writer->Null();
-    return;
+    return Status::OK();
   }
   switch (id) {
     case TypeId::kNull: break;  // handled above
@@ -32,7 +40,10 @@ void WriteJsonValue(const ArrayData& data, int64_t i, JsonWriter* writer) {
     case TypeId::kInt8: writer->Int(ValueAt<int8_t>(data, i)); break;
     case TypeId::kInt16: writer->Int(ValueAt<int16_t>(data, i)); break;
     case TypeId::kInt32: writer->Int(ValueAt<int32_t>(data, i)); break;
-    case TypeId::kInt64: writer->Int(ValueAt<int64_t>(data, i)); break;
+    case TypeId::kInt64:
+      if (IsTimestampField(field)) return WriteTimestamp(ValueAt<int64_t>(data, i), writer);
+      writer->Int(ValueAt<int64_t>(data, i));
+      break;
     case TypeId::kUInt8: writer->UInt(ValueAt<uint8_t>(data, i)); break;
     case TypeId::kUInt16: writer->UInt(ValueAt<uint16_t>(data, i)); break;
     case TypeId::kUInt32: writer->UInt(ValueAt<uint32_t>(data, i)); break;
@@ -43,9 +54,9 @@ void WriteJsonValue(const ArrayData& data, int64_t i, JsonWriter* writer) {
     case TypeId::kUtf8: writer->String(BinaryAt(data, i)); break;
     case TypeId::kList: {
       const int32_t* offsets = data.GetValues<int32_t>(1);
-      const ArrayData& values = *data.children[0];
+      const Field& item = *data.type->fields()[0];
       writer->BeginArray();
-      for (int32_t j = offsets[i]; j < offsets[i + 1]; ++j) WriteJsonValue(values, j, writer);
+      for (int32_t j = offsets[i]; j < offsets[i + 1]; ++j) RETURN_NOT_OK(WriteJsonValue(item, *data.children[0], j, writer));
       writer->EndArray();
       break;
     }
@@ -54,15 +65,17 @@ void WriteJsonValue(const ArrayData& data, int64_t i, JsonWriter* writer) {
       writer->BeginObject();
       for (size_t k = 0; k < fields.size(); ++k) {
         writer->Key(fields[k]->name());
-        WriteJsonValue(*data.children[k], data.offset + i, writer);
+        RETURN_NOT_OK(WriteJsonValue(*fields[k], *data.children[k], data.offset + i, writer));
       }
       writer->EndObject();
       break;
     }
   }
+  return Status::OK();
 }
 
-RowJsonRenderer::RowJsonRenderer(const Schema& schema, bool sequence_example) : sequence_example_(sequence_example) {
+RowJsonRenderer::RowJsonRenderer(const Schema& schema, bool sequence_example)
+    : fields_(schema.fields()), sequence_example_(sequence_example) {
   for (int c = 0; c < schema.num_fields(); ++c) {
     const auto is_feature_list = example::IsFeatureListField(*schema.field(c));
     const bool feature_list = sequence_example && is_feature_list.ok() && *is_feature_list;
@@ -70,27 +83,28 @@ RowJsonRenderer::RowJsonRenderer(const Schema& schema, bool sequence_example) : 
   }
 }
 
-void RowJsonRenderer::WriteMembers(const RecordBatch& batch, int64_t row, const std::vector<int>& columns,
-                                   JsonWriter* writer) const {
+Status RowJsonRenderer::WriteMembers(const RecordBatch& batch, int64_t row, const std::vector<int>& columns,
+                                     JsonWriter* writer) const {
   writer->BeginObject();
   for (int c : columns) {
-    writer->Key(batch.schema()->field(c)->name());
-    WriteJsonValue(*batch.column_data(c), row, writer);
+    const Field& field = *fields_[static_cast<size_t>(c)];
+    writer->Key(field.name());
+    Status st = WriteJsonValue(field, *batch.column_data(c), row, writer);
+    if (!st.ok()) [[unlikely]] return st.WithField(field.name());
   }
   writer->EndObject();
+  return Status::OK();
 }
 
-void RowJsonRenderer::Render(const RecordBatch& batch, int64_t row, JsonWriter* writer) const {
-  if (!sequence_example_) {
-    WriteMembers(batch, row, context_, writer);
-    return;
-  }
+Status RowJsonRenderer::Render(const RecordBatch& batch, int64_t row, JsonWriter* writer) const {
+  if (!sequence_example_) return WriteMembers(batch, row, context_, writer);
   writer->BeginObject();
   writer->Key("context");
-  WriteMembers(batch, row, context_, writer);
+  RETURN_NOT_OK(WriteMembers(batch, row, context_, writer));
   writer->Key("feature_lists");
-  WriteMembers(batch, row, feature_lists_, writer);
+  RETURN_NOT_OK(WriteMembers(batch, row, feature_lists_, writer));
   writer->EndObject();
+  return Status::OK();
 }
 
-}  // namespace recflow::cli
+}  // namespace recflow::jsonl

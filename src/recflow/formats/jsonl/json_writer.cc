@@ -1,12 +1,12 @@
 // JsonWriter, base64 and UTF-8 validation.
-#include "recflow/cli/json_writer.h"
+#include "recflow/formats/jsonl/json_writer.h"
 
-#include <charconv>
 #include <cmath>
 
 #include "recflow/columnar/utf8.h"
+#include "recflow/formats/csv/value_formatting.h"
 
-namespace recflow::cli {
+namespace recflow::jsonl {
 namespace {
 
 constexpr char kBase64Alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -19,9 +19,7 @@ void AppendFloating(std::string* out, T v) {
   } else if (std::isinf(v)) {
     out->append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
   } else {
-    char buf[64];
-    const auto res = std::to_chars(buf, buf + sizeof(buf), v);
-    out->append(buf, res.ptr);
+    csv::AppendFloat(v, out);
   }
 }
 
@@ -136,16 +134,12 @@ void JsonWriter::Bytes(std::string_view bytes) {
 
 void JsonWriter::Int(int64_t v) {
   BeforeValue();
-  char buf[24];
-  const auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  out_->append(buf, res.ptr);
+  csv::AppendInteger(v, out_);
 }
 
 void JsonWriter::UInt(uint64_t v) {
   BeforeValue();
-  char buf[24];
-  const auto res = std::to_chars(buf, buf + sizeof(buf), v);
-  out_->append(buf, res.ptr);
+  csv::AppendInteger(v, out_);
 }
 
 void JsonWriter::Float(float v) {
@@ -168,4 +162,4 @@ void JsonWriter::Null() {
   out_->append("null");
 }
 
-}  // namespace recflow::cli
+}  // namespace recflow::jsonl

@@ -1,12 +1,12 @@
 // Tests for the JSON writer, base64 and UTF-8 validation.
-#include "recflow/cli/json_writer.h"
+#include "recflow/formats/jsonl/json_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace recflow::cli {
+namespace recflow::jsonl {
 namespace {
 
 TEST(Base64Test, Rfc4648Vectors) {
@@ -90,4 +90,4 @@ TEST(JsonWriterTest, NonFiniteAsStrings) {
 }
 
 }  // namespace
-}  // namespace recflow::cli
+}  // namespace recflow::jsonl

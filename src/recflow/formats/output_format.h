@@ -1,0 +1,56 @@
+// OutputFormat: how convert's sink turns rows into the bytes of a data file (TFRecord, JSON
+// Lines, CSV); compression and sharding are the sink's business, not the format's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// Serialized records, back to back, with the end offset of each.
+struct EncodedRecords {
+  /// The bytes of every record, framing included (a TFRecord frame, a JSON line with its LF).
+  std::string bytes;
+  /// ends[i] is the offset just past record i in `bytes`; ends is ascending.
+  std::vector<int64_t> ends;
+  /// Empties both, keeping their capacity.
+  void Clear() {
+    bytes.clear();
+    ends.clear();
+  }
+};
+
+/// Serializes rows; one per thread (an encoder may keep scratch state and counters).
+class RecordEncoder {
+ public:
+  virtual ~RecordEncoder() = default;
+  /// Appends the rows `rows` (indices into `batch`, any order, repeats allowed) of `batch`,
+  /// whose schema equals the format's, to `*out`, one entry of out->ends per row. On error
+  /// nothing is appended; the Status names the column (field) and the row index in `batch`
+  /// (record).
+  virtual Status Encode(const RecordBatch& batch, std::span<const int64_t> rows, EncodedRecords* out) = 0;
+  /// float64 values written as float32 that do not round-trip (TFRecord only; else 0).
+  virtual int64_t narrowed_doubles() const { return 0; }
+};
+
+/// A data file format of convert's output. Immutable and shareable across threads.
+class OutputFormat {
+ public:
+  virtual ~OutputFormat() = default;
+  /// The format's name as the CLI spells it ("tfrecord", "jsonl", "csv").
+  virtual std::string name() const = 0;
+  /// The file name suffix before any compression suffix (".tfrecord", ".jsonl", ".csv").
+  virtual std::string suffix() const = 0;
+  /// A fresh encoder for one thread.
+  virtual Result<std::unique_ptr<RecordEncoder>> NewEncoder() const = 0;
+  /// Bytes every file starts with (a CSV header line); empty by default.
+  virtual std::string FileHeader() const { return {}; }
+};
+
+}  // namespace recflow
