@@ -1,5 +1,6 @@
 """Test helpers written independently of recflow: CRC32C, TFRecord framing, protoc classes."""
 import gzip
+import zlib
 import importlib
 import struct
 import subprocess
@@ -47,6 +48,28 @@ def write_tfrecord(path: Path, records, compress: bool = False) -> Path:
     data = b"".join(frame(r) for r in records)
     path.write_bytes(gzip.compress(data) if compress else data)
     return path
+
+
+def read_tfrecord(path: Path, check_crc: bool = True):
+    """The records of a TFRecord file (GZIP or ZLIB by suffix, as recflow names them), CRCs checked."""
+    data = Path(path).read_bytes()
+    if str(path).endswith(".gz"):
+        data = gzip.decompress(data)
+    elif str(path).endswith(".zz"):
+        data = zlib.decompress(data)
+    records, pos = [], 0
+    while pos < len(data):
+        length_bytes = data[pos:pos + 8]
+        (length,) = struct.unpack("<Q", length_bytes)
+        (length_crc,) = struct.unpack("<I", data[pos + 8:pos + 12])
+        record = data[pos + 12:pos + 12 + length]
+        (data_crc,) = struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
+        if check_crc:
+            assert length_crc == masked_crc(length_bytes), f"{path}: bad length CRC at {pos}"
+            assert data_crc == masked_crc(record), f"{path}: bad data CRC at {pos}"
+        records.append(record)
+        pos += 16 + length
+    return records
 
 
 def generate_proto_module(proto: Path, out_dir: Path):

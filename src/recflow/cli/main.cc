@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "recflow/cli/cat_command.h"
+#include "recflow/cli/convert_command.h"
 #include "recflow/cli/inspect_command.h"
 #include "recflow/cli/stdout_writer.h"
 
@@ -21,8 +22,10 @@ int Run(int argc, char** argv) {
   app.set_version_flag("--version", "recflow 0.1.0");
   recflow::cli::InspectFlags inspect_flags;
   recflow::cli::CatFlags cat_flags;
+  recflow::cli::ConvertFlags convert_flags;
   CLI::App* inspect = recflow::cli::AddInspectCommand(&app, &inspect_flags);
   CLI::App* cat = recflow::cli::AddCatCommand(&app, &cat_flags);
+  CLI::App* convert = recflow::cli::AddConvertCommand(&app, &convert_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,6 +41,8 @@ int Run(int argc, char** argv) {
     st = recflow::cli::RunInspect(inspect_flags, &out);
   } else if (cat->parsed()) {
     st = recflow::cli::RunCat(cat_flags, &out);
+  } else if (convert->parsed()) {
+    st = recflow::cli::RunConvert(convert_flags, &out);
   }
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {

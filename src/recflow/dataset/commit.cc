@@ -2,6 +2,7 @@
 #include "recflow/dataset/commit.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <vector>
 
 #include "recflow/dataset/commit_fs_internal.h"
@@ -63,6 +64,14 @@ DatasetCommitter::DatasetCommitter(std::string output, SaveMode mode, CommitOpti
       options_(std::move(options)),
       job_id_(std::move(job_id)),
       lock_(std::move(lock)) {}
+
+Status RecoverDataset(const std::string& output) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(std::filesystem::path(output) / std::string(kTemporaryDirName), ec)) {
+    return Status::OK();
+  }
+  return internal::RecoverStaleJobs(output, /*sync=*/true);
+}
 
 Result<std::unique_ptr<DatasetCommitter>> DatasetCommitter::Begin(const std::string& output, SaveMode mode,
                                                                   CommitOptions options) {

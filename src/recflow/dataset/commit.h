@@ -46,6 +46,12 @@ struct CommitOptions {
 /// or collides with `_SUCCESS` or `_temporary`).
 Status ValidateStagedPath(std::string_view relative_path);
 
+/// Finishes what crashed jobs left in `output/_temporary`, as the next Begin() would: commits
+/// past their commit point are completed, the others' staging deleted; live jobs are left
+/// alone. Does nothing when there is no `_temporary`. Readers call this before listing a
+/// dataset directory, so they see the previous dataset or the complete new one, never a mix.
+Status RecoverDataset(const std::string& output);
+
 /// The commit protocol of one job writing a dataset directory (see "Commit protocol" in
 /// docs/formats/datasets.md). Writers create their files at the paths NewFilePath() gives;
 /// Commit() moves them into the output so that a crash at any moment, once the next Begin() on

@@ -11,7 +11,9 @@ namespace recflow {
 /// Turns input arguments into the files to read, in order:
 /// - "-" (standard input) passes through;
 /// - an existing file is kept as given, whatever its name;
-/// - a directory is walked recursively and its regular files (symlinks to files included,
+/// - a directory is first recovered (dataset::RecoverDataset: a commit a crashed job left half
+///   done is finished, so the listing shows the previous dataset or the complete new one), then
+///   walked recursively and its regular files (symlinks to files included,
 ///   symlinked directories not descended) are listed sorted by path, skipping every file or
 ///   directory whose name starts with `_` or `.` (as Spark does: `_SUCCESS`, `.crc`, `_temporary`);
 /// - otherwise an argument with `*`, `?` or `[` is a glob(3) pattern; its matches are expanded

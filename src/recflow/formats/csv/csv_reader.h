@@ -47,6 +47,7 @@ class CsvReader {
   CsvReader(std::unique_ptr<InputStream> in, const ReadOptions& options);
 
  private:
+  friend class CsvSource;  // takes over the parsed sample and the block source
   // A parsed block and the index of its next unread row.
   struct Pending {
     ParsedBlock block;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "recflow/testing/drain.h"
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/builder.h"
 #include "recflow/formats/csv/csv_reader.h"
@@ -15,14 +16,7 @@ namespace recflow::csv::testing {
 /// Reads every batch of `text`.
 inline Result<std::vector<std::shared_ptr<RecordBatch>>> ReadBatches(std::string_view text, const ReadOptions& options) {
   ASSIGN_OR_RETURN(auto reader, CsvReader::FromBuffer(Buffer::FromString(std::string(text)), "test.csv", options));
-  std::vector<std::shared_ptr<RecordBatch>> batches;
-  while (true) {
-    ASSIGN_OR_RETURN(auto batch, reader->Next());
-    if (!batch) break;
-    RETURN_NOT_OK(batch->ValidateFull());
-    batches.push_back(std::move(batch));
-  }
-  return batches;
+  return ::recflow::testing::DrainReader(*reader);
 }
 
 /// Reads `text` as one batch (an empty batch of the schema when there are no rows).

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "recflow/formats/csv/read_options.h"
+#include "recflow/columnar/schema.h"
 #include "recflow/formats/csv/value_parsing.h"
 
 namespace recflow::jsonl {
@@ -254,7 +254,7 @@ Result<std::unique_ptr<ColumnWriter>> ColumnWriter::Make(const Field& field, Arr
     case TypeId::kInt32:
       return std::make_unique<IntWriter<int32_t>>(builder, std::move(path), nullable);
     case TypeId::kInt64:
-      if (csv::IsTimestampField(field)) return std::make_unique<TimestampWriter>(builder, std::move(path), nullable);
+      if (IsTimestampField(field)) return std::make_unique<TimestampWriter>(builder, std::move(path), nullable);
       return std::make_unique<IntWriter<int64_t>>(builder, std::move(path), nullable);
     case TypeId::kUInt8:
       return std::make_unique<IntWriter<uint8_t>>(builder, std::move(path), nullable);

@@ -1,7 +1,7 @@
 // TypeInference: kind collection over sampled JSON values and the type lattice that resolves it.
 #include "recflow/formats/jsonl/inference_internal.h"
 
-#include "recflow/formats/csv/read_options.h"
+#include "recflow/columnar/schema.h"
 #include "recflow/formats/csv/value_parsing.h"
 
 namespace recflow::jsonl {
@@ -88,7 +88,7 @@ FieldPtr TypeInference::MakeField(std::string name, bool infer_nullability) cons
   } else if (kinds_ == kString && infer_timestamps_ && all_timestamps_) {
     type = int64();
     metadata = std::make_shared<KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{
-        {std::string(csv::kLogicalTypeKey), std::string(csv::kTimestampLogicalType)}});
+        {std::string(kLogicalTypeKey), std::string(kTimestampLogicalType)}});
   } else if (kinds_ == kArray) {
     type = list(item_->MakeField("item", infer_nullability));
   } else if (kinds_ == kObject) {

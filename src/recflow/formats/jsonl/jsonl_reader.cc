@@ -77,24 +77,9 @@ Result<std::optional<Line>> JsonlReader::NextLine() {
   return source_->Next();
 }
 
-Status JsonlReader::RecordError(const Line& line, const Status& cause) const {
-  Status error = Status::DataError("line " + std::to_string(line.number) + ": " + cause.message())
-                     .WithFile(name_)
-                     .WithOffset(line.offset)
-                     .WithRecord(next_record_);
-  return cause.context().field.empty() ? error : error.WithField(cause.context().field);
-}
-
 Status JsonlReader::AppendLine(const Line& line) {
-  auto parsed = parser_->Parse(line);
-  Status st = parsed.ok() ? converter_->Check(*parsed) : parsed.status();
-  if (st.ok()) {
-    ++next_record_;
-    return converter_->Append(*parsed);
-  }
-  if (st.code() == StatusCode::kDataError) st = RecordError(line, st);
-  ++next_record_;
-  if (options_.bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+  Status st = ConvertLine(parser_.get(), converter_.get(), line, name_, next_record_++);
+  if (st.ok() || options_.bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
   ++bad_rows_;
   if (options_.on_bad_row) options_.on_bad_row(BadRow{line.text, line.number, std::move(st)});
   return Status::OK();

@@ -51,6 +51,7 @@ class JsonlReader {
   JsonlReader(std::unique_ptr<InputStream> in, const ReadOptions& options);
 
  private:
+  friend class JsonlSource;  // takes over the sample replay and the line source
   // A sampled line kept for replay: its bytes are sample_text_[begin, begin + size).
   struct SampledLine {
     size_t begin;
@@ -62,7 +63,6 @@ class JsonlReader {
   Status InferSchema();
   Result<std::optional<Line>> NextLine();
   Status AppendLine(const Line& line);
-  Status RecordError(const Line& line, const Status& cause) const;
   Status FillBatch();
 
   ReadOptions options_;

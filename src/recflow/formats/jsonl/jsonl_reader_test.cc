@@ -36,7 +36,7 @@ TEST(JsonlReaderTest, Scalars) {
   EXPECT_EQ(Str(b.column_data(3), 1), "");
   EXPECT_EQ(Int64Array(b.column_data(4)).Value(0), int64_t{1704164645} * 1000000);
   EXPECT_EQ(Int64Array(b.column_data(4)).Value(1), 0);
-  EXPECT_TRUE(csv::IsTimestampField(*b.schema()->field(4)));
+  EXPECT_TRUE(IsTimestampField(*b.schema()->field(4)));
 }
 
 TEST(JsonlReaderTest, ArraysOfScalars) {

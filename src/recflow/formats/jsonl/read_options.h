@@ -29,7 +29,7 @@ struct ReadOptions {
   /// false every inferred field is nullable (safer when nulls may appear after the sample).
   bool infer_nullability = true;
   /// Infer strings that all parse as ISO-8601 (csv::ParseTimestampMicros) as timestamps: int64
-  /// microseconds tagged with csv::kTimestampLogicalType, as the CSV reader does.
+  /// microseconds tagged with kTimestampLogicalType, as the CSV reader does.
   bool infer_timestamps = true;
   /// Deepest nesting of objects and arrays in a record, the record object counting as 1.
   /// Deeper records are bad records; explicit schemas may not nest deeper either.

@@ -39,4 +39,17 @@ Result<std::shared_ptr<RecordBatch>> RecordConverter::Finish() {
   return RecordBatch::Make(schema_, rows, std::move(columns));
 }
 
+Status ConvertLine(RecordParser* parser, RecordConverter* converter, const Line& line, const std::string& file,
+                   int64_t record) {
+  auto parsed = parser->Parse(line);
+  Status st = parsed.ok() ? converter->Check(*parsed) : parsed.status();
+  if (st.ok()) return converter->Append(*parsed);
+  if (st.code() != StatusCode::kDataError) return st;
+  Status error = Status::DataError("line " + std::to_string(line.number) + ": " + st.message())
+                     .WithFile(file)
+                     .WithOffset(line.offset)
+                     .WithRecord(record);
+  return st.context().field.empty() ? error : error.WithField(st.context().field);
+}
+
 }  // namespace recflow::jsonl

@@ -5,11 +5,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/record_batch.h"
 #include "recflow/formats/jsonl/column_writer_internal.h"
+#include "recflow/formats/jsonl/line_source_internal.h"
+#include "recflow/formats/jsonl/record_parser_internal.h"
 
 namespace recflow::jsonl {
 
@@ -40,5 +43,11 @@ class RecordConverter {
   std::unique_ptr<ColumnWriter> writer_;
   int64_t num_rows_ = 0;
 };
+
+/// Parses `line` with `parser`, checks it against `converter`'s schema and appends it. A fault
+/// of the record is a DataError "line N: ..." with `file`, the line's offset, `record` and the
+/// field; nothing is appended then. Other errors (out of memory) are returned as they are.
+Status ConvertLine(RecordParser* parser, RecordConverter* converter, const Line& line, const std::string& file,
+                   int64_t record);
 
 }  // namespace recflow::jsonl

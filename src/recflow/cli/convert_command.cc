@@ -1,0 +1,309 @@
+// `recflow convert`: flags → input source, dataset sink and pipeline run; summary and bad-rows file.
+#include "recflow/cli/convert_command.h"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "recflow/cli/progress.h"
+#include "recflow/core/io.h"
+#include "recflow/dataset/dataset_sink.h"
+#include "recflow/formats/csv/csv_output_format.h"
+#include "recflow/formats/example/record_type.h"
+#include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/formats/jsonl/jsonl_output_format.h"
+#include "recflow/formats/schema_json.h"
+#include "recflow/formats/tfrecord/tfrecord_output_format.h"
+#include "recflow/pipeline/convert_job.h"
+#include "recflow/pipeline/input_source.h"
+
+namespace recflow::cli {
+
+namespace {
+
+Result<char> SingleChar(const std::string& flag, const std::string& value) {
+  if (value == "\\t" || value == "tab") return '\t';
+  if (value.size() != 1) return Status::InvalidArgument(flag + " must be a single character, got '" + value + "'");
+  return value[0];
+}
+
+Status ConfigureInputs(const ConvertFlags& flags, pipeline::InputOptions* in) {
+  ASSIGN_OR_RETURN(in->format, pipeline::ParseInputFormat(flags.from));
+  SchemaPtr schema;
+  if (!flags.schema_file.empty()) {
+    ASSIGN_OR_RETURN(schema, ReadSchemaFile(flags.schema_file));
+  }
+  const bool skip = flags.bad_rows != "fail";
+  // CSV
+  ASSIGN_OR_RETURN(in->csv.dialect.delimiter, SingleChar("--delimiter", flags.delimiter));
+  ASSIGN_OR_RETURN(in->csv.dialect.quote, SingleChar("--quote", flags.quote));
+  if (!flags.comment.empty()) {
+    ASSIGN_OR_RETURN(in->csv.dialect.comment, SingleChar("--comment", flags.comment));
+  }
+  in->csv.header = !flags.no_header;
+  if (flags.null_values_given) in->csv.null_values = flags.null_values;
+  in->csv.block_size = flags.block_size;
+  in->csv.inference_rows = flags.infer_rows;
+  in->csv.schema = schema;
+  in->csv.bad_rows = skip ? csv::BadRowsMode::kSkip : csv::BadRowsMode::kFail;
+  RETURN_NOT_OK(in->csv.Validate());
+  // JSON Lines
+  in->jsonl.block_size = flags.block_size;
+  in->jsonl.inference_rows = flags.infer_rows;
+  in->jsonl.schema = schema;
+  in->jsonl.bad_rows = skip ? jsonl::BadRowsMode::kSkip : jsonl::BadRowsMode::kFail;
+  RETURN_NOT_OK(in->jsonl.Validate());
+  // TFRecord
+  ASSIGN_OR_RETURN(in->tfrecord.record_type, example::ParseRecordType(flags.record_type));
+  in->tfrecord.inference_records = flags.infer_rows;
+  in->tfrecord.schema = schema;
+  in->tfrecord.skip_bad_records = skip;
+  RETURN_NOT_OK(in->tfrecord.Validate());
+  // Avro (its schema is in the file; --schema does not apply)
+  in->avro.bad_blocks = skip ? avro::BadBlocksMode::kSkip : avro::BadBlocksMode::kFail;
+  return in->avro.Validate();
+}
+
+Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags) {
+  if (flags.to == "tfrecord") {
+    ASSIGN_OR_RETURN(example::RecordType type, example::ParseRecordType(flags.record_type));
+    return dataset::OutputFormatFactory(
+        [type](SchemaPtr schema) { return tfrecord::MakeTfrecordOutputFormat(std::move(schema), type); });
+  }
+  if (flags.to == "jsonl") {
+    return dataset::OutputFormatFactory([](SchemaPtr schema) { return jsonl::MakeJsonlOutputFormat(std::move(schema)); });
+  }
+  if (flags.to == "csv") {
+    csv::WriteOptions options = csv::WriteOptions::Defaults();
+    ASSIGN_OR_RETURN(options.delimiter, SingleChar("--delimiter", flags.delimiter));
+    return dataset::OutputFormatFactory(
+        [options](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema), options); });
+  }
+  return Status::InvalidArgument("unknown output format '" + flags.to + "' (tfrecord, jsonl, csv)");
+}
+
+Result<dataset::Sharding> ParseSharding(const ConvertFlags& flags) {
+  const int given = (flags.shards > 0) + (flags.max_records_per_shard > 0) + (flags.max_bytes_per_shard > 0);
+  if (given > 1) {
+    return Status::InvalidArgument("--shards, --max-records-per-shard and --max-bytes-per-shard exclude each other");
+  }
+  dataset::Sharding sharding;
+  if (flags.max_records_per_shard > 0) {
+    sharding.kind = dataset::Sharding::Kind::kMaxRecords;
+    sharding.value = flags.max_records_per_shard;
+  } else if (flags.max_bytes_per_shard > 0) {
+    sharding.kind = dataset::Sharding::Kind::kMaxBytes;
+    sharding.value = flags.max_bytes_per_shard;
+  } else {
+    sharding.value = flags.shards > 0 ? flags.shards : 1;
+  }
+  return sharding;
+}
+
+// Column indices to keep: --select in order (all when absent), plus partition columns not selected.
+Result<std::vector<int>> Projection(const Schema& schema, const ConvertFlags& flags) {
+  if (flags.select.empty()) return std::vector<int>();
+  std::vector<int> projection;
+  auto add = [&](const std::string& name) -> Status {
+    const int index = schema.GetFieldIndex(name);
+    if (index < 0) return Status::InvalidArgument("no column '" + name + "' in " + schema.ToString());
+    if (std::find(projection.begin(), projection.end(), index) == projection.end()) projection.push_back(index);
+    return Status::OK();
+  };
+  for (const std::string& name : flags.select) RETURN_NOT_OK(add(name));
+  for (const std::string& name : flags.partition_by) RETURN_NOT_OK(add(name));
+  return projection;
+}
+
+int64_t TotalInputBytes(const std::vector<std::string>& inputs) {
+  int64_t total = 0;
+  for (const std::string& arg : inputs) {
+    std::error_code ec;
+    if (arg == "-") return 0;
+    if (std::filesystem::is_directory(arg, ec)) {
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(arg, ec)) {
+        if (entry.is_regular_file(ec)) total += static_cast<int64_t>(entry.file_size(ec));
+      }
+    } else if (std::filesystem::is_regular_file(arg, ec)) {
+      total += static_cast<int64_t>(std::filesystem::file_size(arg, ec));
+    }
+  }
+  return total;
+}
+
+// Bad rows as JSON Lines: {"record", "file", "offset", "field", "error", "text"}.
+class BadRowsFile {
+ public:
+  static Result<std::unique_ptr<BadRowsFile>> Open(const std::string& path) {
+    ASSIGN_OR_RETURN(auto stream, FileOutputStream::Open(path));
+    auto file = std::make_unique<BadRowsFile>();
+    file->stream_ = std::move(stream);
+    return file;
+  }
+  void Add(const SkippedRecord& record) {
+    if (!status_.ok()) return;
+    std::string line;
+    jsonl::JsonWriter w(&line);
+    const ErrorContext& c = record.error.context();
+    w.BeginObject();
+    w.Key("record");
+    w.Int(c.record);
+    w.Key("file");
+    w.String(c.file);
+    w.Key("offset");
+    w.Int(c.offset);
+    if (!c.field.empty()) {
+      w.Key("field");
+      w.String(c.field);
+    }
+    w.Key("error");
+    w.String(record.error.message());
+    w.Key("text");
+    w.Bytes(record.text);
+    w.EndObject();
+    line.push_back('\n');
+    status_ = stream_->Write(line.data(), static_cast<int64_t>(line.size()));
+  }
+  Status Close() { return status_.ok() ? stream_->Close() : status_; }
+
+ private:
+  std::unique_ptr<FileOutputStream> stream_;
+  Status status_;
+};
+
+void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
+  std::string& text = *out->buffer();
+  jsonl::JsonWriter w(&text);
+  w.BeginObject();
+  w.Key("output");
+  w.String(output);
+  w.Key("records");
+  w.Int(s.sink.records);
+  w.Key("skipped");
+  w.Int(s.skipped_records);
+  w.Key("input_bytes");
+  w.Int(s.input_bytes);
+  w.Key("files");
+  w.Int(s.sink.files);
+  w.Key("partitions");
+  w.Int(s.sink.partitions);
+  w.Key("raw_bytes");
+  w.Int(s.sink.raw_bytes);
+  w.Key("bytes_written");
+  w.Int(s.sink.written_bytes);
+  w.Key("narrowed_doubles");
+  w.Int(s.narrowed_doubles);
+  w.Key("threads");
+  w.Int(s.threads);
+  w.Key("seconds");
+  w.Double(seconds);
+  w.EndObject();
+  text.push_back('\n');
+}
+
+}  // namespace
+
+CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
+  CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro or TFRecord into a sharded, partitioned dataset");
+  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
+  c->add_option("-o,--output", f->output, "Output dataset directory")->required();
+  c->add_option("--from", f->from, "Input format (default: from each file's suffix)")
+      ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro"}));
+  c->add_option("--to", f->to, "Output format")->check(CLI::IsMember({"tfrecord", "jsonl", "csv"}));
+  c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
+      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
+  c->add_option("--compression", f->compression, "Output compression")->check(CLI::IsMember({"none", "gzip", "zlib"}));
+  c->add_option("--level", f->level, "Compression level 0..9 (-1 = default)")->check(CLI::Range(-1, 9));
+  c->add_option("--shards", f->shards, "Files per partition (default 1)")->check(CLI::PositiveNumber);
+  c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records")
+      ->check(CLI::PositiveNumber);
+  c->add_option("--max-bytes-per-shard", f->max_bytes_per_shard, "Start a new file before N uncompressed bytes")
+      ->check(CLI::PositiveNumber);
+  c->add_option("--naming", f->naming, "Shard names: beam (part-00000-of-00004) or spark (part-00000-<uuid>-c000)")
+      ->check(CLI::IsMember({"beam", "spark"}));
+  c->add_option("--prefix", f->prefix, "Shard file name prefix");
+  c->add_option("--partition-by", f->partition_by, "Columns that become key=value/ directories")->delimiter(',');
+  c->add_option("--mode", f->mode, "When the output exists")
+      ->check(CLI::IsMember({"error", "overwrite", "append", "overwrite-partitions"}));
+  c->add_option("--schema", f->schema_file, "JSON schema file overriding inference");
+  c->add_option("--select", f->select, "Columns to keep, in order")->delimiter(',');
+  c->add_option("--threads", f->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  c->add_flag("--json", f->json, "Print the summary as JSON on stdout");
+  c->add_flag("--no-progress", f->no_progress, "No progress bar even on a terminal");
+  c->add_flag("--no-sync", f->no_sync, "Do not fsync at commit (survives a crash, not a power loss)");
+  c->add_option("--delimiter", f->delimiter, "CSV field delimiter (one character, or 'tab')");
+  c->add_option("--quote", f->quote, "CSV quote character");
+  c->add_flag("--no-header", f->no_header, "CSV input has no header row (columns _c0, _c1, ...)");
+  c->add_option("--null-values", f->null_values, "CSV texts read as null (comma-separated; default: empty)")
+      ->delimiter(',')
+      ->each([f](const std::string&) { f->null_values_given = true; });
+  c->add_option("--comment", f->comment, "CSV comment line character");
+  c->add_option("--block-size", f->block_size, "Input bytes per parallel unit")->check(CLI::PositiveNumber);
+  c->add_option("--infer-rows", f->infer_rows, "Records sampled for type inference")->check(CLI::PositiveNumber);
+  c->add_option("--bad-rows", f->bad_rows, "fail, skip, or file:PATH (skip and write them as JSON Lines)");
+  return c;
+}
+
+Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
+  const auto start = std::chrono::steady_clock::now();
+  if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
+    return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
+  }
+  pipeline::InputOptions input_options;
+  RETURN_NOT_OK(ConfigureInputs(flags, &input_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
+
+  pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
+  options.threads = flags.threads;
+  ASSIGN_OR_RETURN(options.projection, Projection(*source->schema(), flags));
+  ASSIGN_OR_RETURN(SchemaPtr schema, pipeline::ProjectSchema(source->schema(), options.projection));
+
+  dataset::SinkOptions sink_options = dataset::SinkOptions::Defaults();
+  sink_options.output = flags.output;
+  ASSIGN_OR_RETURN(sink_options.format, MakeFormatFactory(flags));
+  ASSIGN_OR_RETURN(sink_options.compression, ParseCompression(flags.compression));
+  sink_options.level = flags.level;
+  ASSIGN_OR_RETURN(sink_options.sharding, ParseSharding(flags));
+  sink_options.naming = flags.naming == "spark" ? dataset::ShardNaming::kSpark : dataset::ShardNaming::kBeam;
+  sink_options.prefix = flags.prefix;
+  sink_options.partition_by = flags.partition_by;
+  ASSIGN_OR_RETURN(sink_options.mode, dataset::ParseSaveMode(flags.mode));
+  sink_options.sync = !flags.no_sync;
+  ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
+
+  std::unique_ptr<BadRowsFile> bad_rows;
+  if (flags.bad_rows.starts_with("file:")) {
+    ASSIGN_OR_RETURN(bad_rows, BadRowsFile::Open(flags.bad_rows.substr(5)));
+    options.on_skipped = [&bad_rows](const SkippedRecord& r) { bad_rows->Add(r); };
+  }
+  pipeline::ConvertProgress progress;
+  options.progress = &progress;
+  Result<pipeline::ConvertStats> stats = Status::Internal("not run");
+  {
+    ProgressBar bar(&progress, TotalInputBytes(flags.inputs), !flags.no_progress && isatty(STDERR_FILENO) == 1);
+    stats = pipeline::RunConvert(source.get(), sink.get(), options);
+  }
+  if (bad_rows != nullptr) RETURN_NOT_OK(bad_rows->Close());
+  RETURN_NOT_OK(stats.status());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const pipeline::ConvertStats& s = *stats;
+  std::string summary = fmt::format(
+      "recflow: {} records into {} files", s.sink.records, s.sink.files);
+  if (s.sink.partitions > 0) summary += fmt::format(" in {} partitions", s.sink.partitions);
+  summary += fmt::format(" of {} ({:.1f} MB read, {:.1f} MB written) in {:.2f} s, {:.0f} records/s, {:.1f} MB/s, {} threads",
+                         flags.output, static_cast<double>(s.input_bytes) / 1e6,
+                         static_cast<double>(s.sink.written_bytes) / 1e6, seconds,
+                         static_cast<double>(s.sink.records) / std::max(seconds, 1e-9),
+                         static_cast<double>(s.input_bytes) / 1e6 / std::max(seconds, 1e-9), s.threads);
+  if (s.skipped_records > 0) summary += fmt::format("; {} bad records skipped", s.skipped_records);
+  if (s.narrowed_doubles > 0) {
+    summary += fmt::format("; {} float64 values lost precision as float32", s.narrowed_doubles);
+  }
+  fmt::print(stderr, "{}\n", summary);
+  if (flags.json) PrintSummaryJson(s, flags.output, seconds, out);
+  return Status::OK();
+}
+
+}  // namespace recflow::cli

@@ -1,0 +1,56 @@
+// `recflow convert`: CSV, JSON Lines, Avro and TFRecord in; a sharded, partitioned, committed dataset out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "recflow/cli/stdout_writer.h"
+#include "recflow/core/status.h"
+
+namespace recflow::cli {
+
+/// Raw values of `recflow convert`'s flags, as parsed by CLI11.
+struct ConvertFlags {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string from = "auto";
+  std::string to = "tfrecord";
+  std::string record_type = "example";
+  std::string compression = "none";
+  int level = -1;
+  int64_t shards = 0;
+  int64_t max_records_per_shard = 0;
+  int64_t max_bytes_per_shard = 0;
+  std::string naming = "beam";
+  std::string prefix = "part";
+  std::vector<std::string> partition_by;
+  std::string mode = "error";
+  std::string schema_file;
+  std::vector<std::string> select;
+  int threads = 0;
+  bool json = false;
+  bool no_progress = false;
+  bool no_sync = false;
+  // CSV input
+  std::string delimiter = ",";
+  std::string quote = "\"";
+  bool no_header = false;
+  std::vector<std::string> null_values;
+  bool null_values_given = false;
+  std::string comment;
+  int64_t block_size = int64_t{1} << 20;
+  int64_t infer_rows = 10000;
+  std::string bad_rows = "fail";
+};
+
+/// Adds the `convert` subcommand to `app`, parsing into `*flags`.
+CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* flags);
+
+/// Runs the job: a progress bar on stderr when it is a terminal, the one-line summary on stderr,
+/// and with --json the summary as one JSON object on `out`.
+Status RunConvert(const ConvertFlags& flags, StdoutWriter* out);
+
+}  // namespace recflow::cli

@@ -1,0 +1,282 @@
+// DatasetSink: partition grouping, deterministic shard assignment, chunking, staged files, commit.
+#include "recflow/dataset/dataset_sink.h"
+
+#include <algorithm>
+
+#include "recflow/dataset/partition_rows.h"
+#include "recflow/dataset/staged_files_internal.h"
+
+namespace recflow::dataset {
+
+// One data file being written: a shard of a partition.
+struct DatasetSink::Target {
+  Partition* partition = nullptr;
+  int64_t shard = 0;
+  int file = 0;
+  std::string pending;  // uncompressed bytes not yet handed to a job
+};
+
+// One partition directory and where its next record goes.
+struct DatasetSink::Partition {
+  std::string dir;
+  int64_t records = 0;        // records assigned so far (the next record's ordinal)
+  int64_t current_shard = 0;  // kMaxRecords / kMaxBytes: the shard being filled
+  int64_t current_bytes = 0;  // kMaxBytes: bytes in the current shard
+  std::map<int64_t, Target*> shards;
+};
+
+Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(std::vector<int> partition_columns, ResolvePartitionColumns(*input_schema, options.partition_by));
+  std::vector<int> data_columns;
+  std::vector<FieldPtr> data_fields;
+  for (int i = 0; i < input_schema->num_fields(); ++i) {
+    if (std::find(partition_columns.begin(), partition_columns.end(), i) != partition_columns.end()) continue;
+    data_columns.push_back(i);
+    data_fields.push_back(input_schema->field(i));
+  }
+  SchemaPtr data_schema = Schema::Make(std::move(data_fields));
+  ASSIGN_OR_RETURN(std::shared_ptr<const OutputFormat> format, options.format(data_schema));
+  CommitOptions commit_options = CommitOptions::Defaults();
+  commit_options.sync = options.sync;
+  commit_options.after_step = options.after_commit_step;
+  ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
+  std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(data_schema),
+                                                    std::move(partition_columns), std::move(data_columns),
+                                                    std::move(format), std::move(committer)));
+  if (sink->partition_columns_.empty()) RETURN_NOT_OK(sink->PartitionFor("").status());
+  return sink;
+}
+
+DatasetSink::DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector<int> partition_columns,
+                         std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
+                         std::unique_ptr<DatasetCommitter> committer)
+    : options_(std::move(options)),
+      data_schema_(std::move(data_schema)),
+      partition_columns_(std::move(partition_columns)),
+      data_columns_(std::move(data_columns)),
+      format_(std::move(format)),
+      committer_(std::move(committer)),
+      files_(std::make_unique<internal::StagedFiles>(options_.compression, options_.max_open_files)),
+      header_(format_->FileHeader()),
+      suffix_(format_->suffix() + std::string(CompressionSuffix(options_.compression))) {}
+
+DatasetSink::~DatasetSink() {
+  files_.reset();  // close descriptors before the committer removes the staging directory
+}
+
+const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
+
+Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const {
+  out->groups.clear();
+  ASSIGN_OR_RETURN(std::vector<PartitionRows> groups, GroupRowsByPartition(batch, partition_columns_));
+  std::shared_ptr<RecordBatch> data;
+  if (partition_columns_.empty()) {
+    data = std::make_shared<RecordBatch>(batch);
+  } else {
+    std::vector<std::shared_ptr<ArrayData>> columns;
+    for (int c : data_columns_) columns.push_back(batch.column_data(c));
+    ASSIGN_OR_RETURN(data, RecordBatch::Make(data_schema_, batch.num_rows(), std::move(columns)));
+  }
+  out->groups.resize(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g) {
+    out->groups[g].dir = std::move(groups[g].dir);
+    RETURN_NOT_OK(encoder->Encode(*data, groups[g].rows, &out->groups[g].records));
+  }
+  return Status::OK();
+}
+
+Result<DatasetSink::Partition*> DatasetSink::PartitionFor(const std::string& dir) {
+  auto it = partitions_.find(dir);
+  if (it != partitions_.end()) return it->second.get();
+  auto partition = std::make_unique<Partition>();
+  partition->dir = dir;
+  Partition* p = partition.get();
+  partitions_.emplace(dir, std::move(partition));
+  // Files that must exist whatever the data: every shard under kCount, else the first one.
+  const int64_t eager = options_.sharding.kind == Sharding::Kind::kCount ? options_.sharding.value : 1;
+  for (int64_t s = 0; s < eager; ++s) RETURN_NOT_OK(TargetFor(p, s).status());
+  return p;
+}
+
+Result<std::string> DatasetSink::FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const {
+  ShardNamer namer;
+  namer.naming = options_.naming;
+  namer.prefix = options_.prefix;
+  namer.suffix = suffix_;
+  namer.num_shards = num_shards;
+  namer.job_uuid = committer_->job_id();
+  ASSIGN_OR_RETURN(std::string name, namer.Name(shard));
+  return partition.dir.empty() ? name : partition.dir + "/" + name;
+}
+
+Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_t shard) {
+  auto it = partition->shards.find(shard);
+  if (it != partition->shards.end()) return it->second;
+  std::string relative;
+  if (options_.sharding.kind == Sharding::Kind::kCount) {
+    ASSIGN_OR_RETURN(relative, FinalName(*partition, shard, options_.sharding.value));
+  } else {  // the shard count is known only at the end: a provisional name, renamed by Commit()
+    const std::string name = "pending-" + std::to_string(shard) + suffix_;
+    relative = partition->dir.empty() ? name : partition->dir + "/" + name;
+  }
+  ASSIGN_OR_RETURN(std::string path, committer_->NewFilePath(relative));
+  auto target = std::make_unique<Target>();
+  target->partition = partition;
+  target->shard = shard;
+  target->file = files_->Add(std::move(path));
+  target->pending = header_;
+  pending_bytes_ += static_cast<int64_t>(header_.size());
+  Target* t = target.get();
+  targets_.push_back(std::move(target));
+  partition->shards.emplace(shard, t);
+  return t;
+}
+
+void DatasetSink::TakeChunk(Target* target, SinkWork* out) {
+  pending_bytes_ -= static_cast<int64_t>(target->pending.size());
+  out->jobs.push_back({target->file, std::move(target->pending), {}});
+  target->pending = std::string();
+}
+
+Status DatasetSink::AppendRecords(Target* target, const EncodedRecords& records, size_t begin, size_t end,
+                                  SinkWork* out) {
+  if (begin == end) return Status::OK();
+  const int64_t from = begin == 0 ? 0 : records.ends[begin - 1];
+  const int64_t to = records.ends[end - 1];
+  target->pending.append(records.bytes, static_cast<size_t>(from), static_cast<size_t>(to - from));
+  pending_bytes_ += to - from;
+  stats_.records += static_cast<int64_t>(end - begin);
+  stats_.raw_bytes += to - from;
+  if (static_cast<int64_t>(target->pending.size()) >= options_.chunk_bytes) TakeChunk(target, out);
+  return Status::OK();
+}
+
+void DatasetSink::LimitPending(SinkWork* out) {
+  if (pending_bytes_ <= options_.max_pending_bytes) return;
+  std::vector<Target*> by_size;
+  for (auto& t : targets_) {
+    if (!t->pending.empty()) by_size.push_back(t.get());
+  }
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [](const Target* a, const Target* b) { return a->pending.size() > b->pending.size(); });
+  for (Target* t : by_size) {
+    if (pending_bytes_ <= options_.max_pending_bytes / 2) break;
+    TakeChunk(t, out);
+  }
+}
+
+Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
+  const Sharding& sharding = options_.sharding;
+  for (SinkBatch::Group& group : batch.groups) {
+    ASSIGN_OR_RETURN(Partition * p, PartitionFor(group.dir));
+    const EncodedRecords& recs = group.records;
+    const size_t n = recs.ends.size();
+    switch (sharding.kind) {
+      case Sharding::Kind::kCount: {
+        // The group is cut into `count` contiguous runs of near-equal size; run j goes to shard
+        // (start + j) mod count, and `start` advances with the partition's record count, so
+        // small groups rotate over the shards and every shard gets its share.
+        const int64_t count = sharding.value;
+        const int64_t start = p->records % count;
+        for (int64_t j = 0; j < count; ++j) {
+          const size_t begin = static_cast<size_t>(static_cast<int64_t>(n) * j / count);
+          const size_t end = static_cast<size_t>(static_cast<int64_t>(n) * (j + 1) / count);
+          if (begin == end) continue;
+          ASSIGN_OR_RETURN(Target * t, TargetFor(p, (start + j) % count));
+          RETURN_NOT_OK(AppendRecords(t, recs, begin, end, out));
+        }
+        p->records += static_cast<int64_t>(n);
+        break;
+      }
+      case Sharding::Kind::kMaxRecords: {
+        size_t begin = 0;
+        while (begin < n) {
+          const int64_t room = sharding.value - p->records % sharding.value;
+          const size_t end = std::min(n, begin + static_cast<size_t>(room));
+          ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->records / sharding.value));
+          RETURN_NOT_OK(AppendRecords(t, recs, begin, end, out));
+          p->records += static_cast<int64_t>(end - begin);
+          begin = end;
+        }
+        break;
+      }
+      case Sharding::Kind::kMaxBytes: {
+        size_t begin = 0;
+        for (size_t r = 0; r < n; ++r) {
+          const int64_t size = recs.ends[r] - (r == 0 ? 0 : recs.ends[r - 1]);
+          if (p->current_bytes > 0 && p->current_bytes + size > sharding.value) {
+            ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
+            RETURN_NOT_OK(AppendRecords(t, recs, begin, r, out));
+            begin = r;
+            ++p->current_shard;
+            p->current_bytes = 0;
+          }
+          p->current_bytes += size;
+        }
+        ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
+        RETURN_NOT_OK(AppendRecords(t, recs, begin, n, out));
+        p->records += static_cast<int64_t>(n);
+        break;
+      }
+    }
+  }
+  LimitPending(out);
+  return Status::OK();
+}
+
+Status DatasetSink::Compress(SinkWork* work) const {
+  for (SinkWork::Job& job : work->jobs) {
+    if (options_.compression == Compression::kNone) {
+      job.chunk.raw_size = static_cast<int64_t>(job.raw.size());
+      job.chunk.bytes = std::move(job.raw);
+    } else {
+      const std::string_view piece(job.raw);
+      RETURN_NOT_OK(CompressChunk(options_.compression, options_.level, {&piece, 1}, &job.chunk));
+    }
+    job.raw = std::string();
+  }
+  return Status::OK();
+}
+
+Status DatasetSink::Write(SinkWork work) {
+  for (const SinkWork::Job& job : work.jobs) RETURN_NOT_OK(files_->Append(job.file, job.chunk));
+  return Status::OK();
+}
+
+void DatasetSink::Flush(SinkWork* out) {
+  for (auto& t : targets_) {
+    if (!t->pending.empty()) TakeChunk(t.get(), out);
+  }
+}
+
+Status DatasetSink::Commit() {
+  if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
+  finished_ = true;
+  for (auto& t : targets_) {
+    RETURN_NOT_OK(files_->Close(t->file));
+    stats_.written_bytes += files_->written_bytes(t->file);
+  }
+  if (options_.sharding.kind != Sharding::Kind::kCount) {
+    for (auto& [dir, p] : partitions_) {
+      const int64_t num_shards = static_cast<int64_t>(p->shards.size());
+      for (auto& [shard, t] : p->shards) {
+        ASSIGN_OR_RETURN(std::string relative, FinalName(*p, shard, num_shards));
+        ASSIGN_OR_RETURN(std::string path, committer_->NewFilePath(relative));
+        RETURN_NOT_OK(files_->Rename(t->file, std::move(path)));
+      }
+    }
+  }
+  stats_.files = static_cast<int64_t>(targets_.size());
+  stats_.partitions = partition_columns_.empty() ? 0 : static_cast<int64_t>(partitions_.size());
+  files_.reset();
+  return committer_->Commit();
+}
+
+Status DatasetSink::Abort() {
+  finished_ = true;
+  files_.reset();
+  return committer_->Abort();
+}
+
+}  // namespace recflow::dataset

@@ -1,0 +1,131 @@
+// DatasetSink: writes record batches as a sharded, Hive-partitioned dataset and commits it
+// atomically — split into stages that convert's pipeline runs in parallel or in order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/chunked_compression.h"
+#include "recflow/core/result.h"
+#include "recflow/dataset/commit.h"
+#include "recflow/dataset/sink_options.h"
+#include "recflow/formats/output_format.h"
+
+namespace recflow::dataset {
+
+namespace internal {
+class StagedFiles;
+}  // namespace internal
+
+/// The encoded rows of one input batch, grouped by partition directory (made by Prepare).
+struct SinkBatch {
+  /// One partition's records.
+  struct Group {
+    std::string dir;          ///< relative partition directory, empty when not partitioned
+    EncodedRecords records;   ///< the rows, encoded, in input order
+  };
+  std::vector<Group> groups;  ///< in order of first appearance in the batch
+};
+
+/// Chunks ready to compress and write (made by Assign and Flush).
+struct SinkWork {
+  /// Bytes for one file.
+  struct Job {
+    int file = 0;             ///< the sink's file id
+    std::string raw;          ///< uncompressed bytes (consumed by Compress)
+    CompressedChunk chunk;    ///< what goes into the file
+  };
+  std::vector<Job> jobs;
+};
+
+/// What a finished job wrote.
+struct SinkStats {
+  int64_t records = 0;        ///< records written
+  int64_t raw_bytes = 0;      ///< uncompressed bytes of the records (framing included)
+  int64_t written_bytes = 0;  ///< bytes of the data files on disk
+  int64_t files = 0;          ///< data files
+  int64_t partitions = 0;     ///< partition directories (0 when not partitioned)
+};
+
+/// A dataset being written. Lifecycle: Open (recovers stale jobs and refuses per save mode),
+/// then for each batch in input order Prepare (any thread) → Assign (in order) → Compress (any
+/// thread) → Write (in order); then Flush → Compress → Write, and Commit. Destroying an
+/// uncommitted sink aborts the job: nothing appears in the output.
+///
+/// Output is a function of the input rows and the options only: which file a record lands in
+/// and the bytes of every file do not depend on threads or timing (see docs/formats/datasets.md,
+/// "Sharding").
+class DatasetSink {
+ public:
+  /// Begins a job on options.output for rows of `input_schema` (partition columns resolved and
+  /// checked; the format made for the remaining columns).
+  static Result<std::unique_ptr<DatasetSink>> Open(SinkOptions options, SchemaPtr input_schema);
+  ~DatasetSink();
+  DatasetSink(const DatasetSink&) = delete;
+  DatasetSink& operator=(const DatasetSink&) = delete;
+
+  /// The columns written into the files (the input minus the partition columns).
+  const SchemaPtr& data_schema() const { return data_schema_; }
+  /// The file format.
+  const OutputFormat& format() const { return *format_; }
+  /// A fresh encoder for one thread.
+  Result<std::unique_ptr<RecordEncoder>> NewEncoder() const { return format_->NewEncoder(); }
+
+  /// Groups `batch` (input schema) by partition and encodes each group with `encoder`. Thread-safe.
+  /// Errors name the field and the row within `batch`.
+  Status Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const;
+  /// Decides the file of every record of `batch` (in input order) and moves full chunks into
+  /// `*out`. Call for every batch in input order, from one thread at a time.
+  Status Assign(SinkBatch batch, SinkWork* out);
+  /// Compresses every job of `work`. Thread-safe.
+  Status Compress(SinkWork* work) const;
+  /// Appends the jobs' chunks to their files. In input order, one thread at a time.
+  Status Write(SinkWork work);
+  /// Moves every partial chunk into `*out` (after the last Assign).
+  void Flush(SinkWork* out);
+  /// Finishes every file (creating empty shards where the sharding promises them), gives them
+  /// their final names and commits the dataset (see DatasetCommitter::Commit).
+  Status Commit();
+  /// Abandons the job: its staging directory is removed, the output stays as it was.
+  Status Abort();
+  /// Counters (final after Commit).
+  const SinkStats& stats() const { return stats_; }
+  /// The committer's job id.
+  const std::string& job_id() const;
+
+ private:
+  struct Target;
+  struct Partition;
+  DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector<int> partition_columns,
+              std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
+              std::unique_ptr<DatasetCommitter> committer);
+  Result<Partition*> PartitionFor(const std::string& dir);
+  Result<Target*> TargetFor(Partition* partition, int64_t shard);
+  Status AppendRecords(Target* target, const EncodedRecords& records, size_t begin, size_t end, SinkWork* out);
+  void TakeChunk(Target* target, SinkWork* out);
+  void LimitPending(SinkWork* out);
+  Result<std::string> FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const;
+
+  SinkOptions options_;
+  SchemaPtr data_schema_;
+  std::vector<int> partition_columns_;
+  std::vector<int> data_columns_;
+  std::shared_ptr<const OutputFormat> format_;
+  std::unique_ptr<DatasetCommitter> committer_;
+  std::unique_ptr<internal::StagedFiles> files_;
+  std::string header_;
+  std::string suffix_;
+  std::map<std::string, std::unique_ptr<Partition>> partitions_;
+  std::vector<std::unique_ptr<Target>> targets_;  // indexed by file id
+  int64_t pending_bytes_ = 0;
+  SinkStats stats_;
+  bool finished_ = false;
+};
+
+}  // namespace recflow::dataset

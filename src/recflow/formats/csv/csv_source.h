@@ -1,0 +1,24 @@
+// CSV as a pipeline Source: blocks of whole rows cut in order, parsed and converted in parallel.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "recflow/core/io.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/csv/read_options.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::csv {
+
+/// Opens a CSV file ("-" = stdin; ".gz"/".zz"/".zlib" decompressed) as a Source. The header and
+/// the inference sample are read at once (as CsvReader does); each unit is then one block of
+/// ReadOptions::block_size bytes cut on a row boundary, and Decode() tokenizes and converts it.
+/// Under BadRowsMode::kSkip bad rows come back as SkippedRecords (ReadOptions::on_bad_row is
+/// not called). ReadOptions::batch_rows does not apply: a unit's batch holds the block's rows.
+Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options);
+
+/// The same over any stream.
+Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, const ReadOptions& options);
+
+}  // namespace recflow::csv

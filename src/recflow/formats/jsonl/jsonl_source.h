@@ -1,0 +1,23 @@
+// JSON Lines as a pipeline Source: runs of lines gathered in order, parsed and converted in parallel.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "recflow/core/io.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/jsonl/read_options.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::jsonl {
+
+/// Opens a JSON Lines file ("-" = stdin; ".gz"/".zz"/".zlib" decompressed) as a Source. The
+/// inference sample is read at once (as JsonlReader does); each unit then gathers about
+/// ReadOptions::block_size bytes of whole lines, and Decode() parses them with simdjson. Under
+/// BadRowsMode::kSkip bad lines come back as SkippedRecords (on_bad_row is not called).
+Result<std::unique_ptr<Source>> OpenJsonlSource(const std::string& path, const ReadOptions& options);
+
+/// The same over any stream.
+Result<std::unique_ptr<Source>> OpenJsonlSource(std::unique_ptr<InputStream> in, const ReadOptions& options);
+
+}  // namespace recflow::jsonl

@@ -1,0 +1,116 @@
+// ParseSchemaJson: simdjson DOM walk over a small schema document.
+#include "recflow/formats/schema_json.h"
+
+#include <simdjson.h>
+
+#include <set>
+
+#include "recflow/core/io.h"
+
+namespace recflow {
+
+namespace {
+
+Result<DataTypePtr> ParseType(std::string_view text, bool* timestamp) {
+  if (text.starts_with("list<") && text.ends_with(">")) {
+    bool inner_timestamp = false;
+    ASSIGN_OR_RETURN(DataTypePtr item, ParseType(text.substr(5, text.size() - 6), &inner_timestamp));
+    if (inner_timestamp) return Status::DataError("list<timestamp> is not supported");
+    return list(std::move(item));
+  }
+  *timestamp = false;
+  if (text == "bool" || text == "boolean") return boolean();
+  if (text == "int8") return int8();
+  if (text == "int16") return int16();
+  if (text == "int32") return int32();
+  if (text == "int64") return int64();
+  if (text == "uint8") return uint8();
+  if (text == "uint16") return uint16();
+  if (text == "uint32") return uint32();
+  if (text == "uint64") return uint64();
+  if (text == "float32" || text == "float") return float32();
+  if (text == "float64" || text == "double") return float64();
+  if (text == "utf8" || text == "string") return utf8();
+  if (text == "binary" || text == "bytes") return binary();
+  if (text == "timestamp") {
+    *timestamp = true;
+    return int64();
+  }
+  return Status::DataError("unknown type '" + std::string(text) +
+                           "' (bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, timestamp, list<T>)");
+}
+
+Result<FieldPtr> ParseField(simdjson::dom::element element, size_t index) {
+  simdjson::dom::object object;
+  if (element.get_object().get(object)) {
+    return Status::DataError("field " + std::to_string(index) + " is not an object");
+  }
+  std::string_view name;
+  std::string_view type;
+  bool nullable = true;
+  for (auto [key, value] : object) {
+    if (key == "name") {
+      if (value.get_string().get(name)) return Status::DataError("field " + std::to_string(index) + ": name is not a string");
+    } else if (key == "type") {
+      if (value.get_string().get(type)) return Status::DataError("field " + std::to_string(index) + ": type is not a string");
+    } else if (key == "nullable") {
+      if (value.get_bool().get(nullable)) return Status::DataError("field " + std::to_string(index) + ": nullable is not a bool");
+    } else {
+      return Status::DataError("field " + std::to_string(index) + ": unknown key '" + std::string(key) +
+                               "' (name, type, nullable)");
+    }
+  }
+  if (name.empty()) return Status::DataError("field " + std::to_string(index) + " has no name");
+  if (type.empty()) return Status::DataError("field '" + std::string(name) + "' has no type");
+  bool timestamp = false;
+  auto parsed = ParseType(type, &timestamp);
+  if (!parsed.ok()) return parsed.status().WithField(name);
+  std::shared_ptr<const KeyValueMetadata> metadata;
+  if (timestamp) {
+    metadata = std::make_shared<KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{
+        {std::string(kLogicalTypeKey), std::string(kTimestampLogicalType)}});
+  }
+  return Field::Make(std::string(name), *parsed, nullable, std::move(metadata));
+}
+
+}  // namespace
+
+Result<SchemaPtr> ParseSchemaJson(std::string_view json, const std::string& name) {
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(json);
+  simdjson::dom::element root;
+  if (auto error = parser.parse(padded).get(root)) {
+    return Status::DataError(std::string("not JSON: ") + simdjson::error_message(error)).WithFile(name);
+  }
+  simdjson::dom::array fields;
+  simdjson::dom::object object;
+  if (!root.get_object().get(object)) {
+    for (auto [key, value] : object) {
+      if (key != "fields") return Status::DataError("unknown key '" + std::string(key) + "' (fields)").WithFile(name);
+    }
+    if (object["fields"].get_array().get(fields)) return Status::DataError("no \"fields\" array").WithFile(name);
+  } else if (root.get_array().get(fields)) {
+    return Status::DataError("a schema is an object with \"fields\" or an array of fields").WithFile(name);
+  }
+  std::vector<FieldPtr> out;
+  std::set<std::string, std::less<>> names;
+  size_t index = 0;
+  for (simdjson::dom::element f : fields) {
+    auto field = ParseField(f, index++);
+    if (!field.ok()) return field.status().WithFile(name);
+    if (!names.insert((*field)->name()).second) {
+      return Status::DataError("column '" + (*field)->name() + "' is defined twice").WithFile(name);
+    }
+    out.push_back(std::move(field).ValueUnsafe());
+  }
+  if (out.empty()) return Status::DataError("the schema has no fields").WithFile(name);
+  return Schema::Make(std::move(out));
+}
+
+Result<SchemaPtr> ReadSchemaFile(const std::string& path) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, ReadWholeFile(path));
+  return ParseSchemaJson(std::string_view(reinterpret_cast<const char*>(data->data()), static_cast<size_t>(data->size())),
+                         path);
+}
+
+}  // namespace recflow

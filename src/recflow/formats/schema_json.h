@@ -1,0 +1,24 @@
+// Schema files: the JSON a user passes with --schema to fix column names, types and nullability.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "recflow/columnar/schema.h"
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// Parses a schema document:
+///   {"fields": [{"name": "a", "type": "int64", "nullable": true}, ...]}
+/// (a bare array of fields is accepted too). Types: bool, int8, int16, int32, int64, uint8,
+/// uint16, uint32, uint64, float32, float64, utf8 (alias string), binary (alias bytes),
+/// timestamp (int64 microseconds since the epoch, UTC, tagged with kTimestampLogicalType) and
+/// list<T> of those. `nullable` defaults to true. DataError naming `name` and the field for
+/// anything else (unknown keys, duplicate names, empty names).
+Result<SchemaPtr> ParseSchemaJson(std::string_view json, const std::string& name);
+
+/// Reads and parses a schema file.
+Result<SchemaPtr> ReadSchemaFile(const std::string& path);
+
+}  // namespace recflow

@@ -1,0 +1,62 @@
+// Source: a format reader split into a serial part that cuts the input into units and a
+// parallel part that decodes one unit into a RecordBatch — the contract of convert's pipeline.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/result.h"
+
+namespace recflow {
+
+/// A record a source left out under a skip-bad-records policy.
+struct SkippedRecord {
+  /// The record's raw text (a CSV row or JSON line without its terminator; empty for binary
+  /// formats).
+  std::string text;
+  /// Why: a DataError naming the file, byte offset and (where known) line, record and field.
+  /// Its record index is relative to the unit; the pipeline rebases it (see DecodedUnit).
+  Status error;
+};
+
+/// What decoding one unit produced.
+struct DecodedUnit {
+  /// The unit's records, in input order, in the source's schema (may have zero rows).
+  std::shared_ptr<RecordBatch> batch;
+  /// Records left out, in input order.
+  std::vector<SkippedRecord> skipped;
+  /// Input records the unit covered (decoded + skipped), so record indices can be rebased.
+  int64_t input_records = 0;
+};
+
+/// One independently decodable piece of input (a CSV block of whole rows, a run of TFRecord
+/// records, an Avro block). Decode() may run on any thread, concurrently with other units'
+/// Decode() and with Source::NextUnit(); a unit is decoded at most once.
+class SourceUnit {
+ public:
+  virtual ~SourceUnit() = default;
+  /// Decodes the unit. Errors carry file and byte offset; record indices in them are relative
+  /// to the unit's first record (the pipeline adds the records of earlier units).
+  virtual Result<DecodedUnit> Decode() = 0;
+  /// Input bytes (as read from disk, compressed or not) the unit consumed, for progress.
+  virtual int64_t input_bytes() const = 0;
+};
+
+/// A reader that yields units in input order. NextUnit() is called from one thread at a time;
+/// memory held by the source itself stays bounded (about one unit) whatever the input size.
+class Source {
+ public:
+  virtual ~Source() = default;
+  /// The schema every unit's batch has.
+  virtual const SchemaPtr& schema() const = 0;
+  /// The next unit in input order, or nullptr after the last one. After an error, every
+  /// call returns it.
+  virtual Result<std::unique_ptr<SourceUnit>> NextUnit() = 0;
+  /// The input's name for messages.
+  virtual const std::string& name() const = 0;
+};
+
+}  // namespace recflow

@@ -1,0 +1,138 @@
+// TfrecordSource: inference over a kept sample, then units of copied records decoded in parallel.
+#include "recflow/formats/tfrecord/tfrecord_source.h"
+
+#include <utility>
+#include <vector>
+
+#include "recflow/formats/example/decoder.h"
+#include "recflow/formats/example/schema_inference.h"
+
+namespace recflow::tfrecord {
+
+namespace {
+
+// Records copied back to back, with where each ends and where it was in the input.
+class TfrecordUnit final : public SourceUnit {
+ public:
+  TfrecordUnit(const SourceOptions* options, SchemaPtr schema, const std::string* name)
+      : options_(options), schema_(std::move(schema)), name_(name) {}
+
+  void Add(std::string_view record, int64_t offset, int64_t framed_bytes) {
+    bytes_.append(record);
+    ends_.push_back(bytes_.size());
+    offsets_.push_back(offset);
+    input_bytes_ += framed_bytes;
+  }
+  size_t size() const { return bytes_.size(); }
+  size_t count() const { return ends_.size(); }
+  void set_schema(SchemaPtr schema) { schema_ = std::move(schema); }
+
+  Result<DecodedUnit> Decode() override {
+    ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, options_->record_type));
+    DecodedUnit out;
+    size_t begin = 0;
+    for (size_t r = 0; r < ends_.size(); ++r) {
+      const std::string_view record(bytes_.data() + begin, ends_[r] - begin);
+      begin = ends_[r];
+      const int64_t index = out.input_records++;
+      Status st = decoder->Append(record);
+      if (st.ok()) continue;
+      st = st.WithFile(*name_).WithOffset(offsets_[r]).WithRecord(index);
+      if (!options_->skip_bad_records || st.code() != StatusCode::kDataError) return st;
+      out.skipped.push_back({std::string(), std::move(st)});
+    }
+    ASSIGN_OR_RETURN(out.batch, decoder->Finish());
+    return out;
+  }
+
+  int64_t input_bytes() const override { return input_bytes_; }
+
+ private:
+  const SourceOptions* options_;
+  SchemaPtr schema_;
+  const std::string* name_;
+  std::string bytes_;
+  std::vector<size_t> ends_;
+  std::vector<int64_t> offsets_;
+  int64_t input_bytes_ = 0;
+};
+
+// Framing overhead per record: length, length CRC, data CRC.
+constexpr int64_t kFrameBytes = 16;
+
+}  // namespace
+
+// The source: a RecordReader; the inference sample is kept and handed out first.
+class TfrecordSource final : public Source {
+ public:
+  TfrecordSource(std::unique_ptr<RecordReader> reader, SourceOptions options, std::string name)
+      : reader_(std::move(reader)), options_(std::move(options)), name_(std::move(name)) {}
+
+  Status Init() {
+    if (options_.schema != nullptr) {
+      schema_ = options_.schema;
+      return Status::OK();
+    }
+    example::SchemaInferrer inferrer(options_.record_type);
+    sample_ = std::make_unique<TfrecordUnit>(&options_, nullptr, &name_);
+    std::string_view record;
+    while (sample_->count() < static_cast<size_t>(options_.inference_records)) {
+      ASSIGN_OR_RETURN(const bool more, reader_->Next(&record));
+      if (!more) break;
+      Status st = inferrer.Observe(record);
+      if (!st.ok() && !options_.skip_bad_records) {
+        return st.WithFile(name_).WithOffset(reader_->record_offset()).WithRecord(reader_->record_index());
+      }
+      sample_->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFrameBytes);
+    }
+    schema_ = inferrer.Finish();
+    sample_->set_schema(schema_);
+    return Status::OK();
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    if (!error_.ok()) return error_;
+    if (sample_ != nullptr && sample_->count() > 0) return std::unique_ptr<SourceUnit>(std::move(sample_));
+    auto unit = std::make_unique<TfrecordUnit>(&options_, schema_, &name_);
+    std::string_view record;
+    while (static_cast<int64_t>(unit->size()) < options_.unit_bytes) {
+      auto more = reader_->Next(&record);
+      if (!more.ok()) {
+        error_ = more.status();
+        return error_;
+      }
+      if (!*more) break;
+      unit->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFrameBytes);
+    }
+    if (unit->count() == 0) return std::unique_ptr<SourceUnit>();
+    return std::unique_ptr<SourceUnit>(std::move(unit));
+  }
+
+ private:
+  std::unique_ptr<RecordReader> reader_;
+  SourceOptions options_;
+  std::string name_;
+  SchemaPtr schema_;
+  std::unique_ptr<TfrecordUnit> sample_;
+  Status error_;
+};
+
+Status SourceOptions::Validate() const {
+  RETURN_NOT_OK(reader.Validate());
+  if (inference_records < 1) return Status::InvalidArgument("inference_records must be at least 1");
+  if (unit_bytes < 1) return Status::InvalidArgument("unit_bytes must be at least 1");
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Source>> OpenTfrecordSource(const std::string& path, const SourceOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(auto reader, RecordReader::Open(path, options.reader));
+  auto source = std::make_unique<TfrecordSource>(std::move(reader), options, path == "-" ? "<stdin>" : path);
+  RETURN_NOT_OK(source->Init());
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+}  // namespace recflow::tfrecord

@@ -1,0 +1,61 @@
+// RunConvert: the convert job as a pipeline on oneTBB — read units → decode + encode (parallel)
+// → assign to files (in order) → compress (parallel) → write (in order) → commit.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "recflow/core/result.h"
+#include "recflow/dataset/dataset_sink.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::pipeline {
+
+/// Live counters of a running job, updated in input order; readable from any thread.
+struct ConvertProgress {
+  std::atomic<int64_t> input_bytes{0};  ///< input bytes consumed by the units written so far
+  std::atomic<int64_t> records{0};      ///< records written so far
+  std::atomic<int64_t> skipped{0};      ///< records left out so far
+};
+
+/// How RunConvert runs.
+struct ConvertOptions {
+  /// Worker threads; 0 = every core.
+  int threads = 0;
+  /// Units in flight at once (bounds memory); 0 = 2 × threads + 2.
+  int max_in_flight = 0;
+  /// Indices of the source's columns to keep, in output order; empty = all. The sink must have
+  /// been opened for the projected schema (see ProjectSchema).
+  std::vector<int> projection;
+  /// Called in input order for each record a source left out, with the record's index in the
+  /// whole input (rebased into its error too).
+  std::function<void(const SkippedRecord& record)> on_skipped;
+  /// Updated as the job runs (may be null).
+  ConvertProgress* progress = nullptr;
+  /// All cores, every column, 2 × threads + 2 units in flight.
+  static ConvertOptions Defaults() { return {}; }
+};
+
+/// What a finished job did.
+struct ConvertStats {
+  int64_t input_records = 0;     ///< records read (written + skipped)
+  int64_t skipped_records = 0;   ///< records left out by the source
+  int64_t input_bytes = 0;       ///< input bytes consumed
+  int64_t narrowed_doubles = 0;  ///< float64 values written as float32 that lost precision
+  int threads = 0;               ///< worker threads used
+  dataset::SinkStats sink;       ///< what was written
+};
+
+/// The schema of `schema`'s columns `projection` (all when empty); InvalidArgument for an index
+/// out of range or repeated.
+Result<SchemaPtr> ProjectSchema(const SchemaPtr& schema, const std::vector<int>& projection);
+
+/// Reads every unit of `source`, writes its records into `sink` and commits the sink. The first
+/// error in input order stops the job; the sink is then aborted (the output is left as it was)
+/// and the error returned with its record index counted from the start of the input. Output
+/// does not depend on `threads`.
+Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options);
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,221 @@
+// OpenInputs: format detection, partition discovery and a Source chaining one file after another.
+#include "recflow/pipeline/input_source.h"
+
+#include <filesystem>
+#include <utility>
+
+#include "recflow/dataset/inputs.h"
+#include "recflow/dataset/partition_discovery.h"
+#include "recflow/formats/avro/avro_source.h"
+#include "recflow/formats/csv/csv_source.h"
+#include "recflow/formats/jsonl/jsonl_source.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+// One input file and its partition values.
+struct InputFile {
+  std::string path;
+  std::vector<dataset::PartitionValue> partition;
+};
+
+// Appends the file's partition columns to every batch of an inner unit.
+class PartitionedUnit final : public SourceUnit {
+ public:
+  PartitionedUnit(std::unique_ptr<SourceUnit> inner, SchemaPtr schema, SchemaPtr partition_schema,
+                  const std::vector<dataset::PartitionValue>* values)
+      : inner_(std::move(inner)),
+        schema_(std::move(schema)),
+        partition_schema_(std::move(partition_schema)),
+        values_(values) {}
+
+  Result<DecodedUnit> Decode() override {
+    ASSIGN_OR_RETURN(DecodedUnit unit, inner_->Decode());
+    std::vector<std::shared_ptr<ArrayData>> columns = unit.batch->columns();
+    ASSIGN_OR_RETURN(auto extra, dataset::MakePartitionColumns(*partition_schema_, *values_, unit.batch->num_rows()));
+    for (auto& c : extra) columns.push_back(std::move(c));
+    ASSIGN_OR_RETURN(unit.batch, RecordBatch::Make(schema_, unit.batch->num_rows(), std::move(columns)));
+    return unit;
+  }
+  int64_t input_bytes() const override { return inner_->input_bytes(); }
+
+ private:
+  std::unique_ptr<SourceUnit> inner_;
+  SchemaPtr schema_;
+  SchemaPtr partition_schema_;
+  const std::vector<dataset::PartitionValue>* values_;
+};
+
+// The files in order, each opened when the previous one is exhausted.
+class ChainedSource final : public Source {
+ public:
+  ChainedSource(std::vector<InputFile> files, std::vector<InputFormat> formats, InputOptions options,
+                SchemaPtr partition_schema)
+      : files_(std::move(files)),
+        formats_(std::move(formats)),
+        options_(std::move(options)),
+        partition_schema_(std::move(partition_schema)),
+        name_(files_.size() == 1 ? files_[0].path : std::to_string(files_.size()) + " files") {}
+
+  Status Init() {
+    RETURN_NOT_OK(OpenFile(0, nullptr));
+    std::vector<FieldPtr> fields = current_->schema()->fields();
+    data_schema_ = current_->schema();
+    for (const FieldPtr& f : partition_schema_->fields()) {
+      if (data_schema_->GetFieldIndex(f->name()) >= 0) {
+        return Status::InvalidArgument("partition column '" + f->name() + "' is also a column of " + files_[0].path);
+      }
+      fields.push_back(f);
+    }
+    schema_ = Schema::Make(std::move(fields));
+    return Status::OK();
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    while (true) {
+      ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, current_->NextUnit());
+      if (unit != nullptr) {
+        if (partition_schema_->num_fields() == 0) return unit;
+        return std::unique_ptr<SourceUnit>(std::make_unique<PartitionedUnit>(
+            std::move(unit), schema_, partition_schema_, &files_[index_].partition));
+      }
+      if (index_ + 1 >= files_.size()) return std::unique_ptr<SourceUnit>();
+      RETURN_NOT_OK(OpenFile(index_ + 1, data_schema_));
+    }
+  }
+
+ private:
+  Status OpenFile(size_t index, const SchemaPtr& schema) {
+    index_ = index;
+    const std::string& path = files_[index].path;
+    switch (formats_[index]) {
+      case InputFormat::kCsv: {
+        csv::ReadOptions o = options_.csv;
+        if (schema != nullptr) o.schema = schema;
+        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(path, o));
+        break;
+      }
+      case InputFormat::kJsonl: {
+        jsonl::ReadOptions o = options_.jsonl;
+        if (schema != nullptr) o.schema = schema;
+        ASSIGN_OR_RETURN(current_, jsonl::OpenJsonlSource(path, o));
+        break;
+      }
+      case InputFormat::kTfrecord: {
+        tfrecord::SourceOptions o = options_.tfrecord;
+        if (schema != nullptr) o.schema = schema;
+        ASSIGN_OR_RETURN(current_, tfrecord::OpenTfrecordSource(path, o));
+        break;
+      }
+      case InputFormat::kAvro: {
+        // Avro files carry their own schema; a later file must map to the first one's columns.
+        ASSIGN_OR_RETURN(current_, avro::OpenAvroSource(path, options_.avro));
+        if (schema != nullptr && !current_->schema()->Equals(*schema)) {
+          return Status::InvalidArgument(path + " has columns " + current_->schema()->ToString() + ", " +
+                                         files_[0].path + " has " + schema->ToString());
+        }
+        break;
+      }
+      case InputFormat::kAuto:
+        return Status::Internal("input format not resolved");
+    }
+    return Status::OK();
+  }
+
+  std::vector<InputFile> files_;
+  std::vector<InputFormat> formats_;
+  InputOptions options_;
+  SchemaPtr partition_schema_;
+  std::string name_;
+  SchemaPtr data_schema_;
+  SchemaPtr schema_;
+  size_t index_ = 0;
+  std::unique_ptr<Source> current_;
+};
+
+bool IsDirectory(const std::string& path) {
+  std::error_code ec;
+  return path != "-" && std::filesystem::is_directory(path, ec);
+}
+
+}  // namespace
+
+Result<InputFormat> ParseInputFormat(std::string_view name) {
+  if (name.empty() || name == "auto") return InputFormat::kAuto;
+  if (name == "csv") return InputFormat::kCsv;
+  if (name == "jsonl" || name == "json") return InputFormat::kJsonl;
+  if (name == "tfrecord") return InputFormat::kTfrecord;
+  if (name == "avro") return InputFormat::kAvro;
+  return Status::InvalidArgument("unknown input format '" + std::string(name) + "' (csv, jsonl, tfrecord, avro)");
+}
+
+Result<InputFormat> InputFormatFromName(std::string_view path) {
+  for (std::string_view z : {".gz", ".zz", ".zlib"}) {
+    if (path.ends_with(z)) {
+      path.remove_suffix(z.size());
+      break;
+    }
+  }
+  for (std::string_view s : {".csv", ".tsv"}) {
+    if (path.ends_with(s)) return InputFormat::kCsv;
+  }
+  for (std::string_view s : {".jsonl", ".ndjson", ".json"}) {
+    if (path.ends_with(s)) return InputFormat::kJsonl;
+  }
+  for (std::string_view s : {".tfrecord", ".tfrecords", ".tfr"}) {
+    if (path.ends_with(s)) return InputFormat::kTfrecord;
+  }
+  if (path.ends_with(".avro")) return InputFormat::kAvro;
+  return Status::NotFound("cannot tell the format of " + std::string(path) + " from its name: pass --from");
+}
+
+Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options) {
+  if (args.empty()) return Status::InvalidArgument("no input");
+  std::vector<InputFile> files;
+  SchemaPtr partition_schema = Schema::Make({});
+  bool have_unpartitioned = false;
+  for (const std::string& arg : args) {
+    ASSIGN_OR_RETURN(std::vector<std::string> expanded, ExpandInputs({arg}));
+    std::vector<std::vector<dataset::PartitionValue>> values(expanded.size());
+    SchemaPtr found = Schema::Make({});
+    if (IsDirectory(arg)) {
+      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverPartitions(arg, expanded));
+      found = discovered.schema;
+      values = std::move(discovered.values);
+    }
+    if (found->num_fields() == 0) {
+      have_unpartitioned = true;
+    } else if (partition_schema->num_fields() == 0) {
+      partition_schema = found;
+    } else if (!partition_schema->Equals(*found)) {
+      return Status::InvalidArgument("input " + arg + " has partition columns " + found->ToString() +
+                                     ", other inputs " + partition_schema->ToString());
+    }
+    for (size_t i = 0; i < expanded.size(); ++i) files.push_back({std::move(expanded[i]), std::move(values[i])});
+  }
+  if (have_unpartitioned && partition_schema->num_fields() > 0) {
+    return Status::InvalidArgument("partitioned and unpartitioned inputs cannot be mixed");
+  }
+  std::vector<InputFormat> formats;
+  for (const InputFile& f : files) {
+    if (options.format != InputFormat::kAuto) {
+      formats.push_back(options.format);
+      continue;
+    }
+    if (f.path == "-") return Status::InvalidArgument("reading standard input needs --from");
+    ASSIGN_OR_RETURN(InputFormat format, InputFormatFromName(f.path));
+    if (!formats.empty() && format != formats.front()) {
+      return Status::InvalidArgument("inputs mix formats (" + files.front().path + ", " + f.path + "): pass --from");
+    }
+    formats.push_back(format);
+  }
+  auto source = std::make_unique<ChainedSource>(std::move(files), std::move(formats), options, partition_schema);
+  RETURN_NOT_OK(source->Init());
+  return std::unique_ptr<Source>(std::move(source));
+}
+
+}  // namespace recflow::pipeline
