@@ -225,17 +225,15 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
   return Status::OK();
 }
 
-Status DatasetSink::Compress(SinkWork* work) const {
-  for (SinkWork::Job& job : work->jobs) {
-    if (options_.compression == Compression::kNone) {
-      job.chunk.raw_size = static_cast<int64_t>(job.raw.size());
-      job.chunk.bytes = std::move(job.raw);
-    } else {
-      const std::string_view piece(job.raw);
-      RETURN_NOT_OK(CompressChunk(options_.compression, options_.level, {&piece, 1}, &job.chunk));
-    }
-    job.raw = std::string();
+Status DatasetSink::CompressJob(SinkWork::Job* job) const {
+  if (options_.compression == Compression::kNone) {
+    job->chunk.raw_size = static_cast<int64_t>(job->raw.size());
+    job->chunk.bytes = std::move(job->raw);
+  } else {
+    const std::string_view piece(job->raw);
+    RETURN_NOT_OK(CompressChunk(options_.compression, options_.level, {&piece, 1}, &job->chunk));
   }
+  job->raw = std::string();
   return Status::OK();
 }
 

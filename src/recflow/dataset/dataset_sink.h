@@ -83,8 +83,8 @@ class DatasetSink {
   /// Decides the file of every record of `batch` (in input order) and moves full chunks into
   /// `*out`. Call for every batch in input order, from one thread at a time.
   Status Assign(SinkBatch batch, SinkWork* out);
-  /// Compresses every job of `work`. Thread-safe.
-  Status Compress(SinkWork* work) const;
+  /// Compresses one job of a SinkWork. Thread-safe: jobs may be compressed concurrently.
+  Status CompressJob(SinkWork::Job* job) const;
   /// Appends the jobs' chunks to their files. In input order, one thread at a time.
   Status Write(SinkWork work);
   /// Moves every partial chunk into `*out` (after the last Assign).

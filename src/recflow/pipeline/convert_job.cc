@@ -14,6 +14,14 @@ namespace recflow::pipeline {
 
 namespace {
 
+// Compresses every job of `work` in parallel; the first failure in job order.
+Status CompressAll(const dataset::DatasetSink& sink, dataset::SinkWork* work) {
+  std::vector<Status> statuses(work->jobs.size());
+  tbb::parallel_for(size_t{0}, work->jobs.size(), [&](size_t i) { statuses[i] = sink.CompressJob(&work->jobs[i]); });
+  for (const Status& st : statuses) RETURN_NOT_OK(st);
+  return Status::OK();
+}
+
 // One unit's journey through the pipeline.
 struct Token {
   std::unique_ptr<SourceUnit> unit;
@@ -87,9 +95,10 @@ class Job {
     return t;
   }
 
-  // Filter 4 (parallel): compress the chunks.
+  // Filter 4 (parallel): compress the chunks, themselves in parallel (a unit can fill many
+  // files' chunks at once, and one thread compressing them all would stall the pipeline).
   Token* Compress(Token* t) {
-    if (!stop_.load(std::memory_order_relaxed)) t->status = sink_->Compress(&t->work);
+    if (!stop_.load(std::memory_order_relaxed)) t->status = CompressAll(*sink_, &t->work);
     return t;
   }
 
@@ -209,22 +218,9 @@ Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, cons
   }
   dataset::SinkWork rest;
   sink->Flush(&rest);
-  std::vector<Status> statuses(rest.jobs.size());
-  arena.execute([&] {
-    tbb::parallel_for(size_t{0}, rest.jobs.size(), [&](size_t i) {
-      dataset::SinkWork one;
-      one.jobs.push_back(std::move(rest.jobs[i]));
-      statuses[i] = sink->Compress(&one);
-      rest.jobs[i] = std::move(one.jobs[0]);
-    });
-  });
-  for (const Status& st : statuses) {
-    if (!st.ok()) {
-      (void)sink->Abort();
-      return st;
-    }
-  }
-  Status st = sink->Write(std::move(rest));
+  Status st;
+  arena.execute([&] { st = CompressAll(*sink, &rest); });
+  if (st.ok()) st = sink->Write(std::move(rest));
   if (st.ok()) st = sink->Commit();
   if (!st.ok()) {
     (void)sink->Abort();
