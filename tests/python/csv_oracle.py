@@ -1,13 +1,11 @@
-"""Messy-CSV generator, DuckDB oracle runner and TFRecord reader for the recflow-vs-DuckDB CSV tests."""
+"""Messy-CSV generator and DuckDB oracle runner for the recflow-vs-DuckDB CSV tests."""
 import ctypes
 import json
 import math
 import random
-import struct
 import subprocess
 from pathlib import Path
 
-from tfrecord_util import masked_crc
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_DIR = ROOT / "tests" / "node"
@@ -136,22 +134,6 @@ def duckdb_read(csv_path: Path, nulls=("",), types=None):
         raise AssertionError(f"DuckDB failed on {csv_path}: {out.stderr}")
     doc = json.loads(out.stdout)
     return [(c["name"], c["type"]) for c in doc["columns"]], doc["rows"]
-
-
-def read_tfrecords(path: Path):
-    """Yields the records of an uncompressed TFRecord file, checking both masked CRCs."""
-    data = path.read_bytes()
-    pos = 0
-    while pos < len(data):
-        header = data[pos:pos + 8]
-        (length,) = struct.unpack("<Q", header)
-        assert struct.unpack("<I", data[pos + 8:pos + 12])[0] == masked_crc(header), f"length CRC at {pos}"
-        record = data[pos + 12:pos + 12 + length]
-        assert len(record) == length, f"truncated record at {pos}"
-        (crc,) = struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
-        assert crc == masked_crc(record), f"data CRC at {pos}"
-        yield record
-        pos += 16 + length
 
 
 def f32(x: float) -> float:

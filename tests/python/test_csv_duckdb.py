@@ -4,7 +4,8 @@ import shutil
 
 import pytest
 
-from csv_oracle import KINDS, NODE_DIR, compare, duckdb_read, generate_csv, read_tfrecords, write_schema
+from csv_oracle import KINDS, NODE_DIR, compare, duckdb_read, generate_csv, write_schema
+from tfrecord_util import read_tfrecord
 
 MIXED = ["int", "float", "bool", "str", "ts", "str", "int", "float"]
 # recflow gets `--null-values NA`; in its typed columns an empty field is null too. DuckDB needs '' listed for that,
@@ -25,7 +26,7 @@ def _convert(run, csv_path, out_dir, *extra):
     assert (out_dir / "_SUCCESS").exists()
     shards = sorted(out_dir.glob("part-*.tfrecord"))
     assert [s.name for s in shards] == ["part-00000-of-00001.tfrecord"]
-    return list(read_tfrecords(shards[0]))
+    return read_tfrecord(shards[0])
 
 
 def _check(run, pb, tmp_path, label, kinds, names, **gen):

@@ -63,6 +63,7 @@ def read_tfrecord(path: Path, check_crc: bool = True):
         (length,) = struct.unpack("<Q", length_bytes)
         (length_crc,) = struct.unpack("<I", data[pos + 8:pos + 12])
         record = data[pos + 12:pos + 12 + length]
+        assert len(record) == length, f"{path}: truncated record at {pos}"
         (data_crc,) = struct.unpack("<I", data[pos + 12 + length:pos + 16 + length])
         if check_crc:
             assert length_crc == masked_crc(length_bytes), f"{path}: bad length CRC at {pos}"

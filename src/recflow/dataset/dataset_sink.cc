@@ -70,13 +70,13 @@ const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
 Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const {
   out->groups.clear();
   ASSIGN_OR_RETURN(std::vector<PartitionRows> groups, GroupRowsByPartition(batch, partition_columns_));
-  std::shared_ptr<RecordBatch> data;
-  if (partition_columns_.empty()) {
-    data = std::make_shared<RecordBatch>(batch);
-  } else {
+  const RecordBatch* data = &batch;
+  std::shared_ptr<RecordBatch> projected;  // the data columns, when partition columns leave
+  if (!partition_columns_.empty()) {
     std::vector<std::shared_ptr<ArrayData>> columns;
     for (int c : data_columns_) columns.push_back(batch.column_data(c));
-    ASSIGN_OR_RETURN(data, RecordBatch::Make(data_schema_, batch.num_rows(), std::move(columns)));
+    ASSIGN_OR_RETURN(projected, RecordBatch::Make(data_schema_, batch.num_rows(), std::move(columns)));
+    data = projected.get();
   }
   out->groups.resize(groups.size());
   for (size_t g = 0; g < groups.size(); ++g) {

@@ -2,6 +2,7 @@
 #include "recflow/dataset/partition_rows.h"
 
 #include <charconv>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -18,15 +19,51 @@ std::string DoubleText(double v) {
   return std::string(buf, r.ptr);
 }
 
-template <typename T>
-std::string NumberText(const std::shared_ptr<ArrayData>& column, int64_t row) {
-  const T v = NumericArray<T>(column).Value(row);
-  if constexpr (std::is_floating_point_v<T>) {
-    return DoubleText(static_cast<double>(v));
-  } else {
-    return std::to_string(v);
+// The directory text of one partition column's values; the typed views are made once per batch.
+class ValueText {
+ public:
+  explicit ValueText(const std::shared_ptr<ArrayData>& column) : column_(column), array_(column) {
+    if (column->type->id() == TypeId::kBool) bools_.emplace(column);
+    if (column->type->id() == TypeId::kUtf8) strings_.emplace(column);
   }
-}
+
+  // The text of `row`, or std::nullopt for null.
+  std::optional<std::string> operator()(int64_t row) const {
+    if (array_.IsNull(row)) return std::nullopt;
+    switch (column_->type->id()) {
+      case TypeId::kBool:
+        return std::string(bools_->Value(row) ? "true" : "false");
+      case TypeId::kInt8:
+        return std::to_string(column_->GetValues<int8_t>(1)[row]);
+      case TypeId::kInt16:
+        return std::to_string(column_->GetValues<int16_t>(1)[row]);
+      case TypeId::kInt32:
+        return std::to_string(column_->GetValues<int32_t>(1)[row]);
+      case TypeId::kInt64:
+        return std::to_string(column_->GetValues<int64_t>(1)[row]);
+      case TypeId::kUInt8:
+        return std::to_string(column_->GetValues<uint8_t>(1)[row]);
+      case TypeId::kUInt16:
+        return std::to_string(column_->GetValues<uint16_t>(1)[row]);
+      case TypeId::kUInt32:
+        return std::to_string(column_->GetValues<uint32_t>(1)[row]);
+      case TypeId::kUInt64:
+        return std::to_string(column_->GetValues<uint64_t>(1)[row]);
+      case TypeId::kFloat32:
+        return DoubleText(column_->GetValues<float>(1)[row]);
+      case TypeId::kFloat64:
+        return DoubleText(column_->GetValues<double>(1)[row]);
+      default:  // kUtf8: ResolvePartitionColumns admits no other type
+        return std::string(strings_->GetView(row));
+    }
+  }
+
+ private:
+  std::shared_ptr<ArrayData> column_;
+  Array array_;
+  std::optional<BooleanArray> bools_;
+  std::optional<BinaryArray> strings_;
+};
 
 bool IsPartitionableType(TypeId id) {
   switch (id) {
@@ -41,38 +78,6 @@ bool IsPartitionableType(TypeId id) {
 }
 
 }  // namespace
-
-Result<std::optional<std::string>> PartitionValueText(const std::shared_ptr<ArrayData>& column, int64_t row) {
-  if (Array(column).IsNull(row)) return std::optional<std::string>();
-  switch (column->type->id()) {
-    case TypeId::kBool:
-      return std::optional<std::string>(BooleanArray(column).Value(row) ? "true" : "false");
-    case TypeId::kInt8:
-      return std::optional<std::string>(NumberText<int8_t>(column, row));
-    case TypeId::kInt16:
-      return std::optional<std::string>(NumberText<int16_t>(column, row));
-    case TypeId::kInt32:
-      return std::optional<std::string>(NumberText<int32_t>(column, row));
-    case TypeId::kInt64:
-      return std::optional<std::string>(NumberText<int64_t>(column, row));
-    case TypeId::kUInt8:
-      return std::optional<std::string>(NumberText<uint8_t>(column, row));
-    case TypeId::kUInt16:
-      return std::optional<std::string>(NumberText<uint16_t>(column, row));
-    case TypeId::kUInt32:
-      return std::optional<std::string>(NumberText<uint32_t>(column, row));
-    case TypeId::kUInt64:
-      return std::optional<std::string>(NumberText<uint64_t>(column, row));
-    case TypeId::kFloat32:
-      return std::optional<std::string>(NumberText<float>(column, row));
-    case TypeId::kFloat64:
-      return std::optional<std::string>(NumberText<double>(column, row));
-    case TypeId::kUtf8:
-      return std::optional<std::string>(std::string(BinaryArray(column).GetView(row)));
-    default:
-      return Status::TypeError("a " + column->type->ToString() + " value cannot name a partition directory");
-  }
-}
 
 Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std::vector<std::string>& names) {
   std::vector<int> indices;
@@ -109,13 +114,13 @@ Result<std::vector<PartitionRows>> GroupRowsByPartition(const RecordBatch& batch
   }
   std::unordered_map<std::string, size_t> index_of;
   std::vector<PartitionKeyValue> levels(columns.size());
-  for (size_t c = 0; c < columns.size(); ++c) levels[c].key = batch.schema()->field(columns[c])->name();
+  std::vector<ValueText> texts;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    levels[c].key = batch.schema()->field(columns[c])->name();
+    texts.emplace_back(batch.column_data(columns[c]));
+  }
   for (int64_t r = 0; r < batch.num_rows(); ++r) {
-    for (size_t c = 0; c < columns.size(); ++c) {
-      auto text = PartitionValueText(batch.column_data(columns[c]), r);
-      if (!text.ok()) return text.status().WithField(levels[c].key).WithRecord(r);
-      levels[c].value = std::move(text).ValueUnsafe();
-    }
+    for (size_t c = 0; c < columns.size(); ++c) levels[c].value = texts[c](r);
     auto dir = PartitionPath(levels);
     if (!dir.ok()) return dir.status().WithRecord(r);
     auto [it, fresh] = index_of.try_emplace(*dir, groups.size());

@@ -19,18 +19,14 @@ struct PartitionRows {
   std::vector<int64_t> rows;
 };
 
-/// The text a partition value is written as in its directory name, as Spark writes it:
-/// integers in decimal, bools `true`/`false`, floats in the shortest form that reads back to
-/// the same double, utf8 as is; std::nullopt for null. TypeError for binary, list and struct
-/// columns (they cannot name a directory).
-Result<std::optional<std::string>> PartitionValueText(const std::shared_ptr<ArrayData>& column, int64_t row);
-
 /// InvalidArgument unless every name is a column of `schema`, appears once, and has a type a
 /// partition directory can hold (bool, integers, floats, utf8). Returns the column indices.
 Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std::vector<std::string>& names);
 
 /// Splits the rows of `batch` by the values of columns `columns` (from ResolvePartitionColumns)
-/// into groups in order of first appearance; with no columns, one group of every row (none for
+/// into groups in order of first appearance. A value is written as Spark writes it: integers in
+/// decimal, bools `true`/`false`, floats in the shortest form that reads back to the same
+/// double, utf8 as is, null as kHiveDefaultPartition; with no columns, one group of every row (none for
 /// an empty batch). Errors (a directory name longer than 255 bytes) name the column and row.
 Result<std::vector<PartitionRows>> GroupRowsByPartition(const RecordBatch& batch, const std::vector<int>& columns);
 

@@ -35,8 +35,8 @@ struct Token {
 // The job state shared by the filters.
 class Job {
  public:
-  Job(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options)
-      : source_(source), sink_(sink), options_(options) {}
+  Job(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options, SchemaPtr projected_schema)
+      : source_(source), sink_(sink), options_(options), projected_schema_(std::move(projected_schema)) {}
 
   // Filter 1 (serial, in order): the next unit, or nullptr at the end / after an error.
   Token* Read() {
@@ -139,12 +139,8 @@ class Job {
   Result<std::shared_ptr<RecordBatch>> Project(const std::shared_ptr<RecordBatch>& batch) const {
     if (options_.projection.empty()) return batch;
     std::vector<std::shared_ptr<ArrayData>> columns;
-    std::vector<FieldPtr> fields;
-    for (int c : options_.projection) {
-      columns.push_back(batch->column_data(c));
-      fields.push_back(batch->schema()->field(c));
-    }
-    return RecordBatch::Make(Schema::Make(std::move(fields)), batch->num_rows(), std::move(columns));
+    for (int c : options_.projection) columns.push_back(batch->column_data(c));
+    return RecordBatch::Make(projected_schema_, batch->num_rows(), std::move(columns));
   }
 
   RecordEncoder* Encoder() {
@@ -164,6 +160,7 @@ class Job {
   Source* source_;
   dataset::DatasetSink* sink_;
   const ConvertOptions& options_;
+  SchemaPtr projected_schema_;  // the source's schema after options_.projection
   std::atomic<bool> stop_{false};
   bool read_done_ = false;
   std::mutex error_mutex_;
@@ -195,7 +192,8 @@ Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, cons
   const int threads = options.threads > 0 ? options.threads
                                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Job job(source, sink, options);
+  ASSIGN_OR_RETURN(SchemaPtr projected_schema, ProjectSchema(source->schema(), options.projection));
+  Job job(source, sink, options, std::move(projected_schema));
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;

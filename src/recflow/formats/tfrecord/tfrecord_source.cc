@@ -6,6 +6,7 @@
 
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/tfrecord/framing.h"
 
 namespace recflow::tfrecord {
 
@@ -57,9 +58,6 @@ class TfrecordUnit final : public SourceUnit {
   int64_t input_bytes_ = 0;
 };
 
-// Framing overhead per record: length, length CRC, data CRC.
-constexpr int64_t kFrameBytes = 16;
-
 }  // namespace
 
 // The source: a RecordReader; the inference sample is kept and handed out first.
@@ -83,7 +81,7 @@ class TfrecordSource final : public Source {
       if (!st.ok() && !options_.skip_bad_records) {
         return st.WithFile(name_).WithOffset(reader_->record_offset()).WithRecord(reader_->record_index());
       }
-      sample_->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFrameBytes);
+      sample_->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFramingOverhead);
     }
     schema_ = inferrer.Finish();
     sample_->set_schema(schema_);
@@ -105,7 +103,7 @@ class TfrecordSource final : public Source {
         return error_;
       }
       if (!*more) break;
-      unit->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFrameBytes);
+      unit->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFramingOverhead);
     }
     if (unit->count() == 0) return std::unique_ptr<SourceUnit>();
     return std::unique_ptr<SourceUnit>(std::move(unit));
