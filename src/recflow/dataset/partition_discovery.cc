@@ -136,7 +136,10 @@ Result<std::vector<std::string>> DirectoriesBetween(const fs::path& base, const 
 
 /// Spark's walk from the file upwards: skip plain directories, take the run of `key=value` ones.
 Result<FileLayout> LayoutOf(const fs::path& base, const std::string& file) {
-  ASSIGN_OR_RETURN(std::vector<std::string> dirs, DirectoriesBetween(base, file));
+  ASSIGN_OR_RETURN(std::vector<std::string> split_dirs, DirectoriesBetween(base, file));
+  Result<std::vector<std::string>> joined = JoinContinuedDirectories(std::move(split_dirs));
+  if (!joined.ok()) return joined.status().WithFile(file);
+  const std::vector<std::string>& dirs = *joined;
   size_t end = dirs.size();
   while (end > 0 && dirs[end - 1].find('=') == std::string::npos) --end;
   size_t begin = end;

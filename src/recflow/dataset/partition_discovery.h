@@ -28,7 +28,8 @@ struct DiscoveredPartitions {
 
 /// Discovers the partition columns of the data files under `base_dir` (as ExpandInputs lists
 /// them), following Spark's rules:
-/// - For each file, the directories between `base_dir` and the file are walked from the file
+/// - For each file, the directories between `base_dir` and the file (a value split over several
+///   directories joined first, JoinContinuedDirectories) are walked from the file
 ///   upwards: directories without `=` directly above the file are skipped; then the contiguous
 ///   run of `key=value` directories (ParsePartitionDirectoryName) gives the file's partition
 ///   levels; the walk stops at the first directory without `=` above that run.
@@ -43,7 +44,8 @@ struct DiscoveredPartitions {
 ///   decimal number as Java's Double.parseDouble reads it (`1.5`, `-2e3`, `.5`, `NaN`,
 ///   `Infinity`; not hex floats, `d`/`f` suffixes or surrounding spaces), else utf8 holding the
 ///   unescaped directory text exactly. A column whose values are all null is utf8, as in Spark.
-///   `__HIVE_DEFAULT_PARTITION__` is null and makes the column nullable.
+///   `__HIVE_DEFAULT_PARTITION__` is null and makes the column nullable; recflow's `%~` is the
+///   empty string (utf8).
 /// This step supports only int64, float64 and utf8: where Spark infers int this gives int64;
 /// where Spark infers decimal (integers beyond int64) this gives utf8, keeping every digit;
 /// dates and timestamps stay utf8; booleans are utf8 (`true`), as in Spark, which never infers

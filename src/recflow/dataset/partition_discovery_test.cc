@@ -131,7 +131,7 @@ TEST(PartitionDiscoveryTest, HostileValuesWrittenToDiskComeBackExactly) {
   testing::ScratchDir dir;
   const std::vector<std::optional<std::string>> values = {
       "../x",      "a/b", "=", "%", "..", ".", std::string("NUL\0!", 5), "\x01\x7F", "é日本", std::string(240, 'z'),
-      std::nullopt};
+      std::nullopt, "", "%~", std::string(700, 'L'), std::string(300, '/')};
   for (size_t i = 0; i < values.size(); ++i) {
     auto rel = PartitionPath({{"v", values[i]}, {"i", std::to_string(i)}});
     ASSERT_TRUE(rel.ok()) << rel.status().ToString();
@@ -152,6 +152,17 @@ TEST(PartitionDiscoveryTest, HostileValuesWrittenToDiskComeBackExactly) {
         values[i].has_value() ? PartitionValue(*values[i]) : PartitionValue(std::monostate());
     EXPECT_EQ(found->values[f][0], expected) << (*files)[f];
   }
+}
+
+TEST(PartitionDiscoveryTest, LongValuesAreJoinedAndBrokenChainsNamed) {
+  auto found = DiscoverPartitions("/d", Under("/d", {"a=x%+/%+y%+/%+z/b=1/f0", "a=w/b=2/plain/f1"}));
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(found->values[0], (std::vector<PartitionValue>{std::string("xyz"), int64_t{1}}));
+  EXPECT_EQ(found->values[1], (std::vector<PartitionValue>{std::string("w"), int64_t{2}}));
+  auto broken = DiscoverPartitions("/d", Under("/d", {"a=x%+/b=1/f0"}));
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.status().code(), StatusCode::kDataError);
+  EXPECT_NE(broken.status().ToString().find("/d/a=x%+/b=1/f0"), std::string::npos) << broken.status().ToString();
 }
 
 TEST(PartitionColumnsTest, BuildsConstantColumns) {

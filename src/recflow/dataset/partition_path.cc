@@ -32,6 +32,13 @@ int HexValue(char c) {
   return -1;
 }
 
+/// True when escaped text may be cut before byte `at`: not inside a `%XX` escape and not before
+/// a UTF-8 continuation byte.
+bool IsSplitPoint(std::string_view escaped, size_t at) {
+  if (escaped[at - 1] == '%' || (at >= 2 && escaped[at - 2] == '%')) return false;
+  return (static_cast<unsigned char>(escaped[at]) & 0xC0) != 0x80;
+}
+
 /// The start of an escaped value for error messages (escaped text is printable ASCII or UTF-8).
 std::string Quote(std::string_view escaped) {
   std::string quoted = "'";
@@ -78,27 +85,51 @@ std::string UnescapePathName(std::string_view escaped) {
   return out;
 }
 
-Result<std::string> PartitionDirectoryName(std::string_view key, std::optional<std::string_view> value) {
+Result<std::string> PartitionLevelPath(std::string_view key, std::optional<std::string_view> value) {
   if (key.empty()) return Status::InvalidArgument("partition column name is empty");
   const std::string escaped_key = EscapePathName(key);
-  const std::string escaped_value =
-      value.has_value() && !value->empty() ? EscapePathName(*value) : std::string(kHiveDefaultPartition);
-  std::string name = escaped_key + "=" + escaped_value;
-  if (name.size() > kMaxPathComponentBytes) {
-    return Status::InvalidArgument("partition directory for column '" + escaped_key + "' and value " +
-                                   Quote(escaped_value) + " would be " + std::to_string(name.size()) +
-                                   " bytes, longer than the " + std::to_string(kMaxPathComponentBytes) +
-                                   "-byte limit of a file name");
+  std::string escaped_value;
+  if (!value.has_value()) {
+    escaped_value = kHiveDefaultPartition;
+  } else if (value->empty()) {
+    escaped_value = kEmptyPartitionValue;
+  } else {
+    escaped_value = EscapePathName(*value);
   }
-  return name;
+  std::string path = escaped_key + "=";
+  // Room for the marker and the longest unsplittable unit (a 4-byte UTF-8 character).
+  constexpr size_t kMinPiece = 4;
+  if (path.size() + kContinuationMarker.size() + kMinPiece > kMaxPathComponentBytes) {
+    return Status::InvalidArgument("partition column name '" + escaped_key + "' is " +
+                                   std::to_string(escaped_key.size()) + " bytes escaped, too long for the " +
+                                   std::to_string(kMaxPathComponentBytes) + "-byte limit of a directory name");
+  }
+  std::string_view rest = escaped_value;
+  size_t room = kMaxPathComponentBytes - path.size();
+  while (rest.size() > room) {
+    size_t cut = room - kContinuationMarker.size();
+    while (cut > 0 && !IsSplitPoint(rest, cut)) --cut;
+    path.append(rest.substr(0, cut)).append(kContinuationMarker).push_back('/');
+    path.append(kContinuationMarker);
+    rest.remove_prefix(cut);
+    room = kMaxPathComponentBytes - kContinuationMarker.size();
+  }
+  path.append(rest);
+  return path;
 }
 
 Result<std::string> PartitionPath(const std::vector<PartitionKeyValue>& levels) {
   std::string path;
   for (const PartitionKeyValue& level : levels) {
-    ASSIGN_OR_RETURN(std::string name, PartitionDirectoryName(level.key, level.value));
+    ASSIGN_OR_RETURN(std::string name, PartitionLevelPath(level.key, level.value));
     if (!path.empty()) path.push_back('/');
     path += name;
+    if (path.size() > kMaxPartitionPathBytes) {
+      return Status::InvalidArgument("partition path for column '" + EscapePathName(level.key) + "' and value " +
+                                     Quote(level.value ? EscapePathName(*level.value) : std::string()) +
+                                     " would be " + std::to_string(path.size()) + " bytes, longer than the " +
+                                     std::to_string(kMaxPartitionPathBytes) + "-byte limit");
+    }
   }
   return path;
 }
@@ -111,26 +142,60 @@ Result<std::optional<PartitionKeyValue>> ParsePartitionDirectoryName(std::string
   if (raw_key.empty()) return Status::DataError("empty partition column name in '" + std::string(name) + "'");
   if (raw_value.empty()) return Status::DataError("empty partition value in '" + std::string(name) + "'");
   PartitionKeyValue level{UnescapePathName(raw_key), std::nullopt};
-  if (raw_value != kHiveDefaultPartition) level.value = UnescapePathName(raw_value);
+  if (raw_value == kEmptyPartitionValue) {
+    level.value = std::string();
+  } else if (raw_value != kHiveDefaultPartition) {
+    level.value = UnescapePathName(raw_value);
+  }
   return std::optional<PartitionKeyValue>(std::move(level));
 }
 
+Result<std::vector<std::string>> JoinContinuedDirectories(std::vector<std::string> components) {
+  std::vector<std::string> joined;
+  bool continues = false;
+  for (std::string& component : components) {
+    const bool is_continuation = component.starts_with(kContinuationMarker);
+    if (is_continuation != continues) {
+      std::string path;
+      for (const std::string& c : components) path += (path.empty() ? "" : "/") + c;
+      return Status::DataError("'" + path + "': " +
+                               (continues ? "'" + joined.back() + "' continues in a directory that does not follow"
+                                          : "'" + component + "' continues no directory"));
+    }
+    const bool ends_continued = component.ends_with(kContinuationMarker) &&
+                                component.size() >= (is_continuation ? 2 : 1) * kContinuationMarker.size();
+    if (ends_continued) component.resize(component.size() - kContinuationMarker.size());
+    if (is_continuation) {
+      joined.back().append(component, kContinuationMarker.size());
+    } else {
+      joined.push_back(std::move(component));
+    }
+    continues = ends_continued;
+  }
+  if (continues) {
+    return Status::DataError("directory '" + joined.back() + "' continues in a directory that does not follow");
+  }
+  return joined;
+}
+
 Result<std::vector<PartitionKeyValue>> ParsePartitionPath(std::string_view relative_path) {
-  std::vector<PartitionKeyValue> levels;
+  std::vector<std::string> components;
   size_t start = 0;
   while (start <= relative_path.size()) {
     size_t end = relative_path.find('/', start);
     if (end == std::string_view::npos) end = relative_path.size();
-    const std::string_view component = relative_path.substr(start, end - start);
-    if (!component.empty()) {
-      ASSIGN_OR_RETURN(std::optional<PartitionKeyValue> level, ParsePartitionDirectoryName(component));
-      if (!level.has_value()) {
-        return Status::DataError(std::string("'").append(component) + "' in '" + std::string(relative_path) +
-                                 "' is not a key=value partition directory");
-      }
-      levels.push_back(std::move(*level));
-    }
+    if (end > start) components.emplace_back(relative_path.substr(start, end - start));
     start = end + 1;
+  }
+  ASSIGN_OR_RETURN(components, JoinContinuedDirectories(std::move(components)));
+  std::vector<PartitionKeyValue> levels;
+  for (const std::string& component : components) {
+    ASSIGN_OR_RETURN(std::optional<PartitionKeyValue> level, ParsePartitionDirectoryName(component));
+    if (!level.has_value()) {
+      return Status::DataError("'" + component + "' in '" + std::string(relative_path) +
+                               "' is not a key=value partition directory");
+    }
+    levels.push_back(std::move(*level));
   }
   return levels;
 }

@@ -1,4 +1,4 @@
-// Tests for partition directory names: Spark's escape set, hostile values, length limit, parsing.
+// Tests for partition directory names: Spark's escape set, hostile values, long values split over directories, parsing.
 #include "recflow/dataset/partition_path.h"
 
 #include <gtest/gtest.h>
@@ -38,7 +38,30 @@ std::vector<std::string> HostileValues() {
           "__x__",
           " leading and trailing ",
           "{[]}^*?:\\\"'#",
-          std::string(200, 'v')};
+          std::string(200, 'v'),
+          "",
+          "%~",
+          "%+",
+          "x%+",
+          "%+x",
+          std::string(300, 'v'),
+          std::string(300, '\0'),
+          std::string(600, '/'),
+          [] {
+            std::string cjk;
+            for (int i = 0; i < 200; ++i) cjk += "日";
+            return cjk;
+          }()};
+}
+
+/// Hostile values short enough to be column names (a key is never split over directories).
+bool IsUsableKey(const std::string& hostile) { return !hostile.empty() && EscapePathName(hostile).size() < 200; }
+
+/// The directory components of a relative path.
+std::vector<std::string> Components(const std::string& path) {
+  std::vector<std::string> parts;
+  for (const fs::path& part : fs::path(path)) parts.push_back(part.string());
+  return parts;
 }
 
 bool IsSafeComponent(const std::string& name) {
@@ -84,25 +107,31 @@ TEST(PartitionPathTest, InvalidEscapesAreKeptLiterally) {
   EXPECT_EQ(UnescapePathName("%C3%A9"), "é");  // bytes, so UTF-8 escapes decode to UTF-8
 }
 
-TEST(PartitionPathTest, NullAndEmptyValuesBecomeTheHiveDefaultPartition) {
-  EXPECT_EQ(*PartitionDirectoryName("k", std::nullopt), "k=__HIVE_DEFAULT_PARTITION__");
-  EXPECT_EQ(*PartitionDirectoryName("k", ""), "k=__HIVE_DEFAULT_PARTITION__");
-  auto parsed = ParsePartitionDirectoryName("k=__HIVE_DEFAULT_PARTITION__");
-  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
-  EXPECT_EQ(**parsed, (PartitionKeyValue{"k", std::nullopt}));
+TEST(PartitionPathTest, NullIsTheHiveDefaultPartitionAndEmptyIsDistinct) {
+  EXPECT_EQ(*PartitionLevelPath("k", std::nullopt), "k=__HIVE_DEFAULT_PARTITION__");
+  EXPECT_EQ(*PartitionLevelPath("k", ""), "k=%~");
+  auto null = ParsePartitionDirectoryName("k=__HIVE_DEFAULT_PARTITION__");
+  ASSERT_TRUE(null.ok()) << null.status().ToString();
+  EXPECT_EQ(**null, (PartitionKeyValue{"k", std::nullopt}));
+  auto empty = ParsePartitionDirectoryName("k=%~");
+  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
+  EXPECT_EQ(**empty, (PartitionKeyValue{"k", ""}));
+  // The literal texts escape to something else, so they stay values.
+  EXPECT_EQ(*PartitionLevelPath("k", "%~"), "k=%25~");
 }
 
-TEST(PartitionPathTest, HostileValuesAndKeysGiveOneSafeComponentThatRoundTrips) {
+TEST(PartitionPathTest, HostileValuesAndKeysGiveSafeComponentsThatRoundTrip) {
   for (const std::string& hostile : HostileValues()) {
-    SCOPED_TRACE(EscapePathName(hostile));
-    for (const auto& [key, value] : {std::pair{std::string("k"), hostile}, std::pair{hostile, std::string("v")}}) {
-      auto name = PartitionDirectoryName(key, value);
-      ASSERT_TRUE(name.ok()) << name.status().ToString();
-      EXPECT_TRUE(IsSafeComponent(*name)) << *name;
-      auto parsed = ParsePartitionDirectoryName(*name);
+    SCOPED_TRACE(EscapePathName(hostile).substr(0, 80));
+    std::vector<std::pair<std::string, std::string>> cases = {{"k", hostile}};
+    if (IsUsableKey(hostile)) cases.emplace_back(hostile, "v");
+    for (const auto& [key, value] : cases) {
+      auto path = PartitionLevelPath(key, value);
+      ASSERT_TRUE(path.ok()) << path.status().ToString();
+      for (const std::string& component : Components(*path)) EXPECT_TRUE(IsSafeComponent(component)) << component;
+      auto parsed = ParsePartitionPath(*path);
       ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
-      ASSERT_TRUE(parsed->has_value());
-      EXPECT_EQ(**parsed, (PartitionKeyValue{key, value}));
+      EXPECT_EQ(*parsed, (std::vector<PartitionKeyValue>{{key, value}}));
     }
   }
 }
@@ -111,7 +140,10 @@ TEST(PartitionPathTest, HostileDirectoriesStayInsideTheScratchDir) {
   testing::ScratchDir dir;
   const fs::path root = fs::weakly_canonical(dir.path());
   for (const std::string& hostile : HostileValues()) {
-    auto path = PartitionPath({{"a", hostile}, {hostile, "b"}});
+    const std::vector<PartitionKeyValue> levels = IsUsableKey(hostile)
+                                                      ? std::vector<PartitionKeyValue>{{"a", hostile}, {hostile, "b"}}
+                                                      : std::vector<PartitionKeyValue>{{"a", hostile}, {"c", "b"}};
+    auto path = PartitionPath(levels);
     ASSERT_TRUE(path.ok()) << path.status().ToString();
     const fs::path created = dir.path() / *path;
     ASSERT_TRUE(fs::create_directories(created)) << created;
@@ -119,11 +151,12 @@ TEST(PartitionPathTest, HostileDirectoriesStayInsideTheScratchDir) {
     const fs::path canonical = fs::weakly_canonical(created / "data.txt");
     const auto [root_end, unused] = std::mismatch(root.begin(), root.end(), canonical.begin(), canonical.end());
     EXPECT_EQ(root_end, root.end()) << canonical << " escaped " << root;
-    EXPECT_EQ(std::distance(canonical.begin(), canonical.end()), std::distance(root.begin(), root.end()) + 3)
-        << "expected exactly two directory levels in " << canonical;
+    EXPECT_EQ(std::distance(canonical.begin(), canonical.end()),
+              std::distance(root.begin(), root.end()) + static_cast<std::ptrdiff_t>(Components(*path).size()) + 1)
+        << "expected exactly the path's directories in " << canonical;
     auto back = ParsePartitionPath(*path);
     ASSERT_TRUE(back.ok()) << back.status().ToString();
-    EXPECT_EQ(*back, (std::vector<PartitionKeyValue>{{"a", hostile}, {hostile, "b"}}));
+    EXPECT_EQ(*back, levels);
   }
   // Nothing was created outside: the scratch dir holds only `a=...` directories.
   for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) {
@@ -131,33 +164,62 @@ TEST(PartitionPathTest, HostileDirectoriesStayInsideTheScratchDir) {
   }
 }
 
-TEST(PartitionPathTest, OverlongNamesAreRefusedNamingColumnAndValue) {
-  const std::string value300(300, 'x');
-  auto name = PartitionDirectoryName("city", value300);
-  ASSERT_FALSE(name.ok());
-  EXPECT_EQ(name.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(name.status().message().find("'city'"), std::string::npos) << name.status().message();
-  EXPECT_NE(name.status().message().find(std::string(64, 'x')), std::string::npos) << name.status().message();
-  EXPECT_NE(name.status().message().find("305 bytes"), std::string::npos) << name.status().message();
+TEST(PartitionPathTest, LongValuesContinueInNestedDirectories) {
+  // The limit counts escaped bytes: "k=" plus 253 bytes fits in one name, 254 does not.
+  EXPECT_EQ(*PartitionLevelPath("k", std::string(253, 'x')), "k=" + std::string(253, 'x'));
+  EXPECT_EQ(*PartitionLevelPath("k", std::string(300, 'x')),
+            "k=" + std::string(251, 'x') + "%+/%+" + std::string(49, 'x'));
+  // 85 '/' escape to 255 bytes: the cut falls between escapes, never inside one.
+  EXPECT_EQ(*PartitionLevelPath("k", std::string(85, '/')),
+            "k=" + EscapePathName(std::string(83, '/')) + "%+/%+" + EscapePathName("//"));
+  // Multi-byte characters are never split.
+  std::string cjk;
+  for (int i = 0; i < 100; ++i) cjk += "日";
+  const std::vector<std::string> parts = Components(*PartitionLevelPath("k", cjk));
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[0], "k=" + cjk.substr(0, 249) + "%+");
+  EXPECT_EQ(parts[1], "%+" + cjk.substr(249));
 
-  // The limit counts escaped bytes: "k=" plus 253 bytes fits, 254 does not; 85 '/' escape to 255.
-  EXPECT_TRUE(PartitionDirectoryName("k", std::string(253, 'x')).ok());
-  EXPECT_FALSE(PartitionDirectoryName("k", std::string(254, 'x')).ok());
-  EXPECT_TRUE(PartitionDirectoryName("k", std::string(84, '/')).ok());
-  EXPECT_FALSE(PartitionDirectoryName("k", std::string(85, '/')).ok());
-  EXPECT_FALSE(PartitionPath({{"a", "1"}, {"b", value300}}).ok());
-
-  // And the boundary is really the operating system's.
+  // And the file system accepts every component; 256 bytes is really too long for it.
   testing::ScratchDir dir;
-  const std::string longest = *PartitionDirectoryName("k", std::string(253, 'x'));
-  EXPECT_TRUE(fs::create_directory(dir.path() / longest));
+  const std::string path = *PartitionPath({{"a", std::string(500, ':')}, {"b", std::string(300, 'y')}});
+  EXPECT_EQ(Components(path).size(), 9u);
+  EXPECT_TRUE(fs::create_directories(dir.path() / path));
   std::error_code ec;
   fs::create_directory(dir.path() / ("k=" + std::string(254, 'x')), ec);
   EXPECT_TRUE(ec) << "the file system accepted a 256-byte name";
 }
 
+TEST(PartitionPathTest, OverlongKeysAndPathsAreRefusedNamingTheColumn) {
+  // A key leaves room for `=`, the marker and one 4-byte character in a 255-byte name.
+  auto path = PartitionLevelPath(std::string(250, 'c'), "v");
+  ASSERT_FALSE(path.ok());
+  EXPECT_EQ(path.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(path.status().message().find(std::string(250, 'c')), std::string::npos) << path.status().message();
+  EXPECT_FALSE(PartitionLevelPath(std::string(249, 'c'), "v").ok());
+  EXPECT_TRUE(PartitionLevelPath(std::string(248, 'c'), std::string(300, 'v')).ok());
+
+  auto too_long = PartitionPath({{"a", "1"}, {"city", std::string(700, '/')}});
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_EQ(too_long.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(too_long.status().message().find("'city'"), std::string::npos) << too_long.status().message();
+  EXPECT_NE(too_long.status().message().find("2100 bytes escaped"), std::string::npos) << too_long.status().message();
+  EXPECT_TRUE(PartitionPath({{"city", std::string(600, '/')}}).ok());
+}
+
+TEST(PartitionPathTest, BrokenContinuationsAreDataErrors) {
+  for (const char* bad : {"a=1%+", "%+x/a=1", "a=1%+/b=2", "a=1%+/%+2%+", "a=1/%+2"}) {
+    auto levels = ParsePartitionPath(bad);
+    ASSERT_FALSE(levels.ok()) << bad;
+    EXPECT_EQ(levels.status().code(), StatusCode::kDataError) << bad;
+  }
+  auto joined = ParsePartitionPath("a=1%+/%+2%+/%+3/b=4");
+  ASSERT_TRUE(joined.ok()) << joined.status().ToString();
+  EXPECT_EQ(*joined, (std::vector<PartitionKeyValue>{{"a", "123"}, {"b", "4"}}));
+}
+
 TEST(PartitionPathTest, EmptyKeyIsRefused) {
-  auto name = PartitionDirectoryName("", "v");
+  auto name = PartitionLevelPath("", "v");
   ASSERT_FALSE(name.ok());
   EXPECT_EQ(name.status().code(), StatusCode::kInvalidArgument);
 }

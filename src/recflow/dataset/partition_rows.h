@@ -27,7 +27,7 @@ Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std
 /// into groups in order of first appearance. A value is written as Spark writes it: integers in
 /// decimal, bools `true`/`false`, floats in the shortest form that reads back to the same
 /// double, utf8 as is, null as kHiveDefaultPartition; with no columns, one group of every row (none for
-/// an empty batch). Errors (a directory name longer than 255 bytes) name the column and row.
+/// an empty batch). Errors (a partition column name too long for a directory name) name the column and row.
 Result<std::vector<PartitionRows>> GroupRowsByPartition(const RecordBatch& batch, const std::vector<int>& columns);
 
 }  // namespace recflow::dataset
