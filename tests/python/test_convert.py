@@ -188,6 +188,19 @@ def test_bad_rows_fail_by_default_with_file_and_line_and_leave_no_output(run, tm
     assert data_files(out) == [] and not (out / "_SUCCESS").exists()
 
 
+def test_csv_files_read_as_one_dataset_must_share_the_header(run, tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.csv").write_text("id,name\n1,x\n")
+    (tmp_path / "in" / "b.csv").write_text("id,name\n2,y\n")
+    out = tmp_path / "out"
+    convert(run, tmp_path / "in", "-o", out, "--to", "jsonl")
+    assert sorted(r["id"] for r in read_jsonl_dir(out)) == [1, 2]
+    (tmp_path / "in" / "c.csv").write_text("name,id\nz,3\n")  # same columns, other order
+    result = run("convert", tmp_path / "in", "-o", tmp_path / "out2", "--to", "jsonl", "--no-sync")
+    assert result.returncode == 1
+    assert "c.csv" in result.stderr and "column 1 is 'name', expected 'id'" in result.stderr, result.stderr
+
+
 def test_bad_rows_to_a_file(run, tmp_path):
     src = tmp_path / "bad.csv"
     src.write_text("a,b\n1,2\n3,4,5\n6,x\n8,9\n")

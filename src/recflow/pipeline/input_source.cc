@@ -96,7 +96,9 @@ class ChainedSource final : public Source {
       case InputFormat::kCsv: {
         csv::ReadOptions o = options_.csv;
         if (schema != nullptr) o.schema = schema;
-        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(path, o));
+        // Later files must name their columns as the first CSV file did.
+        o.expected_header = csv_header_;
+        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(path, o, csv_header_.empty() ? &csv_header_ : nullptr));
         break;
       }
       case InputFormat::kJsonl: {
@@ -133,6 +135,7 @@ class ChainedSource final : public Source {
   std::string name_;
   SchemaPtr data_schema_;
   SchemaPtr schema_;
+  std::vector<std::string> csv_header_;  // the first CSV file's header row
   size_t index_ = 0;
   std::unique_ptr<Source> current_;
 };

@@ -1,6 +1,7 @@
 // CsvReader: header, inference sample, and the block → rows → batch loop with bad-row policy.
 #include "recflow/formats/csv/csv_reader.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -54,7 +55,7 @@ Result<bool> CsvReader::LoadBlock() {
   return true;
 }
 
-Status CsvReader::ReadHeader(std::vector<std::string>* names) {
+Status CsvReader::ReadHeader() {
   while (pending_.empty() || pending_.back().block.rows.empty()) {
     ASSIGN_OR_RETURN(const bool loaded, LoadBlock());
     if (!loaded) return Status::OK();  // no rows at all: no columns
@@ -70,13 +71,30 @@ Status CsvReader::ReadHeader(std::vector<std::string>* names) {
   for (int64_t i = 0; i < row.num_fields; ++i) {
     const FieldRef& f = first.block.fields[static_cast<size_t>(row.first_field + i)];
     std::string name(first.block.Value(f, options_.dialect.quote, &scratch));
-    names->push_back(name.empty() ? DefaultColumnName(static_cast<size_t>(i)) : std::move(name));
+    header_names_.push_back(name.empty() ? DefaultColumnName(static_cast<size_t>(i)) : std::move(name));
   }
   first.next_row = 1;
   return Status::OK();
 }
 
-Status CsvReader::InferSchema(std::vector<std::string> names) {
+Status CsvReader::CheckExpectedHeader() const {
+  const std::vector<std::string>& expected = options_.expected_header;
+  // An empty file has no header to compare (and no rows to misread).
+  if (expected.empty() || header_names_.empty() || header_names_ == expected) return Status::OK();
+  std::string why;
+  for (size_t c = 0; c < std::max(expected.size(), header_names_.size()); ++c) {
+    const bool has = c < header_names_.size();
+    const bool wants = c < expected.size();
+    if (has && wants && header_names_[c] == expected[c]) continue;
+    why = "column " + std::to_string(c + 1) + " is " + (has ? "'" + header_names_[c] + "'" : "missing") +
+          ", expected " + (wants ? "'" + expected[c] + "'" : "no column");
+    break;
+  }
+  return Status::DataError("line 1: header differs from the first input's (" + why + ")").WithFile(name_).WithOffset(0);
+}
+
+Status CsvReader::InferSchema() {
+  const std::vector<std::string>& names = header_names_;
   const bool have_names = options_.header;
   std::vector<ColumnInference> columns(names.size());
   bool know_width = have_names;
@@ -115,15 +133,15 @@ Status CsvReader::InferSchema(std::vector<std::string> names) {
 }
 
 Status CsvReader::Init() {
-  std::vector<std::string> names;
-  if (options_.header) RETURN_NOT_OK(ReadHeader(&names));
+  if (options_.header) {
+    RETURN_NOT_OK(ReadHeader());
+    RETURN_NOT_OK(CheckExpectedHeader());
+  }
   if (options_.schema != nullptr) {
     schema_ = options_.schema;
-  } else {
-    RETURN_NOT_OK(InferSchema(std::move(names)));
+    return Status::OK();
   }
-  ASSIGN_OR_RETURN(converter_, RowConverter::Make(schema_, options_, name_));
-  return Status::OK();
+  return InferSchema();
 }
 
 Status CsvReader::FillBatch() {
@@ -153,6 +171,14 @@ Status CsvReader::FillBatch() {
 Result<std::shared_ptr<RecordBatch>> CsvReader::Next() {
   if (!error_.ok()) return error_;
   if (done_) return std::shared_ptr<RecordBatch>();
+  if (converter_ == nullptr) {
+    auto converter = RowConverter::Make(schema_, options_, name_);
+    if (!converter.ok()) {
+      error_ = converter.status();
+      return error_;
+    }
+    converter_ = std::move(converter).ValueUnsafe();
+  }
   Status st = FillBatch();
   if (!st.ok()) {
     error_ = st;

@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/buffer.h"
@@ -38,6 +39,8 @@ class CsvReader {
 
   /// The column names and types (explicit, or from the header and the inference sample).
   const SchemaPtr& schema() const { return schema_; }
+  /// The header row's names (empty names as `_cN`); empty without ReadOptions::header.
+  const std::vector<std::string>& header_names() const { return header_names_; }
   /// The next batch, or nullptr after the last one. After an error, every call returns it.
   Result<std::shared_ptr<RecordBatch>> Next();
   /// Rows left out so far under BadRowsMode::kSkip.
@@ -55,8 +58,9 @@ class CsvReader {
   };
   Status Init();
   Result<bool> LoadBlock();
-  Status ReadHeader(std::vector<std::string>* names);
-  Status InferSchema(std::vector<std::string> names);
+  Status ReadHeader();
+  Status CheckExpectedHeader() const;
+  Status InferSchema();
   Status FillBatch();
 
   ReadOptions options_;
@@ -64,8 +68,9 @@ class CsvReader {
   std::unique_ptr<BlockSource> source_;
   std::deque<Pending> pending_;
   ParsedBlock recycled_;  // the last finished block, whose vectors the next block reuses
+  std::vector<std::string> header_names_;
   SchemaPtr schema_;
-  std::unique_ptr<RowConverter> converter_;
+  std::unique_ptr<RowConverter> converter_;  // made by the first Next(); a CsvSource needs none
   int64_t next_record_ = 0;
   int64_t bad_rows_ = 0;
   bool done_ = false;

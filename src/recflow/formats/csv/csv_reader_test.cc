@@ -188,6 +188,23 @@ TEST(CsvReaderTest, ExplicitSchemaOverridesHeaderAndInference) {
   EXPECT_TRUE(Float32Array((*batch)->column_data(1)).IsNull(1));
 }
 
+TEST(CsvReaderTest, ExpectedHeaderNamesTheFirstDifferingColumn) {
+  auto options = ReadOptions::Defaults();
+  options.expected_header = {"a", "b", "c"};
+  EXPECT_TRUE(ReadOne("a,b,c\n1,2,3\n", options).ok());
+  EXPECT_TRUE(ReadOne("", options).ok());  // an empty file has no header to differ
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"a,c,b\n1,3,2\n", "column 2 is 'c', expected 'b'"},
+           {"a,b\n1,2\n", "column 3 is missing, expected 'c'"},
+           {"a,b,c,d\n1,2,3,4\n", "column 4 is 'd', expected no column"}}) {
+    auto batch = ReadOne(text, options);
+    ASSERT_FALSE(batch.ok()) << text;
+    EXPECT_EQ(batch.status().code(), StatusCode::kDataError);
+    EXPECT_NE(batch.status().message().find(why), std::string::npos) << batch.status().ToString();
+    EXPECT_FALSE(batch.status().context().file.empty());
+  }
+}
+
 TEST(CsvReaderTest, RejectsBadOptions) {
   auto options = ReadOptions::Defaults();
   options.dialect.delimiter = '"';

@@ -93,17 +93,20 @@ class CsvSource final : public Source {
   Status error_;
 };
 
-Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, const ReadOptions& options) {
+Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, const ReadOptions& options,
+                                              std::vector<std::string>* header_names) {
   auto shared = std::make_shared<ReadOptions>(options);
   shared->on_bad_row = nullptr;
   ASSIGN_OR_RETURN(auto reader, CsvReader::FromStream(std::move(in), *shared));
+  if (header_names != nullptr) *header_names = reader->header_names();
   return std::unique_ptr<Source>(std::make_unique<CsvSource>(std::move(reader), std::move(shared)));
 }
 
-Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options) {
+Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options,
+                                              std::vector<std::string>* header_names) {
   RETURN_NOT_OK(options.Validate());
   ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
-  return OpenCsvSource(std::move(in), options);
+  return OpenCsvSource(std::move(in), options, header_names);
 }
 
 }  // namespace recflow::csv

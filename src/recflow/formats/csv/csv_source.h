@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
@@ -16,9 +17,12 @@ namespace recflow::csv {
 /// ReadOptions::block_size bytes cut on a row boundary, and Decode() tokenizes and converts it.
 /// Under BadRowsMode::kSkip bad rows come back as SkippedRecords (ReadOptions::on_bad_row is
 /// not called). ReadOptions::batch_rows does not apply: a unit's batch holds the block's rows.
-Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options);
+/// When `header_names` is given it receives the header row's names (CsvReader::header_names).
+Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options,
+                                              std::vector<std::string>* header_names = nullptr);
 
 /// The same over any stream.
-Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, const ReadOptions& options);
+Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, const ReadOptions& options,
+                                              std::vector<std::string>* header_names = nullptr);
 
 }  // namespace recflow::csv

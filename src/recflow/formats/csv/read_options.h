@@ -63,6 +63,10 @@ struct ReadOptions {
   /// types: bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, and int64 with
   /// the timestamp logical type (see recflow::kLogicalTypeKey in columnar/schema.h).
   SchemaPtr schema;
+  /// When non-empty (and `header` is set), the header row must hold exactly these names, else a
+  /// DataError naming the file and the first differing column. Used when files are read as one
+  /// dataset, so a later file whose columns are reordered or renamed is not misread.
+  std::vector<std::string> expected_header;
   /// Fail on the first bad row, or skip bad rows.
   BadRowsMode bad_rows = BadRowsMode::kFail;
   /// Receives every skipped row (optional; only with BadRowsMode::kSkip).
