@@ -1,6 +1,7 @@
 // ColumnWriter and its kinds: bool, integers, floats, strings, timestamps, lists and structs.
 #include "recflow/formats/jsonl/column_writer_internal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -92,24 +93,39 @@ class IntWriter final : public ColumnWriter {
   }
 };
 
-// Float columns take any JSON number (float32: within its finite range).
+// Float columns take any JSON number that rounds to a finite value of the column's type
+// (float32's largest, 3.4028235e38 as written by shortest-form printers, rounds down to it).
 template <typename T>
 class FloatWriter final : public ColumnWriter {
  public:
   using ColumnWriter::ColumnWriter;
   Status CheckValue(element value) override {
     if (!value.is_number()) return Mismatch(value, TypeIdName(CTypeTraits<T>::kTypeId));
-    if (std::fabs(ToDouble(value)) > static_cast<double>(std::numeric_limits<T>::max())) {
+    if (!(std::fabs(ToDouble(value)) < RoundsToInfinityAt())) {
       return Error("number " + simdjson::to_string(value) + " out of range for " +
                    TypeIdName(CTypeTraits<T>::kTypeId));
     }
     return Status::OK();
   }
   Status AppendValue(element value) override {
-    return static_cast<NumericBuilder<T>*>(builder_)->Append(static_cast<T>(ToDouble(value)));
+    // Clamp first: converting a double beyond the type's largest value is undefined behaviour.
+    constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());
+    const double clamped = std::clamp(ToDouble(value), -kMax, kMax);
+    return static_cast<NumericBuilder<T>*>(builder_)->Append(static_cast<T>(clamped));
   }
 
  private:
+  /// The smallest magnitude that rounds to infinity: the largest finite value plus half a unit
+  /// in its last place (for double, infinity itself).
+  static double RoundsToInfinityAt() {
+    constexpr T kMax = std::numeric_limits<T>::max();
+    if constexpr (std::is_same_v<T, double>) {
+      return std::numeric_limits<double>::infinity();
+    } else {
+      return static_cast<double>(kMax) + (static_cast<double>(kMax) - static_cast<double>(std::nextafter(kMax, T{0}))) / 2;
+    }
+  }
+
   static double ToDouble(element value) {
     switch (value.type()) {
       case element_type::INT64:

@@ -94,9 +94,8 @@ TEST(JsonlOutputFormatTest, RoundTripsThroughJsonlReader) {
       {Column<bool>({true, false, std::nullopt}), Column<int8_t>({-128, 127, std::nullopt}),
        Column<int64_t>({kMin, kMax, std::nullopt}),
        Column<uint64_t>({std::numeric_limits<uint64_t>::max(), 0, std::nullopt}),
-       // Not FLT_MAX: its shortest text 3.4028235e+38 is above FLT_MAX as a float64, which
-       // JsonlReader's float32 range check refuses.
-       Column<float>({0.1f, -3.4028233e38f, 1e-45f}), Column<double>({0.1, 5e-324, 1.7976931348623157e308}),
+       // FLT_MAX's shortest text 3.4028235e+38 is above FLT_MAX as a float64, yet rounds to it.
+       Column<float>({0.1f, -std::numeric_limits<float>::max(), 1e-45f}), Column<double>({0.1, 5e-324, 1.7976931348623157e308}),
        Strings({"quote \" back\\slash", "ctl \x01\t\n\r", "\xe2\x82\xac \xf0\x9f\x98\x80"}),
        Column<int64_t>({recflow::csv::kMinTextTimestampMicros, recflow::csv::kMaxTextTimestampMicros, -1}),
        IntLists(), Points()});

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <span>
 #include <string>
 
@@ -117,6 +119,15 @@ TEST(JsonlReaderTest, ExplicitSchemaTypesAreChecked) {
   ASSERT_FALSE(batch.ok());
   EXPECT_NE(batch.status().message().find("integer 128 out of range for int8"), std::string::npos)
       << batch.status().ToString();
+  // float32 takes every number that rounds to a finite float; the first past it is refused.
+  options.schema = Schema::Make({Field::Make("f", float32())});
+  auto edge = ReadOne("{\"f\": 3.4028235e+38}\n{\"f\": -3.40282356e38}\n", options);
+  ASSERT_TRUE(edge.ok()) << edge.status().ToString();
+  EXPECT_EQ(Float32Array((*edge)->column_data(0)).Value(0), std::numeric_limits<float>::max());
+  EXPECT_EQ(Float32Array((*edge)->column_data(0)).Value(1), -std::numeric_limits<float>::max());
+  auto over = ReadOne("{\"f\": 3.4028236e38}\n", options);
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("out of range for float32"), std::string::npos) << over.status().ToString();
   options.schema = Schema::Make({Field::Make("m", null())});
   EXPECT_EQ(JsonlReader::FromBuffer(Buffer::FromString("{}"), "x", options).status().code(),
             StatusCode::kInvalidArgument);
