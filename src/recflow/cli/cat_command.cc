@@ -6,50 +6,21 @@
 
 #include <fmt/core.h>
 
+#include "recflow/cli/tabular_inputs.h"
 #include "recflow/formats/example/decoder.h"
-#include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/tfrecord/sampled_schema.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
 
 namespace recflow::cli {
 namespace {
 
-/// The inferred schema and whether every record (certainly) took part.
-struct Inference {
-  SchemaPtr schema;
-  bool complete = true;
-};
-
-/// Observes up to kInferenceSample records (all with --infer-all): an even share of the
-/// remaining budget from the start of each file in turn.
-Result<Inference> InferSchema(const Inputs& inputs, bool infer_all) {
-  Inference inference;
-  example::SchemaInferrer inferrer(inputs.record_type);
-  int64_t budget = kInferenceSample;
-  for (size_t k = 0; k < inputs.files.size(); ++k) {
-    const auto files_left = static_cast<int64_t>(inputs.files.size() - k);
-    const int64_t share = infer_all ? INT64_MAX : budget / files_left + (budget % files_left != 0);
-    ASSIGN_OR_RETURN(auto file, InputFile::Open(inputs.files[k], inputs, /*warn=*/false, /*read_all=*/infer_all));
-    std::string_view record;
-    int64_t taken = 0;
-    while (taken < share) {
-      ASSIGN_OR_RETURN(bool more, file->Next(&record));
-      if (!more) break;
-      Status st = inferrer.Observe(record);
-      if (!st.ok()) {
-        // With --skip-corrupt the decoding pass reports (and skips) this record.
-        if (inputs.reader_options.skip_corrupt) continue;
-        return file->Decorate(st);
-      }
-      ++taken;
-    }
-    // Reading on to learn whether the file had more records could fail on a record that --limit
-    // never reaches, so a full share counts as a partial sample.
-    if (taken == share) inference.complete = false;
-    budget -= std::min(budget, taken);
-  }
-  inference.schema = inferrer.Finish();
-  return inference;
+/// Infers from kInferenceSample records spread over the inputs (all with --infer-all).
+Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all) {
+  auto open = [&](size_t k) { return OpenRecordReader(inputs.files[k], inputs, /*read_all=*/infer_all); };
+  // With --skip-corrupt the decoding pass reports (and skips) undecodable records.
+  return tfrecord::InferSampledSchema(inputs.files.size(), open, inputs.record_type,
+                                      infer_all ? INT64_MAX : kInferenceSample, inputs.reader_options.skip_corrupt);
 }
 
 /// `st` with a hint that the schema came from a sample, keeping its context.
@@ -94,27 +65,54 @@ class RowPrinter {
   StdoutWriter* out_;
 };
 
+/// Prints the rows of a Source, unit by unit, until the limit; skipped records are warned about.
+Status CatSource(Source* source, const CatFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(example::RecordType type, example::ParseRecordType(flags.inputs.record_type));
+  RowPrinter printer(*source->schema(), type, flags.limit, out);
+  int64_t seen = 0;  // input records before the next unit
+  int64_t skipped = 0;
+  while (!printer.done()) {
+    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source->NextUnit());
+    if (unit == nullptr) break;
+    Result<DecodedUnit> decoded = unit->Decode();
+    if (!decoded.ok()) return decoded.status().RebaseRecord(seen);
+    for (const SkippedRecord& record : decoded->skipped) Warn(record.error.RebaseRecord(seen));
+    skipped += static_cast<int64_t>(decoded->skipped.size());
+    seen += decoded->input_records;
+    RETURN_NOT_OK(printer.Print(*decoded->batch));
+  }
+  RETURN_NOT_OK(out->Flush());
+  if (flags.inputs.skip_corrupt) fmt::print(stderr, "recflow: {} corrupt record(s) skipped\n", skipped);
+  return Status::OK();
+}
+
 }  // namespace
 
 CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
   CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
   AddInputFlags(cmd, &flags->inputs);
+  AddSourceFlags(cmd, &flags->source);
   cmd->add_option("-n,--limit", flags->limit, "Print at most N records")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--infer-all", flags->infer_all,
-                fmt::format("Infer the schema from every record (default: {} spread over the inputs)",
+                fmt::format("TFRecord: infer the schema from every record (default: {} spread over the "
+                            "inputs); other formats infer from --infer-rows rows",
                             kInferenceSample));
   cmd->footer(
       "Values follow the inferred schema: scalars for scalar columns, arrays for lists, null for "
       "missing features. Floats print in the shortest form that round-trips; NaN and infinities as "
       "the strings \"NaN\", \"Infinity\", \"-Infinity\". Bytes print as UTF-8 strings when valid, "
       "else as {\"$base64\": \"...\"}. SequenceExample records print as "
-      "{\"context\": {...}, \"feature_lists\": {...}}.");
+      "{\"context\": {...}, \"feature_lists\": {...}}. CSV, JSON Lines and Avro inputs (by --from or "
+      "suffix) and Hive-partitioned directories are read as convert reads them, partition columns "
+      "included.");
   return cmd;
 }
 
 Status RunCat(const CatFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenTabularInputs(flags.inputs, flags.source));
+  if (source != nullptr) return CatSource(source.get(), flags, out);
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));
-  ASSIGN_OR_RETURN(Inference inference, InferSchema(inputs, flags.infer_all));
+  ASSIGN_OR_RETURN(tfrecord::SampledSchema inference, InferSchema(inputs, flags.infer_all));
   ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(inference.schema, inputs.record_type));
   RowPrinter printer(*inference.schema, inputs.record_type, flags.limit, out);
   int64_t corrupt = 0;

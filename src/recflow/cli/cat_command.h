@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "recflow/cli/inputs.h"
+#include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
 
@@ -14,6 +15,7 @@ namespace recflow::cli {
 /// Flags of `recflow cat`.
 struct CatFlags {
   InputFlags inputs;
+  SourceFlags source;  ///< format and CSV flags for non-TFRecord inputs
   int64_t limit = -1;  ///< rows to print; -1 = all
   bool infer_all = false;
 };

@@ -8,13 +8,13 @@
 #include <filesystem>
 
 #include "recflow/cli/progress.h"
+#include "recflow/cli/source_flags.h"
 #include "recflow/core/io.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/csv/csv_output_format.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/jsonl_output_format.h"
-#include "recflow/formats/schema_json.h"
 #include "recflow/formats/tfrecord/tfrecord_output_format.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/input_source.h"
@@ -22,49 +22,6 @@
 namespace recflow::cli {
 
 namespace {
-
-Result<char> SingleChar(const std::string& flag, const std::string& value) {
-  if (value == "\\t" || value == "tab") return '\t';
-  if (value.size() != 1) return Status::InvalidArgument(flag + " must be a single character, got '" + value + "'");
-  return value[0];
-}
-
-Status ConfigureInputs(const ConvertFlags& flags, pipeline::InputOptions* in) {
-  ASSIGN_OR_RETURN(in->format, pipeline::ParseInputFormat(flags.from));
-  SchemaPtr schema;
-  if (!flags.schema_file.empty()) {
-    ASSIGN_OR_RETURN(schema, ReadSchemaFile(flags.schema_file));
-  }
-  const bool skip = flags.bad_rows != "fail";
-  // CSV
-  ASSIGN_OR_RETURN(in->csv.dialect.delimiter, SingleChar("--delimiter", flags.delimiter));
-  ASSIGN_OR_RETURN(in->csv.dialect.quote, SingleChar("--quote", flags.quote));
-  if (!flags.comment.empty()) {
-    ASSIGN_OR_RETURN(in->csv.dialect.comment, SingleChar("--comment", flags.comment));
-  }
-  in->csv.header = !flags.no_header;
-  if (flags.null_values_given) in->csv.null_values = flags.null_values;
-  in->csv.block_size = flags.block_size;
-  in->csv.inference_rows = flags.infer_rows;
-  in->csv.schema = schema;
-  in->csv.bad_rows = skip ? csv::BadRowsMode::kSkip : csv::BadRowsMode::kFail;
-  RETURN_NOT_OK(in->csv.Validate());
-  // JSON Lines
-  in->jsonl.block_size = flags.block_size;
-  in->jsonl.inference_rows = flags.infer_rows;
-  in->jsonl.schema = schema;
-  in->jsonl.bad_rows = skip ? jsonl::BadRowsMode::kSkip : jsonl::BadRowsMode::kFail;
-  RETURN_NOT_OK(in->jsonl.Validate());
-  // TFRecord
-  ASSIGN_OR_RETURN(in->tfrecord.record_type, example::ParseRecordType(flags.record_type));
-  in->tfrecord.inference_records = flags.infer_rows;
-  in->tfrecord.schema = schema;
-  in->tfrecord.skip_bad_records = skip;
-  RETURN_NOT_OK(in->tfrecord.Validate());
-  // Avro (its schema is in the file; --schema does not apply)
-  in->avro.bad_blocks = skip ? avro::BadBlocksMode::kSkip : avro::BadBlocksMode::kFail;
-  return in->avro.Validate();
-}
 
 Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags) {
   if (flags.to == "tfrecord") {
@@ -77,7 +34,7 @@ Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags
   }
   if (flags.to == "csv") {
     csv::WriteOptions options = csv::WriteOptions::Defaults();
-    ASSIGN_OR_RETURN(options.delimiter, SingleChar("--delimiter", flags.delimiter));
+    ASSIGN_OR_RETURN(options.delimiter, SingleChar("--delimiter", flags.source.delimiter));
     return dataset::OutputFormatFactory(
         [options](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema), options); });
   }
@@ -209,8 +166,6 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro or TFRecord into a sharded, partitioned dataset");
   c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
-  c->add_option("--from", f->from, "Input format (default: from each file's suffix)")
-      ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro"}));
   c->add_option("--to", f->to, "Output format")->check(CLI::IsMember({"tfrecord", "jsonl", "csv"}));
   c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
@@ -227,21 +182,12 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   c->add_option("--partition-by", f->partition_by, "Columns that become key=value/ directories")->delimiter(',');
   c->add_option("--mode", f->mode, "When the output exists")
       ->check(CLI::IsMember({"error", "overwrite", "append", "overwrite-partitions"}));
-  c->add_option("--schema", f->schema_file, "JSON schema file overriding inference");
   c->add_option("--select", f->select, "Columns to keep, in order")->delimiter(',');
   c->add_option("--threads", f->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
   c->add_flag("--json", f->json, "Print the summary as JSON on stdout");
   c->add_flag("--no-progress", f->no_progress, "No progress bar even on a terminal");
   c->add_flag("--no-sync", f->no_sync, "Do not fsync at commit (survives a crash, not a power loss)");
-  c->add_option("--delimiter", f->delimiter, "CSV field delimiter (one character, or 'tab')");
-  c->add_option("--quote", f->quote, "CSV quote character");
-  c->add_flag("--no-header", f->no_header, "CSV input has no header row (columns _c0, _c1, ...)");
-  c->add_option("--null-values", f->null_values, "CSV texts read as null (comma-separated; default: empty)")
-      ->delimiter(',')
-      ->each([f](const std::string&) { f->null_values_given = true; });
-  c->add_option("--comment", f->comment, "CSV comment line character");
-  c->add_option("--block-size", f->block_size, "Input bytes per parallel unit")->check(CLI::PositiveNumber);
-  c->add_option("--infer-rows", f->infer_rows, "Records sampled for type inference")->check(CLI::PositiveNumber);
+  AddSourceFlags(c, &f->source);
   c->add_option("--bad-rows", f->bad_rows, "fail, skip, or file:PATH (skip and write them as JSON Lines)");
   return c;
 }
@@ -252,7 +198,8 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
   pipeline::InputOptions input_options;
-  RETURN_NOT_OK(ConfigureInputs(flags, &input_options));
+  ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(flags.record_type));
+  RETURN_NOT_OK(ConfigureInputs(flags.source, record_type, flags.bad_rows != "fail", &input_options));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
 
@@ -16,7 +17,6 @@ namespace recflow::cli {
 struct ConvertFlags {
   std::vector<std::string> inputs;
   std::string output;
-  std::string from = "auto";
   std::string to = "tfrecord";
   std::string record_type = "example";
   std::string compression = "none";
@@ -28,21 +28,12 @@ struct ConvertFlags {
   std::string prefix = "part";
   std::vector<std::string> partition_by;
   std::string mode = "error";
-  std::string schema_file;
   std::vector<std::string> select;
   int threads = 0;
   bool json = false;
   bool no_progress = false;
   bool no_sync = false;
-  // CSV input
-  std::string delimiter = ",";
-  std::string quote = "\"";
-  bool no_header = false;
-  std::vector<std::string> null_values;
-  bool null_values_given = false;
-  std::string comment;
-  int64_t block_size = int64_t{1} << 20;
-  int64_t infer_rows = 10000;
+  SourceFlags source;  ///< input format, schema file, CSV dialect, inference
   std::string bad_rows = "fail";
 };
 

@@ -10,7 +10,7 @@
 namespace recflow::cli {
 
 void AddInputFlags(CLI::App* command, InputFlags* flags) {
-  command->add_option("PATH", flags->paths, "TFRecord files, directories or globs ('-' = stdin)")->required();
+  command->add_option("PATH", flags->paths, "Files, directories or globs ('-' = stdin)")->required();
   command->add_option("--record-type", flags->record_type, "What each record holds")
       ->check(CLI::IsMember({"example", "sequence-example", "bytes"}))
       ->capture_default_str();
@@ -22,18 +22,23 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
                     "Warn about corrupt records, skip them and go on (counted at the end)");
 }
 
+Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags) {
+  tfrecord::ReaderOptions options = tfrecord::ReaderOptions::Defaults();
+  if (flags.compression != "auto") {
+    options.compression_auto = false;
+    ASSIGN_OR_RETURN(options.compression, ParseCompression(flags.compression));
+  }
+  options.verify_crc = !flags.no_verify;
+  options.skip_corrupt = flags.skip_corrupt;
+  RETURN_NOT_OK(options.Validate());
+  return options;
+}
+
 Result<Inputs> ResolveInputs(const InputFlags& flags) {
   Inputs inputs;
   ASSIGN_OR_RETURN(inputs.files, ExpandInputs(flags.paths));
   ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
-  inputs.reader_options = tfrecord::ReaderOptions::Defaults();
-  if (flags.compression != "auto") {
-    inputs.reader_options.compression_auto = false;
-    ASSIGN_OR_RETURN(inputs.reader_options.compression, ParseCompression(flags.compression));
-  }
-  inputs.reader_options.verify_crc = !flags.no_verify;
-  inputs.reader_options.skip_corrupt = flags.skip_corrupt;
-  RETURN_NOT_OK(inputs.reader_options.Validate());
+  ASSIGN_OR_RETURN(inputs.reader_options, ReaderOptionsFromFlags(flags));
   for (const auto& file : inputs.files) {
     if (file == "-" && !inputs.stdin_data) {
       ASSIGN_OR_RETURN(inputs.stdin_data, ReadWholeFile("-"));
@@ -42,16 +47,17 @@ Result<Inputs> ResolveInputs(const InputFlags& flags) {
   return inputs;
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn,
-                                                   bool read_all) {
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::string& path, const Inputs& inputs,
+                                                                 bool read_all) {
   tfrecord::ReaderOptions options = inputs.reader_options;
   options.decompress_whole = read_all;
-  std::unique_ptr<tfrecord::RecordReader> reader;
-  if (path == "-") {
-    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", options));
-  } else {
-    ASSIGN_OR_RETURN(reader, tfrecord::RecordReader::Open(path, options));
-  }
+  if (path == "-") return tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", options);
+  return tfrecord::RecordReader::Open(path, options);
+}
+
+Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn,
+                                                   bool read_all) {
+  ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(path, inputs, read_all));
   return std::make_unique<InputFile>(std::move(reader), warn);
 }
 

@@ -35,8 +35,16 @@ struct Inputs {
   std::shared_ptr<Buffer> stdin_data;
 };
 
+/// The TFRecord reader options the flags ask for (--compression, --no-verify, --skip-corrupt).
+Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags);
+
 /// Expands the paths (ExpandInputs), converts the flags and reads stdin when "-" is given.
 Result<Inputs> ResolveInputs(const InputFlags& flags);
+
+/// A reader of `path` ("-": inputs.stdin_data) with inputs.reader_options; `read_all` is false
+/// when only the first records will be read (compressed input is then inflated as consumed).
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::string& path, const Inputs& inputs,
+                                                                 bool read_all);
 
 /// Reads the records of one input, optionally printing a warning to stderr for each corrupt
 /// region the reader skips (with --skip-corrupt).

@@ -8,6 +8,9 @@
 
 #include <fmt/core.h>
 
+#include "recflow/cli/column_stats.h"
+#include "recflow/cli/tabular_inputs.h"
+#include "recflow/dataset/inputs.h"
 #include "recflow/formats/example/schema_inference.h"
 #include "recflow/formats/jsonl/json_writer.h"
 
@@ -204,17 +207,151 @@ void WriteTable(const Report& report, std::string* out) {
   }
 }
 
+/// The report on inputs read through a Source: files, totals, schema and column statistics.
+struct TableReport {
+  std::vector<FileReport> files;  // path and file_bytes only
+  FileReport total;               // records, file_bytes, decoded_bytes; undecodable = skipped
+  SchemaPtr schema;
+  std::vector<ColumnStat> columns;
+};
+
+Result<TableReport> InspectSource(Source* source, const InputFlags& flags) {
+  TableReport report;
+  report.total.file_bytes = 0;
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(flags.paths));
+  for (const std::string& path : files) {
+    FileReport file;
+    file.path = path;
+    std::error_code ec;
+    const auto size = path == "-" ? 0 : std::filesystem::file_size(path, ec);
+    file.file_bytes = path == "-" || ec ? -1 : static_cast<int64_t>(size);
+    report.total.file_bytes = report.total.file_bytes < 0 || file.file_bytes < 0 ? -1
+                                                                                 : report.total.file_bytes + file.file_bytes;
+    report.files.push_back(std::move(file));
+  }
+  report.schema = source->schema();
+  ColumnStats stats(*report.schema);
+  int64_t seen = 0;
+  while (true) {
+    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source->NextUnit());
+    if (unit == nullptr) break;
+    report.total.decoded_bytes += unit->input_bytes();
+    Result<DecodedUnit> decoded = unit->Decode();
+    if (!decoded.ok()) return decoded.status().RebaseRecord(seen);
+    for (const SkippedRecord& record : decoded->skipped) Warn(record.error.RebaseRecord(seen));
+    report.total.undecodable_records += static_cast<int64_t>(decoded->skipped.size());
+    report.total.records += decoded->batch->num_rows();
+    seen += decoded->input_records;
+    stats.Observe(*decoded->batch);
+  }
+  report.columns = stats.stats();
+  return report;
+}
+
+void WriteTableJson(const TableReport& report, std::string* out) {
+  jsonl::JsonWriter w(out);
+  w.BeginObject();
+  w.Key("files");
+  w.BeginArray();
+  for (const FileReport& file : report.files) {
+    w.BeginObject();
+    w.Key("path");
+    w.String(file.path);
+    w.Key("file_bytes");
+    file.file_bytes >= 0 ? w.Int(file.file_bytes) : w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("total");
+  w.BeginObject();
+  w.Key("records");
+  w.Int(report.total.records);
+  w.Key("skipped_records");
+  w.Int(report.total.undecodable_records);
+  w.Key("file_bytes");
+  report.total.file_bytes >= 0 ? w.Int(report.total.file_bytes) : w.Null();
+  w.Key("decoded_bytes");
+  w.Int(report.total.decoded_bytes);
+  w.EndObject();
+  w.Key("columns");
+  w.BeginArray();
+  for (size_t i = 0; i < report.columns.size(); ++i) {
+    const Field& field = *report.schema->field(static_cast<int>(i));
+    const ColumnStat& stat = report.columns[i];
+    w.BeginObject();
+    w.Key("name");
+    w.String(field.name());
+    w.Key("type");
+    w.String(field.type()->ToString());
+    w.Key("nullable");
+    w.Bool(field.nullable());
+    w.Key("nulls");
+    w.Int(stat.nulls);
+    w.Key("min_length");
+    stat.min_length >= 0 ? w.Int(stat.min_length) : w.Null();
+    w.Key("max_length");
+    stat.max_length >= 0 ? w.Int(stat.max_length) : w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  out->push_back('\n');
+}
+
+void WriteTableText(const TableReport& report, std::string* out) {
+  size_t path_width = 5;
+  for (const FileReport& file : report.files) path_width = std::max(path_width, file.path.size());
+  const std::string row_format = "{:<" + std::to_string(path_width) + "}  {:>14}\n";
+  out->append(fmt::format(fmt::runtime(row_format), "FILE", "FILE BYTES"));
+  for (const FileReport& file : report.files) {
+    out->append(fmt::format(fmt::runtime(row_format), file.path, OrDash(file.file_bytes)));
+  }
+  out->append(fmt::format("\n{} records, {} skipped, {} bytes decoded\n", report.total.records,
+                          report.total.undecodable_records, report.total.decoded_bytes));
+  size_t name_width = 6, type_width = 4;
+  for (const FieldPtr& field : report.schema->fields()) {
+    name_width = std::max(name_width, field->name().size());
+    type_width = std::max(type_width, field->type()->ToString().size() + (field->nullable() ? 0 : 9));
+  }
+  const std::string column_format =
+      "  {:<" + std::to_string(name_width) + "}  {:<" + std::to_string(type_width) + "}  {:>9}  {:>7}  {:>7}\n";
+  out->append("\nschema:\n");
+  out->append(fmt::format(fmt::runtime(column_format), "COLUMN", "TYPE", "NULLS", "MIN LEN", "MAX LEN"));
+  for (size_t i = 0; i < report.columns.size(); ++i) {
+    const Field& field = *report.schema->field(static_cast<int>(i));
+    const ColumnStat& stat = report.columns[i];
+    out->append(fmt::format(fmt::runtime(column_format), field.name(),
+                            field.type()->ToString() + (field.nullable() ? "" : " not null"), stat.nulls,
+                            OrDash(stat.min_length), OrDash(stat.max_length)));
+  }
+}
+
 }  // namespace
 
 CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
   CLI::App* cmd = app->add_subcommand(
       "inspect", "Report records, bytes, compression, the inferred schema and per-feature statistics");
   AddInputFlags(cmd, &flags->inputs);
+  AddSourceFlags(cmd, &flags->source);
   cmd->add_flag("--json", flags->json, "Print one JSON object instead of tables");
   return cmd;
 }
 
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenTabularInputs(flags.inputs, flags.source));
+  if (source != nullptr) {
+    ASSIGN_OR_RETURN(TableReport report, InspectSource(source.get(), flags.inputs));
+    if (flags.json) {
+      WriteTableJson(report, out->buffer());
+    } else {
+      WriteTableText(report, out->buffer());
+    }
+    RETURN_NOT_OK(out->Flush());
+    if (flags.inputs.skip_corrupt) {
+      fmt::print(stderr, "recflow: {} corrupt record(s) skipped\n", report.total.undecodable_records);
+    }
+    return Status::OK();
+  }
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));
   example::SchemaInferrer inferrer(inputs.record_type);
   Report report;

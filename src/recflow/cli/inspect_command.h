@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "recflow/cli/inputs.h"
+#include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
 
@@ -12,6 +13,7 @@ namespace recflow::cli {
 /// Flags of `recflow inspect`.
 struct InspectFlags {
   InputFlags inputs;
+  SourceFlags source;  ///< format and CSV flags for non-TFRecord inputs
   bool json = false;
 };
 

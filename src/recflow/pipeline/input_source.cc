@@ -9,6 +9,7 @@
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
+#include "recflow/formats/tfrecord/sampled_schema.h"
 
 namespace recflow::pipeline {
 
@@ -59,9 +60,29 @@ class ChainedSource final : public Source {
         name_(files_.size() == 1 ? files_[0].path : std::to_string(files_.size()) + " files") {}
 
   Status Init() {
-    RETURN_NOT_OK(OpenFile(0, nullptr));
-    std::vector<FieldPtr> fields = current_->schema()->fields();
-    data_schema_ = current_->schema();
+    if (files_.size() > 1 && SchemaInferred(formats_[0]) && formats_[0] == InputFormat::kTfrecord) {
+      // Features differ from file to file (a feature only some partitions have): sample them all.
+      auto open = [this](size_t k) { return tfrecord::RecordReader::Open(files_[k].path, options_.tfrecord.reader); };
+      ASSIGN_OR_RETURN(tfrecord::SampledSchema sampled,
+                       tfrecord::InferSampledSchema(files_.size(), open, options_.tfrecord.record_type,
+                                                    options_.tfrecord.inference_records,
+                                                    options_.tfrecord.skip_bad_records));
+      data_schema_ = sampled.schema;
+    } else {
+      RETURN_NOT_OK(OpenFile(0, nullptr));
+      data_schema_ = current_->schema();
+    }
+    if (files_.size() > 1 && SchemaInferred(formats_[0])) {
+      // Inference saw a sample: a column it never found null may be null (or a feature
+      // missing) in a later file, so every column is nullable.
+      std::vector<FieldPtr> relaxed;
+      for (const FieldPtr& f : data_schema_->fields()) {
+        relaxed.push_back(Field::Make(f->name(), f->type(), /*nullable=*/true, f->metadata()));
+      }
+      data_schema_ = Schema::Make(std::move(relaxed), data_schema_->metadata());
+      RETURN_NOT_OK(OpenFile(0, data_schema_));
+    }
+    std::vector<FieldPtr> fields = data_schema_->fields();
     for (const FieldPtr& f : partition_schema_->fields()) {
       if (data_schema_->GetFieldIndex(f->name()) >= 0) {
         return Status::InvalidArgument("partition column '" + f->name() + "' is also a column of " + files_[0].path);
@@ -89,6 +110,22 @@ class ChainedSource final : public Source {
   }
 
  private:
+  /// True when files of `format` get their schema by inference (not --schema, not the file).
+  bool SchemaInferred(InputFormat format) const {
+    switch (format) {
+      case InputFormat::kCsv:
+        return options_.csv.schema == nullptr;
+      case InputFormat::kJsonl:
+        return options_.jsonl.schema == nullptr;
+      case InputFormat::kTfrecord:
+        return options_.tfrecord.schema == nullptr;
+      case InputFormat::kAvro:
+      case InputFormat::kAuto:
+        break;
+    }
+    return false;
+  }
+
   Status OpenFile(size_t index, const SchemaPtr& schema) {
     index_ = index;
     const std::string& path = files_[index].path;

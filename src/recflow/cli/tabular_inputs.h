@@ -1,0 +1,22 @@
+// Choosing how `cat` and `inspect` read: TFRecord records directly, or any format as a pipeline Source.
+#pragma once
+
+#include <memory>
+
+#include "recflow/cli/inputs.h"
+#include "recflow/cli/source_flags.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::cli {
+
+/// Opens the inputs as one pipeline Source (pipeline::OpenInputs) when they need it: --from
+/// names a format other than TFRecord, a file's suffix says CSV, JSON Lines or Avro, or a
+/// directory holds Hive `key=value/` partitions (whose columns only the Source adds back).
+/// Returns nullptr when every input is plain TFRecord, for the record-level path with its
+/// sampled inference and per-record warnings. TFRecord inputs of a Source are read with the
+/// reader options of `inputs` and records of its --record-type; --skip-corrupt also skips
+/// records (rows, Avro blocks) that do not decode.
+Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, const SourceFlags& source);
+
+}  // namespace recflow::cli
