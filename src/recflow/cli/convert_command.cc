@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
@@ -72,22 +71,6 @@ Result<std::vector<int>> Projection(const Schema& schema, const ConvertFlags& fl
   for (const std::string& name : flags.select) RETURN_NOT_OK(add(name));
   for (const std::string& name : flags.partition_by) RETURN_NOT_OK(add(name));
   return projection;
-}
-
-int64_t TotalInputBytes(const std::vector<std::string>& inputs) {
-  int64_t total = 0;
-  for (const std::string& arg : inputs) {
-    std::error_code ec;
-    if (arg == "-") return 0;
-    if (std::filesystem::is_directory(arg, ec)) {
-      for (const auto& entry : std::filesystem::recursive_directory_iterator(arg, ec)) {
-        if (entry.is_regular_file(ec)) total += static_cast<int64_t>(entry.file_size(ec));
-      }
-    } else if (std::filesystem::is_regular_file(arg, ec)) {
-      total += static_cast<int64_t>(std::filesystem::file_size(arg, ec));
-    }
-  }
-  return total;
 }
 
 // Bad rows as JSON Lines: {"record", "file", "offset", "field", "error", "text"}.
@@ -229,7 +212,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   options.progress = &progress;
   Result<pipeline::ConvertStats> stats = Status::Internal("not run");
   {
-    ProgressBar bar(&progress, TotalInputBytes(flags.inputs), !flags.no_progress && isatty(STDERR_FILENO) == 1);
+    ProgressBar bar(&progress, source->stored_bytes(), !flags.no_progress && isatty(STDERR_FILENO) == 1);
     stats = pipeline::RunConvert(source.get(), sink.get(), options);
   }
   if (bad_rows != nullptr) RETURN_NOT_OK(bad_rows->Close());

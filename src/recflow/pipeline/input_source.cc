@@ -95,6 +95,16 @@ class ChainedSource final : public Source {
 
   const SchemaPtr& schema() const override { return schema_; }
   const std::string& name() const override { return name_; }
+  int64_t stored_bytes() const override {
+    int64_t total = 0;
+    for (const InputFile& file : files_) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(file.path, ec);
+      if (file.path == "-" || ec) return -1;
+      total += static_cast<int64_t>(size);
+    }
+    return total;
+  }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     while (true) {
