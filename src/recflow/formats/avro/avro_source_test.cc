@@ -8,6 +8,7 @@
 
 #include "recflow/formats/avro/test_container_internal.h"
 #include "recflow/formats/avro/test_util_internal.h"
+#include "recflow/testing/drain.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::avro {
@@ -95,19 +96,16 @@ TEST(AvroSourceTest, BadBlocksFailOrAreReportedAsSkipped) {
   options.bad_blocks = BadBlocksMode::kSkip;
   auto source = OpenAvroSource(Buffer::FromString(bytes), "mem.avro", options);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
   std::vector<int64_t> ids;
   int64_t skipped = 0, input_records = 0;
-  while (true) {
-    auto unit = (*source)->NextUnit();
-    ASSERT_TRUE(unit.ok()) << unit.status().ToString();
-    if (!*unit) break;
-    auto decoded = (*unit)->Decode();
-    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
-    skipped += static_cast<int64_t>(decoded->skipped.size());
-    input_records += decoded->input_records;
-    for (const auto& s : decoded->skipped) EXPECT_EQ(s.error.context().file, "mem.avro");
-    Int64Array column(decoded->batch->column_data(0));
-    for (int64_t r = 0; r < decoded->batch->num_rows(); ++r) ids.push_back(column.Value(r));
+  for (const DecodedUnit& decoded : *units) {
+    skipped += static_cast<int64_t>(decoded.skipped.size());
+    input_records += decoded.input_records;
+    for (const auto& s : decoded.skipped) EXPECT_EQ(s.error.context().file, "mem.avro");
+    Int64Array column(decoded.batch->column_data(0));
+    for (int64_t r = 0; r < decoded.batch->num_rows(); ++r) ids.push_back(column.Value(r));
   }
   EXPECT_EQ(ids, (std::vector<int64_t>{1, 4, 5}));
   EXPECT_EQ(skipped, 2);  // the block with bad UTF-8 and the garbage before a sync marker

@@ -8,6 +8,7 @@
 #include "recflow/formats/avro/avro_reader.h"
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/avro/schema_mapping.h"
+#include "recflow/testing/drain.h"
 
 namespace recflow::avro {
 namespace {
@@ -101,19 +102,16 @@ TEST(AvroPythonInteropTest, Bzip2IsADataErrorNamingTheCodec) {
 TEST(AvroPythonInteropTest, SourceUnitsAreTheBlocks) {
   auto source = OpenAvroSource(Fixture("deflate"), ReadOptions::Defaults());
   ASSERT_TRUE(source.ok()) << source.status().ToString();
-  int64_t records = 0, units = 0;
-  while (true) {
-    auto unit = (*source)->NextUnit();
-    ASSERT_TRUE(unit.ok()) << unit.status().ToString();
-    if (!*unit) break;
-    auto decoded = (*unit)->Decode();
-    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
-    EXPECT_EQ(decoded->batch->num_rows(), units < 4 ? 64 : kRecords - 4 * 64);
-    EXPECT_EQ(Int64Array(decoded->batch->column_data(0)).Value(0), records * 1000003 - 5);
-    records += decoded->input_records;
-    ++units;
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  ASSERT_EQ(units->size(), 5u);
+  int64_t records = 0;
+  for (size_t u = 0; u < units->size(); ++u) {
+    const DecodedUnit& decoded = (*units)[u];
+    EXPECT_EQ(decoded.batch->num_rows(), u < 4 ? 64 : kRecords - 4 * 64);
+    EXPECT_EQ(Int64Array(decoded.batch->column_data(0)).Value(0), records * 1000003 - 5);
+    records += decoded.input_records;
   }
-  EXPECT_EQ(units, 5);
   EXPECT_EQ(records, kRecords);
 }
 
