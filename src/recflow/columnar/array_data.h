@@ -19,6 +19,18 @@ namespace recflow {
 ///  - binary / utf8: {validity, int32 offsets (offset+length+1 entries), data}
 ///  - list: {validity, int32 offsets (offset+length+1 entries)}; children = {values}
 ///  - struct: {validity}; children = one per field
+///  - float16, decimals, dates, times, timestamp, duration, interval, fixed_size_binary:
+///    {validity, values} of DataType::bit_width() / 8 bytes each
+///  - large_binary / large_utf8: {validity, int64 offsets, data}
+///  - large_list: {validity, int64 offsets}; children = {values}
+///  - map: as list (int32 offsets); children = {entries struct<key, value>}
+///  - fixed_size_list: {validity}; children = {values}; element i holds child slots
+///    (offset + i) × list_size ... + list_size - 1
+///  - union: {nullptr, int8 type codes} (sparse) or {nullptr, int8 type codes, int32 offsets}
+///    (dense); children = one per field; no validity (null_count 0: nulls live in the
+///    children); sparse children are indexed like struct children, dense ones through offsets
+///  - dictionary: {validity, indices of DataType::params().index_type}; `dictionary` holds the
+///    values
 /// The validity buffer may be nullptr when null_count == 0. Offsets are absolute positions in
 /// the data buffer / child array. `offset` is Arrow's: element i of this array is slot
 /// offset + i of every buffer; struct children are indexed with the struct's offset too
@@ -30,6 +42,7 @@ struct ArrayData {
   int64_t offset = 0;      ///< logical offset into the buffers (slicing is O(1))
   std::vector<std::shared_ptr<Buffer>> buffers;          ///< in Arrow's order (see above)
   std::vector<std::shared_ptr<ArrayData>> children;      ///< list: {values}; struct: one per field
+  std::shared_ptr<ArrayData> dictionary;                 ///< dictionary type only: the values
 
   /// Convenience constructor of a shared ArrayData.
   static std::shared_ptr<ArrayData> Make(DataTypePtr type, int64_t length,

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 
 namespace recflow {
@@ -25,12 +26,6 @@ bool FloatEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi)
   return std::memcmp(&x, &y, sizeof(F)) == 0 || (std::isnan(x) && std::isnan(y));
 }
 
-std::string_view BinaryView(const ArrayData& data, int64_t i) {
-  const int32_t* offsets = data.GetValues<int32_t>(1);
-  const char* bytes = reinterpret_cast<const char*>(data.buffers[2] ? data.buffers[2]->data() : nullptr);
-  return {bytes + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
-}
-
 bool RangeEquals(const ArrayData& a, int64_t a_start, const ArrayData& b, int64_t b_start, int64_t length);
 
 // Values of valid elements a[ai] and b[bi] (logical indexes) of the same type.
@@ -43,13 +38,26 @@ bool ValueEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi)
     case TypeId::kFloat32: return FloatEquals<float>(a, ai, b, bi);
     case TypeId::kFloat64: return FloatEquals<double>(a, ai, b, bi);
     case TypeId::kBinary:
-    case TypeId::kUtf8: return BinaryView(a, ai) == BinaryView(b, bi);
-    case TypeId::kList: {
-      const int32_t* ao = a.GetValues<int32_t>(1);
-      const int32_t* bo = b.GetValues<int32_t>(1);
-      const int64_t n = ao[ai + 1] - ao[ai];
-      return n == bo[bi + 1] - bo[bi] && RangeEquals(*a.children[0], ao[ai], *b.children[0], bo[bi], n);
+    case TypeId::kUtf8:
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeUtf8:
+    case TypeId::kFixedSizeBinary: return BinaryValue(a, ai) == BinaryValue(b, bi);
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap: {
+      const ChildRange x = ListRange(a, ai);
+      const ChildRange y = ListRange(b, bi);
+      return x.length == y.length && RangeEquals(*a.children[0], x.start, *b.children[0], y.start, x.length);
     }
+    case TypeId::kUnion: {
+      const UnionSlot x = UnionChildAt(a, ai);
+      const UnionSlot y = UnionChildAt(b, bi);
+      return x.child == y.child && RangeEquals(*a.children[static_cast<size_t>(x.child)], x.index,
+                                               *b.children[static_cast<size_t>(y.child)], y.index, 1);
+    }
+    case TypeId::kDictionary:
+      return RangeEquals(*a.dictionary, DictionaryIndex(a, ai), *b.dictionary, DictionaryIndex(b, bi), 1);
     case TypeId::kStruct:
       for (size_t f = 0; f < a.children.size(); ++f) {
         if (!RangeEquals(*a.children[f], a.offset + ai, *b.children[f], b.offset + bi, 1)) return false;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "recflow/columnar/array.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 
 namespace recflow {
@@ -59,10 +60,39 @@ void AppendValue(const std::shared_ptr<ArrayData>& data, int64_t i, int64_t max_
     case TypeId::kFloat32: AppendNumber(Float32Array(data).Value(i), out); break;
     case TypeId::kFloat64: AppendNumber(Float64Array(data).Value(i), out); break;
     case TypeId::kBinary:
-    case TypeId::kUtf8: AppendBytes(BinaryArray(data).GetView(i), out); break;
-    case TypeId::kList: {
-      ListArray list(data);
-      AppendRange(list.values(), list.value_offset(i), list.value_length(i), max_elements, out);
+    case TypeId::kUtf8:
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeUtf8:
+    case TypeId::kFixedSizeBinary:
+      AppendBytes(BinaryValue(*data, i), out);
+      break;
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap: {
+      const ChildRange range = ListRange(*data, i);
+      AppendRange(data->children[0], range.start, range.length, max_elements, out);
+      break;
+    }
+    case TypeId::kUnion: {
+      const UnionSlot slot = UnionChildAt(*data, i);
+      AppendElement(data->children[static_cast<size_t>(slot.child)], slot.index, max_elements, out);
+      break;
+    }
+    case TypeId::kDictionary: AppendElement(data->dictionary, DictionaryIndex(*data, i), max_elements, out); break;
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+    case TypeId::kTime32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration: AppendNumber(IntegerValue(*data, i), out); break;
+    case TypeId::kFloat16:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256:
+    case TypeId::kInterval: {
+      // Raw little-endian storage; typed renderings live with the formats that need them.
+      const auto width = static_cast<size_t>(data->type->bit_width() / 8);
+      AppendBytes({reinterpret_cast<const char*>(data->buffers[1]->data()) + (data->offset + i) * width, width}, out);
       break;
     }
     case TypeId::kStruct: {

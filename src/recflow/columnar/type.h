@@ -26,7 +26,35 @@ enum class TypeId : uint8_t {
   kUtf8,
   kList,
   kStruct,
+  // Arrow's other types (Arrow IPC, the C Data Interface); the formats above tf.Example use
+  // only the ones listed first.
+  kFloat16,          ///< IEEE half float, stored as uint16
+  kDecimal128,       ///< 16-byte little-endian two's complement, with precision and scale
+  kDecimal256,       ///< 32-byte little-endian two's complement, with precision and scale
+  kDate32,           ///< int32 days since the UNIX epoch
+  kDate64,           ///< int64 milliseconds since the UNIX epoch
+  kTime32,           ///< int32 time of day in seconds or milliseconds
+  kTime64,           ///< int64 time of day in micro- or nanoseconds
+  kTimestamp,        ///< int64 since the UNIX epoch in a TimeUnit, with an optional time zone
+  kDuration,         ///< int64 in a TimeUnit
+  kInterval,         ///< an IntervalUnit: int32 months, {int32 days, int32 ms}, or {int32, int32, int64}
+  kLargeBinary,      ///< binary with int64 offsets
+  kLargeUtf8,        ///< utf8 with int64 offsets
+  kFixedSizeBinary,  ///< byte_width() bytes per value
+  kLargeList,        ///< list with int64 offsets
+  kFixedSizeList,    ///< list_size() values per element
+  kMap,              ///< list of struct<key, value> entries
+  kUnion,            ///< sparse or dense union of child fields, with type codes
+  kDictionary,       ///< indices (an integer type) into a dictionary of values
 };
+
+/// Resolution of time, timestamp and duration values.
+enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
+/// What an interval value holds.
+enum class IntervalUnit : uint8_t { kYearMonth, kDayTime, kMonthDayNano };
+/// Whether every child of a union holds a slot per element (sparse) or an offsets buffer
+/// points into the child (dense).
+enum class UnionMode : uint8_t { kSparse, kDense };
 
 class DataType;
 class Field;
@@ -36,41 +64,66 @@ using DataTypePtr = std::shared_ptr<const DataType>;
 using FieldPtr = std::shared_ptr<const Field>;
 using SchemaPtr = std::shared_ptr<const Schema>;
 
-/// A column type: a TypeId plus, for nested types, the child fields.
-/// Build instances with the factories below (int64(), list(...), struct_(...)).
+/// The parameters of parametric types; each type uses the members its factory documents.
+struct TypeParams {
+  int32_t width = 0;  ///< fixed_size_binary: bytes; fixed_size_list: values; decimal: precision
+  int32_t scale = 0;  ///< decimal
+  TimeUnit unit = TimeUnit::kSecond;  ///< time32/64, timestamp, duration
+  std::string timezone;               ///< timestamp: empty = no time zone
+  IntervalUnit interval = IntervalUnit::kYearMonth;
+  UnionMode union_mode = UnionMode::kSparse;
+  std::vector<int8_t> type_codes;  ///< union: the code of each child, in field order
+  bool keys_sorted = false;        ///< map
+  DataTypePtr index_type;          ///< dictionary: the integer type of the indices
+  DataTypePtr value_type;          ///< dictionary: the type of the dictionary's values
+  bool ordered = false;            ///< dictionary
+};
+
+/// A column type: a TypeId plus, for nested types, the child fields, and for parametric
+/// types their TypeParams. Build instances with the factories below (int64(), list(...)).
 class DataType {
  public:
   /// Use the factories; this constructor is public only for std::make_shared.
-  DataType(TypeId id, std::vector<FieldPtr> fields);
+  DataType(TypeId id, std::vector<FieldPtr> fields, TypeParams params = {});
   ~DataType();
 
   /// The kind of type.
   TypeId id() const { return id_; }
-  /// Children: list has exactly one field ("item"), struct its members, others none.
+  /// Children: the list kinds and map exactly one field ("item"; map: "entries", a
+  /// non-nullable struct<key not null, value>), struct and union their members, others none.
   const std::vector<FieldPtr>& fields() const { return fields_; }
-  /// list only: the element type (= fields()[0]->type()); nullptr for other types.
+  /// The element type of the list kinds (= fields()[0]->type()), map's entries struct, and a
+  /// dictionary's value type; nullptr for other types.
   const DataTypePtr& value_type() const { return value_type_; }
-  /// Structural equality: ids, child field names, nullability and child types (not metadata).
+  /// The parameters (see TypeParams).
+  const TypeParams& params() const { return params_; }
+  /// Structural equality: ids, parameters, child field names, nullability and child types
+  /// (not metadata).
   bool Equals(const DataType& other) const;
-  /// "int64", "list<float32>", "struct<a: int64, b: utf8 not null>".
+  /// "int64", "list<float32>", "struct<a: int64, b: utf8 not null>", "timestamp[us, tz=UTC]",
+  /// "decimal128(10, 2)", "dictionary<values=utf8, indices=int32>".
   std::string ToString() const;
-  /// Bits per value of fixed-width types: bool 1, int8 8 ... float64 64; 0 for the others.
+  /// Bits per value of fixed-width types: bool 1, int8 8 ... float64 64, float16 16, decimals
+  /// 128/256, dates, times, timestamps, durations and intervals by their storage,
+  /// fixed_size_binary 8 × width; 0 for the others.
   int bit_width() const;
   /// int8..int64, uint8..uint64.
   bool is_integer() const;
   /// float32, float64.
   bool is_floating() const;
-  /// binary, utf8.
+  /// binary, utf8 (int32 offsets).
   bool is_binary_like() const;
-  /// list, struct.
+  /// list, struct (the nested types tf.Example, CSV and JSON Lines map).
   bool is_nested() const;
-  /// One value per slot: bool, integers, floats, binary, utf8 (neither null nor nested).
+  /// bool, integers, float32/64, binary, utf8: the value types tf.Example, CSV and JSON Lines
+  /// map (neither null nor nested, nor one of Arrow's other types).
   bool is_primitive() const;
 
  private:
   TypeId id_;
   std::vector<FieldPtr> fields_;
   DataTypePtr value_type_;
+  TypeParams params_;
 };
 
 /// The short lowercase name of a type id ("int64", "utf8", "list", ...).
@@ -97,6 +150,37 @@ DataTypePtr list(DataTypePtr value_type);
 DataTypePtr list(FieldPtr item);
 /// struct with the given members (names may repeat, as in Arrow).
 DataTypePtr struct_(std::vector<FieldPtr> fields);
+
+DataTypePtr float16();
+/// decimal with `precision` digits, `scale` of them after the point; `bit_width` 128 or 256.
+DataTypePtr decimal(int32_t precision, int32_t scale, int bit_width = 128);
+DataTypePtr date32();
+DataTypePtr date64();
+/// time of day in int32: `unit` kSecond or kMilli.
+DataTypePtr time32(TimeUnit unit);
+/// time of day in int64: `unit` kMicro or kNano.
+DataTypePtr time64(TimeUnit unit);
+/// timestamp in `unit`; `timezone` as Arrow writes it ("UTC", "+07:30", ""); empty = none.
+DataTypePtr timestamp(TimeUnit unit, std::string timezone = "");
+DataTypePtr duration(TimeUnit unit);
+DataTypePtr interval(IntervalUnit unit);
+DataTypePtr large_binary();
+DataTypePtr large_utf8();
+DataTypePtr fixed_size_binary(int32_t byte_width);
+/// large_list with an explicit child field.
+DataTypePtr large_list(FieldPtr item);
+/// fixed_size_list of `list_size` values per element.
+DataTypePtr fixed_size_list(FieldPtr item, int32_t list_size);
+/// map whose `entries` field is a non-nullable struct of a non-nullable `key` field and a
+/// `value` field (their names as given).
+DataTypePtr map(FieldPtr key, FieldPtr value, bool keys_sorted = false, std::string entries_name = "entries");
+/// union of `fields`; `type_codes` (one per field, 0..127) default to 0, 1, 2, ...
+DataTypePtr union_(UnionMode mode, std::vector<FieldPtr> fields, std::vector<int8_t> type_codes = {});
+/// dictionary-encoded values: `index_type` an integer type, `value_type` any type.
+DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false);
+
+/// "s", "ms", "us", "ns".
+const char* TimeUnitName(TimeUnit unit);
 
 /// Maps a C++ value type to its column type: CTypeTraits<int64_t>::kTypeId == TypeId::kInt64.
 template <typename T>

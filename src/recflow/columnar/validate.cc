@@ -1,9 +1,12 @@
 // Validate/ValidateFull: every size, offset, count and utf8 value checked before it is read.
 #include "recflow/columnar/validate.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/schema.h"
@@ -20,35 +23,47 @@ Status Invalid(const ArrayData& data, const std::string& what) {
                            " array: " + what);
 }
 
-size_t ExpectedBuffers(TypeId id) {
-  switch (id) {
+size_t ExpectedBuffers(const DataType& type) {
+  switch (type.id()) {
     case TypeId::kNull: return 0;
-    case TypeId::kStruct: return 1;
-    case TypeId::kBinary: case TypeId::kUtf8: return 3;
+    case TypeId::kStruct: case TypeId::kFixedSizeList: return 1;
+    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8: return 3;
+    case TypeId::kUnion: return type.params().union_mode == UnionMode::kDense ? 3 : 2;
     default: return 2;
+  }
+}
+
+size_t ExpectedChildren(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kList: case TypeId::kLargeList: case TypeId::kFixedSizeList: case TypeId::kMap: return 1;
+    case TypeId::kStruct: case TypeId::kUnion: return type.fields().size();
+    default: return 0;
   }
 }
 
 int64_t BufferSize(const ArrayData& data, size_t i) { return data.buffers[i] ? data.buffers[i]->size() : 0; }
 
-int32_t LoadOffset(const ArrayData& data, int64_t slot) {
-  int32_t value;
-  std::memcpy(&value, data.buffers[1]->data() + slot * 4, sizeof(value));
+/// Offset `slot` of buffer 1 (int32 or int64 offsets).
+template <typename Offset>
+Offset LoadOffset(const ArrayData& data, int64_t slot) {
+  Offset value;
+  std::memcpy(&value, data.buffers[1]->data() + slot * static_cast<int64_t>(sizeof(Offset)), sizeof(value));
   return value;
 }
 
-// Checks the int32 offsets of a binary or list array against `limit` (data bytes or child
-// length); with `full`, every offset, else the first and the last.
+// Checks the offsets of a binary or list array against `limit` (data bytes or child length);
+// with `full`, every offset, else the first and the last.
+template <typename Offset>
 Status CheckOffsets(const ArrayData& data, int64_t limit, bool full) {
   const int64_t end = data.offset + data.length;
   if (data.length == 0 && data.buffers[1] == nullptr) return Status::OK();
   if (data.buffers[1] == nullptr) return Invalid(data, "missing offsets buffer");
-  if (BufferSize(data, 1) / 4 < end + 1) {
+  if (BufferSize(data, 1) / static_cast<int64_t>(sizeof(Offset)) < end + 1) {
     return Invalid(data, "offsets buffer of " + std::to_string(BufferSize(data, 1)) + " bytes is too short for " +
                              std::to_string(end + 1) + " offsets");
   }
-  const int32_t first = LoadOffset(data, data.offset);
-  const int32_t last = LoadOffset(data, end);
+  const Offset first = LoadOffset<Offset>(data, data.offset);
+  const Offset last = LoadOffset<Offset>(data, end);
   if (first < 0) return Invalid(data, "negative first offset " + std::to_string(first));
   if (last < first) return Invalid(data, "last offset " + std::to_string(last) + " before first " + std::to_string(first));
   if (last > limit) {
@@ -56,9 +71,9 @@ Status CheckOffsets(const ArrayData& data, int64_t limit, bool full) {
                              " values/bytes available");
   }
   if (!full) return Status::OK();
-  int32_t prev = first;
+  Offset prev = first;
   for (int64_t slot = data.offset + 1; slot <= end; ++slot) {
-    const int32_t cur = LoadOffset(data, slot);
+    const Offset cur = LoadOffset<Offset>(data, slot);
     if (cur < prev) {
       return Invalid(data, "offsets decrease at element " + std::to_string(slot - 1 - data.offset) + " (" +
                                std::to_string(prev) + " > " + std::to_string(cur) + ")");
@@ -68,22 +83,57 @@ Status CheckOffsets(const ArrayData& data, int64_t limit, bool full) {
   return Status::OK();
 }
 
+template <typename Offset>
 Status CheckUtf8(const ArrayData& data) {
   const uint8_t* validity = data.validity();
   const uint8_t* bytes = data.buffers[2] ? data.buffers[2]->data() : nullptr;
   for (int64_t i = 0; i < data.length; ++i) {
     const int64_t slot = data.offset + i;
     if (validity != nullptr && !bit_util::GetBit(validity, slot)) continue;
-    const int32_t begin = LoadOffset(data, slot);
-    const int32_t end = LoadOffset(data, slot + 1);
-    if (end > begin && !IsValidUtf8(bytes + begin, end - begin)) {
+    const Offset begin = LoadOffset<Offset>(data, slot);
+    const Offset end = LoadOffset<Offset>(data, slot + 1);
+    if (end > begin && !IsValidUtf8(bytes + begin, static_cast<int64_t>(end - begin))) {
       return Invalid(data, "element " + std::to_string(i) + " is not valid UTF-8");
     }
   }
   return Status::OK();
 }
 
+template <typename Offset>
+Status CheckBinary(const ArrayData& data, bool utf8, bool full) {
+  RETURN_NOT_OK(CheckOffsets<Offset>(data, BufferSize(data, 2), full));
+  if (full && utf8) return CheckUtf8<Offset>(data);
+  return Status::OK();
+}
+
+/// A fixed-width values buffer (buffer 1) holds `end` values of `type`.
+Status CheckValues(const ArrayData& data, int64_t end) {
+  const DataType& type = *data.type;
+  const int64_t width = type.id() == TypeId::kFixedSizeBinary ? type.params().width : type.bit_width() / 8;
+  if (width < 0 || (width > 0 && end > std::numeric_limits<int64_t>::max() / width)) {
+    return Invalid(data, "values of " + std::to_string(width) + " bytes overflow the buffer size");
+  }
+  const int64_t needed = type.id() == TypeId::kBool ? bit_util::BytesForBits(end) : end * width;
+  if (needed > 0 && data.buffers[1] == nullptr) return Invalid(data, "missing values buffer");
+  if (BufferSize(data, 1) < needed) {
+    return Invalid(data, "values buffer of " + std::to_string(BufferSize(data, 1)) + " bytes, expected at least " +
+                             std::to_string(needed));
+  }
+  return Status::OK();
+}
+
+/// A child holds at least `needed` elements.
+Status CheckChildLength(const ArrayData& data, size_t i, int64_t needed) {
+  if (data.children[i] != nullptr && data.children[i]->length < needed) {
+    return Invalid(data, "child " + std::to_string(i) + " has " + std::to_string(data.children[i]->length) +
+                             " elements, expected at least " + std::to_string(needed));
+  }
+  return Status::OK();
+}
+
 Status ValidateImpl(const ArrayData& data, bool full, int depth);
+Status ValidateUnion(const ArrayData& data, bool full, int depth);
+Status ValidateDictionary(const ArrayData& data, bool full, int depth);
 
 Status CheckChild(const ArrayData& data, size_t i, const DataType& expected, bool full, int depth) {
   const auto& child = data.children[i];
@@ -111,20 +161,22 @@ Status ValidateImpl(const ArrayData& data, bool full, int depth) {
   if (data.null_count < 0 || data.null_count > data.length) {
     return Invalid(data, "null_count " + std::to_string(data.null_count) + " outside [0, length]");
   }
-  if (data.buffers.size() != ExpectedBuffers(type.id())) {
+  if (data.buffers.size() != ExpectedBuffers(type)) {
     return Invalid(data, std::to_string(data.buffers.size()) + " buffers, expected " +
-                             std::to_string(ExpectedBuffers(type.id())));
+                             std::to_string(ExpectedBuffers(type)));
   }
-  const size_t expected_children =
-      type.id() == TypeId::kList || type.id() == TypeId::kStruct ? type.fields().size() : 0;
-  if (data.children.size() != expected_children) {
+  if (data.children.size() != ExpectedChildren(type)) {
     return Invalid(data, std::to_string(data.children.size()) + " children, expected " +
-                             std::to_string(expected_children));
+                             std::to_string(ExpectedChildren(type)));
+  }
+  if ((type.id() == TypeId::kDictionary) != (data.dictionary != nullptr)) {
+    return Invalid(data, type.id() == TypeId::kDictionary ? "no dictionary" : "a dictionary on a non-dictionary type");
   }
   if (type.id() == TypeId::kNull) {
     if (data.null_count != data.length) return Invalid(data, "null_count must equal length");
     return Status::OK();
   }
+  if (type.id() == TypeId::kUnion) return ValidateUnion(data, full, depth);
 
   // Validity.
   if (data.buffers[0] == nullptr) {
@@ -143,36 +195,125 @@ Status ValidateImpl(const ArrayData& data, bool full, int depth) {
   }
 
   switch (type.id()) {
-    case TypeId::kList: {
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kLargeList: {
       if (data.children[0] == nullptr) return Invalid(data, "child 0 is missing");
-      RETURN_NOT_OK(CheckOffsets(data, data.children[0]->length, full));
+      if (type.id() == TypeId::kLargeList) {
+        RETURN_NOT_OK(CheckOffsets<int64_t>(data, data.children[0]->length, full));
+      } else {
+        RETURN_NOT_OK(CheckOffsets<int32_t>(data, data.children[0]->length, full));
+      }
+      return CheckChild(data, 0, *type.value_type(), full, depth);
+    }
+    case TypeId::kFixedSizeList: {
+      const int64_t size = type.params().width;
+      if (size < 0 || (size > 0 && end > std::numeric_limits<int64_t>::max() / size)) {
+        return Invalid(data, "list size " + std::to_string(size) + " out of range");
+      }
+      RETURN_NOT_OK(CheckChildLength(data, 0, end * size));
       return CheckChild(data, 0, *type.value_type(), full, depth);
     }
     case TypeId::kStruct: {
       for (size_t i = 0; i < data.children.size(); ++i) {
-        if (data.children[i] != nullptr && data.children[i]->length < end) {
-          return Invalid(data, "child " + std::to_string(i) + " has " + std::to_string(data.children[i]->length) +
-                                   " elements, expected at least " + std::to_string(end));
-        }
+        RETURN_NOT_OK(CheckChildLength(data, i, end));
         RETURN_NOT_OK(CheckChild(data, i, *type.fields()[i]->type(), full, depth));
       }
       return Status::OK();
     }
     case TypeId::kBinary:
-    case TypeId::kUtf8: {
-      RETURN_NOT_OK(CheckOffsets(data, BufferSize(data, 2), full));
-      if (full && type.id() == TypeId::kUtf8) return CheckUtf8(data);
-      return Status::OK();
+    case TypeId::kUtf8: return CheckBinary<int32_t>(data, type.id() == TypeId::kUtf8, full);
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeUtf8: return CheckBinary<int64_t>(data, type.id() == TypeId::kLargeUtf8, full);
+    case TypeId::kDictionary: return ValidateDictionary(data, full, depth);
+    default: return CheckValues(data, end);
+  }
+}
+
+Status ValidateUnion(const ArrayData& data, bool full, int depth) {
+  const DataType& type = *data.type;
+  const TypeParams& params = type.params();
+  const int64_t end = data.offset + data.length;
+  if (data.buffers[0] != nullptr || data.null_count != 0) return Invalid(data, "a union has no validity and no nulls");
+  if (params.type_codes.size() != type.fields().size()) return Invalid(data, "type codes do not match the fields");
+  if (BufferSize(data, 1) < end) return Invalid(data, "type codes buffer too short");
+  const bool dense = params.union_mode == UnionMode::kDense;
+  if (dense && BufferSize(data, 2) / 4 < end) return Invalid(data, "offsets buffer too short");
+  for (size_t i = 0; i < data.children.size(); ++i) {
+    if (!dense) RETURN_NOT_OK(CheckChildLength(data, i, end));
+    RETURN_NOT_OK(CheckChild(data, i, *type.fields()[i]->type(), full, depth));
+  }
+  if (!full) return Status::OK();
+  // child index of each type code (-1: not a code of this union)
+  int child_of[256];
+  std::fill(std::begin(child_of), std::end(child_of), -1);
+  for (size_t i = 0; i < params.type_codes.size(); ++i) child_of[static_cast<uint8_t>(params.type_codes[i])] = static_cast<int>(i);
+  const auto* codes = reinterpret_cast<const int8_t*>(data.buffers[1]->data());
+  for (int64_t slot = data.offset; slot < end; ++slot) {
+    const int child = child_of[static_cast<uint8_t>(codes[slot])];
+    if (child < 0) {
+      return Invalid(data, "element " + std::to_string(slot - data.offset) + " has type code " +
+                               std::to_string(codes[slot]) + ", not one of the union's");
     }
-    default: {
-      const int64_t needed = type.id() == TypeId::kBool ? bit_util::BytesForBits(end) : end * (type.bit_width() / 8);
-      if (needed > 0 && data.buffers[1] == nullptr) return Invalid(data, "missing values buffer");
-      if (BufferSize(data, 1) < needed) {
-        return Invalid(data, "values buffer of " + std::to_string(BufferSize(data, 1)) + " bytes, expected at least " +
-                                 std::to_string(needed));
-      }
-      return Status::OK();
+    if (!dense) continue;
+    int32_t at;
+    std::memcpy(&at, data.buffers[2]->data() + slot * 4, sizeof(at));
+    if (at < 0 || at >= data.children[static_cast<size_t>(child)]->length) {
+      return Invalid(data, "element " + std::to_string(slot - data.offset) + " has offset " + std::to_string(at) +
+                               " outside child " + std::to_string(child));
     }
+  }
+  return Status::OK();
+}
+
+/// The largest index of a dictionary's indices among valid elements, or -1; a negative index
+/// is an error.
+template <typename Index>
+Status CheckIndices(const ArrayData& data, int64_t dictionary_length) {
+  const uint8_t* validity = data.validity();
+  for (int64_t slot = data.offset; slot < data.offset + data.length; ++slot) {
+    if (validity != nullptr && !bit_util::GetBit(validity, slot)) continue;
+    Index index;
+    std::memcpy(&index, data.buffers[1]->data() + slot * static_cast<int64_t>(sizeof(Index)), sizeof(index));
+    bool in_range;
+    if constexpr (std::is_signed_v<Index>) {
+      in_range = index >= 0 && static_cast<int64_t>(index) < dictionary_length;
+    } else {
+      in_range = static_cast<uint64_t>(index) < static_cast<uint64_t>(dictionary_length);
+    }
+    if (!in_range) {
+      return Invalid(data, "element " + std::to_string(slot - data.offset) + " has index " + std::to_string(index) +
+                               " outside the dictionary of " + std::to_string(dictionary_length));
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateDictionary(const ArrayData& data, bool full, int depth) {
+  const DataType& type = *data.type;
+  const DataType& index_type = *type.params().index_type;
+  if (!index_type.is_integer()) return Invalid(data, "dictionary indices must be integers");
+  if (data.dictionary->type == nullptr || !data.dictionary->type->Equals(*type.value_type())) {
+    return Invalid(data, "dictionary values are not of type " + type.value_type()->ToString());
+  }
+  const int64_t end = data.offset + data.length;
+  const int64_t needed = end * (index_type.bit_width() / 8);
+  if (needed > 0 && (data.buffers[1] == nullptr || BufferSize(data, 1) < needed)) {
+    return Invalid(data, "indices buffer too short");
+  }
+  Status st = ValidateImpl(*data.dictionary, full, depth + 1);
+  if (!st.ok()) return Status::DataError("dictionary: " + st.message());
+  if (!full) return Status::OK();
+  const int64_t n = data.dictionary->length;
+  switch (index_type.id()) {
+    case TypeId::kInt8: return CheckIndices<int8_t>(data, n);
+    case TypeId::kInt16: return CheckIndices<int16_t>(data, n);
+    case TypeId::kInt32: return CheckIndices<int32_t>(data, n);
+    case TypeId::kInt64: return CheckIndices<int64_t>(data, n);
+    case TypeId::kUInt8: return CheckIndices<uint8_t>(data, n);
+    case TypeId::kUInt16: return CheckIndices<uint16_t>(data, n);
+    case TypeId::kUInt32: return CheckIndices<uint32_t>(data, n);
+    default: return CheckIndices<uint64_t>(data, n);
   }
 }
 

@@ -96,7 +96,7 @@ TEST(AvroSourceTest, BadBlocksFailOrAreReportedAsSkipped) {
   options.bad_blocks = BadBlocksMode::kSkip;
   auto source = OpenAvroSource(Buffer::FromString(bytes), "mem.avro", options);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
-  auto units = testing::DecodeAllUnits(**source);
+  auto units = recflow::testing::DecodeAllUnits(**source);
   ASSERT_TRUE(units.ok()) << units.status().ToString();
   std::vector<int64_t> ids;
   int64_t skipped = 0, input_records = 0;

@@ -102,7 +102,7 @@ TEST(AvroPythonInteropTest, Bzip2IsADataErrorNamingTheCodec) {
 TEST(AvroPythonInteropTest, SourceUnitsAreTheBlocks) {
   auto source = OpenAvroSource(Fixture("deflate"), ReadOptions::Defaults());
   ASSERT_TRUE(source.ok()) << source.status().ToString();
-  auto units = testing::DecodeAllUnits(**source);
+  auto units = recflow::testing::DecodeAllUnits(**source);
   ASSERT_TRUE(units.ok()) << units.status().ToString();
   ASSERT_EQ(units->size(), 5u);
   int64_t records = 0;

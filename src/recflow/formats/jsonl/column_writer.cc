@@ -303,7 +303,7 @@ Result<std::unique_ptr<ColumnWriter>> ColumnWriter::Make(const Field& field, Arr
       }
       return std::make_unique<StructWriter>(builder, std::move(path), nullable, std::move(members), fields);
     }
-    case TypeId::kNull:
+    default:  // null and Arrow's other types (ReadOptions::Validate refuses them)
       break;
   }
   return Status::InvalidArgument("jsonl cannot read field '" + field.name() + "' of type " + field.type()->ToString());

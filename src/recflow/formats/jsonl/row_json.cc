@@ -70,6 +70,8 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
       writer->EndObject();
       break;
     }
+    default:
+      return Status::TypeError("no JSON rendering for a column of type " + data.type->ToString()).WithField(field.name());
   }
   return Status::OK();
 }
