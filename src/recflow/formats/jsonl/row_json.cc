@@ -1,7 +1,12 @@
 // WriteJsonValue and RowJsonRenderer.
 #include "recflow/formats/jsonl/row_json.h"
 
+#include <cstring>
+#include <string>
+
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/formats/value_text.h"
 #include "recflow/formats/csv/value_formatting.h"
 #include "recflow/formats/example/record_type.h"
 
@@ -13,17 +18,66 @@ T ValueAt(const ArrayData& data, int64_t i) {
   return data.GetValues<T>(1)[i];
 }
 
-std::string_view BinaryAt(const ArrayData& data, int64_t i) {
-  const int32_t* offsets = data.GetValues<int32_t>(1);
-  const auto* bytes = reinterpret_cast<const char*>(data.buffers[2]->data());
-  return {bytes + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i])};
-}
-
 Status WriteTimestamp(int64_t micros, JsonWriter* writer) {
   char text[csv::kTimestampTextSize];
   RETURN_NOT_OK(csv::FormatTimestamp(micros, text));
   writer->String({text, sizeof(text)});
   return Status::OK();
+}
+
+/// The text of a date, time, timestamp or decimal element (AppendDateText and friends).
+Status AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
+  const DataType& type = *data.type;
+  switch (type.id()) {
+    case TypeId::kDate32: return AppendDateText(ValueAt<int32_t>(data, i), out);
+    case TypeId::kDate64: {
+      constexpr int64_t kMillisPerDay = 86'400'000;
+      const int64_t ms = ValueAt<int64_t>(data, i);
+      return AppendDateText(ms / kMillisPerDay - (ms % kMillisPerDay < 0 ? 1 : 0), out);
+    }
+    case TypeId::kTime32:
+    case TypeId::kTime64: return AppendTimeText(IntegerValue(data, i), type.params().unit, out);
+    case TypeId::kTimestamp:
+      return AppendTimestampText(ValueAt<int64_t>(data, i), type.params().unit, !type.params().timezone.empty(), out);
+    default: {  // decimals
+      const int width = type.bit_width() / 8;
+      AppendDecimalText(data.buffers[1]->data() + (data.offset + i) * width, width, type.params().scale, out);
+      return Status::OK();
+    }
+  }
+}
+
+/// An interval as months (year_month), {"days", "milliseconds"} or {"months", "days", "nanoseconds"}.
+void WriteInterval(const ArrayData& data, int64_t i, JsonWriter* writer) {
+  const uint8_t* at = data.buffers[1]->data() + (data.offset + i) * (data.type->bit_width() / 8);
+  int32_t a, b;
+  std::memcpy(&a, at, 4);
+  switch (data.type->params().interval) {
+    case IntervalUnit::kYearMonth: writer->Int(a); return;
+    case IntervalUnit::kDayTime:
+      std::memcpy(&b, at + 4, 4);
+      writer->BeginObject();
+      writer->Key("days");
+      writer->Int(a);
+      writer->Key("milliseconds");
+      writer->Int(b);
+      writer->EndObject();
+      return;
+    case IntervalUnit::kMonthDayNano: {
+      int64_t nanos;
+      std::memcpy(&b, at + 4, 4);
+      std::memcpy(&nanos, at + 8, 8);
+      writer->BeginObject();
+      writer->Key("months");
+      writer->Int(a);
+      writer->Key("days");
+      writer->Int(b);
+      writer->Key("nanoseconds");
+      writer->Int(nanos);
+      writer->EndObject();
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -50,16 +104,48 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kUInt64: writer->UInt(ValueAt<uint64_t>(data, i)); break;
     case TypeId::kFloat32: writer->Float(ValueAt<float>(data, i)); break;
     case TypeId::kFloat64: writer->Double(ValueAt<double>(data, i)); break;
-    case TypeId::kBinary: writer->Bytes(BinaryAt(data, i)); break;
-    case TypeId::kUtf8: writer->String(BinaryAt(data, i)); break;
-    case TypeId::kList: {
-      const int32_t* offsets = data.GetValues<int32_t>(1);
+    case TypeId::kBinary: writer->Bytes(BinaryValue(data, i)); break;
+    case TypeId::kUtf8: writer->String(BinaryValue(data, i)); break;
+    case TypeId::kLargeBinary:
+    case TypeId::kFixedSizeBinary: writer->Bytes(BinaryValue(data, i)); break;
+    case TypeId::kLargeUtf8: writer->String(BinaryValue(data, i)); break;
+    case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap: {  // a map is the list of its {key, value} entries
+      const ChildRange range = ListRange(data, i);
       const Field& item = *data.type->fields()[0];
       writer->BeginArray();
-      for (int32_t j = offsets[i]; j < offsets[i + 1]; ++j) RETURN_NOT_OK(WriteJsonValue(item, *data.children[0], j, writer));
+      for (int64_t j = range.start; j < range.start + range.length; ++j) {
+        RETURN_NOT_OK(WriteJsonValue(item, *data.children[0], j, writer));
+      }
       writer->EndArray();
       break;
     }
+    case TypeId::kUnion: {
+      const UnionSlot slot = UnionChildAt(data, i);
+      const auto child = static_cast<size_t>(slot.child);
+      return WriteJsonValue(*data.type->fields()[child], *data.children[child], slot.index, writer);
+    }
+    case TypeId::kDictionary: {
+      const Field values("values", data.type->value_type(), true, nullptr);
+      return WriteJsonValue(values, *data.dictionary, DictionaryIndex(data, i), writer);
+    }
+    case TypeId::kFloat16: writer->Float(HalfToFloat(ValueAt<uint16_t>(data, i))); break;
+    case TypeId::kDuration: writer->Int(ValueAt<int64_t>(data, i)); break;
+    case TypeId::kDate32:
+    case TypeId::kDate64:
+    case TypeId::kTime32:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDecimal128:
+    case TypeId::kDecimal256: {
+      std::string text;
+      RETURN_NOT_OK(AppendTypedText(data, i, &text).WithField(field.name()));
+      writer->String(text);
+      break;
+    }
+    case TypeId::kInterval: WriteInterval(data, i, writer); break;
     case TypeId::kStruct: {
       const auto& fields = data.type->fields();
       writer->BeginObject();
@@ -70,8 +156,6 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
       writer->EndObject();
       break;
     }
-    default:
-      return Status::TypeError("no JSON rendering for a column of type " + data.type->ToString()).WithField(field.name());
   }
   return Status::OK();
 }

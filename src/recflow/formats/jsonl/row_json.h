@@ -16,8 +16,14 @@ namespace recflow::jsonl {
 /// (floats in their shortest round-trip form), bools, utf8 as strings, binary via
 /// JsonWriter::Bytes, lists as arrays, structs as objects, and timestamps (IsTimestampField, at
 /// any depth) as ISO-8601 strings `YYYY-MM-DDTHH:MM:SS.ffffffZ` (csv::FormatTimestamp).
-/// A timestamp outside the years 0000..9999 is a TypeError; the writer is then mid-value and
-/// must be discarded.
+/// Arrow's other types: large and fixed-size binary as binary, large_utf8 as utf8, the other
+/// list kinds as arrays, a map as the array of its {key, value} entry objects, a union as its
+/// selected child's value, a dictionary element as its value, float16 as a number, durations
+/// as integers (in their unit), intervals as months or {days, milliseconds} or {months, days,
+/// nanoseconds}, and as strings: dates `YYYY-MM-DD`, times `HH:MM:SS[.fraction]`, timestamps
+/// `YYYY-MM-DDTHH:MM:SS[.fraction]` (with `Z` when the type has a time zone: the value is a UTC
+/// instant), decimals exactly (`-12.50`). A date or timestamp outside the years 0000..9999 is a
+/// TypeError; the writer is then mid-value and must be discarded.
 Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, JsonWriter* writer);
 
 /// Renders whole rows of batches that share one schema.
