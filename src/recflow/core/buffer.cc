@@ -38,7 +38,11 @@ class StringBuffer final : public Buffer {
 
 class BorrowedBuffer final : public Buffer {
  public:
-  BorrowedBuffer(const void* data, int64_t size) : Buffer(static_cast<const uint8_t*>(data), size) {}
+  BorrowedBuffer(const void* data, int64_t size, std::shared_ptr<const void> owner)
+      : Buffer(static_cast<const uint8_t*>(data), size), owner_(std::move(owner)) {}
+
+ private:
+  std::shared_ptr<const void> owner_;
 };
 
 class MappedBuffer final : public Buffer {
@@ -82,8 +86,8 @@ std::shared_ptr<Buffer> Buffer::FromString(std::string bytes) {
   return std::make_shared<StringBuffer>(std::move(bytes));
 }
 
-std::shared_ptr<Buffer> Buffer::Wrap(const void* data, int64_t size) {
-  return std::make_shared<BorrowedBuffer>(data, size);
+std::shared_ptr<Buffer> Buffer::Wrap(const void* data, int64_t size, std::shared_ptr<const void> owner) {
+  return std::make_shared<BorrowedBuffer>(data, size, std::move(owner));
 }
 
 Result<std::shared_ptr<Buffer>> Buffer::MapFile(const std::string& path) {

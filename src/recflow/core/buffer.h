@@ -37,8 +37,9 @@ class Buffer {
   static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes);
   /// Takes ownership of a string's bytes (no copy of the characters).
   static std::shared_ptr<Buffer> FromString(std::string bytes);
-  /// Borrows memory that the caller keeps alive and unchanged for the buffer's lifetime.
-  static std::shared_ptr<Buffer> Wrap(const void* data, int64_t size);
+  /// Borrows memory that stays alive and unchanged for the buffer's lifetime: the caller's
+  /// promise, or while `owner` (kept by the buffer) lives.
+  static std::shared_ptr<Buffer> Wrap(const void* data, int64_t size, std::shared_ptr<const void> owner = nullptr);
   /// Maps a whole file read-only. An empty file gives an empty buffer.
   static Result<std::shared_ptr<Buffer>> MapFile(const std::string& path);
   /// A view of `length` bytes at `offset` of `parent`, keeping the parent alive.

@@ -7,6 +7,7 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/formats/example/record_type.h"
+#include "recflow/testing/sample_arrays.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -147,10 +148,7 @@ TEST(RowJsonTest, TimestampOutsideFourDigitYearsIsATypeErrorNamingTheColumn) {
   EXPECT_EQ(st.context().field, "ts");
 }
 
-template <typename T>
-std::shared_ptr<Buffer> Buf(const std::vector<T>& values) {
-  return *Buffer::CopyOf({reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(T)});
-}
+using recflow::testing::BufferOf;
 
 /// Element 0 of `data` rendered by WriteJsonValue.
 std::string Json(const std::shared_ptr<ArrayData>& data, int64_t i = 0) {
@@ -162,42 +160,42 @@ std::string Json(const std::shared_ptr<ArrayData>& data, int64_t i = 0) {
 }
 
 TEST(RowJsonTest, ArrowTypes) {
-  EXPECT_EQ(Json(ArrayData::Make(float16(), 1, {nullptr, Buf<uint16_t>({0x3C00})}, 0)), "1");
-  EXPECT_EQ(Json(ArrayData::Make(date32(), 2, {nullptr, Buf<int32_t>({0, 18000})}, 0), 1), R"("2019-04-14")");
-  EXPECT_EQ(Json(ArrayData::Make(date64(), 1, {nullptr, Buf<int64_t>({-86'400'000})}, 0)), R"("1969-12-31")");
-  EXPECT_EQ(Json(ArrayData::Make(time32(TimeUnit::kMilli), 1, {nullptr, Buf<int32_t>({3723001})}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(float16(), 1, {nullptr, BufferOf<uint16_t>({0x3C00})}, 0)), "1");
+  EXPECT_EQ(Json(ArrayData::Make(date32(), 2, {nullptr, BufferOf<int32_t>({0, 18000})}, 0), 1), R"("2019-04-14")");
+  EXPECT_EQ(Json(ArrayData::Make(date64(), 1, {nullptr, BufferOf<int64_t>({-86'400'000})}, 0)), R"("1969-12-31")");
+  EXPECT_EQ(Json(ArrayData::Make(time32(TimeUnit::kMilli), 1, {nullptr, BufferOf<int32_t>({3723001})}, 0)),
             R"("01:02:03.001")");
-  EXPECT_EQ(Json(ArrayData::Make(timestamp(TimeUnit::kNano, "UTC"), 1, {nullptr, Buf<int64_t>({-1})}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(timestamp(TimeUnit::kNano, "UTC"), 1, {nullptr, BufferOf<int64_t>({-1})}, 0)),
             R"("1969-12-31T23:59:59.999999999Z")");
-  EXPECT_EQ(Json(ArrayData::Make(timestamp(TimeUnit::kSecond), 1, {nullptr, Buf<int64_t>({0})}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(timestamp(TimeUnit::kSecond), 1, {nullptr, BufferOf<int64_t>({0})}, 0)),
             R"("1970-01-01T00:00:00")");
-  EXPECT_EQ(Json(ArrayData::Make(duration(TimeUnit::kMilli), 1, {nullptr, Buf<int64_t>({-5})}, 0)), "-5");
-  EXPECT_EQ(Json(ArrayData::Make(decimal(7, 2), 1, {nullptr, Buf<int64_t>({-1250, -1})}, 0)), R"("-12.50")");
-  EXPECT_EQ(Json(ArrayData::Make(interval(IntervalUnit::kDayTime), 1, {nullptr, Buf<int32_t>({3, -4})}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(duration(TimeUnit::kMilli), 1, {nullptr, BufferOf<int64_t>({-5})}, 0)), "-5");
+  EXPECT_EQ(Json(ArrayData::Make(decimal(7, 2), 1, {nullptr, BufferOf<int64_t>({-1250, -1})}, 0)), R"("-12.50")");
+  EXPECT_EQ(Json(ArrayData::Make(interval(IntervalUnit::kDayTime), 1, {nullptr, BufferOf<int32_t>({3, -4})}, 0)),
             R"({"days":3,"milliseconds":-4})");
-  EXPECT_EQ(Json(ArrayData::Make(interval(IntervalUnit::kMonthDayNano), 1, {nullptr, Buf<int32_t>({1, 2, 3, 0})}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(interval(IntervalUnit::kMonthDayNano), 1, {nullptr, BufferOf<int32_t>({1, 2, 3, 0})}, 0)),
             R"({"months":1,"days":2,"nanoseconds":3})");
-  EXPECT_EQ(Json(ArrayData::Make(large_utf8(), 1, {nullptr, Buf<int64_t>({0, 3}), Buffer::FromString("hé")}, 0)),
+  EXPECT_EQ(Json(ArrayData::Make(large_utf8(), 1, {nullptr, BufferOf<int64_t>({0, 3}), Buffer::FromString("hé")}, 0)),
             "\"h\xc3\xa9\"");
-  auto values = ArrayData::Make(int32(), 4, {nullptr, Buf<int32_t>({1, 2, 3, 4})}, 0);
+  auto values = ArrayData::Make(int32(), 4, {nullptr, BufferOf<int32_t>({1, 2, 3, 4})}, 0);
   EXPECT_EQ(Json(ArrayData::Make(fixed_size_list(Field::Make("item", int32()), 2), 2, {nullptr}, 0, 0, {values}), 1),
             "[3,4]");
-  auto keys = ArrayData::Make(utf8(), 2, {nullptr, Buf<int32_t>({0, 1, 2}), Buffer::FromString("ab")}, 0);
+  auto keys = ArrayData::Make(utf8(), 2, {nullptr, BufferOf<int32_t>({0, 1, 2}), Buffer::FromString("ab")}, 0);
   const DataTypePtr map_type = map(Field::Make("key", utf8(), false), Field::Make("value", int32()));
   auto entries = ArrayData::Make(map_type->value_type(), 2, {nullptr}, 0, 0, {keys, values});
-  EXPECT_EQ(Json(ArrayData::Make(map_type, 1, {nullptr, Buf<int32_t>({0, 2})}, 0, 0, {entries})),
+  EXPECT_EQ(Json(ArrayData::Make(map_type, 1, {nullptr, BufferOf<int32_t>({0, 2})}, 0, 0, {entries})),
             R"([{"key":"a","value":1},{"key":"b","value":2}])");
   auto dense = ArrayData::Make(union_(UnionMode::kDense, {Field::Make("i", int32()), Field::Make("s", utf8())}), 2,
-                               {nullptr, Buf<int8_t>({1, 0}), Buf<int32_t>({1, 3})}, 0, 0, {values, keys});
+                               {nullptr, BufferOf<int8_t>({1, 0}), BufferOf<int32_t>({1, 3})}, 0, 0, {values, keys});
   EXPECT_EQ(Json(dense, 0), R"("b")");
   EXPECT_EQ(Json(dense, 1), "4");
-  auto dict = ArrayData::Make(dictionary(int8(), utf8()), 1, {nullptr, Buf<int8_t>({1})}, 0);
+  auto dict = ArrayData::Make(dictionary(int8(), utf8()), 1, {nullptr, BufferOf<int8_t>({1})}, 0);
   dict->dictionary = keys;
   EXPECT_EQ(Json(dict), R"("b")");
 
   std::string out;
   JsonWriter writer(&out);
-  auto far = ArrayData::Make(date32(), 1, {nullptr, Buf<int32_t>({INT32_MAX})}, 0);
+  auto far = ArrayData::Make(date32(), 1, {nullptr, BufferOf<int32_t>({INT32_MAX})}, 0);
   EXPECT_EQ(WriteJsonValue(Field("d", date32(), true, nullptr), *far, 0, &writer).code(), StatusCode::kTypeError);
 }
 
