@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "recflow/columnar/c_data_format.h"
+#include "recflow/columnar/c_stream.h"
 #include "recflow/columnar/equals.h"
 #include "recflow/columnar/validate.h"
 #include "recflow/testing/sample_arrays.h"
@@ -143,6 +144,43 @@ TEST(CDataTest, MalformedFormatsAndMetadataAreErrors) {
   };
   EXPECT_EQ(ImportField(&c).status().code(), StatusCode::kDataError);
   EXPECT_TRUE(released);
+}
+
+TEST(CStreamTest, BatchesFlowThroughAStreamAndErrorsCarryTheirText) {
+  const SchemaPtr schema = Schema::Make({Field::Make("x", int32())});
+  int produced = 0;
+  BatchSource next = [&]() -> Result<std::shared_ptr<RecordBatch>> {
+    if (produced == 3) return std::shared_ptr<RecordBatch>();
+    ++produced;
+    return RecordBatch::Make(schema, 1, {ArrayData::Make(int32(), 1, {nullptr, BufferOf<int32_t>({produced})}, 0)});
+  };
+  ArrowArrayStream c;
+  ASSERT_TRUE(ExportBatchStream(schema, next, &c).ok());
+  auto reader = StreamReader::Open(&c);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ(c.release, nullptr);
+  EXPECT_TRUE((*reader)->schema()->Equals(*schema));
+  std::vector<int32_t> seen;
+  while (true) {
+    auto batch = (*reader)->Next();
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    if (*batch == nullptr) break;
+    seen.push_back((*batch)->column_data(0)->GetValues<int32_t>(1)[0]);
+  }
+  EXPECT_EQ(seen, (std::vector<int32_t>{1, 2, 3}));
+
+  ArrowArrayStream failing;
+  ASSERT_TRUE(ExportBatchStream(
+                  schema, []() -> Result<std::shared_ptr<RecordBatch>> { return Status::DataError("disk on fire"); },
+                  &failing)
+                  .ok());
+  auto failing_reader = StreamReader::Open(&failing);
+  ASSERT_TRUE(failing_reader.ok());
+  auto error = (*failing_reader)->Next();
+  ASSERT_FALSE(error.ok());
+  EXPECT_EQ(error.status().code(), StatusCode::kIOError);
+  EXPECT_NE(error.status().message().find("disk on fire"), std::string::npos) << error.status().ToString();
+  EXPECT_FALSE((*failing_reader)->Next().ok());  // stays failed
 }
 
 }  // namespace
