@@ -34,7 +34,9 @@ struct DecodedUnit {
 
 /// One independently decodable piece of input (a CSV block of whole rows, a run of TFRecord
 /// records, an Avro block). Decode() may run on any thread, concurrently with other units'
-/// Decode() and with Source::NextUnit(); a unit is decoded at most once.
+/// Decode() and with Source::NextUnit(); a unit is decoded at most once. A unit owns (or
+/// shares) everything Decode() needs: it may be decoded after its Source is destroyed (inputs
+/// read one after another drop a file's source while its last units are still in flight).
 class SourceUnit {
  public:
   virtual ~SourceUnit() = default;

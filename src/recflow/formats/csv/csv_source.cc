@@ -15,11 +15,11 @@ namespace {
 // A block (already parsed when it came from the inference sample) and the rows it starts at.
 class CsvUnit final : public SourceUnit {
  public:
-  CsvUnit(std::shared_ptr<const ReadOptions> options, SchemaPtr schema, const std::string* name,
+  CsvUnit(std::shared_ptr<const ReadOptions> options, SchemaPtr schema, std::shared_ptr<const std::string> name,
           ParsedBlock parsed, size_t first_row, std::optional<Block> raw)
       : options_(std::move(options)),
         schema_(std::move(schema)),
-        name_(name),
+        name_(std::move(name)),
         parsed_(std::move(parsed)),
         first_row_(first_row),
         raw_(std::move(raw)) {
@@ -50,7 +50,7 @@ class CsvUnit final : public SourceUnit {
  private:
   std::shared_ptr<const ReadOptions> options_;
   SchemaPtr schema_;
-  const std::string* name_;
+  std::shared_ptr<const std::string> name_;  // shared: a unit may outlive its source
   ParsedBlock parsed_;
   size_t first_row_;
   std::optional<Block> raw_;
@@ -63,10 +63,12 @@ class CsvUnit final : public SourceUnit {
 class CsvSource final : public Source {
  public:
   CsvSource(std::unique_ptr<CsvReader> reader, std::shared_ptr<const ReadOptions> options)
-      : reader_(std::move(reader)), options_(std::move(options)) {}
+      : reader_(std::move(reader)),
+        options_(std::move(options)),
+        name_(std::make_shared<const std::string>(reader_->name_)) {}
 
   const SchemaPtr& schema() const override { return reader_->schema(); }
-  const std::string& name() const override { return reader_->name_; }
+  const std::string& name() const override { return *name_; }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     if (!error_.ok()) return error_;
@@ -74,7 +76,7 @@ class CsvSource final : public Source {
     if (!pending.empty()) {
       CsvReader::Pending p = std::move(pending.front());
       pending.pop_front();
-      return std::unique_ptr<SourceUnit>(std::make_unique<CsvUnit>(options_, schema(), &name(),
+      return std::unique_ptr<SourceUnit>(std::make_unique<CsvUnit>(options_, schema(), name_,
                                                                    std::move(p.block), p.next_row, std::nullopt));
     }
     auto block = reader_->source_->Next();
@@ -84,12 +86,13 @@ class CsvSource final : public Source {
     }
     if (!block->has_value()) return std::unique_ptr<SourceUnit>();
     return std::unique_ptr<SourceUnit>(
-        std::make_unique<CsvUnit>(options_, schema(), &name(), ParsedBlock(), 0, std::move(*block)));
+        std::make_unique<CsvUnit>(options_, schema(), name_, ParsedBlock(), 0, std::move(*block)));
   }
 
  private:
   std::unique_ptr<CsvReader> reader_;
   std::shared_ptr<const ReadOptions> options_;
+  std::shared_ptr<const std::string> name_;
   Status error_;
 };
 

@@ -25,8 +25,8 @@ class JsonlUnit final : public SourceUnit {
     int64_t number;
   };
 
-  JsonlUnit(std::shared_ptr<const ReadOptions> options, SchemaPtr schema, const std::string* name)
-      : options_(std::move(options)), schema_(std::move(schema)), name_(name) {}
+  JsonlUnit(std::shared_ptr<const ReadOptions> options, SchemaPtr schema, std::shared_ptr<const std::string> name)
+      : options_(std::move(options)), schema_(std::move(schema)), name_(std::move(name)) {}
 
   void Add(const Line& line) {
     lines_.push_back({text_.size(), line.text.size(), line.offset, line.number});
@@ -55,7 +55,7 @@ class JsonlUnit final : public SourceUnit {
  private:
   std::shared_ptr<const ReadOptions> options_;
   SchemaPtr schema_;
-  const std::string* name_;
+  std::shared_ptr<const std::string> name_;  // shared: a unit may outlive its source
   std::string text_;
   std::vector<Span> lines_;
 };
@@ -66,14 +66,16 @@ class JsonlUnit final : public SourceUnit {
 class JsonlSource final : public Source {
  public:
   JsonlSource(std::unique_ptr<JsonlReader> reader, std::shared_ptr<const ReadOptions> options)
-      : reader_(std::move(reader)), options_(std::move(options)) {}
+      : reader_(std::move(reader)),
+        options_(std::move(options)),
+        name_(std::make_shared<const std::string>(reader_->name_)) {}
 
   const SchemaPtr& schema() const override { return reader_->schema(); }
-  const std::string& name() const override { return reader_->name_; }
+  const std::string& name() const override { return *name_; }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     if (!error_.ok()) return error_;
-    auto unit = std::make_unique<JsonlUnit>(options_, schema(), &name());
+    auto unit = std::make_unique<JsonlUnit>(options_, schema(), name_);
     while (static_cast<int64_t>(unit->size()) < options_->block_size) {
       auto line = reader_->NextLine();
       if (!line.ok()) {
@@ -91,6 +93,7 @@ class JsonlSource final : public Source {
  private:
   std::unique_ptr<JsonlReader> reader_;
   std::shared_ptr<const ReadOptions> options_;
+  std::shared_ptr<const std::string> name_;
   Status error_;
 };
 

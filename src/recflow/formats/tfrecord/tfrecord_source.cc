@@ -12,11 +12,17 @@ namespace recflow::tfrecord {
 
 namespace {
 
+// What every unit of a source shares with it (and keeps alive: a unit may outlive its source).
+struct SharedContext {
+  SourceOptions options;
+  std::string name;
+};
+
 // Records copied back to back, with where each ends and where it was in the input.
 class TfrecordUnit final : public SourceUnit {
  public:
-  TfrecordUnit(const SourceOptions* options, SchemaPtr schema, const std::string* name)
-      : options_(options), schema_(std::move(schema)), name_(name) {}
+  TfrecordUnit(std::shared_ptr<const SharedContext> context, SchemaPtr schema)
+      : context_(std::move(context)), schema_(std::move(schema)) {}
 
   void Add(std::string_view record, int64_t offset, int64_t framed_bytes) {
     bytes_.append(record);
@@ -29,7 +35,7 @@ class TfrecordUnit final : public SourceUnit {
   void set_schema(SchemaPtr schema) { schema_ = std::move(schema); }
 
   Result<DecodedUnit> Decode() override {
-    ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, options_->record_type));
+    ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, context_->options.record_type));
     DecodedUnit out;
     size_t begin = 0;
     for (size_t r = 0; r < ends_.size(); ++r) {
@@ -38,8 +44,8 @@ class TfrecordUnit final : public SourceUnit {
       const int64_t index = out.input_records++;
       Status st = decoder->Append(record);
       if (st.ok()) continue;
-      st = st.WithFile(*name_).WithOffset(offsets_[r]).WithRecord(index);
-      if (!options_->skip_bad_records || st.code() != StatusCode::kDataError) return st;
+      st = st.WithFile(context_->name).WithOffset(offsets_[r]).WithRecord(index);
+      if (!context_->options.skip_bad_records || st.code() != StatusCode::kDataError) return st;
       out.skipped.push_back({std::string(), std::move(st)});
     }
     ASSIGN_OR_RETURN(out.batch, decoder->Finish());
@@ -49,9 +55,8 @@ class TfrecordUnit final : public SourceUnit {
   int64_t input_bytes() const override { return input_bytes_; }
 
  private:
-  const SourceOptions* options_;
+  std::shared_ptr<const SharedContext> context_;
   SchemaPtr schema_;
-  const std::string* name_;
   std::string bytes_;
   std::vector<size_t> ends_;
   std::vector<int64_t> offsets_;
@@ -64,7 +69,10 @@ class TfrecordUnit final : public SourceUnit {
 class TfrecordSource final : public Source {
  public:
   TfrecordSource(std::unique_ptr<RecordReader> reader, SourceOptions options, std::string name)
-      : reader_(std::move(reader)), options_(std::move(options)), name_(std::move(name)) {}
+      : reader_(std::move(reader)),
+        context_(std::make_shared<const SharedContext>(SharedContext{std::move(options), std::move(name)})),
+        options_(context_->options),
+        name_(context_->name) {}
 
   Status Init() {
     if (options_.schema != nullptr) {
@@ -72,7 +80,7 @@ class TfrecordSource final : public Source {
       return Status::OK();
     }
     example::SchemaInferrer inferrer(options_.record_type);
-    sample_ = std::make_unique<TfrecordUnit>(&options_, nullptr, &name_);
+    sample_ = std::make_unique<TfrecordUnit>(context_, nullptr);
     std::string_view record;
     while (sample_->count() < static_cast<size_t>(options_.inference_records)) {
       ASSIGN_OR_RETURN(const bool more, reader_->Next(&record));
@@ -94,7 +102,7 @@ class TfrecordSource final : public Source {
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     if (!error_.ok()) return error_;
     if (sample_ != nullptr && sample_->count() > 0) return std::unique_ptr<SourceUnit>(std::move(sample_));
-    auto unit = std::make_unique<TfrecordUnit>(&options_, schema_, &name_);
+    auto unit = std::make_unique<TfrecordUnit>(context_, schema_);
     std::string_view record;
     while (static_cast<int64_t>(unit->size()) < options_.unit_bytes) {
       auto more = reader_->Next(&record);
@@ -111,8 +119,9 @@ class TfrecordSource final : public Source {
 
  private:
   std::unique_ptr<RecordReader> reader_;
-  SourceOptions options_;
-  std::string name_;
+  std::shared_ptr<const SharedContext> context_;
+  const SourceOptions& options_;  // = context_->options
+  const std::string& name_;       // = context_->name
   SchemaPtr schema_;
   std::unique_ptr<TfrecordUnit> sample_;
   Status error_;

@@ -1,0 +1,49 @@
+// Units outlive their sources: chained inputs drop a file's source while its last units decode.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "recflow/formats/csv/csv_source.h"
+#include "recflow/formats/jsonl/jsonl_source.h"
+#include "recflow/formats/tfrecord/record_writer.h"
+#include "recflow/formats/tfrecord/tfrecord_source.h"
+#include "recflow/pipeline/input_source.h"
+#include "recflow/testing/testdata.h"
+
+namespace recflow::pipeline {
+namespace {
+
+/// Takes the first unit, destroys the source, then decodes the unit (ASan catches dangling use).
+void ExpectUnitOutlivesSource(Result<std::unique_ptr<Source>> source, int64_t rows) {
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto unit = (*source)->NextUnit();
+  ASSERT_TRUE(unit.ok()) << unit.status().ToString();
+  ASSERT_NE(*unit, nullptr);
+  source->reset();
+  auto decoded = (*unit)->Decode();
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->batch->num_rows(), rows);
+}
+
+TEST(UnitLifetimeTest, EveryFormatsUnitsOutliveTheirSource) {
+  testing::ScratchDir dir;
+  std::ofstream(dir.File("a.csv")) << "x,y\n1,a\n2,b\n";
+  std::ofstream(dir.File("a.jsonl")) << "{\"x\": 1}\n{\"x\": 2}\n{\"x\": 3}\n";
+  {
+    auto writer = tfrecord::RecordWriter::Open(dir.File("a.tfrecord"), tfrecord::WriterOptions::Defaults());
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    // Example{features{feature{key: "x" value{int64_list{value: 1}}}}}
+    const std::string example("\x0a\x0b\x0a\x09\x0a\x01x\x12\x04\x1a\x02\x08\x01", 13);
+    ASSERT_TRUE((*writer)->Write(example).ok());
+    ASSERT_TRUE((*writer)->Close().ok());
+  }
+  ExpectUnitOutlivesSource(csv::OpenCsvSource(dir.File("a.csv"), csv::ReadOptions::Defaults()), 2);
+  ExpectUnitOutlivesSource(jsonl::OpenJsonlSource(dir.File("a.jsonl"), jsonl::ReadOptions::Defaults()), 3);
+  ExpectUnitOutlivesSource(tfrecord::OpenTfrecordSource(dir.File("a.tfrecord"), tfrecord::SourceOptions::Defaults()), 1);
+  // And through the chained input of several files, whose first sources go early.
+  InputOptions options;
+  ExpectUnitOutlivesSource(OpenInputs({dir.File("a.jsonl"), dir.File("a.jsonl")}, options), 3);
+}
+
+}  // namespace
+}  // namespace recflow::pipeline
