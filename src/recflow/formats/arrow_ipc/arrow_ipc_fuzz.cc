@@ -1,0 +1,55 @@
+// libFuzzer target: read arbitrary bytes as an Arrow IPC stream (from memory and through an InputStream) and as an IPC file.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "recflow/core/io.h"
+#include "recflow/formats/arrow_ipc/file_reader.h"
+#include "recflow/formats/arrow_ipc/stream_reader.h"
+
+namespace {
+
+using recflow::arrow_ipc::BatchMessage;
+
+// Every buffer a descriptor reports lies inside its message body; anything else is a bug.
+void CheckBatch(const BatchMessage& batch) {
+  const auto& desc = batch.record_batch ? *batch.record_batch : batch.dictionary->data;
+  for (const auto& buffer : desc.buffers) {
+    if (buffer.offset < 0 || buffer.length < 0 || buffer.offset + buffer.length > batch.message.body->size()) {
+      __builtin_trap();
+    }
+  }
+  if (static_cast<int64_t>(desc.nodes.size()) != batch.layout.num_nodes) __builtin_trap();
+}
+
+void WalkStream(std::unique_ptr<recflow::arrow_ipc::MessageReader> messages) {
+  auto reader = recflow::arrow_ipc::StreamReader::Open(std::move(messages));
+  if (!reader.ok()) return;
+  while (true) {
+    auto batch = (*reader)->Next();
+    if (!batch.ok() || !*batch) return;
+    CheckBatch(**batch);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto buffer = recflow::Buffer::Wrap(data, static_cast<int64_t>(size));
+  if (auto messages = recflow::arrow_ipc::MessageReader::FromBuffer(buffer, "fuzz"); messages.ok()) {
+    WalkStream(std::move(*messages));
+  }
+  auto stream = std::make_unique<recflow::BufferInputStream>(buffer, "fuzz");
+  if (auto messages = recflow::arrow_ipc::MessageReader::FromStream(std::move(stream)); messages.ok()) {
+    WalkStream(std::move(*messages));
+  }
+  auto file = recflow::arrow_ipc::FileReader::Open(buffer, "fuzz");
+  if (!file.ok()) return 0;
+  for (int i = 0; i < (*file)->num_dictionaries(); ++i) {
+    if (auto batch = (*file)->ReadDictionary(i); batch.ok()) CheckBatch(*batch);
+  }
+  for (int i = 0; i < (*file)->num_record_batches(); ++i) {
+    if (auto batch = (*file)->ReadRecordBatch(i); batch.ok()) CheckBatch(*batch);
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+// Writes the arrow_ipc fuzz seed corpus with Apache Arrow JS (an independent writer):
+//   NODE_PATH=tests/node/node_modules node src/recflow/formats/arrow_ipc/make_fuzz_corpus.mjs
+// (run from the repository root; tests/node pins apache-arrow).
+import { createRequire } from "node:module";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(join(process.cwd(), "tests/node/package.json"));
+const arrow = require("apache-arrow");
+const out = join(dirname(fileURLToPath(import.meta.url)), "fuzz_corpus");
+mkdirSync(out, { recursive: true });
+
+const table = arrow.tableFromArrays({
+  id: Int32Array.from([1, 2, 3, 4, 5]),
+  score: Float64Array.from([0.5, 1.5, -2, 3.25, 8]),
+  name: ["a", "bb", null, "dddd", ""],
+});
+const nested = arrow.makeTable({
+  tags: arrow.vectorFromArray([["x", "y"], [], null], new arrow.List(new arrow.Field("item", new arrow.Utf8(), true))),
+  point: arrow.vectorFromArray([{ x: 1, y: 2 }, { x: 3, y: 4 }, null],
+    new arrow.Struct([new arrow.Field("x", new arrow.Int16(), true), new arrow.Field("y", new arrow.Int16(), true)])),
+  flag: arrow.vectorFromArray([true, false, null], new arrow.Bool()),
+});
+const dict = arrow.makeTable({
+  color: arrow.vectorFromArray(["red", "green", "red", "blue"], new arrow.Dictionary(new arrow.Utf8(), new arrow.Int8())),
+});
+
+for (const [name, t] of [["primitive", table], ["nested", nested], ["dictionary", dict]]) {
+  writeFileSync(join(out, `${name}.arrows`), arrow.tableToIPC(t, "stream"));
+  writeFileSync(join(out, `${name}.arrow`), arrow.tableToIPC(t, "file"));
+}
+
+// The pre-0.15 framing (a bare int32 length, no continuation marker), made from the stream.
+const stream = Buffer.from(arrow.tableToIPC(table, "stream"));
+const legacy = [];
+for (let at = 0; at < stream.length;) {
+  if (stream.readUInt32LE(at) === 0xffffffff) at += 4;
+  const length = stream.readInt32LE(at);
+  if (length === 0) { legacy.push(Buffer.alloc(4)); break; }
+  const body = Number(readBodyLength(stream.subarray(at + 4, at + 4 + length)));
+  legacy.push(stream.subarray(at, at + 4 + length + body));
+  at += 4 + length + body;
+}
+writeFileSync(join(out, "primitive_legacy.arrows"), Buffer.concat(legacy));
+
+// Message.bodyLength: vtable slot 3 of the root table (the header union takes slots 1 and 2), an int64.
+function readBodyLength(fb) {
+  const table = fb.readUInt32LE(0);
+  const vtable = table - fb.readInt32LE(table);
+  const vtableSize = fb.readUInt16LE(vtable);
+  const slot = 4 + 2 * 3;
+  if (slot >= vtableSize) return 0n;
+  const offset = fb.readUInt16LE(vtable + slot);
+  return offset === 0 ? 0n : fb.readBigInt64LE(table + offset);
+}
