@@ -1,0 +1,140 @@
+// BodyWriter: each layout's buffers normalized to offset 0, compressed per buffer when asked.
+#include "recflow/formats/arrow_ipc/body_writer_internal.h"
+
+#include <lz4frame.h>
+#include <zstd.h>
+
+#include <cstring>
+
+#include "recflow/columnar/bit_util.h"
+
+namespace recflow::arrow_ipc {
+
+namespace {
+
+void PadTo8(std::string* body) { body->append((8 - body->size() % 8) % 8, '\0'); }
+
+}  // namespace
+
+Status BodyWriter::AppendBuffer(const uint8_t* data, int64_t size) {
+  const auto start = static_cast<int64_t>(body_.size());
+  if (size > 0 && codec_ != BodyCodec::kNone) {
+    // int64 uncompressed length, then the compressed bytes (or -1 and the bytes as they are
+    // when compression does not make them smaller).
+    std::string& packed = scratch_;
+    if (codec_ == BodyCodec::kLz4Frame) {
+      LZ4F_preferences_t prefs;
+      std::memset(&prefs, 0, sizeof(prefs));
+      prefs.compressionLevel = level_;
+      packed.resize(LZ4F_compressFrameBound(static_cast<size_t>(size), &prefs));
+      const size_t n = LZ4F_compressFrame(packed.data(), packed.size(), data, static_cast<size_t>(size), &prefs);
+      if (LZ4F_isError(n)) return Status::Internal(std::string("lz4: ") + LZ4F_getErrorName(n));
+      packed.resize(n);
+    } else {
+      packed.resize(ZSTD_compressBound(static_cast<size_t>(size)));
+      const size_t n = ZSTD_compress(packed.data(), packed.size(), data, static_cast<size_t>(size), level_);
+      if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
+      packed.resize(n);
+    }
+    const bool smaller = static_cast<int64_t>(packed.size()) < size;
+    const int64_t prefix = smaller ? size : -1;
+    body_.append(reinterpret_cast<const char*>(&prefix), sizeof(prefix));
+    if (smaller) {
+      body_ += packed;
+    } else {
+      body_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+    }
+  } else if (size > 0) {
+    body_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  }
+  buffers_.emplace_back(start, static_cast<int64_t>(body_.size()) - start);
+  PadTo8(&body_);
+  return Status::OK();
+}
+
+Status BodyWriter::AppendBits(const uint8_t* bits, int64_t offset, int64_t length) {
+  const int64_t bytes = bit_util::BytesForBits(length);
+  if (offset % 8 == 0) return AppendBuffer(bits + offset / 8, bytes);
+  std::string shifted(static_cast<size_t>(bytes), '\0');
+  auto* out = reinterpret_cast<uint8_t*>(shifted.data());
+  for (int64_t i = 0; i < length; ++i) {
+    if (bit_util::GetBit(bits, offset + i)) out[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+  }
+  return AppendBuffer(out, bytes);
+}
+
+template <typename Offset>
+Status BodyWriter::AppendRebasedOffsets(const ArrayData& data, int64_t* first, int64_t* last) {
+  const Offset* offsets = data.GetValues<Offset>(1);
+  *first = data.length == 0 && offsets == nullptr ? 0 : offsets[0];
+  *last = data.length == 0 && offsets == nullptr ? 0 : offsets[data.length];
+  std::vector<Offset> rebased(static_cast<size_t>(data.length) + 1, 0);
+  for (int64_t i = 0; offsets != nullptr && i <= data.length; ++i) rebased[static_cast<size_t>(i)] = offsets[i] - static_cast<Offset>(*first);
+  return AppendBuffer(reinterpret_cast<const uint8_t*>(rebased.data()), static_cast<int64_t>(rebased.size() * sizeof(Offset)));
+}
+
+Status BodyWriter::AppendArray(const ArrayData& data) {
+  const DataType& type = *data.type;
+  const TypeId id = type.id();
+  nodes_.emplace_back(data.length, data.null_count);
+  if (id == TypeId::kNull) return Status::OK();  // no buffers at all
+  if (id != TypeId::kUnion) {  // V5 unions have no validity buffer
+    if (data.null_count == 0 || data.validity() == nullptr) {
+      RETURN_NOT_OK(AppendBuffer(nullptr, 0));
+    } else {
+      RETURN_NOT_OK(AppendBits(data.validity(), data.offset, data.length));
+    }
+  }
+  const auto values = [&data](int i) { return data.buffers[static_cast<size_t>(i)] ? data.buffers[static_cast<size_t>(i)]->data() : nullptr; };
+  switch (id) {
+    case TypeId::kBool: return AppendBits(values(1), data.offset, data.length);
+    case TypeId::kBinary:
+    case TypeId::kUtf8:
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeUtf8: {
+      int64_t first = 0, last = 0;
+      if (id == TypeId::kBinary || id == TypeId::kUtf8) {
+        RETURN_NOT_OK(AppendRebasedOffsets<int32_t>(data, &first, &last));
+      } else {
+        RETURN_NOT_OK(AppendRebasedOffsets<int64_t>(data, &first, &last));
+      }
+      return AppendBuffer(values(2) == nullptr ? nullptr : values(2) + first, last - first);
+    }
+    case TypeId::kList:
+    case TypeId::kMap:
+    case TypeId::kLargeList: {
+      int64_t first = 0, last = 0;
+      if (id == TypeId::kLargeList) {
+        RETURN_NOT_OK(AppendRebasedOffsets<int64_t>(data, &first, &last));
+      } else {
+        RETURN_NOT_OK(AppendRebasedOffsets<int32_t>(data, &first, &last));
+      }
+      return AppendArray(*data.children[0]->Slice(first, last - first));
+    }
+    case TypeId::kFixedSizeList: {
+      const int64_t size = type.params().width;
+      return AppendArray(*data.children[0]->Slice(data.offset * size, data.length * size));
+    }
+    case TypeId::kStruct:
+      for (const auto& child : data.children) RETURN_NOT_OK(AppendArray(*child->Slice(data.offset, data.length)));
+      return Status::OK();
+    case TypeId::kUnion: {
+      RETURN_NOT_OK(AppendBuffer(values(1) + data.offset, data.length));
+      const bool dense = type.params().union_mode == UnionMode::kDense;
+      if (dense) RETURN_NOT_OK(AppendBuffer(values(2) + data.offset * 4, data.length * 4));
+      for (const auto& child : data.children) {
+        // Dense offsets point into whole children; sparse children line up with the union.
+        RETURN_NOT_OK(AppendArray(dense ? *child : *child->Slice(data.offset, data.length)));
+      }
+      return Status::OK();
+    }
+    default: {  // fixed width: numbers, temporal, decimals, fixed-size binary, dictionary indices
+      const int64_t width = id == TypeId::kDictionary ? type.params().index_type->bit_width() / 8
+                            : id == TypeId::kFixedSizeBinary ? type.params().width
+                                                              : type.bit_width() / 8;
+      return AppendBuffer(values(1) == nullptr ? nullptr : values(1) + data.offset * width, data.length * width);
+    }
+  }
+}
+
+}  // namespace recflow::arrow_ipc
