@@ -6,7 +6,17 @@
 // array of byte values; Date -> milliseconds since the epoch; Arrow rows/structs -> objects;
 // vectors/lists -> arrays; Maps -> arrays of [key, value] pairs.
 import { readFileSync } from 'node:fs';
-import { tableFromIPC } from 'apache-arrow';
+import { createRequire } from 'node:module';
+import { CompressionType, compressionRegistry, tableFromIPC } from 'apache-arrow';
+import { decompress as zstdDecompress } from 'fzstd';
+
+// Arrow JS decodes compressed bodies through codecs the caller registers: pure-JS LZ4 frame and
+// Zstandard decoders, independent of the C libraries recflow uses. Their output is copied into a
+// fresh array, as Arrow JS views it as 64-bit values that need an aligned start.
+const lz4 = createRequire(import.meta.url)('lz4js');
+const aligned = (bytes) => new Uint8Array(bytes);
+compressionRegistry.set(CompressionType.LZ4_FRAME, { decode: (bytes) => aligned(lz4.decompress(bytes)) });
+compressionRegistry.set(CompressionType.ZSTD, { decode: (bytes) => aligned(zstdDecompress(bytes)) });
 
 function plain(value) {
   if (value === null || value === undefined) return null;

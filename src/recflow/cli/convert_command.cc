@@ -10,6 +10,7 @@
 #include "recflow/cli/source_flags.h"
 #include "recflow/core/io.h"
 #include "recflow/dataset/dataset_sink.h"
+#include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/csv/csv_output_format.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/jsonl/json_writer.h"
@@ -21,6 +22,8 @@
 namespace recflow::cli {
 
 namespace {
+
+bool IsArrowOutput(const ConvertFlags& flags) { return flags.to == "arrow" || flags.to == "feather"; }
 
 Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags) {
   if (flags.to == "tfrecord") {
@@ -37,7 +40,20 @@ Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags
     return dataset::OutputFormatFactory(
         [options](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema), options); });
   }
-  return Status::InvalidArgument("unknown output format '" + flags.to + "' (tfrecord, jsonl, csv)");
+  if (IsArrowOutput(flags)) {
+    if (flags.compression == "gzip" || flags.compression == "zlib") {
+      return Status::InvalidArgument("Arrow files compress their bodies: --compression none, lz4 or zstd, not " +
+                                     flags.compression);
+    }
+    arrow_ipc::IpcWriteOptions options;
+    ASSIGN_OR_RETURN(options.compression, arrow_ipc::ParseIpcCompression(flags.compression));
+    options.level = flags.level < 0 ? 0 : flags.level;
+    RETURN_NOT_OK(options.Validate());
+    const bool file_format = flags.to == "feather";
+    return dataset::OutputFormatFactory(
+        [options, file_format](SchemaPtr schema) { return arrow_ipc::MakeArrowOutputFormat(std::move(schema), file_format, options); });
+  }
+  return Status::InvalidArgument("unknown output format '" + flags.to + "' (tfrecord, jsonl, csv, arrow, feather)");
 }
 
 Result<dataset::Sharding> ParseSharding(const ConvertFlags& flags) {
@@ -149,10 +165,13 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro or TFRecord into a sharded, partitioned dataset");
   c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
-  c->add_option("--to", f->to, "Output format")->check(CLI::IsMember({"tfrecord", "jsonl", "csv"}));
+  c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
+      ->check(CLI::IsMember({"tfrecord", "jsonl", "csv", "arrow", "feather"}));
   c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
-  c->add_option("--compression", f->compression, "Output compression")->check(CLI::IsMember({"none", "gzip", "zlib"}));
+  c->add_option("--compression", f->compression,
+                "Output compression: whole files (gzip, zlib) or, for arrow/feather, bodies (lz4, zstd)")
+      ->check(CLI::IsMember({"none", "gzip", "zlib", "lz4", "zstd"}));
   c->add_option("--level", f->level, "Compression level 0..9 (-1 = default)")->check(CLI::Range(-1, 9));
   c->add_option("--shards", f->shards, "Files per partition (default 1)")->check(CLI::PositiveNumber);
   c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records")
@@ -193,7 +212,12 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   dataset::SinkOptions sink_options = dataset::SinkOptions::Defaults();
   sink_options.output = flags.output;
   ASSIGN_OR_RETURN(sink_options.format, MakeFormatFactory(flags));
-  ASSIGN_OR_RETURN(sink_options.compression, ParseCompression(flags.compression));
+  if (!IsArrowOutput(flags)) {
+    if (flags.compression == "lz4" || flags.compression == "zstd") {
+      return Status::InvalidArgument("--compression " + flags.compression + " compresses Arrow bodies: use it with --to arrow or feather");
+    }
+    ASSIGN_OR_RETURN(sink_options.compression, ParseCompression(flags.compression));
+  }
   sink_options.level = flags.level;
   ASSIGN_OR_RETURN(sink_options.sharding, ParseSharding(flags));
   sink_options.naming = flags.naming == "spark" ? dataset::ShardNaming::kSpark : dataset::ShardNaming::kBeam;

@@ -14,6 +14,10 @@ struct DatasetSink::Target {
   int64_t shard = 0;
   int file = 0;
   std::string pending;  // uncompressed bytes not yet handed to a job
+  std::vector<SinkRun> pending_runs;  // batch formats: runs not yet handed to a job
+  int64_t pending_run_bytes = 0;      // their estimated size
+  int64_t written = 0;                // bytes appended to the file so far (uncompressed)
+  std::vector<BatchBlock> blocks;     // batch formats: every batch of the file
 };
 
 // One partition directory and where its next record goes.
@@ -37,6 +41,10 @@ Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, Sche
   }
   SchemaPtr data_schema = Schema::Make(std::move(data_fields));
   ASSIGN_OR_RETURN(std::shared_ptr<const OutputFormat> format, options.format(data_schema));
+  if (format->batch_encoding() != nullptr && options.compression != Compression::kNone) {
+    return Status::InvalidArgument(format->name() + " files compress their own bodies; whole-file " +
+                                   std::string(CompressionName(options.compression)) + " would hide their index");
+  }
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
   commit_options.after_step = options.after_commit_step;
@@ -79,9 +87,14 @@ Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, Si
     data = projected.get();
   }
   out->groups.resize(groups.size());
+  const bool batches = format_->batch_encoding() != nullptr;
+  std::shared_ptr<const RecordBatch> shared;
+  if (batches) shared = projected != nullptr ? projected : std::make_shared<RecordBatch>(batch);
   for (size_t g = 0; g < groups.size(); ++g) {
-    out->groups[g].dir = std::move(groups[g].dir);
-    RETURN_NOT_OK(encoder->Encode(*data, groups[g].rows, &out->groups[g].records));
+    SinkBatch::Group& group = out->groups[g];
+    group.dir = std::move(groups[g].dir);
+    RETURN_NOT_OK(encoder->Encode(*data, groups[g].rows, &group.records));
+    if (batches) group.run = {shared, std::move(groups[g].rows)};
   }
   return Status::OK();
 }
@@ -134,19 +147,34 @@ Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_
 }
 
 void DatasetSink::TakeChunk(Target* target, SinkWork* out) {
-  pending_bytes_ -= static_cast<int64_t>(target->pending.size());
-  out->jobs.push_back({target->file, std::move(target->pending), {}});
+  pending_bytes_ -= static_cast<int64_t>(target->pending.size()) + target->pending_run_bytes;
+  SinkWork::Job job;
+  job.file = target->file;
+  job.raw = std::move(target->pending);
+  job.runs = std::move(target->pending_runs);
+  out->jobs.push_back(std::move(job));
   target->pending = std::string();
+  target->pending_runs.clear();
+  target->pending_run_bytes = 0;
 }
 
-Status DatasetSink::AppendRecords(Target* target, const EncodedRecords& records, size_t begin, size_t end,
+Status DatasetSink::AppendRecords(Target* target, const SinkBatch::Group& group, size_t begin, size_t end,
                                   SinkWork* out) {
   if (begin == end) return Status::OK();
+  const EncodedRecords& records = group.records;
   const int64_t from = begin == 0 ? 0 : records.ends[begin - 1];
   const int64_t to = records.ends[end - 1];
-  target->pending.append(records.bytes, static_cast<size_t>(from), static_cast<size_t>(to - from));
-  pending_bytes_ += to - from;
   stats_.records += static_cast<int64_t>(end - begin);
+  pending_bytes_ += to - from;
+  if (group.run.data != nullptr) {  // a batch format: the rows themselves, encoded by Compress
+    const auto first = group.run.rows.begin();
+    target->pending_runs.push_back({group.run.data, std::vector<int64_t>(first + static_cast<ptrdiff_t>(begin),
+                                                                         first + static_cast<ptrdiff_t>(end))});
+    target->pending_run_bytes += to - from;
+    if (target->pending_run_bytes >= options_.chunk_bytes) TakeChunk(target, out);
+    return Status::OK();
+  }
+  target->pending.append(records.bytes, static_cast<size_t>(from), static_cast<size_t>(to - from));
   stats_.raw_bytes += to - from;
   if (static_cast<int64_t>(target->pending.size()) >= options_.chunk_bytes) TakeChunk(target, out);
   return Status::OK();
@@ -156,10 +184,10 @@ void DatasetSink::LimitPending(SinkWork* out) {
   if (pending_bytes_ <= options_.max_pending_bytes) return;
   std::vector<Target*> by_size;
   for (auto& t : targets_) {
-    if (!t->pending.empty()) by_size.push_back(t.get());
+    if (!t->pending.empty() || !t->pending_runs.empty()) by_size.push_back(t.get());
   }
-  std::stable_sort(by_size.begin(), by_size.end(),
-                   [](const Target* a, const Target* b) { return a->pending.size() > b->pending.size(); });
+  const auto size = [](const Target* t) { return static_cast<int64_t>(t->pending.size()) + t->pending_run_bytes; };
+  std::stable_sort(by_size.begin(), by_size.end(), [&](const Target* a, const Target* b) { return size(a) > size(b); });
   for (Target* t : by_size) {
     if (pending_bytes_ <= options_.max_pending_bytes / 2) break;
     TakeChunk(t, out);
@@ -184,7 +212,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const size_t end = static_cast<size_t>(static_cast<int64_t>(n) * (j + 1) / count);
           if (begin == end) continue;
           ASSIGN_OR_RETURN(Target * t, TargetFor(p, (start + j) % count));
-          RETURN_NOT_OK(AppendRecords(t, recs, begin, end, out));
+          RETURN_NOT_OK(AppendRecords(t, group, begin, end, out));
         }
         p->records += static_cast<int64_t>(n);
         break;
@@ -195,7 +223,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const int64_t room = sharding.value - p->records % sharding.value;
           const size_t end = std::min(n, begin + static_cast<size_t>(room));
           ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->records / sharding.value));
-          RETURN_NOT_OK(AppendRecords(t, recs, begin, end, out));
+          RETURN_NOT_OK(AppendRecords(t, group, begin, end, out));
           p->records += static_cast<int64_t>(end - begin);
           begin = end;
         }
@@ -207,7 +235,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const int64_t size = recs.ends[r] - (r == 0 ? 0 : recs.ends[r - 1]);
           if (p->current_bytes > 0 && p->current_bytes + size > sharding.value) {
             ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
-            RETURN_NOT_OK(AppendRecords(t, recs, begin, r, out));
+            RETURN_NOT_OK(AppendRecords(t, group, begin, r, out));
             begin = r;
             ++p->current_shard;
             p->current_bytes = 0;
@@ -215,7 +243,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           p->current_bytes += size;
         }
         ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
-        RETURN_NOT_OK(AppendRecords(t, recs, begin, n, out));
+        RETURN_NOT_OK(AppendRecords(t, group, begin, n, out));
         p->records += static_cast<int64_t>(n);
         break;
       }
@@ -226,6 +254,15 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
 }
 
 Status DatasetSink::CompressJob(SinkWork::Job* job) const {
+  if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
+    for (const SinkRun& run : job->runs) {
+      ASSIGN_OR_RETURN(EncodedBatch encoded, batches->EncodeBatch(*run.data, run.rows));
+      encoded.block.offset = static_cast<int64_t>(job->raw.size());
+      job->blocks.push_back(encoded.block);
+      job->raw += encoded.bytes;
+    }
+    job->runs.clear();
+  }
   if (options_.compression == Compression::kNone) {
     job->chunk.raw_size = static_cast<int64_t>(job->raw.size());
     job->chunk.bytes = std::move(job->raw);
@@ -238,13 +275,22 @@ Status DatasetSink::CompressJob(SinkWork::Job* job) const {
 }
 
 Status DatasetSink::Write(SinkWork work) {
-  for (const SinkWork::Job& job : work.jobs) RETURN_NOT_OK(files_->Append(job.file, job.chunk));
+  for (const SinkWork::Job& job : work.jobs) {
+    Target& target = *targets_[static_cast<size_t>(job.file)];
+    for (BatchBlock block : job.blocks) {
+      block.offset += target.written;
+      target.blocks.push_back(block);
+    }
+    if (!job.blocks.empty()) stats_.raw_bytes += job.chunk.raw_size;
+    target.written += job.chunk.raw_size;
+    RETURN_NOT_OK(files_->Append(job.file, job.chunk));
+  }
   return Status::OK();
 }
 
 void DatasetSink::Flush(SinkWork* out) {
   for (auto& t : targets_) {
-    if (!t->pending.empty()) TakeChunk(t.get(), out);
+    if (!t->pending.empty() || !t->pending_runs.empty()) TakeChunk(t.get(), out);
   }
 }
 
@@ -252,6 +298,12 @@ Status DatasetSink::Commit() {
   if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
   finished_ = true;
   for (auto& t : targets_) {
+    if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
+      CompressedChunk trailer;
+      trailer.bytes = batches->FileTrailer(t->blocks);
+      trailer.raw_size = static_cast<int64_t>(trailer.bytes.size());
+      RETURN_NOT_OK(files_->Append(t->file, trailer));
+    }
     RETURN_NOT_OK(files_->Close(t->file));
     stats_.written_bytes += files_->written_bytes(t->file);
   }

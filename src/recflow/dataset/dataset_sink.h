@@ -23,12 +23,19 @@ namespace internal {
 class StagedFiles;
 }  // namespace internal
 
+/// Rows of a batch that a batch-encoded format encodes together (see BatchEncoding).
+struct SinkRun {
+  std::shared_ptr<const RecordBatch> data;  ///< the data columns
+  std::vector<int64_t> rows;                ///< indices into `data`
+};
+
 /// The encoded rows of one input batch, grouped by partition directory (made by Prepare).
 struct SinkBatch {
   /// One partition's records.
   struct Group {
     std::string dir;          ///< relative partition directory, empty when not partitioned
-    EncodedRecords records;   ///< the rows, encoded, in input order
+    EncodedRecords records;   ///< the rows, encoded (batch formats: measured only), in input order
+    SinkRun run;              ///< batch formats: the rows themselves
   };
   std::vector<Group> groups;  ///< in order of first appearance in the batch
 };
@@ -39,6 +46,8 @@ struct SinkWork {
   struct Job {
     int file = 0;             ///< the sink's file id
     std::string raw;          ///< uncompressed bytes (consumed by Compress)
+    std::vector<SinkRun> runs;  ///< batch formats: rows Compress encodes after `raw`
+    std::vector<BatchBlock> blocks;  ///< batch formats: where Compress put each run, from the chunk's start
     CompressedChunk chunk;    ///< what goes into the file
   };
   std::vector<Job> jobs;
@@ -107,7 +116,7 @@ class DatasetSink {
               std::unique_ptr<DatasetCommitter> committer);
   Result<Partition*> PartitionFor(const std::string& dir);
   Result<Target*> TargetFor(Partition* partition, int64_t shard);
-  Status AppendRecords(Target* target, const EncodedRecords& records, size_t begin, size_t end, SinkWork* out);
+  Status AppendRecords(Target* target, const SinkBatch::Group& group, size_t begin, size_t end, SinkWork* out);
   void TakeChunk(Target* target, SinkWork* out);
   void LimitPending(SinkWork* out);
   Result<std::string> FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const;

@@ -1,5 +1,5 @@
 // OutputFormat: how convert's sink turns rows into the bytes of a data file (TFRecord, JSON
-// Lines, CSV); compression and sharding are the sink's business, not the format's.
+// Lines, CSV, Arrow IPC); compression and sharding are the sink's business, not the format's.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,32 @@ class RecordEncoder {
   virtual int64_t narrowed_doubles() const { return 0; }
 };
 
+/// Where an encoded batch sits in a data file (for formats whose files index their batches).
+struct BatchBlock {
+  int64_t offset = 0;           ///< from the start of the file
+  int64_t metadata_length = 0;  ///< bytes of framing and metadata before the body
+  int64_t body_length = 0;
+};
+
+/// One framed batch of rows, as a batch-encoded format writes it.
+struct EncodedBatch {
+  std::string bytes;
+  BatchBlock block;  ///< its offset is 0: the sink places it
+};
+
+/// Formats whose files hold batches of rows rather than independently framed records (Arrow
+/// IPC): the sink gives them each run of rows that lands in one file, and ends each file with
+/// a trailer that may index the batches. Their RecordEncoder only measures rows (EncodedRecords
+/// with estimated sizes and no bytes), for size-based sharding.
+class BatchEncoding {
+ public:
+  virtual ~BatchEncoding() = default;
+  /// Encodes the rows `rows` of `batch` (in that order) as one batch. Thread-safe.
+  virtual Result<EncodedBatch> EncodeBatch(const RecordBatch& batch, std::span<const int64_t> rows) const = 0;
+  /// The bytes that end a file whose batches are `blocks`.
+  virtual std::string FileTrailer(const std::vector<BatchBlock>& blocks) const = 0;
+};
+
 /// A data file format of convert's output. Immutable and shareable across threads.
 class OutputFormat {
  public:
@@ -51,6 +77,8 @@ class OutputFormat {
   virtual Result<std::unique_ptr<RecordEncoder>> NewEncoder() const = 0;
   /// Bytes every file starts with (a CSV header line); empty by default.
   virtual std::string FileHeader() const { return {}; }
+  /// Non-null for batch-encoded formats (see BatchEncoding).
+  virtual const BatchEncoding* batch_encoding() const { return nullptr; }
 };
 
 }  // namespace recflow

@@ -3,11 +3,8 @@
 
 #include <zstd.h>
 
-#include <cstring>
-
 #include "recflow/columnar/equals.h"
-#include "recflow/formats/arrow_ipc/body_writer_internal.h"
-#include "recflow/formats/arrow_ipc/framing.h"
+#include "recflow/formats/arrow_ipc/message_writer.h"
 #include "recflow/formats/arrow_ipc/schema_writer_internal.h"
 
 namespace recflow::arrow_ipc {
@@ -37,57 +34,20 @@ struct IpcWriter::State {
   IpcWriteOptions options;
   bool file = false;
   bool finished = false;
-  int64_t start = 0;  // out->position() at the start of the file
+  int64_t start = 0;  // out->position() at the start of the file or stream
   std::vector<DictionaryField> dictionaries;
   std::vector<std::shared_ptr<ArrayData>> written_dictionaries;  // by id; null until written
-  std::vector<fb::Block> dictionary_blocks;
-  std::vector<fb::Block> batch_blocks;
+  std::vector<MessageBlock> dictionary_blocks;
+  std::vector<MessageBlock> batch_blocks;
   Status error;  // a failed write leaves the output unusable
 
   int64_t position() const { return out->position() - start; }
 
-  /// Frames a finished Message flatbuffer and writes it with `body`; returns its file Block.
-  Result<fb::Block> WriteMessage(const flatbuffers::FlatBufferBuilder& fbb, const std::string& body) {
-    const int64_t offset = position();
-    const auto size = static_cast<int64_t>(fbb.GetSize());
-    const int64_t padded = (8 + size + kMessageAlignment - 1) / kMessageAlignment * kMessageAlignment - 8;
-    std::string prefix(8, '\0');
-    const uint32_t marker = kContinuationMarker;
-    const auto length = static_cast<int32_t>(padded);
-    std::memcpy(prefix.data(), &marker, 4);
-    std::memcpy(prefix.data() + 4, &length, 4);
-    RETURN_NOT_OK(out->Write(prefix.data(), 8));
-    RETURN_NOT_OK(out->Write(fbb.GetBufferPointer(), size));
-    static constexpr char kZeros[8] = {};
-    RETURN_NOT_OK(out->Write(kZeros, padded - size));
-    RETURN_NOT_OK(out->Write(body.data(), static_cast<int64_t>(body.size())));
-    return fb::Block(offset, static_cast<int32_t>(8 + padded), static_cast<int64_t>(body.size()));
-  }
-
-  BodyCodec codec() const {
-    switch (options.compression) {
-      case IpcWriteOptions::Compression::kLz4Frame: return BodyCodec::kLz4Frame;
-      case IpcWriteOptions::Compression::kZstd: return BodyCodec::kZstd;
-      case IpcWriteOptions::Compression::kNone: break;
-    }
-    return BodyCodec::kNone;
-  }
-
-  /// The RecordBatch table of `columns` (`length` rows) and its body.
-  Result<flatbuffers::Offset<fb::RecordBatch>> BuildBatch(flatbuffers::FlatBufferBuilder& fbb,
-                                                          const std::vector<const ArrayData*>& columns,
-                                                          int64_t length, std::string* body) {
-    BodyWriter writer(codec(), options.level);
-    for (const ArrayData* column : columns) RETURN_NOT_OK(writer.AppendArray(*column));
-    flatbuffers::Offset<fb::BodyCompression> compression = 0;
-    if (writer.codec() != BodyCodec::kNone) {
-      compression = fb::CreateBodyCompression(
-          fbb, writer.codec() == BodyCodec::kLz4Frame ? fb::CompressionType::LZ4_FRAME : fb::CompressionType::ZSTD);
-    }
-    const auto nodes = fbb.CreateVectorOfStructs(writer.nodes());
-    const auto buffers = fbb.CreateVectorOfStructs(writer.buffers());
-    *body = writer.body();
-    return fb::CreateRecordBatch(fbb, length, nodes, buffers, compression);
+  /// Writes `message` and returns where it went.
+  Result<MessageBlock> Put(const EncodedMessage& message) {
+    const MessageBlock block{position(), message.metadata_length, message.body_length};
+    RETURN_NOT_OK(out->Write(message.bytes.data(), static_cast<int64_t>(message.bytes.size())));
+    return block;
   }
 };
 
@@ -103,13 +63,14 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenStream(OutputStream* out, Sche
   state->schema = std::move(schema);
   state->options = options;
   state->start = out->position();
-  flatbuffers::FlatBufferBuilder fbb;
-  const auto schema_table = BuildSchema(fbb, *state->schema, &state->dictionaries);
-  fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema, schema_table.Union(), 0));
+  {
+    flatbuffers::FlatBufferBuilder fbb;
+    (void)BuildSchema(fbb, *state->schema, &state->dictionaries);  // the dictionary ids and paths
+  }
   state->written_dictionaries.resize(state->dictionaries.size());
-  std::unique_ptr<IpcWriter> writer(new IpcWriter(std::move(state)));
-  RETURN_NOT_OK(writer->state_->WriteMessage(fbb, std::string()).status());
-  return writer;
+  const std::string schema_message = EncodeSchemaMessage(*state->schema);
+  RETURN_NOT_OK(out->Write(schema_message.data(), static_cast<int64_t>(schema_message.size())));
+  return std::unique_ptr<IpcWriter>(new IpcWriter(std::move(state)));
 }
 
 Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenFile(OutputStream* out, SchemaPtr schema,
@@ -117,7 +78,8 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenFile(OutputStream* out, Schema
   RETURN_NOT_OK(options.Validate());
   if (out == nullptr) return Status::InvalidArgument("IpcWriter needs an output");
   const int64_t start = out->position();
-  RETURN_NOT_OK(out->Write("ARROW1\0\0", kFileHeaderSize));
+  const std::string magic = EncodeFileMagic();
+  RETURN_NOT_OK(out->Write(magic.data(), static_cast<int64_t>(magic.size())));
   ASSIGN_OR_RETURN(auto writer, OpenStream(out, std::move(schema), options));
   writer->state_->file = true;
   writer->state_->start = start;
@@ -134,13 +96,8 @@ Status IpcWriter::WriteDictionaries(const RecordBatch& batch) {
       return Status::InvalidArgument("the Arrow file format cannot change dictionary " + std::to_string(field.id) +
                                      " between batches; write a stream instead");
     }
-    flatbuffers::FlatBufferBuilder fbb;
-    std::string body;
-    ASSIGN_OR_RETURN(auto data, s.BuildBatch(fbb, {values.get()}, values->length, &body));
-    const auto dictionary = fb::CreateDictionaryBatch(fbb, field.id, data, false);
-    fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dictionary.Union(),
-                                 static_cast<int64_t>(body.size())));
-    ASSIGN_OR_RETURN(fb::Block block, s.WriteMessage(fbb, body));
+    ASSIGN_OR_RETURN(EncodedMessage message, EncodeDictionaryMessage(field.id, *values, s.options));
+    ASSIGN_OR_RETURN(MessageBlock block, s.Put(message));
     s.dictionary_blocks.push_back(block);
     written = values;
   }
@@ -157,14 +114,10 @@ Status IpcWriter::Write(const RecordBatch& batch) {
   }
   Status st = [&]() -> Status {
     RETURN_NOT_OK(WriteDictionaries(batch));
-    flatbuffers::FlatBufferBuilder fbb;
     std::vector<const ArrayData*> columns;
     for (int c = 0; c < batch.num_columns(); ++c) columns.push_back(batch.column_data(c).get());
-    std::string body;
-    ASSIGN_OR_RETURN(auto data, s.BuildBatch(fbb, columns, batch.num_rows(), &body));
-    fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, data.Union(),
-                                 static_cast<int64_t>(body.size())));
-    ASSIGN_OR_RETURN(fb::Block block, s.WriteMessage(fbb, body));
+    ASSIGN_OR_RETURN(EncodedMessage message, EncodeRecordBatchMessage(columns, batch.num_rows(), s.options));
+    ASSIGN_OR_RETURN(MessageBlock block, s.Put(message));
     s.batch_blocks.push_back(block);
     return Status::OK();
   }();
@@ -177,20 +130,9 @@ Status IpcWriter::Finish() {
   if (!s.error.ok()) return s.error;
   if (s.finished) return Status::OK();
   s.finished = true;
-  const uint32_t eos[2] = {kContinuationMarker, 0};
-  RETURN_NOT_OK(s.out->Write(eos, sizeof(eos)));
-  if (s.file) {
-    flatbuffers::FlatBufferBuilder fbb;
-    std::vector<DictionaryField> unused;
-    const auto schema = BuildSchema(fbb, *s.schema, &unused);
-    const auto dictionaries = fbb.CreateVectorOfStructs(s.dictionary_blocks);
-    const auto batches = fbb.CreateVectorOfStructs(s.batch_blocks);
-    fbb.Finish(fb::CreateFooter(fbb, fb::MetadataVersion::V5, schema, dictionaries, batches));
-    const auto length = static_cast<int32_t>(fbb.GetSize());
-    RETURN_NOT_OK(s.out->Write(fbb.GetBufferPointer(), length));
-    RETURN_NOT_OK(s.out->Write(&length, sizeof(length)));
-    RETURN_NOT_OK(s.out->Write(kFileMagic.data(), static_cast<int64_t>(kFileMagic.size())));
-  }
+  std::string tail = EncodeEndOfStream();
+  if (s.file) tail += EncodeFileFooter(*s.schema, s.dictionary_blocks, s.batch_blocks);
+  RETURN_NOT_OK(s.out->Write(tail.data(), static_cast<int64_t>(tail.size())));
   return s.out->Flush();
 }
 

@@ -1,0 +1,49 @@
+// Encoding whole Arrow IPC messages: schema, record batch, dictionary batch, end of stream, file footer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
+
+namespace recflow::arrow_ipc {
+
+/// An encapsulated message: continuation marker, int32 metadata length, the metadata padded to
+/// 8 bytes, then the body.
+struct EncodedMessage {
+  std::string bytes;
+  int64_t metadata_length = 0;  ///< bytes before the body (marker and length included)
+  int64_t body_length = 0;
+};
+
+/// Where a message sits in a file, for the footer.
+struct MessageBlock {
+  int64_t offset = 0;
+  int64_t metadata_length = 0;
+  int64_t body_length = 0;
+};
+
+/// The schema message of `schema` (V5, little-endian, dictionary ids in depth-first order).
+std::string EncodeSchemaMessage(const Schema& schema);
+
+/// The record batch message of `columns` (`length` rows), bodies compressed as `options` say.
+Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
+                                                const IpcWriteOptions& options);
+
+/// The dictionary batch message holding `values` as dictionary `id`.
+Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, const IpcWriteOptions& options);
+
+/// The end-of-stream marker (continuation marker and a zero length).
+std::string EncodeEndOfStream();
+
+/// The file format's tail: footer flatbuffer (schema and blocks), its int32 length and the magic.
+std::string EncodeFileFooter(const Schema& schema, const std::vector<MessageBlock>& dictionaries,
+                             const std::vector<MessageBlock>& record_batches);
+
+/// The file format's head: the magic padded to 8 bytes.
+std::string EncodeFileMagic();
+
+}  // namespace recflow::arrow_ipc
