@@ -79,7 +79,7 @@ class ArrowOutputFormat final : public OutputFormat, public BatchEncoding {
     ASSIGN_OR_RETURN(EncodedMessage message,
                      EncodeRecordBatchMessage(pointers, static_cast<int64_t>(rows.size()), options_));
     EncodedBatch out;
-    out.bytes = std::move(message.bytes);
+    out.bytes = message.Bytes();  // while the columns it points into live
     out.block = {0, message.metadata_length, message.body_length};
     return out;
   }

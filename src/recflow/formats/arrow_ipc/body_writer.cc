@@ -12,44 +12,57 @@ namespace recflow::arrow_ipc {
 
 namespace {
 
-void PadTo8(std::string* body) { body->append((8 - body->size() % 8) % 8, '\0'); }
+constexpr char kPadding[8] = {};
 
 }  // namespace
 
 Status BodyWriter::AppendBuffer(const uint8_t* data, int64_t size) {
-  const auto start = static_cast<int64_t>(body_.size());
   if (size > 0 && codec_ != BodyCodec::kNone) {
     // int64 uncompressed length, then the compressed bytes (or -1 and the bytes as they are
     // when compression does not make them smaller).
-    std::string& packed = scratch_;
+    std::string packed(sizeof(int64_t), '\0');
     if (codec_ == BodyCodec::kLz4Frame) {
       LZ4F_preferences_t prefs;
       std::memset(&prefs, 0, sizeof(prefs));
       prefs.compressionLevel = level_;
-      packed.resize(LZ4F_compressFrameBound(static_cast<size_t>(size), &prefs));
-      const size_t n = LZ4F_compressFrame(packed.data(), packed.size(), data, static_cast<size_t>(size), &prefs);
+      packed.resize(sizeof(int64_t) + LZ4F_compressFrameBound(static_cast<size_t>(size), &prefs));
+      const size_t n = LZ4F_compressFrame(packed.data() + sizeof(int64_t), packed.size() - sizeof(int64_t), data,
+                                          static_cast<size_t>(size), &prefs);
       if (LZ4F_isError(n)) return Status::Internal(std::string("lz4: ") + LZ4F_getErrorName(n));
-      packed.resize(n);
+      packed.resize(sizeof(int64_t) + n);
     } else {
-      packed.resize(ZSTD_compressBound(static_cast<size_t>(size)));
-      const size_t n = ZSTD_compress(packed.data(), packed.size(), data, static_cast<size_t>(size), level_);
+      packed.resize(sizeof(int64_t) + ZSTD_compressBound(static_cast<size_t>(size)));
+      const size_t n = ZSTD_compress(packed.data() + sizeof(int64_t), packed.size() - sizeof(int64_t), data,
+                                     static_cast<size_t>(size), level_);
       if (ZSTD_isError(n)) return Status::Internal(std::string("zstd: ") + ZSTD_getErrorName(n));
-      packed.resize(n);
+      packed.resize(sizeof(int64_t) + n);
     }
-    const bool smaller = static_cast<int64_t>(packed.size()) < size;
-    const int64_t prefix = smaller ? size : -1;
-    body_.append(reinterpret_cast<const char*>(&prefix), sizeof(prefix));
-    if (smaller) {
-      body_ += packed;
-    } else {
-      body_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+    int64_t prefix = size;
+    if (static_cast<int64_t>(packed.size()) >= size + static_cast<int64_t>(sizeof(int64_t))) {
+      packed.resize(sizeof(int64_t));
+      packed.append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+      prefix = -1;
     }
-  } else if (size > 0) {
-    body_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+    std::memcpy(packed.data(), &prefix, sizeof(prefix));
+    return AppendOwned(std::move(packed));
   }
-  buffers_.emplace_back(start, static_cast<int64_t>(body_.size()) - start);
-  PadTo8(&body_);
+  buffers_.emplace_back(body_length_, size);
+  if (size > 0) pieces_.emplace_back(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  body_length_ += size;
+  const int64_t padding = (8 - body_length_ % 8) % 8;
+  if (padding > 0) pieces_.emplace_back(kPadding, static_cast<size_t>(padding));
+  body_length_ += padding;
   return Status::OK();
+}
+
+Status BodyWriter::AppendOwned(std::string bytes) {
+  owned_.push_back(std::move(bytes));
+  const std::string& kept = owned_.back();
+  const BodyCodec codec = codec_;
+  codec_ = BodyCodec::kNone;  // already in its final form
+  const Status st = AppendBuffer(reinterpret_cast<const uint8_t*>(kept.data()), static_cast<int64_t>(kept.size()));
+  codec_ = codec;
+  return st;
 }
 
 Status BodyWriter::AppendBits(const uint8_t* bits, int64_t offset, int64_t length) {
@@ -60,17 +73,26 @@ Status BodyWriter::AppendBits(const uint8_t* bits, int64_t offset, int64_t lengt
   for (int64_t i = 0; i < length; ++i) {
     if (bit_util::GetBit(bits, offset + i)) out[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
   }
-  return AppendBuffer(out, bytes);
+  if (codec_ != BodyCodec::kNone) return AppendBuffer(out, bytes);  // compressed into its own copy
+  return AppendOwned(std::move(shifted));
 }
 
 template <typename Offset>
 Status BodyWriter::AppendRebasedOffsets(const ArrayData& data, int64_t* first, int64_t* last) {
   const Offset* offsets = data.GetValues<Offset>(1);
-  *first = data.length == 0 && offsets == nullptr ? 0 : offsets[0];
-  *last = data.length == 0 && offsets == nullptr ? 0 : offsets[data.length];
-  std::vector<Offset> rebased(static_cast<size_t>(data.length) + 1, 0);
-  for (int64_t i = 0; offsets != nullptr && i <= data.length; ++i) rebased[static_cast<size_t>(i)] = offsets[i] - static_cast<Offset>(*first);
-  return AppendBuffer(reinterpret_cast<const uint8_t*>(rebased.data()), static_cast<int64_t>(rebased.size() * sizeof(Offset)));
+  const auto bytes = static_cast<int64_t>((data.length + 1) * sizeof(Offset));
+  if (offsets == nullptr) {  // an empty array without an offsets buffer: one zero offset
+    *first = *last = 0;
+    return AppendOwned(std::string(sizeof(Offset), '\0'));
+  }
+  *first = offsets[0];
+  *last = offsets[data.length];
+  if (*first == 0) return AppendBuffer(reinterpret_cast<const uint8_t*>(offsets), bytes);  // as they are
+  std::string rebased(static_cast<size_t>(bytes), '\0');
+  auto* out = reinterpret_cast<Offset*>(rebased.data());
+  for (int64_t i = 0; i <= data.length; ++i) out[i] = offsets[i] - static_cast<Offset>(*first);
+  if (codec_ != BodyCodec::kNone) return AppendBuffer(reinterpret_cast<const uint8_t*>(out), bytes);
+  return AppendOwned(std::move(rebased));
 }
 
 Status BodyWriter::AppendArray(const ArrayData& data) {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recflow/columnar/array_data.h"
@@ -27,12 +29,20 @@ class BodyWriter {
 
   const std::vector<fb::FieldNode>& nodes() const { return nodes_; }
   const std::vector<fb::Buffer>& buffers() const { return buffers_; }
-  /// The body: every buffer padded to 8 bytes.
-  const std::string& body() const { return body_; }
+  /// The body as pieces, every buffer padded to 8 bytes: views of the arrays' own buffers where
+  /// they are written as they are (valid while those arrays live), else of `owned()`.
+  const std::vector<std::string_view>& pieces() const { return pieces_; }
+  /// The bytes made here (shifted bits, rebased offsets, compressed buffers); moving the writer
+  /// keeps their addresses.
+  std::deque<std::string>& owned() { return owned_; }
+  /// Total bytes of the pieces.
+  int64_t body_length() const { return body_length_; }
   BodyCodec codec() const { return codec_; }
 
  private:
   Status AppendBuffer(const uint8_t* data, int64_t size);
+  /// Appends bytes made here (moved into owned()).
+  Status AppendOwned(std::string bytes);
   Status AppendBits(const uint8_t* bits, int64_t offset, int64_t length);
   template <typename Offset>
   Status AppendRebasedOffsets(const ArrayData& data, int64_t* first, int64_t* last);
@@ -41,8 +51,9 @@ class BodyWriter {
   int level_;
   std::vector<fb::FieldNode> nodes_;
   std::vector<fb::Buffer> buffers_;
-  std::string body_;
-  std::string scratch_;
+  std::vector<std::string_view> pieces_;
+  std::deque<std::string> owned_;
+  int64_t body_length_ = 0;
 };
 
 }  // namespace recflow::arrow_ipc

@@ -46,7 +46,7 @@ struct IpcWriter::State {
   /// Writes `message` and returns where it went.
   Result<MessageBlock> Put(const EncodedMessage& message) {
     const MessageBlock block{position(), message.metadata_length, message.body_length};
-    RETURN_NOT_OK(out->Write(message.bytes.data(), static_cast<int64_t>(message.bytes.size())));
+    RETURN_NOT_OK(message.WriteTo(out));
     return block;
   }
 };

@@ -11,21 +11,37 @@ namespace recflow::arrow_ipc {
 
 namespace {
 
-/// Frames a finished Message flatbuffer followed by `body`.
-EncodedMessage Frame(const flatbuffers::FlatBufferBuilder& fbb, const std::string& body) {
+/// Frames a finished Message flatbuffer; the body (if any) is the caller's to add.
+EncodedMessage Frame(const flatbuffers::FlatBufferBuilder& fbb) {
   const auto size = static_cast<int64_t>(fbb.GetSize());
   const int64_t padded = (8 + size + kMessageAlignment - 1) / kMessageAlignment * kMessageAlignment - 8;
   EncodedMessage out;
-  out.bytes.resize(static_cast<size_t>(8 + padded), '\0');
+  out.metadata.resize(static_cast<size_t>(8 + padded), '\0');
   const uint32_t marker = kContinuationMarker;
   const auto length = static_cast<int32_t>(padded);
-  std::memcpy(out.bytes.data(), &marker, 4);
-  std::memcpy(out.bytes.data() + 4, &length, 4);
-  std::memcpy(out.bytes.data() + 8, fbb.GetBufferPointer(), static_cast<size_t>(size));
-  out.bytes += body;
+  std::memcpy(out.metadata.data(), &marker, 4);
+  std::memcpy(out.metadata.data() + 4, &length, 4);
+  std::memcpy(out.metadata.data() + 8, fbb.GetBufferPointer(), static_cast<size_t>(size));
   out.metadata_length = 8 + padded;
-  out.body_length = static_cast<int64_t>(body.size());
   return out;
+}
+
+/// Frames `fbb` with the body `writer` laid out.
+EncodedMessage Frame(const flatbuffers::FlatBufferBuilder& fbb, BodyWriter* writer) {
+  EncodedMessage out = Frame(fbb);
+  out.body = writer->pieces();
+  out.owned = std::move(writer->owned());
+  out.body_length = writer->body_length();
+  return out;
+}
+
+/// A vector of 8-byte-aligned structs (FieldNode, Buffer, Block) whose data starts 8-byte aligned
+/// even when empty, as strict readers require.
+template <typename T>
+flatbuffers::Offset<flatbuffers::Vector<const T*>> StructVector(flatbuffers::FlatBufferBuilder& fbb,
+                                                               const std::vector<T>& items) {
+  fbb.ForceVectorAlignment(items.size(), sizeof(T), 8);
+  return fbb.CreateVectorOfStructs(items);
 }
 
 BodyCodec CodecOf(const IpcWriteOptions& options) {
@@ -37,20 +53,18 @@ BodyCodec CodecOf(const IpcWriteOptions& options) {
   return BodyCodec::kNone;
 }
 
-/// The RecordBatch table of `columns` in `fbb`, and its body.
+/// The RecordBatch table of `columns` in `fbb`, the body laid out in `writer`.
 Result<flatbuffers::Offset<fb::RecordBatch>> BuildBatch(flatbuffers::FlatBufferBuilder& fbb,
                                                         const std::vector<const ArrayData*>& columns, int64_t length,
-                                                        const IpcWriteOptions& options, std::string* body) {
-  BodyWriter writer(CodecOf(options), options.level);
-  for (const ArrayData* column : columns) RETURN_NOT_OK(writer.AppendArray(*column));
+                                                        BodyWriter* writer) {
+  for (const ArrayData* column : columns) RETURN_NOT_OK(writer->AppendArray(*column));
   flatbuffers::Offset<fb::BodyCompression> compression = 0;
-  if (writer.codec() != BodyCodec::kNone) {
+  if (writer->codec() != BodyCodec::kNone) {
     compression = fb::CreateBodyCompression(
-        fbb, writer.codec() == BodyCodec::kLz4Frame ? fb::CompressionType::LZ4_FRAME : fb::CompressionType::ZSTD);
+        fbb, writer->codec() == BodyCodec::kLz4Frame ? fb::CompressionType::LZ4_FRAME : fb::CompressionType::ZSTD);
   }
-  const auto nodes = fbb.CreateVectorOfStructs(writer.nodes());
-  const auto buffers = fbb.CreateVectorOfStructs(writer.buffers());
-  *body = writer.body();
+  const auto nodes = StructVector(fbb, writer->nodes());
+  const auto buffers = StructVector(fbb, writer->buffers());
   return fb::CreateRecordBatch(fbb, length, nodes, buffers, compression);
 }
 
@@ -62,32 +76,46 @@ std::vector<fb::Block> Blocks(const std::vector<MessageBlock>& blocks) {
 
 }  // namespace
 
+std::string EncodedMessage::Bytes() const {
+  std::string out;
+  out.reserve(static_cast<size_t>(metadata_length + body_length));
+  out += metadata;
+  for (std::string_view piece : body) out += piece;
+  return out;
+}
+
+Status EncodedMessage::WriteTo(OutputStream* out) const {
+  RETURN_NOT_OK(out->Write(metadata.data(), static_cast<int64_t>(metadata.size())));
+  for (std::string_view piece : body) RETURN_NOT_OK(out->Write(piece.data(), static_cast<int64_t>(piece.size())));
+  return Status::OK();
+}
+
 std::string EncodeSchemaMessage(const Schema& schema) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<DictionaryField> dictionaries;
   const auto table = BuildSchema(fbb, schema, &dictionaries);
   fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::Schema, table.Union(), 0));
-  return Frame(fbb, std::string()).bytes;
+  return Frame(fbb).metadata;
 }
 
 Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
                                                 const IpcWriteOptions& options) {
   flatbuffers::FlatBufferBuilder fbb;
-  std::string body;
-  ASSIGN_OR_RETURN(auto batch, BuildBatch(fbb, columns, length, options, &body));
+  BodyWriter writer(CodecOf(options), options.level);
+  ASSIGN_OR_RETURN(auto batch, BuildBatch(fbb, columns, length, &writer));
   fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, batch.Union(),
-                               static_cast<int64_t>(body.size())));
-  return Frame(fbb, body);
+                               writer.body_length()));
+  return Frame(fbb, &writer);
 }
 
 Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, const IpcWriteOptions& options) {
   flatbuffers::FlatBufferBuilder fbb;
-  std::string body;
-  ASSIGN_OR_RETURN(auto data, BuildBatch(fbb, {&values}, values.length, options, &body));
+  BodyWriter writer(CodecOf(options), options.level);
+  ASSIGN_OR_RETURN(auto data, BuildBatch(fbb, {&values}, values.length, &writer));
   const auto dictionary = fb::CreateDictionaryBatch(fbb, id, data, false);
   fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dictionary.Union(),
-                               static_cast<int64_t>(body.size())));
-  return Frame(fbb, body);
+                               writer.body_length()));
+  return Frame(fbb, &writer);
 }
 
 std::string EncodeEndOfStream() {
@@ -100,8 +128,8 @@ std::string EncodeFileFooter(const Schema& schema, const std::vector<MessageBloc
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<DictionaryField> unused;
   const auto schema_table = BuildSchema(fbb, schema, &unused);
-  const auto dictionary_blocks = fbb.CreateVectorOfStructs(Blocks(dictionaries));
-  const auto batch_blocks = fbb.CreateVectorOfStructs(Blocks(record_batches));
+  const auto dictionary_blocks = StructVector(fbb, Blocks(dictionaries));
+  const auto batch_blocks = StructVector(fbb, Blocks(record_batches));
   fbb.Finish(fb::CreateFooter(fbb, fb::MetadataVersion::V5, schema_table, dictionary_blocks, batch_blocks));
   std::string out(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
   const auto length = static_cast<int32_t>(fbb.GetSize());

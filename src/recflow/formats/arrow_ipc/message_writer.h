@@ -2,21 +2,32 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
+#include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 
 namespace recflow::arrow_ipc {
 
 /// An encapsulated message: continuation marker, int32 metadata length, the metadata padded to
-/// 8 bytes, then the body.
+/// 8 bytes, then the body. The body is kept as pieces that point into the encoded arrays'
+/// buffers (written without a copy: use the message while those arrays live) and into `owned`.
 struct EncodedMessage {
-  std::string bytes;
-  int64_t metadata_length = 0;  ///< bytes before the body (marker and length included)
+  std::string metadata;                ///< marker, length and padded flatbuffer
+  std::vector<std::string_view> body;  ///< the body's pieces, in order
+  std::deque<std::string> owned;       ///< bytes some pieces point into
+  int64_t metadata_length = 0;         ///< bytes before the body (marker and length included)
   int64_t body_length = 0;
+
+  /// The whole message in one string.
+  std::string Bytes() const;
+  /// Writes the whole message to `out`.
+  Status WriteTo(OutputStream* out) const;
 };
 
 /// Where a message sits in a file, for the footer.
