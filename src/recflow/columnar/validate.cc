@@ -248,7 +248,8 @@ Status ValidateUnion(const ArrayData& data, bool full, int depth) {
   int child_of[256];
   std::fill(std::begin(child_of), std::end(child_of), -1);
   for (size_t i = 0; i < params.type_codes.size(); ++i) child_of[static_cast<uint8_t>(params.type_codes[i])] = static_cast<int>(i);
-  const auto* codes = reinterpret_cast<const int8_t*>(data.buffers[1]->data());
+  // An empty union may have no type codes buffer at all (end == 0: the loop reads nothing).
+  const auto* codes = data.buffers[1] ? reinterpret_cast<const int8_t*>(data.buffers[1]->data()) : nullptr;
   for (int64_t slot = data.offset; slot < end; ++slot) {
     const int child = child_of[static_cast<uint8_t>(codes[slot])];
     if (child < 0) {

@@ -170,5 +170,20 @@ TEST(ValidateTest, HostileSizesDoNotOverflow) {
   ExpectInvalid(untyped, "no type");
 }
 
+TEST(ValidateTest, EmptyUnionsWithoutBuffers) {
+  // An IPC reader gives zero-length buffers as nullptr; an empty union then has neither type
+  // codes nor offsets.
+  for (const auto mode : {UnionMode::kSparse, UnionMode::kDense}) {
+    auto type = union_(mode, {Field::Make("a", int64())});
+    auto child = ArrayData::Make(int64(), 0, {nullptr, nullptr}, 0);
+    std::vector<std::shared_ptr<Buffer>> buffers = {nullptr, nullptr};
+    if (mode == UnionMode::kDense) buffers.push_back(nullptr);
+    auto empty = ArrayData::Make(type, 0, buffers, 0, 0, {child});
+    EXPECT_TRUE(ValidateFull(*empty).ok()) << ValidateFull(*empty).ToString();
+    empty->length = 1;
+    EXPECT_FALSE(ValidateFull(*empty).ok());
+  }
+}
+
 }  // namespace
 }  // namespace recflow

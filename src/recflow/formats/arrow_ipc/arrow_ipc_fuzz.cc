@@ -1,10 +1,12 @@
-// libFuzzer target: read arbitrary bytes as an Arrow IPC stream (from memory and through an InputStream) and as an IPC file.
+// libFuzzer target: read arbitrary bytes as an Arrow IPC stream (from memory and through an InputStream) and as an IPC file, metadata and decoded batches.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/stream_reader.h"
 
 namespace {
@@ -32,10 +34,32 @@ void WalkStream(std::unique_ptr<recflow::arrow_ipc::MessageReader> messages) {
   }
 }
 
+// A decoded batch always passes full validation; anything else is a bug.
+void CheckDecoded(const std::shared_ptr<recflow::RecordBatch>& batch) {
+  if (!batch->ValidateFull().ok()) __builtin_trap();
+}
+
+// Decodes every batch of the stream in memory and of the file, as recflow RecordBatches.
+void Decode(const std::shared_ptr<recflow::Buffer>& buffer) {
+  if (auto reader = recflow::arrow_ipc::IpcStreamReader::Open(buffer, "fuzz"); reader.ok()) {
+    while (true) {
+      auto batch = (*reader)->Next();
+      if (!batch.ok() || *batch == nullptr) break;
+      CheckDecoded(*batch);
+    }
+  }
+  if (auto reader = recflow::arrow_ipc::IpcFileReader::Open(buffer, "fuzz"); reader.ok()) {
+    for (int i = 0; i < (*reader)->num_batches(); ++i) {
+      if (auto batch = (*reader)->ReadBatch(i); batch.ok()) CheckDecoded(*batch);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto buffer = recflow::Buffer::Wrap(data, static_cast<int64_t>(size));
+  Decode(buffer);
   if (auto messages = recflow::arrow_ipc::MessageReader::FromBuffer(buffer, "fuzz"); messages.ok()) {
     WalkStream(std::move(*messages));
   }

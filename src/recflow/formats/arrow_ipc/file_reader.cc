@@ -71,6 +71,12 @@ Status FileReader::ParseFooter() {
   const auto convert = [&](const flatbuffers::Vector<const fb::Block*>* blocks, std::vector<FileBlock>& out,
                            const char* what) -> Status {
     if (blocks == nullptr) return Status::OK();
+    // flatbuffers::Verifier checks a struct vector's length field, not its elements' 8-byte
+    // alignment; reading a misaligned Block would be undefined behaviour. (An empty vector's data
+    // may sit anywhere.)
+    if (blocks->size() > 0 && reinterpret_cast<uintptr_t>(blocks->Data()) % alignof(fb::Block) != 0) {
+      return Error(std::string(what) + " blocks are not 8-byte aligned", footer_at);
+    }
     out.reserve(blocks->size());
     for (flatbuffers::uoffset_t i = 0; i < blocks->size(); ++i) {
       const fb::Block* b = blocks->Get(i);

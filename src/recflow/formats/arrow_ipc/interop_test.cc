@@ -20,20 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The path of each case without its suffix, sorted.
-std::vector<fs::path> IntegrationCases() {
-  std::vector<fs::path> cases;
-  const fs::path root = recflow::testing::TestdataDir() / "arrow-integration";
-  if (!fs::is_directory(root)) return cases;
-  for (const auto& dir : fs::directory_iterator(root)) {
-    if (!dir.is_directory()) continue;
-    for (const auto& entry : fs::directory_iterator(dir.path())) {
-      if (entry.path().extension() == ".stream") cases.push_back(fs::path(entry.path()).replace_extension());
-    }
-  }
-  std::sort(cases.begin(), cases.end());
-  return cases;
-}
+using testing::IntegrationCases;
 
 /// The batch messages of one form of a case, in order.
 struct Walked {

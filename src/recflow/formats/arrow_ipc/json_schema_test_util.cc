@@ -1,11 +1,13 @@
 // Test support: Arrow integration JSON → SchemaDesc (the independent side of the interop comparison).
 #include <simdjson.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
 #include "recflow/core/compression.h"
 #include "recflow/formats/arrow_ipc/json_schema_test_util_internal.h"
+#include "recflow/testing/testdata.h"
 
 namespace recflow::arrow_ipc::testing {
 namespace {
@@ -181,18 +183,6 @@ Result<FieldDesc> ParseField(element json) {
   return f;
 }
 
-Result<std::string> ReadAll(const std::string& path) {
-  ASSIGN_OR_RETURN(auto in, OpenDecompressedFile(path));
-  std::string text;
-  char chunk[1 << 16];
-  while (true) {
-    ASSIGN_OR_RETURN(const int64_t got, in->Read(chunk, sizeof(chunk)));
-    if (got == 0) break;
-    text.append(chunk, static_cast<size_t>(got));
-  }
-  return text;
-}
-
 void FieldToString(const FieldDesc& field, int indent, std::string& out) {
   out += std::string(indent * 2, ' ') + field.name + ": " + TypeToString(field.type) +
          (field.nullable ? "" : " not null");
@@ -207,8 +197,35 @@ void FieldToString(const FieldDesc& field, int indent, std::string& out) {
 
 }  // namespace
 
+std::vector<std::filesystem::path> IntegrationCases() {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> cases;
+  const fs::path root = recflow::testing::TestdataDir() / "arrow-integration";
+  if (!fs::is_directory(root)) return cases;
+  for (const auto& dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      if (entry.path().extension() == ".stream") cases.push_back(fs::path(entry.path()).replace_extension());
+    }
+  }
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+Result<std::string> ReadDecompressedText(const std::string& path) {
+  ASSIGN_OR_RETURN(auto in, OpenDecompressedFile(path));
+  std::string text;
+  char chunk[1 << 16];
+  while (true) {
+    ASSIGN_OR_RETURN(const int64_t got, in->Read(chunk, sizeof(chunk)));
+    if (got == 0) break;
+    text.append(chunk, static_cast<size_t>(got));
+  }
+  return text;
+}
+
 Result<IntegrationJson> ReadIntegrationJson(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string text, ReadAll(path));
+  ASSIGN_OR_RETURN(std::string text, ReadDecompressedText(path));
   simdjson::dom::parser parser;
   element doc;
   const simdjson::padded_string padded(text);

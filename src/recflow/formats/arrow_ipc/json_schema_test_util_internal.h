@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,13 @@ struct IntegrationJson {
 /// nullable, type {name, parameters}, children, dictionary {id, indexType, isOrdered} and
 /// metadata [{key, value}], schema metadata, batch counts and dictionary counts.
 Result<IntegrationJson> ReadIntegrationJson(const std::string& path);
+
+/// Every case of the golden files under testdata/arrow-integration/<version>/: the path of each
+/// `.stream` without its suffix, sorted (empty when the test data is absent).
+std::vector<std::filesystem::path> IntegrationCases();
+
+/// The whole text of `path`, decompressed by its suffix (".gz").
+Result<std::string> ReadDecompressedText(const std::string& path);
 
 /// A readable multi-line rendering of a schema, for test failure messages.
 std::string SchemaToString(const SchemaDesc& schema);

@@ -126,7 +126,7 @@ struct SchemaDesc {
   std::vector<FieldDesc> fields;
   /// User metadata of the schema.
   KeyValueMetadata metadata;
-  /// Byte order of the bodies (recflow does not swap big-endian data yet).
+  /// Byte order of the bodies (the decoder swaps big-endian values to little-endian).
   Endianness endianness = Endianness::kLittle;
   /// The Feature bits the writer announced (Feature enum values, unknown ones kept).
   std::vector<int64_t> features;

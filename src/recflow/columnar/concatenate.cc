@@ -1,0 +1,251 @@
+// Concatenate: validity bits, fixed-width values, rebased offsets, children and dictionaries of equal-type arrays.
+#include "recflow/columnar/concatenate.h"
+
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/equals.h"
+
+namespace recflow {
+namespace {
+
+using ArrayVector = std::vector<std::shared_ptr<ArrayData>>;
+
+int64_t TotalLength(const ArrayVector& arrays) {
+  int64_t n = 0;
+  for (const auto& a : arrays) n += a->length;
+  return n;
+}
+
+/// The validity bitmap of the concatenation, or nullptr when no input has nulls.
+Result<std::shared_ptr<Buffer>> ConcatValidity(const ArrayVector& arrays, int64_t total) {
+  bool any_nulls = false;
+  for (const auto& a : arrays) any_nulls |= a->null_count > 0;
+  if (!any_nulls) return std::shared_ptr<Buffer>();
+  BufferBuilder out;
+  RETURN_NOT_OK(out.Resize(bit_util::BytesForBits(total)));
+  int64_t pos = 0;
+  for (const auto& a : arrays) {
+    const uint8_t* bits = a->validity();
+    for (int64_t i = 0; i < a->length; ++i, ++pos) {
+      if (bits == nullptr || bit_util::GetBit(bits, a->offset + i)) bit_util::SetBit(out.mutable_data(), pos);
+    }
+  }
+  return out.Finish();
+}
+
+/// Bits [offset, offset + length) of buffer 1 of each array (bool values).
+Result<std::shared_ptr<Buffer>> ConcatBits(const ArrayVector& arrays, int64_t total) {
+  BufferBuilder out;
+  RETURN_NOT_OK(out.Resize(bit_util::BytesForBits(total)));
+  int64_t pos = 0;
+  for (const auto& a : arrays) {
+    const uint8_t* bits = a->buffers[1] ? a->buffers[1]->data() : nullptr;
+    for (int64_t i = 0; i < a->length; ++i, ++pos) {
+      if (bits != nullptr && bit_util::GetBit(bits, a->offset + i)) bit_util::SetBit(out.mutable_data(), pos);
+    }
+  }
+  return out.Finish();
+}
+
+/// Values [offset, offset + length) of `width` bytes each from buffer `index` of each array.
+Result<std::shared_ptr<Buffer>> ConcatFixed(const ArrayVector& arrays, size_t index, int64_t width) {
+  BufferBuilder out;
+  for (const auto& a : arrays) {
+    if (a->length == 0) continue;
+    RETURN_NOT_OK(out.Append(a->buffers[index]->data() + a->offset * width, a->length * width));
+  }
+  return out.Finish();
+}
+
+/// Offsets of each array rebased to follow the previous array's range, and each array's
+/// [first, last) range of the data / child it points into.
+template <typename Offset>
+Result<std::shared_ptr<Buffer>> ConcatOffsets(const ArrayVector& arrays, std::vector<std::pair<int64_t, int64_t>>& ranges) {
+  BufferBuilder out;
+  int64_t base = 0;
+  RETURN_NOT_OK(out.AppendValue(Offset{0}));
+  for (const auto& a : arrays) {
+    if (a->length == 0) {
+      ranges.emplace_back(0, 0);
+      continue;
+    }
+    const Offset* offsets = a->GetValues<Offset>(1);
+    const int64_t first = offsets[0];
+    const int64_t last = offsets[a->length];
+    ranges.emplace_back(first, last);
+    for (int64_t i = 1; i <= a->length; ++i) {
+      const int64_t value = base + (static_cast<int64_t>(offsets[i]) - first);
+      if (value > std::numeric_limits<Offset>::max()) {
+        return Status::DataError("concatenate: offsets overflow " + std::to_string(sizeof(Offset) * 8) + " bits");
+      }
+      RETURN_NOT_OK(out.AppendValue(static_cast<Offset>(value)));
+    }
+    base += last - first;
+  }
+  return out.Finish();
+}
+
+/// Concatenates child `i` of each array, each sliced by `ranges` (offset, length pairs).
+Result<std::shared_ptr<ArrayData>> ConcatChild(const ArrayVector& arrays, size_t i,
+                                               const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+  ArrayVector slices;
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    slices.push_back(arrays[k]->children[i]->Slice(ranges[k].first, ranges[k].second));
+  }
+  return Concatenate(slices);
+}
+
+/// The dictionary the concatenation uses: the last one, when every other is its prefix.
+Result<std::shared_ptr<ArrayData>> CommonDictionary(const ArrayVector& arrays) {
+  const std::shared_ptr<ArrayData>& last = arrays.back()->dictionary;
+  for (const auto& a : arrays) {
+    if (a->dictionary == last) continue;
+    if (a->dictionary->length > last->length || !ArrayEquals(*a->dictionary, *last->Slice(0, a->dictionary->length))) {
+      return Status::TypeError("concatenate: dictionary arrays with different dictionaries");
+    }
+  }
+  return last;
+}
+
+Status ConcatDenseUnion(const ArrayVector& arrays, ArrayData& out) {
+  const size_t n = out.type->fields().size();
+  std::vector<int64_t> base(n, 0);
+  BufferBuilder offsets;
+  const auto& codes = out.type->params().type_codes;
+  for (const auto& a : arrays) {
+    const int8_t* ids = a->GetValues<int8_t>(1);
+    const int32_t* offs = a->GetValues<int32_t>(2);
+    for (int64_t i = 0; i < a->length; ++i) {
+      size_t child = 0;
+      while (child < n && codes[child] != ids[i]) ++child;
+      const int64_t value = child < n ? base[child] + offs[i] : offs[i];
+      if (value > std::numeric_limits<int32_t>::max()) return Status::DataError("concatenate: union offsets overflow");
+      RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(value)));
+    }
+    for (size_t c = 0; c < n; ++c) base[c] += a->children[c]->length;
+  }
+  out.buffers.push_back(offsets.Finish());
+  for (size_t c = 0; c < n; ++c) {
+    ArrayVector whole;
+    for (const auto& a : arrays) whole.push_back(a->children[c]);
+    ASSIGN_OR_RETURN(auto child, Concatenate(whole));
+    out.children.push_back(std::move(child));
+  }
+  return Status::OK();
+}
+
+template <typename Offset>
+Status ConcatBinary(const ArrayVector& arrays, ArrayData& out) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  ASSIGN_OR_RETURN(auto offsets, ConcatOffsets<Offset>(arrays, ranges));
+  BufferBuilder data;
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    if (ranges[k].second > ranges[k].first) {
+      RETURN_NOT_OK(data.Append(arrays[k]->buffers[2]->data() + ranges[k].first, ranges[k].second - ranges[k].first));
+    }
+  }
+  out.buffers.push_back(std::move(offsets));
+  out.buffers.push_back(data.Finish());
+  return Status::OK();
+}
+
+template <typename Offset>
+Status ConcatList(const ArrayVector& arrays, ArrayData& out) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  ASSIGN_OR_RETURN(auto offsets, ConcatOffsets<Offset>(arrays, ranges));
+  for (auto& [first, last] : ranges) last -= first;  // (offset, length)
+  out.buffers.push_back(std::move(offsets));
+  ASSIGN_OR_RETURN(auto child, ConcatChild(arrays, 0, ranges));
+  out.children.push_back(std::move(child));
+  return Status::OK();
+}
+
+/// Fills the buffers after validity, the children and the dictionary of `out`.
+Status ConcatBody(const ArrayVector& arrays, ArrayData& out) {
+  const DataType& type = *out.type;
+  std::vector<std::pair<int64_t, int64_t>> same;  // each array's own element range
+  for (const auto& a : arrays) same.emplace_back(a->offset, a->length);
+  switch (type.id()) {
+    case TypeId::kNull: return Status::OK();
+    case TypeId::kBool: {
+      ASSIGN_OR_RETURN(auto bits, ConcatBits(arrays, out.length));
+      out.buffers.push_back(std::move(bits));
+      return Status::OK();
+    }
+    case TypeId::kBinary:
+    case TypeId::kUtf8: return ConcatBinary<int32_t>(arrays, out);
+    case TypeId::kLargeBinary:
+    case TypeId::kLargeUtf8: return ConcatBinary<int64_t>(arrays, out);
+    case TypeId::kList:
+    case TypeId::kMap: return ConcatList<int32_t>(arrays, out);
+    case TypeId::kLargeList: return ConcatList<int64_t>(arrays, out);
+    case TypeId::kFixedSizeList: {
+      const int64_t size = type.params().width;
+      std::vector<std::pair<int64_t, int64_t>> ranges;
+      for (const auto& a : arrays) ranges.emplace_back(a->offset * size, a->length * size);
+      ASSIGN_OR_RETURN(auto child, ConcatChild(arrays, 0, ranges));
+      out.children.push_back(std::move(child));
+      return Status::OK();
+    }
+    case TypeId::kStruct:
+      for (size_t i = 0; i < type.fields().size(); ++i) {
+        ASSIGN_OR_RETURN(auto child, ConcatChild(arrays, i, same));
+        out.children.push_back(std::move(child));
+      }
+      return Status::OK();
+    case TypeId::kUnion: {
+      ASSIGN_OR_RETURN(auto ids, ConcatFixed(arrays, 1, 1));
+      out.buffers.push_back(std::move(ids));
+      if (type.params().union_mode == UnionMode::kDense) return ConcatDenseUnion(arrays, out);
+      for (size_t i = 0; i < type.fields().size(); ++i) {
+        ASSIGN_OR_RETURN(auto child, ConcatChild(arrays, i, same));
+        out.children.push_back(std::move(child));
+      }
+      return Status::OK();
+    }
+    case TypeId::kDictionary: {
+      ASSIGN_OR_RETURN(out.dictionary, CommonDictionary(arrays));
+      ASSIGN_OR_RETURN(auto indices, ConcatFixed(arrays, 1, type.params().index_type->bit_width() / 8));
+      out.buffers.push_back(std::move(indices));
+      return Status::OK();
+    }
+    default: {  // fixed-width values
+      ASSIGN_OR_RETURN(auto values, ConcatFixed(arrays, 1, type.bit_width() / 8));
+      out.buffers.push_back(std::move(values));
+      return Status::OK();
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::shared_ptr<ArrayData>> Concatenate(const ArrayVector& arrays) {
+  if (arrays.empty()) return Status::InvalidArgument("concatenate: no arrays");
+  const DataTypePtr& type = arrays[0]->type;
+  for (const auto& a : arrays) {
+    if (!a->type->Equals(*type)) {
+      return Status::TypeError("concatenate: " + a->type->ToString() + " and " + type->ToString());
+    }
+  }
+  auto out = std::make_shared<ArrayData>();
+  out->type = type;
+  out->length = TotalLength(arrays);
+  if (type->id() == TypeId::kNull) {
+    out->null_count = out->length;
+    return out;
+  }
+  for (const auto& a : arrays) out->null_count += a->null_count;
+  if (type->id() == TypeId::kUnion) {
+    out->buffers.push_back(nullptr);
+  } else {
+    ASSIGN_OR_RETURN(auto validity, ConcatValidity(arrays, out->length));
+    out->buffers.push_back(std::move(validity));
+  }
+  RETURN_NOT_OK(ConcatBody(arrays, *out));
+  return out;
+}
+
+}  // namespace recflow
