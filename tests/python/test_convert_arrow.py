@@ -70,3 +70,31 @@ def test_arrow_output_refuses_whole_file_compression(run, tmp_path):
     assert bad.returncode != 0 and "compress their bodies" in bad.stderr
     bad = run("convert", src, "-o", tmp_path / "b", "--to", "tfrecord", "--compression", "zstd", "--no-sync")
     assert bad.returncode != 0 and "Arrow bodies" in bad.stderr
+
+
+def test_arrow_round_trip_csv_to_feather_to_jsonl_equals_csv_to_jsonl(run, tmp_path):
+    src = tmp_path / "rows.csv"
+    write_rows(src, 3000)
+    direct, via = tmp_path / "direct", tmp_path / "via"
+    convert(run, src, "-o", direct, "--to", "jsonl")
+    convert(run, src, "-o", tmp_path / "feather", "--to", "feather", "--shards", "2", "--compression", "lz4")
+    convert(run, tmp_path / "feather", "-o", via, "--to", "jsonl")
+    key = lambda r: r["id"]
+    assert sorted(read_jsonl(direct), key=key) == sorted(read_jsonl(via), key=key)
+    streams = tmp_path / "streams"
+    convert(run, src, "-o", streams, "--to", "arrow", "--partition-by", "group")
+    cat = run("cat", streams)
+    assert cat.returncode == 0, cat.stderr
+    rows = [json.loads(line) for line in cat.stdout.splitlines()]
+    assert sorted(r["id"] for r in rows) == list(range(3000)) and {r["group"] for r in rows} == set(range(5))
+
+
+def read_jsonl(root: Path):
+    return [json.loads(line) for f in data_files(root) for line in f.read_text().splitlines()]
+
+
+def test_golden_arrow_files_cat_without_a_known_suffix(run, testdata):
+    golden = testdata / "arrow-integration" / "1.0.0-littleendian" / "generated_primitive.arrow_file"
+    cat = run("cat", golden, "-n", "2")  # recognized by its ARROW1 magic
+    assert cat.returncode == 0, cat.stderr
+    assert len(cat.stdout.splitlines()) == 2

@@ -7,6 +7,8 @@
 #include <fmt/core.h>
 
 #include "recflow/cli/tabular_inputs.h"
+#include "recflow/serve/endpoint.h"
+#include "recflow/serve/stream_client.h"
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/tfrecord/sampled_schema.h"
 #include "recflow/formats/jsonl/json_writer.h"
@@ -86,6 +88,18 @@ Status CatSource(Source* source, const CatFlags& flags, StdoutWriter* out) {
   return Status::OK();
 }
 
+/// Prints the batches a `recflow serve` endpoint sends for one pass.
+Status CatEndpoint(const std::string& endpoint, const CatFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(auto client, serve::StreamClient::Connect(endpoint));
+  RowPrinter printer(*client->schema(), example::RecordType::kExample, flags.limit, out);
+  while (!printer.done()) {
+    ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, client->Next());
+    if (batch == nullptr) break;
+    RETURN_NOT_OK(printer.Print(*batch));
+  }
+  return out->Flush();
+}
+
 }  // namespace
 
 CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
@@ -109,6 +123,9 @@ CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
 }
 
 Status RunCat(const CatFlags& flags, StdoutWriter* out) {
+  if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
+    return CatEndpoint(flags.inputs.paths[0], flags, out);
+  }
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenTabularInputs(flags.inputs, flags.source));
   if (source != nullptr) return CatSource(source.get(), flags, out);
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));

@@ -8,6 +8,7 @@
 #include "recflow/cli/cat_command.h"
 #include "recflow/cli/convert_command.h"
 #include "recflow/cli/inspect_command.h"
+#include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
 
 namespace {
@@ -17,15 +18,17 @@ constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 
 int Run(int argc, char** argv) {
-  CLI::App app{"recflow: builds and feeds ML training data (TFRecord, tf.Example)", "recflow"};
+  CLI::App app{"recflow: builds and feeds ML training data (TFRecord, tf.Example, Arrow)", "recflow"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "recflow 0.1.0");
   recflow::cli::InspectFlags inspect_flags;
   recflow::cli::CatFlags cat_flags;
   recflow::cli::ConvertFlags convert_flags;
+  recflow::cli::ServeFlags serve_flags;
   CLI::App* inspect = recflow::cli::AddInspectCommand(&app, &inspect_flags);
   CLI::App* cat = recflow::cli::AddCatCommand(&app, &cat_flags);
   CLI::App* convert = recflow::cli::AddConvertCommand(&app, &convert_flags);
+  CLI::App* serve = recflow::cli::AddServeCommand(&app, &serve_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -43,6 +46,8 @@ int Run(int argc, char** argv) {
     st = recflow::cli::RunCat(cat_flags, &out);
   } else if (convert->parsed()) {
     st = recflow::cli::RunConvert(convert_flags, &out);
+  } else if (serve->parsed()) {
+    st = recflow::cli::RunServe(serve_flags);
   }
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {

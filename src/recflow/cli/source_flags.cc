@@ -7,7 +7,7 @@ namespace recflow::cli {
 
 void AddSourceFlags(CLI::App* c, SourceFlags* f) {
   c->add_option("--from", f->from, "Input format (default: from each file's suffix)")
-      ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro"}));
+      ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro", "arrow", "feather"}));
   c->add_option("--schema", f->schema_file, "JSON schema file overriding inference");
   c->add_option("--delimiter", f->delimiter, "CSV field delimiter (one character, or 'tab')");
   c->add_option("--quote", f->quote, "CSV quote character");

@@ -29,10 +29,10 @@ Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, cons
   if (format == pipeline::InputFormat::kAuto) {
     ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs.paths));
     for (const std::string& file : files) {
-      Result<pipeline::InputFormat> by_name = pipeline::InputFormatFromName(file);
-      tabular = tabular || (by_name.ok() && *by_name != pipeline::InputFormat::kTfrecord);
+      Result<pipeline::InputFormat> detected = pipeline::DetectInputFormat(file);
+      tabular = tabular || (detected.ok() && *detected != pipeline::InputFormat::kTfrecord);
     }
-    // Without a non-TFRecord suffix every input is TFRecord, whatever its name.
+    // Without another format's suffix or magic every input is TFRecord, whatever its name.
     if (!tabular) format = pipeline::InputFormat::kTfrecord;
   }
   if (!tabular) {

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <utility>
 
+#include "recflow/core/io.h"
 #include "recflow/dataset/inputs.h"
 #include "recflow/dataset/partition_discovery.h"
+#include "recflow/formats/arrow_ipc/arrow_source.h"
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
@@ -130,6 +132,7 @@ class ChainedSource final : public Source {
       case InputFormat::kTfrecord:
         return options_.tfrecord.schema == nullptr;
       case InputFormat::kAvro:
+      case InputFormat::kArrow:
       case InputFormat::kAuto:
         break;
     }
@@ -161,16 +164,20 @@ class ChainedSource final : public Source {
         break;
       }
       case InputFormat::kAvro: {
-        // Avro files carry their own schema; a later file must map to the first one's columns.
         ASSIGN_OR_RETURN(current_, avro::OpenAvroSource(path, options_.avro));
-        if (schema != nullptr && !current_->schema()->Equals(*schema)) {
-          return Status::InvalidArgument(path + " has columns " + current_->schema()->ToString() + ", " +
-                                         files_[0].path + " has " + schema->ToString());
-        }
+        break;
+      }
+      case InputFormat::kArrow: {
+        ASSIGN_OR_RETURN(current_, arrow_ipc::OpenArrowSource(path));
         break;
       }
       case InputFormat::kAuto:
         return Status::Internal("input format not resolved");
+    }
+    // Avro and Arrow files carry their own schema; a later file must have the first one's columns.
+    if (schema != nullptr && !current_->schema()->Equals(*schema)) {
+      return Status::InvalidArgument(path + " has columns " + current_->schema()->ToString() + ", " +
+                                     files_[0].path + " has " + schema->ToString());
     }
     return Status::OK();
   }
@@ -200,7 +207,8 @@ Result<InputFormat> ParseInputFormat(std::string_view name) {
   if (name == "jsonl" || name == "json") return InputFormat::kJsonl;
   if (name == "tfrecord") return InputFormat::kTfrecord;
   if (name == "avro") return InputFormat::kAvro;
-  return Status::InvalidArgument("unknown input format '" + std::string(name) + "' (csv, jsonl, tfrecord, avro)");
+  if (name == "arrow" || name == "feather") return InputFormat::kArrow;
+  return Status::InvalidArgument("unknown input format '" + std::string(name) + "' (csv, jsonl, tfrecord, avro, arrow)");
 }
 
 Result<InputFormat> InputFormatFromName(std::string_view path) {
@@ -220,7 +228,22 @@ Result<InputFormat> InputFormatFromName(std::string_view path) {
     if (path.ends_with(s)) return InputFormat::kTfrecord;
   }
   if (path.ends_with(".avro")) return InputFormat::kAvro;
+  for (std::string_view s : {".arrow", ".arrows", ".feather", ".ipc"}) {
+    if (path.ends_with(s)) return InputFormat::kArrow;
+  }
   return Status::NotFound("cannot tell the format of " + std::string(path) + " from its name: pass --from");
+}
+
+Result<InputFormat> DetectInputFormat(const std::string& path) {
+  Result<InputFormat> by_name = InputFormatFromName(path);
+  if (by_name.ok() || path == "-") return by_name;
+  auto in = FileInputStream::Open(path);
+  if (!in.ok()) return by_name;
+  char head[6] = {};
+  const Result<int64_t> got = (*in)->Read(head, sizeof(head));
+  const std::string_view bytes(head, got.ok() ? static_cast<size_t>(*got) : 0);
+  if (bytes == "ARROW1" || bytes.starts_with("\xFF\xFF\xFF\xFF")) return InputFormat::kArrow;
+  return by_name;
 }
 
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options) {
@@ -257,7 +280,7 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
       continue;
     }
     if (f.path == "-") return Status::InvalidArgument("reading standard input needs --from");
-    ASSIGN_OR_RETURN(InputFormat format, InputFormatFromName(f.path));
+    ASSIGN_OR_RETURN(InputFormat format, DetectInputFormat(f.path));
     if (!formats.empty() && format != formats.front()) {
       return Status::InvalidArgument("inputs mix formats (" + files.front().path + ", " + f.path + "): pass --from");
     }

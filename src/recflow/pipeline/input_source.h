@@ -1,4 +1,4 @@
-// OpenInputs: command-line inputs (files, directories, globs; CSV, JSON Lines, TFRecord, Avro) as one
+// OpenInputs: command-line inputs (files, directories, globs; CSV, JSON Lines, TFRecord, Avro, Arrow) as one
 // Source, with Hive partition directories turned back into columns.
 #pragma once
 
@@ -16,14 +16,20 @@
 namespace recflow::pipeline {
 
 /// The input formats convert reads.
-enum class InputFormat : uint8_t { kAuto, kCsv, kJsonl, kTfrecord, kAvro };
+enum class InputFormat : uint8_t { kAuto, kCsv, kJsonl, kTfrecord, kAvro, kArrow };
 
-/// Parses "csv", "jsonl" (or "json"), "tfrecord", "avro", or "auto"/"" (from each file's suffix).
+/// Parses "csv", "jsonl" (or "json"), "tfrecord", "avro", "arrow" (or "feather": IPC files and
+/// streams alike), or "auto"/"" (from each file's suffix).
 Result<InputFormat> ParseInputFormat(std::string_view name);
 
 /// The format a file name implies, compression suffixes (.gz, .zz, .zlib) ignored: .csv/.tsv,
-/// .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro; NotFound otherwise.
+/// .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.arrows/.feather/.ipc;
+/// NotFound otherwise.
 Result<InputFormat> InputFormatFromName(std::string_view path);
+
+/// InputFormatFromName, else what the first bytes say: Arrow IPC for a file starting with
+/// `ARROW1` or a stream starting with the continuation marker; NotFound otherwise.
+Result<InputFormat> DetectInputFormat(const std::string& path);
 
 /// How each input file is read.
 struct InputOptions {

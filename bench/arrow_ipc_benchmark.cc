@@ -1,0 +1,131 @@
+// Arrow IPC write and read throughput next to memcpy of the same bytes; memory-mapped file reads by size.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "recflow/core/io.h"
+#include "recflow/formats/arrow_ipc/ipc_file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/testing/sample_arrays.h"
+#include "recflow/testing/testdata.h"
+
+namespace {
+
+using namespace recflow;
+
+constexpr int64_t kRowsPerBatch = 64 * 1024;
+
+/// A batch of int64, float64 and short utf8 columns (about 2.2 MB).
+std::shared_ptr<RecordBatch> MakeBatch() {
+  std::mt19937_64 rng(7);
+  std::vector<int64_t> ids(kRowsPerBatch);
+  std::vector<double> values(kRowsPerBatch);
+  std::vector<int32_t> offsets(kRowsPerBatch + 1, 0);
+  std::string text;
+  for (int64_t i = 0; i < kRowsPerBatch; ++i) {
+    ids[static_cast<size_t>(i)] = static_cast<int64_t>(rng());
+    values[static_cast<size_t>(i)] = static_cast<double>(rng() % 100000) / 7.0;
+    text += "label-" + std::to_string(rng() % 1000);
+    offsets[static_cast<size_t>(i) + 1] = static_cast<int32_t>(text.size());
+  }
+  auto schema = Schema::Make({Field::Make("id", int64(), false), Field::Make("x", float64(), false),
+                              Field::Make("label", utf8(), false)});
+  const auto n = kRowsPerBatch;
+  return *RecordBatch::Make(schema, n,
+                            {ArrayData::Make(int64(), n, {nullptr, testing::BufferOf(ids)}, 0),
+                             ArrayData::Make(float64(), n, {nullptr, testing::BufferOf(values)}, 0),
+                             ArrayData::Make(utf8(), n, {nullptr, testing::BufferOf(offsets), Buffer::FromString(text)}, 0)});
+}
+
+const std::shared_ptr<RecordBatch>& Batch() {
+  static const auto batch = MakeBatch();
+  return batch;
+}
+
+/// `batches` copies of Batch() as an IPC stream or file in memory.
+std::shared_ptr<Buffer> Encoded(int batches, bool file) {
+  BufferOutputStream out;
+  auto writer = file ? arrow_ipc::IpcWriter::OpenFile(&out, Batch()->schema(), arrow_ipc::IpcWriteOptions::Defaults())
+                     : arrow_ipc::IpcWriter::OpenStream(&out, Batch()->schema(), arrow_ipc::IpcWriteOptions::Defaults());
+  for (int i = 0; i < batches; ++i) {
+    if (!(*writer)->Write(*Batch()).ok()) std::abort();
+  }
+  if (!(*writer)->Finish().ok()) std::abort();
+  return out.Finish();
+}
+
+void BM_Memcpy(benchmark::State& state) {
+  const auto stream = Encoded(16, false);
+  std::string copy(static_cast<size_t>(stream->size()), '\0');
+  for (auto _ : state) {
+    std::memcpy(copy.data(), stream->data(), copy.size());
+    benchmark::DoNotOptimize(copy.data());
+  }
+  state.SetBytesProcessed(state.iterations() * stream->size());
+}
+BENCHMARK(BM_Memcpy);
+
+void BM_IpcWriteStream(benchmark::State& state) {
+  const int64_t size = Encoded(16, false)->size();
+  for (auto _ : state) {
+    BufferOutputStream out;
+    auto writer = arrow_ipc::IpcWriter::OpenStream(&out, Batch()->schema(), arrow_ipc::IpcWriteOptions::Defaults());
+    for (int i = 0; i < 16; ++i) {
+      if (!(*writer)->Write(*Batch()).ok()) std::abort();
+    }
+    if (!(*writer)->Finish().ok()) std::abort();
+    benchmark::DoNotOptimize(out.Finish());
+  }
+  state.SetBytesProcessed(state.iterations() * size);
+}
+BENCHMARK(BM_IpcWriteStream);
+
+void BM_IpcReadStream(benchmark::State& state) {
+  const auto stream = Encoded(16, false);
+  for (auto _ : state) {
+    auto reader = arrow_ipc::IpcStreamReader::Open(stream, "bench");
+    while (true) {
+      auto batch = (*reader)->Next();
+      if (!batch.ok()) {
+        state.SkipWithError(batch.status().ToString().c_str());
+        return;
+      }
+      if (*batch == nullptr) break;
+      benchmark::DoNotOptimize(batch->get());
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * stream->size());
+}
+BENCHMARK(BM_IpcReadStream);
+
+/// Opens a memory-mapped IPC file of range(0) batches and reads its middle batch: the cost must
+/// not grow with the file (no copies, only the footer and one batch are touched).
+void BM_IpcMappedFileRandomBatch(benchmark::State& state) {
+  static std::map<int64_t, std::string> paths;
+  static testing::ScratchDir dir;
+  std::string& path = paths[state.range(0)];
+  if (path.empty()) {
+    path = dir.File("bench-" + std::to_string(state.range(0)) + ".arrow");
+    const auto file = Encoded(static_cast<int>(state.range(0)), true);
+    auto out = FileOutputStream::Open(path);
+    if (!out.ok() || !(*out)->Write(file->data(), file->size()).ok() || !(*out)->Close().ok()) std::abort();
+  }
+  for (auto _ : state) {
+    auto reader = arrow_ipc::IpcFileReader::OpenFile(path);
+    if (!reader.ok()) {
+      state.SkipWithError(reader.status().ToString().c_str());
+      return;
+    }
+    auto batch = (*reader)->ReadBatch((*reader)->num_batches() / 2);
+    benchmark::DoNotOptimize(batch->get());
+  }
+  state.counters["file_MB"] = static_cast<double>(state.range(0)) * 2.2;
+}
+BENCHMARK(BM_IpcMappedFileRandomBatch)->Arg(4)->Arg(64)->Arg(512);
+
+}  // namespace
+
+BENCHMARK_MAIN();

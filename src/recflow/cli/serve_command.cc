@@ -1,0 +1,95 @@
+// `recflow serve`: flags → ServeOptions; a Server until a signal, or one pass to a descriptor.
+#include "recflow/cli/serve_command.h"
+
+#include <fmt/core.h>
+#include <signal.h>
+
+#include "recflow/serve/server.h"
+#include "recflow/serve/socket_stream.h"
+
+namespace recflow::cli {
+
+namespace {
+
+/// Parses `standard-scale:a,b` transforms into the columns to scale.
+Result<std::vector<std::string>> ScaledColumns(const std::vector<std::string>& transforms) {
+  std::vector<std::string> columns;
+  for (const std::string& t : transforms) {
+    constexpr std::string_view kPrefix = "standard-scale:";
+    if (!t.starts_with(kPrefix) || t.size() == kPrefix.size()) {
+      return Status::InvalidArgument("unknown transform '" + t + "' (standard-scale:COL[,COL...])");
+    }
+    std::string_view rest = std::string_view(t).substr(kPrefix.size());
+    while (!rest.empty()) {
+      const size_t comma = std::min(rest.find(','), rest.size());
+      columns.emplace_back(rest.substr(0, comma));
+      rest.remove_prefix(std::min(comma + 1, rest.size()));
+    }
+  }
+  return columns;
+}
+
+}  // namespace
+
+CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
+  CLI::App* c = app->add_subcommand("serve", "Serve the inputs as Arrow IPC streams: one full pass per connection");
+  c->add_option("INPUT", f->inputs, "Files, directories or globs of any format recflow reads")->required();
+  c->add_option("--listen", f->listen, "tcp://HOST:PORT, HOST:PORT, [::1]:PORT, unix:///PATH, fd://N or - (stdout)")
+      ->required();
+  c->add_option("--batch-size", f->batch_size, "Rows per batch")->check(CLI::PositiveNumber)->capture_default_str();
+  c->add_option("--batch-mode", f->batch_mode, "keep_remainder, drop_remainder or auto (batches as they come)")
+      ->check(CLI::IsMember({"keep_remainder", "drop_remainder", "auto"}))
+      ->capture_default_str();
+  c->add_option("--columns", f->columns, "Columns to serve, in order")->delimiter(',');
+  c->add_option("--transform", f->transforms, "standard-scale:COL[,COL...] (fitted over a first pass)");
+  c->add_option("--compression", f->compression, "Body compression of the streams")
+      ->check(CLI::IsMember({"none", "lz4", "zstd"}))
+      ->capture_default_str();
+  c->add_option("--max-clients", f->max_clients, "Concurrent passes; more connections are refused")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->add_option("--send-timeout-ms", f->send_timeout_ms, "Drop a client that reads nothing for this long")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->add_option("--record-type", f->record_type, "TFRecord payload")
+      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
+  AddSourceFlags(c, &f->source);
+  return c;
+}
+
+Status RunServe(const ServeFlags& flags) {
+  serve::ServeOptions options = serve::ServeOptions::Defaults();
+  options.inputs = flags.inputs;
+  ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(flags.record_type));
+  RETURN_NOT_OK(ConfigureInputs(flags.source, record_type, /*skip_bad=*/false, &options.input_options));
+  options.batch_size = flags.batch_size;
+  ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
+  options.columns = flags.columns;
+  ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
+  ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
+  options.max_clients = flags.max_clients;
+  options.send_timeout_ms = flags.send_timeout_ms;
+  options.log = [](const std::string& line) { fmt::print(stderr, "recflow serve: {}\n", line); };
+  ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
+  if (endpoint.kind == serve::Endpoint::Kind::kFd) {
+    serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
+    return serve::ServeOnePass(options, &out);
+  }
+  // Block the stop signals before any thread starts, so only sigwait below receives them.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
+  fmt::print(stderr, "recflow serve: listening on {}\n", server->endpoint().ToString());
+  int signal_number = 0;
+  sigwait(&stop, &signal_number);
+  server->Stop();
+  const serve::ServeStats& s = server->stats();
+  fmt::print(stderr, "recflow serve: stopped ({} connections, {} full passes, {} dropped, {} bytes sent)\n",
+             s.connections.load(), s.passes.load(), s.dropped.load(), s.bytes.load());
+  return Status::OK();
+}
+
+}  // namespace recflow::cli

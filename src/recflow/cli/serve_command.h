@@ -1,0 +1,37 @@
+// `recflow serve`: the inputs as Arrow IPC streams to trainers, one full pass per connection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "recflow/cli/source_flags.h"
+#include "recflow/core/status.h"
+
+namespace recflow::cli {
+
+/// Raw values of `recflow serve`'s flags.
+struct ServeFlags {
+  std::vector<std::string> inputs;
+  std::string listen;
+  int64_t batch_size = 1024;
+  std::string batch_mode = "keep_remainder";
+  std::vector<std::string> columns;
+  std::vector<std::string> transforms;
+  std::string compression = "none";
+  int max_clients = 64;
+  int send_timeout_ms = 30000;
+  std::string record_type = "example";
+  SourceFlags source;
+};
+
+/// Adds the `serve` subcommand to `app`.
+CLI::App* AddServeCommand(CLI::App* app, ServeFlags* flags);
+
+/// Serves until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), or
+/// writes one pass to the descriptor of an fd:// or `-` endpoint and returns.
+Status RunServe(const ServeFlags& flags);
+
+}  // namespace recflow::cli

@@ -1,0 +1,107 @@
+// ArrowSource: IpcFileReader batches decoded by their units; IpcStreamReader batches decoded in order.
+#include "recflow/formats/arrow_ipc/arrow_source.h"
+
+#include "recflow/core/io.h"
+#include "recflow/formats/arrow_ipc/framing.h"
+#include "recflow/formats/arrow_ipc/ipc_file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
+
+namespace recflow::arrow_ipc {
+
+namespace {
+
+/// Record batch `index` of a file, decoded when the unit is (ReadBatch is thread-safe).
+class FileBatchUnit final : public SourceUnit {
+ public:
+  FileBatchUnit(std::shared_ptr<const IpcFileReader> file, int index, int64_t bytes)
+      : file_(std::move(file)), index_(index), bytes_(bytes) {}
+  Result<DecodedUnit> Decode() override {
+    DecodedUnit out;
+    ASSIGN_OR_RETURN(out.batch, file_->ReadBatch(index_));
+    out.input_records = out.batch->num_rows();
+    return out;
+  }
+  int64_t input_bytes() const override { return bytes_; }
+
+ private:
+  std::shared_ptr<const IpcFileReader> file_;
+  int index_;
+  int64_t bytes_;
+};
+
+/// A batch the stream reader already decoded.
+class DecodedBatchUnit final : public SourceUnit {
+ public:
+  DecodedBatchUnit(std::shared_ptr<RecordBatch> batch, int64_t bytes) : batch_(std::move(batch)), bytes_(bytes) {}
+  Result<DecodedUnit> Decode() override {
+    DecodedUnit out;
+    out.input_records = batch_->num_rows();
+    out.batch = std::move(batch_);
+    return out;
+  }
+  int64_t input_bytes() const override { return bytes_; }
+
+ private:
+  std::shared_ptr<RecordBatch> batch_;
+  int64_t bytes_;
+};
+
+class FileSource final : public Source {
+ public:
+  FileSource(std::shared_ptr<const IpcFileReader> file, std::string name)
+      : file_(std::move(file)), name_(std::move(name)) {}
+  const SchemaPtr& schema() const override { return file_->schema(); }
+  const std::string& name() const override { return name_; }
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    if (next_ >= file_->num_batches()) return std::unique_ptr<SourceUnit>();
+    const auto& block = file_->metadata().record_batch_block(next_);
+    const int index = next_++;
+    return std::unique_ptr<SourceUnit>(
+        std::make_unique<FileBatchUnit>(file_, index, block.metadata_length + block.body_length));
+  }
+
+ private:
+  std::shared_ptr<const IpcFileReader> file_;
+  std::string name_;
+  int next_ = 0;
+};
+
+class StreamSource final : public Source {
+ public:
+  StreamSource(std::unique_ptr<IpcStreamReader> stream, std::string name)
+      : stream_(std::move(stream)), name_(std::move(name)) {}
+  const SchemaPtr& schema() const override { return stream_->schema(); }
+  const std::string& name() const override { return name_; }
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, stream_->Next());
+    if (batch == nullptr) return std::unique_ptr<SourceUnit>();
+    int64_t bytes = 0;
+    for (int c = 0; c < batch->num_columns(); ++c) {
+      for (const auto& buffer : batch->column_data(c)->buffers) bytes += buffer ? buffer->size() : 0;
+    }
+    return std::unique_ptr<SourceUnit>(std::make_unique<DecodedBatchUnit>(std::move(batch), bytes));
+  }
+
+ private:
+  std::unique_ptr<IpcStreamReader> stream_;
+  std::string name_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  if (path != "-") {
+    ASSIGN_OR_RETURN(auto head, FileInputStream::Open(path));
+    char magic[6] = {};
+    ASSIGN_OR_RETURN(int64_t got, head->Read(magic, sizeof(magic)));
+    if (got == sizeof(magic) && std::string_view(magic, sizeof(magic)) == kFileMagic) {
+      ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
+      return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name));
+    }
+  }
+  ASSIGN_OR_RETURN(auto stream, IpcStreamReader::OpenFile(path));
+  return std::unique_ptr<Source>(std::make_unique<StreamSource>(std::move(stream), name));
+}
+
+}  // namespace recflow::arrow_ipc

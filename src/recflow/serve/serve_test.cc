@@ -1,0 +1,224 @@
+// Tests of serve: endpoints, batch modes, standardization, concurrent passes over tcp and unix, hostile clients.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <thread>
+
+#include "recflow/columnar/array.h"
+#include "recflow/serve/endpoint.h"
+#include "recflow/serve/rebatcher.h"
+#include "recflow/serve/server.h"
+#include "recflow/serve/standard_scaler.h"
+#include "recflow/serve/stream_client.h"
+#include "recflow/testing/sample_arrays.h"
+#include "recflow/testing/testdata.h"
+
+namespace recflow::serve {
+namespace {
+
+using recflow::testing::BufferOf;
+
+TEST(EndpointTest, ParsesEveryForm) {
+  EXPECT_EQ(ParseEndpoint("tcp://localhost:8008")->ToString(), "tcp://localhost:8008");
+  EXPECT_EQ(ParseEndpoint("10.0.0.1:99")->port, 99);
+  EXPECT_EQ(ParseEndpoint("[::1]:7")->host, "::1");
+  EXPECT_EQ(ParseEndpoint("tcp://[::1]:7")->ToString(), "tcp://[::1]:7");
+  EXPECT_EQ(ParseEndpoint(":0")->ToString(), "tcp://127.0.0.1:0");  // loopback by default
+  EXPECT_EQ(ParseEndpoint("unix:///tmp/x.sock")->path, "/tmp/x.sock");
+  EXPECT_EQ(ParseEndpoint("fd://3")->fd, 3);
+  EXPECT_EQ(ParseEndpoint("-")->fd, 1);
+  for (const char* bad : {"", "localhost", "host:99999", "host:-1", "::1:80", "[::1]80", "unix://", "fd://x"}) {
+    EXPECT_EQ(ParseEndpoint(bad).status().code(), StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_TRUE(LooksLikeEndpoint("unix:///a"));
+  EXPECT_FALSE(LooksLikeEndpoint("data/train.csv"));
+}
+
+std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < n; ++i) values.push_back(first + i);
+  auto schema = Schema::Make({Field::Make("x", int64(), false)});
+  return *RecordBatch::Make(schema, n, {ArrayData::Make(int64(), n, {nullptr, BufferOf(values)}, 0)});
+}
+
+std::vector<int64_t> SizesOf(BatchMode mode, int64_t batch_size) {
+  Rebatcher rebatcher(batch_size, mode);
+  std::vector<int64_t> sizes;
+  int64_t next_value = 0;
+  const auto take = [&](const std::vector<std::shared_ptr<RecordBatch>>& batches) {
+    for (const auto& b : batches) {
+      sizes.push_back(b->num_rows());
+      Int64Array values(b->column_data(0));
+      for (int64_t i = 0; i < b->num_rows(); ++i) EXPECT_EQ(values.Value(i), next_value++);  // order kept
+    }
+  };
+  int64_t first = 0;
+  for (int64_t n : {5, 3, 7, 0, 1}) {
+    take(*rebatcher.Add(Ints(first, n)));
+    first += n;
+  }
+  take(*rebatcher.Finish());
+  return sizes;
+}
+
+TEST(RebatcherTest, BatchModesGiveTensorflowIoSizes) {
+  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 4), (std::vector<int64_t>{4, 4, 4, 4}));
+  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 5), (std::vector<int64_t>{5, 5, 5, 1}));
+  EXPECT_EQ(SizesOf(BatchMode::kDropRemainder, 5), (std::vector<int64_t>{5, 5, 5}));
+  EXPECT_EQ(SizesOf(BatchMode::kAuto, 4), (std::vector<int64_t>{5, 3, 7, 1}));
+  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 100), (std::vector<int64_t>{16}));
+  EXPECT_EQ(SizesOf(BatchMode::kDropRemainder, 100), (std::vector<int64_t>{}));
+  EXPECT_FALSE(ParseBatchMode("sometimes").ok());
+}
+
+TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
+  auto schema = Schema::Make({Field::Make("a", int32()), Field::Make("b", utf8())});
+  auto a = ArrayData::Make(int32(), 4, {recflow::testing::ValidityOf("1101"), BufferOf<int32_t>({1, 2, 0, 3})}, 1);
+  auto b = ArrayData::Make(utf8(), 4, {nullptr, BufferOf<int32_t>({0, 0, 0, 0, 0}), Buffer::FromString("")}, 0);
+  auto batch = *RecordBatch::Make(schema, 4, {a, b});
+  bool given = false;
+  auto scaler = StandardScaler::Fit(*schema, {"a"}, [&]() -> Result<std::shared_ptr<RecordBatch>> {
+    if (given) return std::shared_ptr<RecordBatch>();
+    given = true;
+    return batch;
+  });
+  ASSERT_TRUE(scaler.ok()) << scaler.status().ToString();
+  EXPECT_EQ((*scaler)->moments()[0].count, 3);
+  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].mean, 2.0);
+  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].stddev, std::sqrt(2.0 / 3.0));
+  auto scaled = (*scaler)->Apply(*batch);
+  ASSERT_TRUE(scaled.ok());
+  Float64Array values((*scaled)->column_data(0));
+  EXPECT_DOUBLE_EQ(values.Value(0), -1.0 / std::sqrt(2.0 / 3.0));
+  EXPECT_TRUE(values.IsNull(2));
+  EXPECT_DOUBLE_EQ(values.Value(3), 1.0 / std::sqrt(2.0 / 3.0));
+  EXPECT_EQ(StandardScaler::Fit(*schema, {"b"}, [] { return Result<std::shared_ptr<RecordBatch>>(nullptr); })
+                .status()
+                .code(),
+            StatusCode::kInvalidArgument);
+}
+
+/// A CSV of `rows` rows "id,text" in a scratch dir.
+std::string WriteCsv(const recflow::testing::ScratchDir& dir, int64_t rows) {
+  const std::string path = dir.File("rows.csv");
+  std::ofstream out(path);
+  out << "id,text\n";
+  for (int64_t i = 0; i < rows; ++i) out << i << ",row number " << i << " with some padding text\n";
+  return path;
+}
+
+/// Reads a whole pass from `endpoint`; the ids in order and the batch sizes.
+void ReadPass(const std::string& endpoint, std::vector<int64_t>* ids, std::vector<int64_t>* sizes) {
+  auto client = StreamClient::Connect(endpoint);
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  while (true) {
+    auto batch = (*client)->Next();
+    ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+    if (*batch == nullptr) break;
+    sizes->push_back((*batch)->num_rows());
+    Int64Array values((*batch)->column_data(0));
+    for (int64_t i = 0; i < (*batch)->num_rows(); ++i) ids->push_back(values.Value(i));
+  }
+}
+
+ServeOptions CsvOptions(const std::string& csv, int64_t batch_size) {
+  ServeOptions options = ServeOptions::Defaults();
+  options.inputs = {csv};
+  options.batch_size = batch_size;
+  options.columns = {"id"};
+  return options;
+}
+
+TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
+  recflow::testing::ScratchDir dir;
+  const int64_t rows = 50000;
+  const std::string csv = WriteCsv(dir, rows);
+  for (const std::string listen : {std::string(":0"), "unix://" + dir.File("serve.sock")}) {
+    SCOPED_TRACE(listen);
+    auto server = Server::Start(*ParseEndpoint(listen), CsvOptions(csv, 1000));
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    const std::string endpoint = (*server)->endpoint().ToString();
+    std::vector<std::vector<int64_t>> ids(4), sizes(4);
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) clients.emplace_back([&, c] { ReadPass(endpoint, &ids[c], &sizes[c]); });
+    for (auto& t : clients) t.join();
+    for (int c = 0; c < 4; ++c) {
+      ASSERT_EQ(ids[c].size(), static_cast<size_t>(rows));
+      for (int64_t i = 0; i < rows; ++i) ASSERT_EQ(ids[c][static_cast<size_t>(i)], i);
+      EXPECT_EQ(sizes[c], std::vector<int64_t>(50, 1000));
+    }
+    // A client sees the end of stream just before its server thread counts the pass.
+    for (int wait = 0; wait < 50 && (*server)->stats().passes.load() < 4; ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ((*server)->stats().passes.load(), 4);
+  }
+}
+
+TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
+  recflow::testing::ScratchDir dir;
+  const int64_t rows = 200000;  // ~10 MB on the wire: more than socket buffers hold
+  const std::string csv = WriteCsv(dir, rows);
+  ServeOptions options = CsvOptions(csv, 4096);
+  options.columns = {"id", "text"};
+  options.send_timeout_ms = 500;
+  options.max_clients = 300;
+  auto server = Server::Start(*ParseEndpoint(":0"), options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const Endpoint endpoint = (*server)->endpoint();
+  std::vector<int> stalled;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 200; ++i) {
+    auto fd = Connect(endpoint);
+    ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+    switch (i % 3) {
+      case 0: {  // sends garbage, then reads a little and leaves
+        const std::string garbage(4096, 'Z');
+        (void)!::write(*fd, garbage.data(), garbage.size());
+        char buffer[100];
+        (void)!::read(*fd, buffer, sizeof(buffer));
+        ::close(*fd);
+        break;
+      }
+      case 1:  // closes at once
+        ::close(*fd);
+        break;
+      default:  // never reads: the server's sends stall until its timeout
+        stalled.push_back(*fd);
+    }
+  }
+  std::vector<int64_t> ids[3], sizes[3];
+  for (int c = 0; c < 3; ++c) threads.emplace_back([&, c] { ReadPass(endpoint.ToString(), &ids[c], &sizes[c]); });
+  for (auto& t : threads) t.join();
+  for (int c = 0; c < 3; ++c) {
+    ASSERT_EQ(ids[c].size(), static_cast<size_t>(rows));
+    EXPECT_EQ(ids[c].back(), rows - 1);
+  }
+  for (int fd : stalled) ::close(fd);
+  // Every hostile connection ends as a drop; the good passes complete.
+  for (int wait = 0; wait < 100 && (*server)->stats().dropped.load() + (*server)->stats().passes.load() < 203; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ((*server)->stats().passes.load() + (*server)->stats().dropped.load(), 203);
+  EXPECT_GE((*server)->stats().passes.load(), 3);
+  EXPECT_GT((*server)->stats().dropped.load(), 60);
+  // Memory stayed bounded: each stalled pass holds about one decoded block and one batch.
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  int64_t peak_kib = 0;
+  while (std::getline(status, line)) {
+    if (line.starts_with("VmHWM:")) peak_kib = std::stoll(line.substr(6));
+  }
+  EXPECT_LT(peak_kib, 512 * 1024) << "peak RSS " << peak_kib << " KiB";
+  RecordProperty("peak_rss_kib", std::to_string(peak_kib));
+  // And the server still serves.
+  std::vector<int64_t> again, again_sizes;
+  ReadPass(endpoint.ToString(), &again, &again_sizes);
+  EXPECT_EQ(again.size(), static_cast<size_t>(rows));
+}
+
+}  // namespace
+}  // namespace recflow::serve

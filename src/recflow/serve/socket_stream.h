@@ -1,0 +1,47 @@
+// Streams over a connected socket or descriptor: writes that never raise SIGPIPE, reads that block.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "recflow/core/io.h"
+
+namespace recflow::serve {
+
+/// Writes to a descriptor (a socket, a pipe, stdout). A peer that went away is an IOError
+/// (never SIGPIPE); with `send_timeout_ms` > 0 a socket write that makes no progress for that
+/// long is an IOError too, so a client that stops reading cannot hold a server thread forever.
+class FdOutputStream final : public OutputStream {
+ public:
+  /// Takes `fd` (closed by Close or the destructor when `owned`).
+  FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms = 0);
+  ~FdOutputStream() override;
+  Status Write(const void* data, int64_t n) override;
+  Status Flush() override { return Status::OK(); }
+  Status Close() override;
+  int64_t position() const override { return position_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  bool owned_;
+  int64_t position_ = 0;
+};
+
+/// Reads from a descriptor (a connected socket); takes and closes it.
+class FdInputStream final : public InputStream {
+ public:
+  FdInputStream(int fd, std::string name);
+  ~FdInputStream() override;
+  Result<int64_t> Read(void* out, int64_t n) override;
+  int64_t position() const override { return position_; }
+  const std::string& name() const override { return name_; }
+
+ private:
+  int fd_;
+  std::string name_;
+  int64_t position_ = 0;
+};
+
+}  // namespace recflow::serve
