@@ -28,25 +28,33 @@ UnitScale ScaleOf(TimeUnit unit) {
   return {1, 0};
 }
 
-/// Appends `value` (>= 0) as exactly `width` digits.
-void AppendDigits(int64_t value, int width, std::string* out) {
-  char digits[20];
-  for (int k = width - 1; k >= 0; --k, value /= 10) digits[k] = static_cast<char>('0' + value % 10);
-  out->append(digits, static_cast<size_t>(width));
+/// Writes `value` (>= 0) as exactly `width` digits at `out`; returns the end.
+char* PutDigits(int64_t value, int width, char* out) {
+  for (int k = width - 1; k >= 0; --k, value /= 10) out[k] = static_cast<char>('0' + value % 10);
+  return out + width;
 }
 
-/// Appends `HH:MM:SS[.fraction]` of `in_day` units of `scale` since midnight (in range).
-void AppendClock(int64_t in_day, UnitScale scale, std::string* out) {
+/// Writes `YYYY-MM-DD` of `days` (in the text years); returns the end.
+char* PutDate(int64_t days, char* out) {
+  const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
+  out = PutDigits(static_cast<int>(ymd.year()), 4, out);
+  *out++ = '-';
+  out = PutDigits(static_cast<unsigned>(ymd.month()), 2, out);
+  *out++ = '-';
+  return PutDigits(static_cast<unsigned>(ymd.day()), 2, out);
+}
+
+/// Writes `HH:MM:SS[.fraction]` of `in_day` units of `scale` since midnight (in range); returns the end.
+char* PutClock(int64_t in_day, UnitScale scale, char* out) {
   const int64_t seconds = in_day / scale.per_second;
-  AppendDigits(seconds / 3600, 2, out);
-  out->push_back(':');
-  AppendDigits(seconds / 60 % 60, 2, out);
-  out->push_back(':');
-  AppendDigits(seconds % 60, 2, out);
-  if (scale.digits > 0) {
-    out->push_back('.');
-    AppendDigits(in_day % scale.per_second, scale.digits, out);
-  }
+  out = PutDigits(seconds / 3600, 2, out);
+  *out++ = ':';
+  out = PutDigits(seconds / 60 % 60, 2, out);
+  *out++ = ':';
+  out = PutDigits(seconds % 60, 2, out);
+  if (scale.digits == 0) return out;
+  *out++ = '.';
+  return PutDigits(in_day % scale.per_second, scale.digits, out);
 }
 
 bool InTextYears(int64_t days) {
@@ -63,12 +71,8 @@ Status AppendDateText(int64_t days, std::string* out) {
   if (!InTextYears(days)) {
     return Status::TypeError("date " + std::to_string(days) + " days is outside the years 0000..9999");
   }
-  const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
-  AppendDigits(static_cast<int>(ymd.year()), 4, out);
-  out->push_back('-');
-  AppendDigits(static_cast<unsigned>(ymd.month()), 2, out);
-  out->push_back('-');
-  AppendDigits(static_cast<unsigned>(ymd.day()), 2, out);
+  char text[10];
+  out->append(text, static_cast<size_t>(PutDate(days, text) - text));
   return Status::OK();
 }
 
@@ -78,11 +82,12 @@ Status AppendTimeText(int64_t value, TimeUnit unit, std::string* out) {
     return Status::TypeError("time of day " + std::to_string(value) + " " + TimeUnitName(unit) +
                              " is outside [0, 24 h)");
   }
-  AppendClock(value, scale, out);
+  char text[kMaxTimestampTextBytes];
+  out->append(text, static_cast<size_t>(PutClock(value, scale, text) - text));
   return Status::OK();
 }
 
-Status AppendTimestampText(int64_t value, TimeUnit unit, bool utc, std::string* out) {
+Result<size_t> FormatTimestampText(int64_t value, TimeUnit unit, bool utc, char* out) {
   const UnitScale scale = ScaleOf(unit);
   const int64_t per_day = kSecondsPerDay * scale.per_second;
   int64_t days = value / per_day;
@@ -93,12 +98,19 @@ Status AppendTimestampText(int64_t value, TimeUnit unit, bool utc, std::string* 
   }
   if (!InTextYears(days)) {
     return Status::TypeError("timestamp " + std::to_string(value) + " " + TimeUnitName(unit) +
-                             " is outside the years 0000..9999");
+                             " is outside the years 0000..9999 that ISO-8601 text can hold");
   }
-  RETURN_NOT_OK(AppendDateText(days, out));
-  out->push_back('T');
-  AppendClock(in_day, scale, out);
-  if (utc) out->push_back('Z');
+  char* end = PutDate(days, out);
+  *end++ = 'T';
+  end = PutClock(in_day, scale, end);
+  if (utc) *end++ = 'Z';
+  return static_cast<size_t>(end - out);
+}
+
+Status AppendTimestampText(int64_t value, TimeUnit unit, bool utc, std::string* out) {
+  char text[kMaxTimestampTextBytes];
+  ASSIGN_OR_RETURN(const size_t length, FormatTimestampText(value, unit, utc, text));
+  out->append(text, length);
   return Status::OK();
 }
 
