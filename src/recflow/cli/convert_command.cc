@@ -10,68 +10,34 @@
 #include "recflow/cli/source_flags.h"
 #include "recflow/core/io.h"
 #include "recflow/dataset/dataset_sink.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
-#include "recflow/formats/csv/csv_output_format.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/jsonl/json_writer.h"
-#include "recflow/formats/jsonl/jsonl_output_format.h"
-#include "recflow/formats/tfrecord/tfrecord_output_format.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/input_source.h"
+#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
 namespace {
 
-bool IsArrowOutput(const ConvertFlags& flags) { return flags.to == "arrow" || flags.to == "feather"; }
-
-Result<dataset::OutputFormatFactory> MakeFormatFactory(const ConvertFlags& flags) {
-  if (flags.to == "tfrecord") {
-    ASSIGN_OR_RETURN(example::RecordType type, example::ParseRecordType(flags.record_type));
-    return dataset::OutputFormatFactory(
-        [type](SchemaPtr schema) { return tfrecord::MakeTfrecordOutputFormat(std::move(schema), type); });
-  }
-  if (flags.to == "jsonl") {
-    return dataset::OutputFormatFactory([](SchemaPtr schema) { return jsonl::MakeJsonlOutputFormat(std::move(schema)); });
-  }
-  if (flags.to == "csv") {
-    csv::WriteOptions options = csv::WriteOptions::Defaults();
-    ASSIGN_OR_RETURN(options.delimiter, SingleChar("--delimiter", flags.source.delimiter));
-    return dataset::OutputFormatFactory(
-        [options](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema), options); });
-  }
-  if (IsArrowOutput(flags)) {
-    if (flags.compression == "gzip" || flags.compression == "zlib") {
-      return Status::InvalidArgument("Arrow files compress their bodies: --compression none, lz4 or zstd, not " +
-                                     flags.compression);
-    }
-    arrow_ipc::IpcWriteOptions options;
-    ASSIGN_OR_RETURN(options.compression, arrow_ipc::ParseIpcCompression(flags.compression));
-    options.level = flags.level < 0 ? 0 : flags.level;
-    RETURN_NOT_OK(options.Validate());
-    const bool file_format = flags.to == "feather";
-    return dataset::OutputFormatFactory(
-        [options, file_format](SchemaPtr schema) { return arrow_ipc::MakeArrowOutputFormat(std::move(schema), file_format, options); });
-  }
-  return Status::InvalidArgument("unknown output format '" + flags.to + "' (tfrecord, jsonl, csv, arrow, feather)");
-}
-
-Result<dataset::Sharding> ParseSharding(const ConvertFlags& flags) {
-  const int given = (flags.shards > 0) + (flags.max_records_per_shard > 0) + (flags.max_bytes_per_shard > 0);
-  if (given > 1) {
-    return Status::InvalidArgument("--shards, --max-records-per-shard and --max-bytes-per-shard exclude each other");
-  }
-  dataset::Sharding sharding;
-  if (flags.max_records_per_shard > 0) {
-    sharding.kind = dataset::Sharding::Kind::kMaxRecords;
-    sharding.value = flags.max_records_per_shard;
-  } else if (flags.max_bytes_per_shard > 0) {
-    sharding.kind = dataset::Sharding::Kind::kMaxBytes;
-    sharding.value = flags.max_bytes_per_shard;
-  } else {
-    sharding.value = flags.shards > 0 ? flags.shards : 1;
-  }
-  return sharding;
+// The dataset the flags describe.
+pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
+  pipeline::OutputSpec spec;
+  spec.output = flags.output;
+  spec.format = flags.to;
+  spec.record_type = flags.record_type;
+  spec.compression = flags.compression;
+  spec.level = flags.level;
+  spec.shards = flags.shards;
+  spec.max_records_per_shard = flags.max_records_per_shard;
+  spec.max_bytes_per_shard = flags.max_bytes_per_shard;
+  spec.naming = flags.naming;
+  spec.prefix = flags.prefix;
+  spec.partition_by = flags.partition_by;
+  spec.mode = flags.mode;
+  spec.sync = !flags.no_sync;
+  spec.delimiter = flags.source.delimiter;
+  return spec;
 }
 
 // Column indices to keep: --select in order (all when absent), plus partition columns not selected.
@@ -209,22 +175,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(options.projection, Projection(*source->schema(), flags));
   ASSIGN_OR_RETURN(SchemaPtr schema, pipeline::ProjectSchema(source->schema(), options.projection));
 
-  dataset::SinkOptions sink_options = dataset::SinkOptions::Defaults();
-  sink_options.output = flags.output;
-  ASSIGN_OR_RETURN(sink_options.format, MakeFormatFactory(flags));
-  if (!IsArrowOutput(flags)) {
-    if (flags.compression == "lz4" || flags.compression == "zstd") {
-      return Status::InvalidArgument("--compression " + flags.compression + " compresses Arrow bodies: use it with --to arrow or feather");
-    }
-    ASSIGN_OR_RETURN(sink_options.compression, ParseCompression(flags.compression));
-  }
-  sink_options.level = flags.level;
-  ASSIGN_OR_RETURN(sink_options.sharding, ParseSharding(flags));
-  sink_options.naming = flags.naming == "spark" ? dataset::ShardNaming::kSpark : dataset::ShardNaming::kBeam;
-  sink_options.prefix = flags.prefix;
-  sink_options.partition_by = flags.partition_by;
-  ASSIGN_OR_RETURN(sink_options.mode, dataset::ParseSaveMode(flags.mode));
-  sink_options.sync = !flags.no_sync;
+  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
 
   std::unique_ptr<BadRowsFile> bad_rows;

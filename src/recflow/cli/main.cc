@@ -8,6 +8,7 @@
 #include "recflow/cli/cat_command.h"
 #include "recflow/cli/convert_command.h"
 #include "recflow/cli/inspect_command.h"
+#include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
 
@@ -25,10 +26,13 @@ int Run(int argc, char** argv) {
   recflow::cli::CatFlags cat_flags;
   recflow::cli::ConvertFlags convert_flags;
   recflow::cli::ServeFlags serve_flags;
+  recflow::cli::RunFlags run_flags;
   CLI::App* inspect = recflow::cli::AddInspectCommand(&app, &inspect_flags);
   CLI::App* cat = recflow::cli::AddCatCommand(&app, &cat_flags);
   CLI::App* convert = recflow::cli::AddConvertCommand(&app, &convert_flags);
   CLI::App* serve = recflow::cli::AddServeCommand(&app, &serve_flags);
+  CLI::App* run = recflow::cli::AddRunCommand(&app, &run_flags);
+  CLI::App* plan = recflow::cli::AddPlanCommand(&app, &run_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -48,6 +52,10 @@ int Run(int argc, char** argv) {
     st = recflow::cli::RunConvert(convert_flags, &out);
   } else if (serve->parsed()) {
     st = recflow::cli::RunServe(serve_flags);
+  } else if (run->parsed()) {
+    st = recflow::cli::RunPipelineCommand(run_flags);
+  } else if (plan->parsed()) {
+    st = recflow::cli::RunPlanCommand(run_flags, &out);
   }
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {

@@ -1,7 +1,6 @@
 // Registering the input-format flags and turning them into pipeline::InputOptions.
 #include "recflow/cli/source_flags.h"
 
-#include "recflow/formats/schema_json.h"
 
 namespace recflow::cli {
 
@@ -20,47 +19,13 @@ void AddSourceFlags(CLI::App* c, SourceFlags* f) {
   c->add_option("--infer-rows", f->infer_rows, "Records sampled for type inference")->check(CLI::PositiveNumber);
 }
 
-Result<char> SingleChar(const std::string& flag, const std::string& value) {
-  if (value == "\\t" || value == "tab") return '\t';
-  if (value.size() != 1) return Status::InvalidArgument(flag + " must be a single character, got '" + value + "'");
-  return value[0];
-}
-
 Status ConfigureInputs(const SourceFlags& flags, example::RecordType record_type, bool skip_bad,
                        pipeline::InputOptions* in) {
-  ASSIGN_OR_RETURN(in->format, pipeline::ParseInputFormat(flags.from));
-  SchemaPtr schema;
-  if (!flags.schema_file.empty()) {
-    ASSIGN_OR_RETURN(schema, ReadSchemaFile(flags.schema_file));
-  }
-  // CSV
-  ASSIGN_OR_RETURN(in->csv.dialect.delimiter, SingleChar("--delimiter", flags.delimiter));
-  ASSIGN_OR_RETURN(in->csv.dialect.quote, SingleChar("--quote", flags.quote));
-  if (!flags.comment.empty()) {
-    ASSIGN_OR_RETURN(in->csv.dialect.comment, SingleChar("--comment", flags.comment));
-  }
-  in->csv.header = !flags.no_header;
-  if (flags.null_values_given) in->csv.null_values = flags.null_values;
-  in->csv.block_size = flags.block_size;
-  in->csv.inference_rows = flags.infer_rows;
-  in->csv.schema = schema;
-  in->csv.bad_rows = skip_bad ? csv::BadRowsMode::kSkip : csv::BadRowsMode::kFail;
-  RETURN_NOT_OK(in->csv.Validate());
-  // JSON Lines
-  in->jsonl.block_size = flags.block_size;
-  in->jsonl.inference_rows = flags.infer_rows;
-  in->jsonl.schema = schema;
-  in->jsonl.bad_rows = skip_bad ? jsonl::BadRowsMode::kSkip : jsonl::BadRowsMode::kFail;
-  RETURN_NOT_OK(in->jsonl.Validate());
-  // TFRecord
+  pipeline::InputSpec spec = flags;
+  spec.skip_bad = skip_bad;
+  ASSIGN_OR_RETURN(*in, pipeline::MakeInputOptions(spec));
   in->tfrecord.record_type = record_type;
-  in->tfrecord.inference_records = flags.infer_rows;
-  in->tfrecord.schema = schema;
-  in->tfrecord.skip_bad_records = skip_bad;
-  RETURN_NOT_OK(in->tfrecord.Validate());
-  // Avro (its schema is in the file; --schema does not apply)
-  in->avro.bad_blocks = skip_bad ? avro::BadBlocksMode::kSkip : avro::BadBlocksMode::kFail;
-  return in->avro.Validate();
+  return in->tfrecord.Validate();
 }
 
 }  // namespace recflow::cli

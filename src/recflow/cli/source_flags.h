@@ -9,32 +9,17 @@
 
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
-#include "recflow/pipeline/input_source.h"
+#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
-/// Raw values of the input-format flags, as parsed by CLI11.
-struct SourceFlags {
-  std::string from = "auto";
-  std::string schema_file;
-  // CSV
-  std::string delimiter = ",";
-  std::string quote = "\"";
-  bool no_header = false;
-  std::vector<std::string> null_values;
-  bool null_values_given = false;
-  std::string comment;
-  // every format
-  int64_t block_size = int64_t{1} << 20;
-  int64_t infer_rows = 10000;
-};
+/// Raw values of the input-format flags, as parsed by CLI11 (record_type and skip_bad are
+/// set by each command from its own flags).
+using SourceFlags = pipeline::InputSpec;
 
 /// Adds --from, --schema, --delimiter, --quote, --no-header, --null-values, --comment,
 /// --block-size and --infer-rows to `command`.
 void AddSourceFlags(CLI::App* command, SourceFlags* flags);
-
-/// `value` as one character ("tab" and "\t" are a tab); InvalidArgument naming `flag` otherwise.
-Result<char> SingleChar(const std::string& flag, const std::string& value);
 
 /// Fills `in` from the flags: the format, the schema file, the CSV dialect, inference and unit
 /// sizes; TFRecord records of `record_type`; bad records skipped (as SkippedRecords) when

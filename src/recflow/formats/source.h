@@ -59,6 +59,8 @@ class Source {
   virtual Result<std::unique_ptr<SourceUnit>> NextUnit() = 0;
   /// The input's name for messages.
   virtual const std::string& name() const = 0;
+  /// The file the unit NextUnit() returned last came from (name() when there is one file).
+  virtual const std::string& current_file() const { return name(); }
   /// The input's size in bytes as stored (for progress and ETA), or -1 when unknown.
   virtual int64_t stored_bytes() const { return -1; }
 };

@@ -1,8 +1,7 @@
-// RunConvert: the convert job as a pipeline on oneTBB — read units → decode + encode (parallel)
+// RunConvert: the convert job as one stage of the stage executor — read units → decode + encode (parallel)
 // → assign to files (in order) → compress (parallel) → write (in order) → commit.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -10,15 +9,12 @@
 #include "recflow/core/result.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/source.h"
+#include "recflow/pipeline/stage_executor.h"
 
 namespace recflow::pipeline {
 
-/// Live counters of a running job, updated in input order; readable from any thread.
-struct ConvertProgress {
-  std::atomic<int64_t> input_bytes{0};  ///< input bytes consumed by the units written so far
-  std::atomic<int64_t> records{0};      ///< records written so far
-  std::atomic<int64_t> skipped{0};      ///< records left out so far
-};
+/// Live counters of a running job (see StageProgress).
+using ConvertProgress = StageProgress;
 
 /// How RunConvert runs.
 struct ConvertOptions {

@@ -108,6 +108,8 @@ class ChainedSource final : public Source {
     return total;
   }
 
+  const std::string& current_file() const override { return files_[index_].path; }
+
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     while (true) {
       ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, current_->NextUnit());

@@ -1,0 +1,131 @@
+// `recflow run` / `recflow plan`: load the YAML with --set overrides, plan, run with a live display, report metrics.
+#include "recflow/cli/run_command.h"
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/yaml_pipeline.h"
+
+namespace recflow::cli {
+
+namespace {
+
+void AddCommonFlags(CLI::App* c, RunFlags* f) {
+  c->add_option("pipeline", f->pipeline, "Pipeline YAML file")->required();
+  c->add_option("--set", f->set, "Override a pipeline parameter (KEY=VALUE, repeatable)");
+}
+
+Result<pipeline::YamlPipeline> Load(const RunFlags& flags) {
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (const std::string& item : flags.set) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return Status::InvalidArgument("--set " + item + ": expected KEY=VALUE");
+    overrides.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return pipeline::LoadPipelineYaml(flags.pipeline, overrides, pipeline::BuiltinSteps());
+}
+
+// Redraws the live metrics on stderr (a terminal) every half second while alive.
+class LiveMetrics {
+ public:
+  LiveMetrics(const pipeline::RunMetrics* metrics, bool enabled) : metrics_(metrics) {
+    if (enabled) thread_ = std::thread([this] { Loop(); });
+  }
+  ~LiveMetrics() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    Clear();
+  }
+  LiveMetrics(const LiveMetrics&) = delete;
+  LiveMetrics& operator=(const LiveMetrics&) = delete;
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) {
+      Clear();
+      const std::string text = metrics_->LiveText();
+      lines_ = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+      fmt::print(stderr, "{}", text);
+      std::fflush(stderr);
+    }
+  }
+  // Moves up over the last drawing and erases it.
+  void Clear() {
+    for (; lines_ > 0; --lines_) fmt::print(stderr, "\x1b[1A\x1b[2K");
+  }
+
+  const pipeline::RunMetrics* metrics_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  int lines_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace
+
+CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
+  CLI::App* c = app->add_subcommand("run", "Run a pipeline written in YAML");
+  AddCommonFlags(c, f);
+  c->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  c->add_option("--metrics", f->metrics_file, "Write the per-step metrics as JSON to this file");
+  c->add_flag("--quiet", f->quiet, "Do not print the metrics table");
+  return c;
+}
+
+CLI::App* AddPlanCommand(CLI::App* app, RunFlags* f) {
+  CLI::App* c = app->add_subcommand("plan", "Check a YAML pipeline and print its stages");
+  AddCommonFlags(c, f);
+  c->add_flag("--dot", f->dot, "Print the graph in Graphviz dot");
+  return c;
+}
+
+Status RunPipelineCommand(const RunFlags& flags) {
+  const auto start = std::chrono::steady_clock::now();
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));
+  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
+  options.threads = flags.threads;
+  pipeline::RunMetrics metrics;
+  Result<pipeline::RunResult> result = Status::Internal("not run");
+  {
+    LiveMetrics live(&metrics, !flags.quiet && isatty(STDERR_FILENO) == 1);
+    result = pipeline::RunPipeline(*loaded.pipeline, options, &metrics);
+  }
+  if (!flags.metrics_file.empty() && metrics.num_steps() > 0) {
+    std::ofstream out(flags.metrics_file, std::ios::binary | std::ios::trunc);
+    out << metrics.Json() << "\n";
+    if (!out) return Status::IOError("cannot write " + flags.metrics_file);
+  }
+  RETURN_NOT_OK(result.status());
+  if (!flags.quiet) fmt::print(stderr, "{}", metrics.Table());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& [name, stats] : result->writes) {
+    fmt::print(stderr, "{}: {} records in {} files ({:.1f} MB)\n", name, stats.records, stats.files,
+               static_cast<double>(stats.written_bytes) / 1e6);
+  }
+  fmt::print(stderr, "pipeline {}: {} stages in {:.2f} s\n", loaded.name.empty() ? flags.pipeline : loaded.name,
+             result->stages, seconds);
+  return Status::OK();
+}
+
+Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));
+  ASSIGN_OR_RETURN(pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
+  *out->buffer() += flags.dot ? pipeline::PlanToDot(*loaded.pipeline, plan) : pipeline::PlanToText(*loaded.pipeline, plan);
+  return Status::OK();
+}
+
+}  // namespace recflow::cli

@@ -1,0 +1,35 @@
+// `recflow run` and `recflow plan`: pipelines written in YAML — run them with live per-step metrics, or print their plan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "recflow/cli/stdout_writer.h"
+#include "recflow/core/status.h"
+
+namespace recflow::cli {
+
+/// Raw values of `recflow run` / `recflow plan` flags.
+struct RunFlags {
+  std::string pipeline;            ///< the YAML file
+  std::vector<std::string> set;    ///< KEY=VALUE parameter overrides
+  int threads = 0;
+  std::string metrics_file;        ///< run: --metrics FILE.json
+  bool quiet = false;              ///< run: no metrics table
+  bool dot = false;                ///< plan: Graphviz output
+};
+
+/// Adds `run` to `app`.
+CLI::App* AddRunCommand(CLI::App* app, RunFlags* flags);
+/// Adds `plan` to `app`.
+CLI::App* AddPlanCommand(CLI::App* app, RunFlags* flags);
+
+/// Runs the pipeline: live per-step counters on stderr when it is a terminal, the metrics
+/// table on stderr at the end, and --metrics as JSON.
+Status RunPipelineCommand(const RunFlags& flags);
+/// Prints the pipeline's stages (or Graphviz with --dot) on `out`.
+Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out);
+
+}  // namespace recflow::cli

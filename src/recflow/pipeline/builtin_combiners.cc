@@ -1,0 +1,218 @@
+// The built-in combiners: count, count_all, sum, mean, min, max.
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/pipeline/combiner.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+bool Valid(const ArrayData& data, int64_t i) {
+  const uint8_t* validity = data.validity();
+  return data.type->id() != TypeId::kNull && (validity == nullptr || bit_util::GetBit(validity, data.offset + i));
+}
+
+double FloatAt(const ArrayData& data, int64_t i) {
+  return data.type->id() == TypeId::kFloat32 ? data.GetValues<float>(1)[i] : data.GetValues<double>(1)[i];
+}
+
+// What kind of value an aggregate sees.
+enum class Kind { kInteger, kFloat, kBytes, kOther };
+
+Kind KindOf(const DataType& type) {
+  if (type.is_integer() && type.id() != TypeId::kUInt64) return Kind::kInteger;
+  if (type.id() == TypeId::kFloat32 || type.id() == TypeId::kFloat64) return Kind::kFloat;
+  if (type.id() == TypeId::kUtf8 || type.id() == TypeId::kBinary) return Kind::kBytes;
+  return Kind::kOther;
+}
+
+Status Unsupported(const std::string& name, const DataType& type) {
+  return Status::TypeError(name + " cannot aggregate " + type.ToString() + " values");
+}
+
+// count and count_all.
+class CountAccumulator final : public Accumulator {
+ public:
+  explicit CountAccumulator(bool all) : all_(all) {}
+  Status Add(const ArrayData& column, std::span<const int64_t> rows) override {
+    if (all_) {
+      count_ += static_cast<int64_t>(rows.size());
+    } else {
+      for (int64_t r : rows) count_ += Valid(column, r) ? 1 : 0;
+    }
+    return Status::OK();
+  }
+  Status Merge(const Accumulator& other) override {
+    count_ += static_cast<const CountAccumulator&>(other).count_;
+    return Status::OK();
+  }
+  Status Finish(ArrayBuilder* out) const override { return static_cast<Int64Builder*>(out)->Append(count_); }
+
+ private:
+  bool all_;
+  int64_t count_ = 0;
+};
+
+class CountCombiner final : public Combiner {
+ public:
+  explicit CountCombiner(bool all) : all_(all) {}
+  std::string name() const override { return all_ ? "count_all" : "count"; }
+  Result<DataTypePtr> OutputType(const DataType&) const override { return int64(); }
+  std::unique_ptr<Accumulator> NewAccumulator(const DataType&) const override {
+    return std::make_unique<CountAccumulator>(all_);
+  }
+
+ private:
+  bool all_;
+};
+
+// sum and mean: exact int64 sums for integers (overflow is an error), float64 otherwise.
+class SumAccumulator final : public Accumulator {
+ public:
+  SumAccumulator(Kind kind, bool mean) : kind_(kind), mean_(mean) {}
+  Status Add(const ArrayData& column, std::span<const int64_t> rows) override {
+    for (int64_t r : rows) {
+      if (!Valid(column, r)) continue;
+      ++count_;
+      if (kind_ == Kind::kInteger) {
+        const int64_t v = IntegerValue(column, r);
+        RETURN_NOT_OK(AddInteger(v));
+        float_sum_ += static_cast<double>(v);
+      } else {
+        float_sum_ += FloatAt(column, r);
+      }
+    }
+    return Status::OK();
+  }
+  Status Merge(const Accumulator& other) override {
+    const auto& o = static_cast<const SumAccumulator&>(other);
+    count_ += o.count_;
+    float_sum_ += o.float_sum_;
+    return AddInteger(o.int_sum_);
+  }
+  Status Finish(ArrayBuilder* out) const override {
+    if (mean_) {
+      if (count_ == 0) return out->AppendNull();
+      const double sum = kind_ == Kind::kInteger ? static_cast<double>(int_sum_) : float_sum_;
+      return static_cast<Float64Builder*>(out)->Append(sum / static_cast<double>(count_));
+    }
+    if (kind_ == Kind::kInteger) return static_cast<Int64Builder*>(out)->Append(int_sum_);
+    return static_cast<Float64Builder*>(out)->Append(float_sum_);
+  }
+
+ private:
+  Status AddInteger(int64_t v) {
+    if (kind_ != Kind::kInteger) return Status::OK();
+    if (__builtin_add_overflow(int_sum_, v, &int_sum_)) return Status::DataError("integer sum overflows int64");
+    return Status::OK();
+  }
+  Kind kind_;
+  bool mean_;
+  int64_t count_ = 0;
+  int64_t int_sum_ = 0;
+  double float_sum_ = 0;
+};
+
+class SumCombiner final : public Combiner {
+ public:
+  explicit SumCombiner(bool mean) : mean_(mean) {}
+  std::string name() const override { return mean_ ? "mean" : "sum"; }
+  Result<DataTypePtr> OutputType(const DataType& input) const override {
+    const Kind kind = KindOf(input);
+    if (kind != Kind::kInteger && kind != Kind::kFloat) return Unsupported(name(), input);
+    return mean_ || kind == Kind::kFloat ? float64() : int64();
+  }
+  std::unique_ptr<Accumulator> NewAccumulator(const DataType& input) const override {
+    return std::make_unique<SumAccumulator>(KindOf(input), mean_);
+  }
+
+ private:
+  bool mean_;
+};
+
+// min and max of integers, floats (NaN ignored) or bytes.
+class ExtremeAccumulator final : public Accumulator {
+ public:
+  ExtremeAccumulator(Kind kind, bool max) : kind_(kind), max_(max) {}
+  Status Add(const ArrayData& column, std::span<const int64_t> rows) override {
+    for (int64_t r : rows) {
+      if (!Valid(column, r)) continue;
+      switch (kind_) {
+        case Kind::kInteger: Take(IntegerValue(column, r), &int_); break;
+        case Kind::kFloat: {
+          const double v = FloatAt(column, r);
+          if (v == v) Take(v, &float_);
+          break;
+        }
+        default: TakeBytes(BinaryValue(column, r)); break;
+      }
+    }
+    return Status::OK();
+  }
+  Status Merge(const Accumulator& other) override {
+    const auto& o = static_cast<const ExtremeAccumulator&>(other);
+    if (o.int_) Take(*o.int_, &int_);
+    if (o.float_) Take(*o.float_, &float_);
+    if (o.bytes_) TakeBytes(*o.bytes_);
+    return Status::OK();
+  }
+  Status Finish(ArrayBuilder* out) const override {
+    switch (kind_) {
+      case Kind::kInteger: return int_ ? static_cast<Int64Builder*>(out)->Append(*int_) : out->AppendNull();
+      case Kind::kFloat: return float_ ? static_cast<Float64Builder*>(out)->Append(*float_) : out->AppendNull();
+      default: return bytes_ ? static_cast<BinaryBuilder*>(out)->Append(*bytes_) : out->AppendNull();
+    }
+  }
+
+ private:
+  template <typename T>
+  void Take(T v, std::optional<T>* best) const {
+    if (!*best || (max_ ? v > **best : v < **best)) *best = v;
+  }
+  void TakeBytes(std::string_view v) {
+    if (!bytes_ || (max_ ? v > *bytes_ : v < *bytes_)) bytes_ = std::string(v);
+  }
+  Kind kind_;
+  bool max_;
+  std::optional<int64_t> int_;
+  std::optional<double> float_;
+  std::optional<std::string> bytes_;
+};
+
+class ExtremeCombiner final : public Combiner {
+ public:
+  explicit ExtremeCombiner(bool max) : max_(max) {}
+  std::string name() const override { return max_ ? "max" : "min"; }
+  Result<DataTypePtr> OutputType(const DataType& input) const override {
+    switch (KindOf(input)) {
+      case Kind::kInteger: return int64();
+      case Kind::kFloat: return float64();
+      case Kind::kBytes: return input.id() == TypeId::kUtf8 ? utf8() : binary();
+      default: return Unsupported(name(), input);
+    }
+  }
+  std::unique_ptr<Accumulator> NewAccumulator(const DataType& input) const override {
+    return std::make_unique<ExtremeAccumulator>(KindOf(input), max_);
+  }
+
+ private:
+  bool max_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<const Combiner>> BuiltinCombiner(std::string_view name) {
+  if (name == "count") return std::shared_ptr<const Combiner>(std::make_shared<CountCombiner>(false));
+  if (name == "count_all") return std::shared_ptr<const Combiner>(std::make_shared<CountCombiner>(true));
+  if (name == "sum") return std::shared_ptr<const Combiner>(std::make_shared<SumCombiner>(false));
+  if (name == "mean") return std::shared_ptr<const Combiner>(std::make_shared<SumCombiner>(true));
+  if (name == "min") return std::shared_ptr<const Combiner>(std::make_shared<ExtremeCombiner>(false));
+  if (name == "max") return std::shared_ptr<const Combiner>(std::make_shared<ExtremeCombiner>(true));
+  return Status::NotFound("no combiner '" + std::string(name) + "' (built-in: count, count_all, sum, mean, min, max)");
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,71 @@
+// Built-in steps read and write: any input recflow reads, any dataset convert writes.
+#include "recflow/pipeline/builtin_steps_internal.h"
+#include "recflow/pipeline/io_specs.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
+  StepArgs& a = *ctx.args;
+  ASSIGN_OR_RETURN(std::vector<std::string> paths, a.StringList("path"));
+  if (paths.empty()) return a.Error("path", "no input given");
+  for (std::string& path : paths) path = ctx.Path(path);
+  InputSpec spec;
+  ASSIGN_OR_RETURN(spec.from, a.String("format", "auto"));
+  ASSIGN_OR_RETURN(spec.schema_file, a.String("schema", ""));
+  if (!spec.schema_file.empty()) spec.schema_file = ctx.Path(spec.schema_file);
+  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", "example"));
+  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", ","));
+  ASSIGN_OR_RETURN(spec.quote, a.String("quote", "\""));
+  ASSIGN_OR_RETURN(bool header, a.Bool("header", true));
+  spec.no_header = !header;
+  spec.null_values_given = a.Has("null_values");
+  ASSIGN_OR_RETURN(spec.null_values, a.StringList("null_values"));
+  ASSIGN_OR_RETURN(spec.comment, a.String("comment", ""));
+  ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
+  ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
+  spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
+  auto options = MakeInputOptions(spec);
+  if (!options.ok()) return a.Error("path", options.status().message());
+  std::string description;
+  for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
+  return ctx.pipeline->Read(
+      ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); }, description, ctx.options.on_error);
+}
+
+Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
+  StepArgs& a = *ctx.args;
+  OutputSpec spec;
+  ASSIGN_OR_RETURN(spec.output, a.String("path"));
+  spec.output = ctx.Path(spec.output);
+  ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
+  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", spec.record_type));
+  ASSIGN_OR_RETURN(spec.compression, a.String("compression", spec.compression));
+  ASSIGN_OR_RETURN(int64_t level, a.Int("level", -1));
+  spec.level = static_cast<int>(level);
+  ASSIGN_OR_RETURN(spec.shards, a.Int("shards", 0));
+  ASSIGN_OR_RETURN(spec.max_records_per_shard, a.Int("max_records_per_shard", 0));
+  ASSIGN_OR_RETURN(spec.max_bytes_per_shard, a.Int("max_bytes_per_shard", 0));
+  ASSIGN_OR_RETURN(spec.naming, a.String("naming", spec.naming));
+  ASSIGN_OR_RETURN(spec.prefix, a.String("prefix", spec.prefix));
+  ASSIGN_OR_RETURN(spec.partition_by, a.StringList("partition_by"));
+  ASSIGN_OR_RETURN(spec.mode, a.String("mode", spec.mode));
+  ASSIGN_OR_RETURN(spec.sync, a.Bool("sync", true));
+  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", spec.delimiter));
+  auto options = MakeSinkOptions(spec);
+  if (!options.ok()) return a.Error("path", options.status().message());
+  ctx.pipeline->Write(ctx.name, ctx.input(), std::move(options).ValueUnsafe(),
+                      spec.format + " " + spec.output);
+  return std::optional<PCollection>();
+}
+
+}  // namespace
+
+void AddIoSteps(StepRegistry* registry) {
+  (void)registry->Add(StepType{"read", "read files, directories or globs (csv, jsonl, tfrecord, avro, arrow)", "path", 0, 0,
+                               BuildRead});
+  (void)registry->Add(StepType{"write", "write a sharded, partitioned, committed dataset", "path", 1, 1, BuildWrite});
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,63 @@
+// DoFn: user code a ParDo runs on every batch of its input, with the context it may use (side inputs, row errors, seeds).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/result.h"
+#include "recflow/ops/row_errors.h"
+#include "recflow/pipeline/element_batch.h"
+#include "recflow/pipeline/side_inputs.h"
+
+namespace recflow::pipeline {
+
+/// What a DoFn sees besides the batch itself.
+class ProcessContext {
+ public:
+  /// `input` is the batch being processed; `unit_index` the position of its source unit in
+  /// the stage's input order.
+  ProcessContext(const SideInputs* side_inputs, const ElementBatch* input, uint64_t unit_index, ops::RowErrors* errors)
+      : side_inputs_(side_inputs), input_(input), unit_index_(unit_index), errors_(errors) {}
+
+  /// The transform's side inputs, complete before the transform runs.
+  const SideInputs& side_inputs() const { return *side_inputs_; }
+  /// Where to report rows that failed (the step's on_error policy decides what happens).
+  ops::RowErrors& row_errors() { return *errors_; }
+  /// A number identifying input row `row` within the whole input, the same whatever the
+  /// threads and batch boundaries: the seed of per-row randomness (random crops and flips).
+  uint64_t RowKey(int64_t row) const {
+    return (unit_index_ << 32) ^ static_cast<uint64_t>(input_->UnitRow(row));
+  }
+
+ private:
+  const SideInputs* side_inputs_;
+  const ElementBatch* input_;
+  uint64_t unit_index_;
+  ops::RowErrors* errors_;
+};
+
+/// What a DoFn made of one batch.
+struct DoFnOutput {
+  /// The output rows, in the DoFn's output schema.
+  std::shared_ptr<RecordBatch> batch;
+  /// parents[j] is the input row output row j came from; empty when output row i came from
+  /// input row i (the same number of rows). Rows reported as failed must have no children
+  /// unless the output keeps one row per input row.
+  std::vector<int64_t> parents;
+};
+
+/// A transform of batches: any number of output rows per input row. Process runs on many
+/// threads at once and must not change shared state without its own synchronisation.
+class DoFn {
+ public:
+  virtual ~DoFn() = default;
+  /// The schema of the output for input of schema `input`; called once when the pipeline is
+  /// built, so type errors show before anything runs.
+  virtual Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const = 0;
+  /// Transforms one batch. Rows that fail go to ctx.row_errors(); a returned error fails the job.
+  virtual Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const = 0;
+};
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,331 @@
+// Grouping: key encoding, per-batch groups, and the GroupByKey and combine states built on them.
+#include "recflow/pipeline/grouping.h"
+
+#include <cmath>
+#include <algorithm>
+
+#include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/concatenate.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/columnar/take.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+// Appends row `i` of `data` to `key`: a null flag, then the value's bytes (length-prefixed
+// for variable-width values; floats canonicalized so equal values encode alike).
+void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
+  const uint8_t* validity = data.validity();
+  if (data.type->id() == TypeId::kNull || (validity != nullptr && !bit_util::GetBit(validity, data.offset + i))) {
+    key->push_back('\0');
+    return;
+  }
+  key->push_back('\1');
+  switch (data.type->id()) {
+    case TypeId::kBool: key->push_back(bit_util::GetBit(data.buffers[1]->data(), data.offset + i) ? '\1' : '\0'); return;
+    case TypeId::kFloat32: case TypeId::kFloat64: {
+      double v = data.type->id() == TypeId::kFloat32 ? data.GetValues<float>(1)[i] : data.GetValues<double>(1)[i];
+      if (v == 0) v = 0;               // -0.0 → 0.0
+      if (std::isnan(v)) v = std::nan("");
+      key->append(reinterpret_cast<const char*>(&v), sizeof v);
+      return;
+    }
+    default: break;
+  }
+  if (data.type->is_binary_like() || data.type->id() == TypeId::kLargeBinary || data.type->id() == TypeId::kLargeUtf8) {
+    const std::string_view value = BinaryValue(data, i);
+    const uint64_t size = value.size();
+    key->append(reinterpret_cast<const char*>(&size), sizeof size);
+    key->append(value);
+    return;
+  }
+  const int64_t width = data.type->bit_width() / 8;
+  key->append(reinterpret_cast<const char*>(data.buffers[1]->data() + (data.offset + i) * width),
+              static_cast<size_t>(width));
+}
+
+// An empty column of `type`.
+Result<std::shared_ptr<ArrayData>> EmptyColumn(const DataTypePtr& type) {
+  ASSIGN_OR_RETURN(auto builder, MakeBuilder(type));
+  return builder->Finish();
+}
+
+// The key columns `columns` of `schema`.
+SchemaPtr KeySchema(const Schema& schema, const std::vector<int>& columns) {
+  std::vector<FieldPtr> fields;
+  for (int c : columns) fields.push_back(schema.field(c));
+  return Schema::Make(std::move(fields));
+}
+
+// Group index by key, and the global key rows (one key_rows batch per merged contribution).
+class KeyTable {
+ public:
+  // The group of `key`; `created` says whether it is new.
+  int64_t Find(const std::string& key, bool* created) {
+    auto [it, inserted] = index_.try_emplace(key, static_cast<int64_t>(index_.size()));
+    *created = inserted;
+    return it->second;
+  }
+  // Records where new group's key values are: row `row` of `key_rows`.
+  void AddKeyRow(const std::shared_ptr<RecordBatch>& key_rows, int64_t row) {
+    if (batches_.empty() || batches_.back() != key_rows) {
+      batches_.push_back(key_rows);
+      base_ += last_rows_;
+      last_rows_ = key_rows->num_rows();
+    }
+    rows_.push_back(base_ + row);
+  }
+  int64_t size() const { return static_cast<int64_t>(rows_.size()); }
+  // The key columns of groups [begin, end).
+  Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(const SchemaPtr& key_schema, int64_t begin, int64_t end) {
+    std::vector<std::shared_ptr<ArrayData>> columns;
+    for (int c = 0; c < key_schema->num_fields(); ++c) {
+      if (all_.size() <= static_cast<size_t>(c)) {
+        std::vector<std::shared_ptr<ArrayData>> pieces;
+        for (const auto& b : batches_) pieces.push_back(b->column_data(c));
+        if (pieces.empty()) {
+          ASSIGN_OR_RETURN(auto empty, EmptyColumn(key_schema->field(c)->type()));
+          pieces.push_back(std::move(empty));
+        }
+        ASSIGN_OR_RETURN(auto all, Concatenate(pieces));
+        all_.push_back(std::move(all));
+      }
+      ASSIGN_OR_RETURN(auto taken, Take(*all_[static_cast<size_t>(c)],
+                                        std::span<const int64_t>(rows_.data() + begin, static_cast<size_t>(end - begin))));
+      columns.push_back(std::move(taken));
+    }
+    return columns;
+  }
+
+ private:
+  std::unordered_map<std::string, int64_t> index_;
+  std::vector<std::shared_ptr<RecordBatch>> batches_;
+  std::vector<std::shared_ptr<ArrayData>> all_;  // each key column over all batches_ (made by KeyColumns)
+  std::vector<int64_t> rows_;                     // each group's key row in the concatenation
+  int64_t base_ = 0;
+  int64_t last_rows_ = 0;
+};
+
+// GroupByKey: keeps every contributing batch and each group's rows; Finish gathers lists.
+class GroupByKeyState final : public GroupedState {
+ public:
+  GroupByKeyState(std::vector<int> keys, std::vector<int> values, SchemaPtr input, SchemaPtr output)
+      : keys_(std::move(keys)), values_(std::move(values)), input_(std::move(input)), output_(std::move(output)) {}
+
+  struct Part final : Contribution {
+    std::shared_ptr<RecordBatch> batch;
+    BatchGroups groups;
+  };
+
+  Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const override {
+    auto part = std::make_unique<Part>();
+    part->batch = batch;
+    ASSIGN_OR_RETURN(part->groups, GroupRows(*batch, keys_));
+    return std::unique_ptr<Contribution>(std::move(part));
+  }
+
+  Status Merge(std::unique_ptr<Contribution> contribution) override {
+    auto* part = static_cast<Part*>(contribution.get());
+    const int64_t base = rows_seen_;
+    rows_seen_ += part->batch->num_rows();
+    batches_.push_back(part->batch);
+    for (size_t g = 0; g < part->groups.keys.size(); ++g) {
+      bool created = false;
+      const int64_t group = table_.Find(part->groups.keys[g], &created);
+      if (created) {
+        table_.AddKeyRow(part->groups.key_rows, static_cast<int64_t>(g));
+        members_.emplace_back();
+      }
+      for (int64_t row : part->groups.rows[g]) members_[static_cast<size_t>(group)].push_back(base + row);
+    }
+    return Status::OK();
+  }
+
+  Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
+    std::vector<std::shared_ptr<ArrayData>> all_values;
+    for (int c : values_) {
+      std::vector<std::shared_ptr<ArrayData>> pieces;
+      for (const auto& b : batches_) pieces.push_back(b->column_data(c));
+      if (pieces.empty()) {
+        ASSIGN_OR_RETURN(auto empty, EmptyColumn(input_->field(c)->type()));
+        pieces.push_back(std::move(empty));
+      }
+      ASSIGN_OR_RETURN(auto all, Concatenate(pieces));
+      all_values.push_back(std::move(all));
+    }
+    const SchemaPtr key_schema = KeySchema(*input_, keys_);
+    std::vector<std::shared_ptr<RecordBatch>> out;
+    for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {
+      const int64_t end = std::min(table_.size(), begin + batch_rows);
+      ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(key_schema, begin, end));
+      std::vector<int64_t> rows;
+      BufferBuilder offsets;
+      RETURN_NOT_OK(offsets.AppendValue<int32_t>(0));
+      for (int64_t g = begin; g < end; ++g) {
+        const auto& members = members_[static_cast<size_t>(g)];
+        rows.insert(rows.end(), members.begin(), members.end());
+        if (rows.size() > static_cast<size_t>(kMaxInt32Offset)) {
+          return Status::InvalidArgument("a group of GroupByKey has more than 2^31 values");
+        }
+        RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(rows.size())));
+      }
+      const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
+      for (size_t v = 0; v < values_.size(); ++v) {
+        ASSIGN_OR_RETURN(auto values, Take(*all_values[v], rows));
+        const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + v));
+        columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
+      }
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(output_, end - begin, std::move(columns)));
+      out.push_back(std::move(batch));
+    }
+    return out;
+  }
+
+ private:
+  std::vector<int> keys_, values_;
+  SchemaPtr input_, output_;
+  KeyTable table_;
+  std::vector<std::shared_ptr<RecordBatch>> batches_;
+  std::vector<std::vector<int64_t>> members_;  // each group's rows in the concatenation of batches_
+  int64_t rows_seen_ = 0;
+};
+
+// CombinePerKey and CombineGlobally: per batch and group partial accumulators, merged in order.
+class CombineState final : public GroupedState {
+ public:
+  CombineState(std::vector<int> keys, std::vector<int> columns, std::vector<Aggregate> aggregates, SchemaPtr input,
+               SchemaPtr output)
+      : keys_(std::move(keys)), columns_(std::move(columns)), aggregates_(std::move(aggregates)),
+        input_(std::move(input)), output_(std::move(output)) {}
+
+  using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
+  struct Part final : Contribution {
+    BatchGroups groups;
+    std::vector<Accumulators> accumulators;  // per group
+  };
+
+  Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const override {
+    auto part = std::make_unique<Part>();
+    ASSIGN_OR_RETURN(part->groups, GroupRows(*batch, keys_));
+    for (const auto& rows : part->groups.rows) {
+      Accumulators accumulators = NewAccumulators();
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        const int c = columns_[a];
+        const ArrayData& column = c >= 0 ? *batch->column_data(c) : *no_column_;
+        Status st = accumulators[a]->Add(column, rows);
+        if (!st.ok()) return st.WithField(aggregates_[a].output);
+      }
+      part->accumulators.push_back(std::move(accumulators));
+    }
+    return std::unique_ptr<Contribution>(std::move(part));
+  }
+
+  Status Merge(std::unique_ptr<Contribution> contribution) override {
+    auto* part = static_cast<Part*>(contribution.get());
+    for (size_t g = 0; g < part->groups.keys.size(); ++g) {
+      bool created = false;
+      const int64_t group = table_.Find(part->groups.keys[g], &created);
+      if (created) {
+        table_.AddKeyRow(part->groups.key_rows, static_cast<int64_t>(g));
+        state_.push_back(std::move(part->accumulators[g]));
+        continue;
+      }
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        Status st = state_[static_cast<size_t>(group)][a]->Merge(*part->accumulators[g][a]);
+        if (!st.ok()) return st.WithField(aggregates_[a].output);
+      }
+    }
+    return Status::OK();
+  }
+
+  Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
+    if (keys_.empty() && state_.empty()) {
+      // A global combine of nothing still has its one row (count 0, sum 0, mean null, ...).
+      table_.AddKeyRow(std::make_shared<RecordBatch>(Schema::Make({}), 1, std::vector<std::shared_ptr<ArrayData>>{}), 0);
+      state_.push_back(NewAccumulators());
+    }
+    const SchemaPtr key_schema = KeySchema(*input_, keys_);
+    std::vector<std::shared_ptr<RecordBatch>> out;
+    for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {
+      const int64_t end = std::min(table_.size(), begin + batch_rows);
+      ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(key_schema, begin, end));
+      for (size_t a = 0; a < aggregates_.size(); ++a) {
+        const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + a));
+        ASSIGN_OR_RETURN(auto builder, MakeBuilder(field->type()));
+        for (int64_t g = begin; g < end; ++g) RETURN_NOT_OK(state_[static_cast<size_t>(g)][a]->Finish(builder.get()));
+        ASSIGN_OR_RETURN(auto column, builder->Finish());
+        columns.push_back(std::move(column));
+      }
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(output_, end - begin, std::move(columns)));
+      out.push_back(std::move(batch));
+    }
+    return out;
+  }
+
+ private:
+  Accumulators NewAccumulators() const {
+    Accumulators accumulators;
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      const int c = columns_[a];
+      accumulators.push_back(aggregates_[a].combiner->NewAccumulator(c >= 0 ? *input_->field(c)->type() : *null()));
+    }
+    return accumulators;
+  }
+
+  std::vector<int> keys_;
+  std::vector<int> columns_;  // each aggregate's input column (-1: none)
+  std::shared_ptr<ArrayData> no_column_ = ArrayData::Make(null(), 0, {nullptr}, 0);  // count_all's input
+  std::vector<Aggregate> aggregates_;
+  SchemaPtr input_, output_;
+  KeyTable table_;
+  std::vector<Accumulators> state_;  // per group
+};
+
+}  // namespace
+
+Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& key_columns) {
+  BatchGroups groups;
+  std::unordered_map<std::string, size_t> index;
+  std::vector<int64_t> first_rows;
+  std::string key;
+  for (int64_t row = 0; row < batch.num_rows(); ++row) {
+    key.clear();
+    for (int c : key_columns) EncodeKeyValue(*batch.column_data(c), row, &key);
+    auto [it, inserted] = index.try_emplace(key, groups.keys.size());
+    if (inserted) {
+      groups.keys.push_back(key);
+      groups.rows.emplace_back();
+      first_rows.push_back(row);
+    }
+    groups.rows[it->second].push_back(row);
+  }
+  std::vector<std::shared_ptr<ArrayData>> columns;
+  std::vector<FieldPtr> fields;
+  for (int c : key_columns) {
+    ASSIGN_OR_RETURN(auto taken, Take(*batch.column_data(c), first_rows));
+    columns.push_back(std::move(taken));
+    fields.push_back(batch.schema()->field(c));
+  }
+  ASSIGN_OR_RETURN(groups.key_rows, RecordBatch::Make(Schema::Make(std::move(fields)),
+                                                      static_cast<int64_t>(first_rows.size()), std::move(columns)));
+  return groups;
+}
+
+Result<std::unique_ptr<GroupedState>> GroupedState::Make(const Node& node, const SchemaPtr& input) {
+  std::vector<int> keys;
+  for (const std::string& key : node.keys) keys.push_back(input->GetFieldIndex(key));
+  if (node.kind == NodeKind::kGroupByKey) {
+    std::vector<int> values;
+    for (int c = 0; c < input->num_fields(); ++c) {
+      if (std::find(keys.begin(), keys.end(), c) == keys.end()) values.push_back(c);
+    }
+    return std::unique_ptr<GroupedState>(std::make_unique<GroupByKeyState>(keys, values, input, node.schema));
+  }
+  std::vector<int> columns;
+  for (const Aggregate& a : node.aggregates) columns.push_back(a.column.empty() ? -1 : input->GetFieldIndex(a.column));
+  return std::unique_ptr<GroupedState>(
+      std::make_unique<CombineState>(keys, columns, node.aggregates, input, node.schema));
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,51 @@
+// Grouping: rows bucketed by the value of key columns — the shared core of GroupByKey, CombinePerKey and
+// CombineGlobally (partial groups per batch in parallel, merged in input order).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/pipeline/combiner.h"
+#include "recflow/pipeline/pipeline.h"
+
+namespace recflow::pipeline {
+
+/// The rows of one batch grouped by key, in order of first appearance. With no key columns
+/// every row is in one group.
+struct BatchGroups {
+  std::vector<std::string> keys;             ///< each group's encoded key
+  std::vector<std::vector<int64_t>> rows;    ///< each group's rows, in order
+  std::shared_ptr<RecordBatch> key_rows;     ///< the key columns at each group's first row
+};
+
+/// Groups the rows of `batch` by the columns `key_columns` (indices). Keys compare by value:
+/// nulls equal each other, -0.0 equals 0.0, every NaN equals every NaN. Window ids of
+/// streaming runs join the key the same way, as one more key column.
+Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& key_columns);
+
+/// The state of one GroupByKey, CombinePerKey or CombineGlobally node over a whole stage:
+/// Partial (any thread) makes a batch's contribution, Merge (in input order) folds it in,
+/// Finish makes the output batches.
+class GroupedState {
+ public:
+  /// For `node` (a kGroupByKey, kCombinePerKey or kCombineGlobally node) whose input has
+  /// schema `input`.
+  static Result<std::unique_ptr<GroupedState>> Make(const Node& node, const SchemaPtr& input);
+  virtual ~GroupedState() = default;
+
+  /// One batch's contribution, computed on any thread.
+  struct Contribution {
+    virtual ~Contribution() = default;
+  };
+  /// Groups `batch` (and, for combines, aggregates each group).
+  virtual Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const = 0;
+  /// Folds a contribution in; call in input order.
+  virtual Status Merge(std::unique_ptr<Contribution> contribution) = 0;
+  /// The output rows (the node's schema), at most `batch_rows` per batch.
+  virtual Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) = 0;
+};
+
+}  // namespace recflow::pipeline

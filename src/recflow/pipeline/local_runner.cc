@@ -1,0 +1,171 @@
+// RunPipeline: plan, then per stage open its inputs and consumers, run it on the stage executor, keep what later
+// stages need; commit every output at the end.
+#include "recflow/pipeline/local_runner.h"
+
+#include <chrono>
+
+#include "recflow/pipeline/batch_source.h"
+#include "recflow/pipeline/stage_program_internal.h"
+
+namespace recflow::pipeline {
+
+Status RunOptions::Validate() const {
+  if (threads < 0) return Status::InvalidArgument("threads must be >= 0");
+  if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
+  if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
+  return Status::OK();
+}
+
+namespace {
+
+using Batches = std::vector<std::shared_ptr<RecordBatch>>;
+
+// Everything a run keeps from stage to stage.
+class Run {
+ public:
+  Run(const Pipeline& pipeline, const Plan& plan, const RunOptions& options, RunMetrics* metrics)
+      : pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
+
+  Result<RunResult> Execute() {
+    for (const Node& node : pipeline_.nodes()) {
+      if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
+    }
+    for (size_t s = 0; s < plan_.stages.size(); ++s) {
+      Status st = RunOneStage(s);
+      if (!st.ok()) {
+        for (auto& [id, sink] : sinks_) (void)sink->Abort();
+        (void)letters_.Close();
+        return st;
+      }
+    }
+    RunResult result;
+    result.stages = plan_.stages.size();
+    for (size_t k = 0; k < sinks_.size(); ++k) {
+      auto& [id, sink] = sinks_[k];
+      Status st = sink->Commit();
+      if (!st.ok()) {
+        for (size_t rest = k; rest < sinks_.size(); ++rest) (void)sinks_[rest].second->Abort();
+        (void)letters_.Close();
+        return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
+      }
+      result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
+    }
+    RETURN_NOT_OK(letters_.Close());
+    return result;
+  }
+
+ private:
+  Status RunOneStage(size_t s) {
+    const Stage& stage = plan_.stages[s];
+    const int number = static_cast<int>(s + 1);
+    std::map<int, SideInputs> sides;
+    for (int id : stage.steps) {
+      for (const auto& [name, side] : pipeline_.node(id).side_inputs) sides[id].Set(name, side_values_.at(side));
+    }
+    std::vector<std::unique_ptr<Source>> sources;
+    std::vector<Source*> inputs;
+    for (int id : stage.roots) {
+      const Node& node = pipeline_.node(id);
+      if (node.kind == NodeKind::kRead) {
+        metrics_->step(id).stage = number;
+        auto source = node.source();
+        if (!source.ok()) return Status(source.status().code(), "step '" + node.name + "': " + source.status().message());
+        sources.push_back(std::move(source).ValueUnsafe());
+      } else {
+        sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
+      }
+      inputs.push_back(sources.back().get());
+    }
+    std::map<int, std::unique_ptr<SinkWriter>> writers;
+    std::map<int, std::unique_ptr<GroupedState>> grouped;
+    for (int id : stage.steps) metrics_->step(id).stage = number;
+    for (int id : stage.sinks) {
+      const Node& node = pipeline_.node(id);
+      metrics_->step(id).stage = number;
+      const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
+      if (node.kind == NodeKind::kWrite) {
+        auto sink = dataset::DatasetSink::Open(node.sink, input);
+        if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
+        sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
+        writers[id] = std::make_unique<SinkWriter>(sinks_.back().second.get());
+      } else {
+        ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
+      }
+    }
+    std::map<int, Batches> kept;
+    StageResources resources;
+    resources.pipeline = &pipeline_;
+    resources.stage = &stage;
+    resources.stage_number = number;
+    resources.side_inputs = &sides;
+    resources.writers = &writers;
+    resources.grouped = &grouped;
+    resources.kept = &kept;
+    resources.dead_letters = &letters_;
+    resources.metrics = metrics_;
+    PipelineStageProgram program(resources);
+    StageOptions stage_options;
+    stage_options.threads = options_.threads;
+    stage_options.max_in_flight = options_.max_in_flight;
+    StageMetrics& stage_metrics = metrics_->stage(s);
+    stage_options.progress = &stage_metrics.progress;
+    stage_metrics.running = true;
+    const auto start = std::chrono::steady_clock::now();
+    auto flush = [&]() -> Status {
+      for (auto& [id, writer] : writers) {
+        Status st = writer->Flush();
+        if (!st.ok()) return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
+      }
+      return Status::OK();
+    };
+    auto stats = RunStage(inputs, &program, stage_options, flush);
+    stage_metrics.running = false;
+    stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    RETURN_NOT_OK(stats.status());
+    for (auto& [id, state] : grouped) {
+      const Node& node = pipeline_.node(id);
+      auto batches = state->Finish(options_.group_batch_rows);
+      if (!batches.ok()) return Status(batches.status().code(), "step '" + node.name + "': " + batches.status().message());
+      auto shared = std::make_shared<const Batches>(std::move(batches).ValueUnsafe());
+      int64_t rows = 0;
+      for (const auto& b : *shared) rows += b->num_rows();
+      metrics_->step(id).rows_out = rows;
+      auto value = std::make_shared<SideInputValue>();
+      value->schema = node.schema;
+      value->batches = *shared;
+      side_values_[id] = std::move(value);
+      grouped_outputs_[id] = std::move(shared);
+    }
+    for (auto& [id, batches] : kept) {
+      auto value = std::make_shared<SideInputValue>();
+      value->schema = pipeline_.node(id).schema;
+      value->batches = std::move(batches);
+      side_values_[id] = std::move(value);
+    }
+    stage_metrics.done = true;
+    return Status::OK();
+  }
+
+  const Pipeline& pipeline_;
+  const Plan& plan_;
+  const RunOptions& options_;
+  RunMetrics* metrics_;
+  DeadLetters letters_;
+  std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
+  std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
+  std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
+};
+
+}  // namespace
+
+Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline));
+  RunMetrics local;
+  if (metrics == nullptr) metrics = &local;
+  metrics->Reset(pipeline, plan.stages.size());
+  Run run(pipeline, plan, options, metrics);
+  return run.Execute();
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,44 @@
+// RunPipeline: the local runner — each stage of the plan as one pass on the stage executor, all cores shared by
+// whichever steps have work, outputs committed together when every stage succeeded.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "recflow/dataset/dataset_sink.h"
+#include "recflow/pipeline/metrics.h"
+#include "recflow/pipeline/pipeline.h"
+#include "recflow/pipeline/plan.h"
+
+namespace recflow::pipeline {
+
+/// How a pipeline runs.
+struct RunOptions {
+  /// Worker threads; 0 = every core.
+  int threads = 0;
+  /// Units in flight per stage (bounds memory); 0 = 2 × threads + 2.
+  int max_in_flight = 0;
+  /// Rows per batch of GroupByKey and combine outputs.
+  int64_t group_batch_rows = 4096;
+  /// Every core, default bounds.
+  static RunOptions Defaults() { return {}; }
+  /// InvalidArgument for negative threads or non-positive group_batch_rows.
+  Status Validate() const;
+};
+
+/// What a finished run did.
+struct RunResult {
+  /// Each write step's name and what it wrote.
+  std::vector<std::pair<std::string, dataset::SinkStats>> writes;
+  /// Stages run.
+  size_t stages = 0;
+};
+
+/// Runs `pipeline` (planned by MakePlan). Rows a step fails on follow its on_error policy; any
+/// other error stops the run, names the step (and the input file and record where known),
+/// and leaves every output as it was. Outputs are committed one after the other once all
+/// stages succeeded. `metrics` (may be null) is reset and updated live.
+Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics);
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,127 @@
+// RunMetrics: rendering the counters as live text, a table and JSON.
+#include "recflow/pipeline/metrics.h"
+
+#include <cstdio>
+
+#include "recflow/formats/jsonl/json_writer.h"
+
+namespace recflow::pipeline {
+
+void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
+  steps_.clear();
+  stages_.clear();
+  for (const Node& node : pipeline.nodes()) {
+    StepMetrics& m = steps_.emplace_back();
+    m.name = node.name;
+    m.kind = std::string(NodeKindName(node.kind));
+  }
+  for (size_t s = 0; s < stages; ++s) stages_.emplace_back();
+}
+
+namespace {
+
+int64_t Load(const std::atomic<int64_t>& v) { return v.load(std::memory_order_relaxed); }
+
+std::string Format(const char* format, auto... args) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, format, args...);
+  return buffer;
+}
+
+}  // namespace
+
+std::string RunMetrics::LiveText() const {
+  std::string text;
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const StageMetrics& stage = stages_[s];
+    if (!stage.running.load()) continue;
+    const StageProgress& p = stage.progress;
+    text += Format("stage %zu/%zu: %lld records, queue %lld, in progress %lld\n", s + 1, stages_.size(),
+                   static_cast<long long>(Load(p.records)),
+                   static_cast<long long>(Load(p.units_read) - Load(p.units_started)),
+                   static_cast<long long>(Load(p.units_started) - Load(p.units_done)));
+    for (const StepMetrics& step : steps_) {
+      if (step.stage != static_cast<int>(s + 1)) continue;
+      text += Format("  %-24s %12lld in %12lld out %8.1f s busy\n", step.name.c_str(),
+                     static_cast<long long>(Load(step.rows_in)), static_cast<long long>(Load(step.rows_out)),
+                     static_cast<double>(Load(step.busy_ns)) / 1e9);
+    }
+  }
+  return text;
+}
+
+std::string RunMetrics::Table() const {
+  int64_t total_busy = 0;
+  for (const StepMetrics& step : steps_) total_busy += Load(step.busy_ns);
+  std::string text = Format("%-24s %-16s %5s %12s %12s %9s %9s %6s %12s %8s\n", "step", "kind", "stage", "rows in",
+                            "rows out", "batches", "busy s", "busy%", "rows/s busy", "failed");
+  for (const StepMetrics& step : steps_) {
+    const double busy = static_cast<double>(Load(step.busy_ns)) / 1e9;
+    const double share = total_busy > 0 ? 100.0 * static_cast<double>(Load(step.busy_ns)) / static_cast<double>(total_busy) : 0;
+    const double rate = busy > 0 ? static_cast<double>(Load(step.rows_in)) / busy : 0;
+    text += Format("%-24s %-16s %5d %12lld %12lld %9lld %9.2f %5.1f%% %12.0f %8lld\n", step.name.c_str(),
+                   step.kind.c_str(), step.stage, static_cast<long long>(Load(step.rows_in)),
+                   static_cast<long long>(Load(step.rows_out)), static_cast<long long>(Load(step.batches)), busy, share,
+                   rate, static_cast<long long>(Load(step.failed_rows)));
+  }
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const StageMetrics& stage = stages_[s];
+    const double wall = static_cast<double>(Load(stage.wall_ns)) / 1e9;
+    text += Format("stage %zu: %.2f s, %lld records read, %lld skipped by the reader\n", s + 1, wall,
+                   static_cast<long long>(Load(stage.progress.records)),
+                   static_cast<long long>(Load(stage.progress.skipped)));
+  }
+  return text;
+}
+
+std::string RunMetrics::Json() const {
+  std::string out;
+  jsonl::JsonWriter w(&out);
+  w.BeginObject();
+  w.Key("stages");
+  w.BeginArray();
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const StageMetrics& stage = stages_[s];
+    w.BeginObject();
+    w.Key("stage");
+    w.Int(static_cast<int64_t>(s + 1));
+    w.Key("wall_seconds");
+    w.Double(static_cast<double>(Load(stage.wall_ns)) / 1e9);
+    w.Key("records");
+    w.Int(Load(stage.progress.records));
+    w.Key("skipped_by_reader");
+    w.Int(Load(stage.progress.skipped));
+    w.Key("input_bytes");
+    w.Int(Load(stage.progress.input_bytes));
+    w.Key("units");
+    w.Int(Load(stage.progress.units_done));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("steps");
+  w.BeginArray();
+  for (const StepMetrics& step : steps_) {
+    w.BeginObject();
+    w.Key("name");
+    w.String(step.name);
+    w.Key("kind");
+    w.String(step.kind);
+    w.Key("stage");
+    w.Int(step.stage);
+    for (const auto& [key, value] :
+         {std::pair<const char*, const std::atomic<int64_t>*>{"rows_in", &step.rows_in}, {"rows_out", &step.rows_out},
+          {"batches", &step.batches}, {"failed_rows", &step.failed_rows}, {"skipped_rows", &step.skipped_rows},
+          {"dead_letters", &step.dead_letters}}) {
+      w.Key(key);
+      w.Int(Load(*value));
+    }
+    w.Key("busy_seconds");
+    w.Double(static_cast<double>(Load(step.busy_ns)) / 1e9);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return out;
+}
+
+}  // namespace recflow::pipeline

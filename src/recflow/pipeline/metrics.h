@@ -1,0 +1,80 @@
+// RunMetrics: per-step and per-stage counters of a pipeline run — live while it runs, a table and JSON at the end.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "recflow/pipeline/pipeline.h"
+#include "recflow/pipeline/stage_executor.h"
+
+namespace recflow::pipeline {
+
+/// Counters of one step, summed over the stages it runs in; updated from any thread.
+struct StepMetrics {
+  std::string name;
+  std::string kind;
+  int stage = 0;                          ///< the last stage it ran in (1-based)
+  std::atomic<int64_t> rows_in{0};
+  std::atomic<int64_t> rows_out{0};
+  std::atomic<int64_t> batches{0};
+  std::atomic<int64_t> busy_ns{0};        ///< thread time spent in the step
+  std::atomic<int64_t> failed_rows{0};    ///< rows the step could not process
+  std::atomic<int64_t> skipped_rows{0};   ///< of those, dropped (on_error skip)
+  std::atomic<int64_t> dead_letters{0};   ///< of those, written to the dead-letter file
+};
+
+/// Counters of one stage.
+struct StageMetrics {
+  StageProgress progress;
+  std::atomic<int64_t> wall_ns{0};
+  std::atomic<bool> running{false};
+  std::atomic<bool> done{false};
+};
+
+/// Every step's and stage's counters of one run.
+class RunMetrics {
+ public:
+  /// Counters for the nodes of `pipeline` and `stages` stages.
+  void Reset(const Pipeline& pipeline, size_t stages);
+  /// Node `id`'s counters.
+  StepMetrics& step(int id) { return steps_[static_cast<size_t>(id)]; }
+  const StepMetrics& step(int id) const { return steps_[static_cast<size_t>(id)]; }
+  /// Stage `s`'s (0-based) counters.
+  StageMetrics& stage(size_t s) { return stages_[s]; }
+  size_t num_steps() const { return steps_.size(); }
+  size_t num_stages() const { return stages_.size(); }
+
+  /// A few lines for a live display: the running stage, its queue (units read but not yet
+  /// started), and each step's rows so far.
+  std::string LiveText() const;
+  /// The final table: per step rows in/out, batches, busy seconds, share of busy time, rows/s
+  /// of busy time, failures; per stage wall time.
+  std::string Table() const;
+  /// The same as a JSON object {"stages": [...], "steps": [...]}.
+  std::string Json() const;
+
+ private:
+  std::deque<StepMetrics> steps_;
+  std::deque<StageMetrics> stages_;
+};
+
+/// Adds the time from construction to destruction to a counter (a step's busy time).
+class BusyTimer {
+ public:
+  explicit BusyTimer(std::atomic<int64_t>* counter) : counter_(counter), start_(std::chrono::steady_clock::now()) {}
+  ~BusyTimer() {
+    counter_->fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count(),
+                        std::memory_order_relaxed);
+  }
+  BusyTimer(const BusyTimer&) = delete;
+  BusyTimer& operator=(const BusyTimer&) = delete;
+
+ private:
+  std::atomic<int64_t>* counter_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,292 @@
+// Pipeline: building the graph, with every step's output schema derived and checked as it is added.
+#include "recflow/pipeline/pipeline.h"
+
+#include <algorithm>
+#include <set>
+
+#include "recflow/pipeline/batch_source.h"
+
+namespace recflow::pipeline {
+
+std::string_view NodeKindName(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::kRead: return "read";
+    case NodeKind::kParDo: return "pardo";
+    case NodeKind::kFlatten: return "flatten";
+    case NodeKind::kGroupByKey: return "group_by_key";
+    case NodeKind::kCombinePerKey: return "combine_per_key";
+    case NodeKind::kCombineGlobally: return "combine_globally";
+    case NodeKind::kWrite: return "write";
+  }
+  return "?";
+}
+
+SchemaPtr PCollection::schema() const {
+  if (pipeline_ == nullptr || node_ < 0) return nullptr;
+  return pipeline_->node(node_).schema;
+}
+
+namespace {
+
+// The index of column `name` of `schema`, or NotFound listing the columns.
+Result<int> ColumnIndex(const Schema& schema, const std::string& name) {
+  const int index = schema.GetFieldIndex(name);
+  if (index >= 0) return index;
+  std::string names;
+  for (const FieldPtr& f : schema.fields()) names += (names.empty() ? "" : ", ") + f->name();
+  return Status::NotFound("no column '" + name + "' (columns: " + names + ")");
+}
+
+// The key fields of `schema` named `keys`: scalar columns only.
+Result<std::vector<FieldPtr>> KeyFields(const Schema& schema, const std::vector<std::string>& keys) {
+  if (keys.empty()) return Status::InvalidArgument("no key columns");
+  std::vector<FieldPtr> fields;
+  std::set<std::string> seen;
+  for (const std::string& key : keys) {
+    ASSIGN_OR_RETURN(int index, ColumnIndex(schema, key));
+    if (!seen.insert(key).second) return Status::InvalidArgument("key column '" + key + "' is named twice");
+    const FieldPtr& field = schema.field(index);
+    if (field->type()->is_nested()) {
+      return Status::TypeError("key column '" + key + "' is " + field->type()->ToString() + "; keys must be scalars");
+    }
+    fields.push_back(field);
+  }
+  return fields;
+}
+
+// The output fields of `aggregates` over `schema`.
+Result<std::vector<FieldPtr>> AggregateFields(const Schema& schema, const std::vector<Aggregate>& aggregates) {
+  if (aggregates.empty()) return Status::InvalidArgument("no aggregates");
+  std::vector<FieldPtr> fields;
+  for (const Aggregate& a : aggregates) {
+    if (a.combiner == nullptr) return Status::InvalidArgument("aggregate '" + a.output + "' has no combiner");
+    if (a.output.empty()) return Status::InvalidArgument("an aggregate of '" + a.column + "' has no output name");
+    DataTypePtr input = null();
+    if (!a.column.empty()) {
+      ASSIGN_OR_RETURN(int index, ColumnIndex(schema, a.column));
+      input = schema.field(index)->type();
+    } else if (a.combiner->name() != "count_all") {
+      return Status::InvalidArgument("aggregate '" + a.output + "' (" + a.combiner->name() + ") names no column");
+    }
+    auto type = a.combiner->OutputType(*input);
+    if (!type.ok()) return type.status().WithField(a.column);
+    fields.push_back(Field::Make(a.output, *type));
+  }
+  return fields;
+}
+
+}  // namespace
+
+PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string description, ErrorPolicy on_error) {
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kRead;
+  node.description = std::move(description);
+  node.on_error = std::move(on_error);
+  if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter && node.on_error.dead_letter.empty()) {
+    Fail(node.name, Status::InvalidArgument("on_error dead_letter needs a file"));
+    return PCollection(this, -1);
+  }
+  auto source = factory();
+  if (!source.ok()) {
+    Fail(node.name, source.status());
+    return PCollection(this, -1);
+  }
+  node.schema = (*source)->schema();
+  if (node.description.empty()) node.description = (*source)->name();
+  node.source = std::move(factory);
+  return Add(std::move(node));
+}
+
+PCollection Pipeline::Create(std::string name, SchemaPtr schema, std::vector<std::shared_ptr<RecordBatch>> batches) {
+  for (const auto& batch : batches) {
+    if (!batch->schema()->Equals(*schema)) {
+      Fail(name, Status::InvalidArgument("a batch's schema " + batch->schema()->ToString() + " is not " +
+                                         schema->ToString()));
+      return PCollection(this, -1);
+    }
+  }
+  auto shared = std::make_shared<const std::vector<std::shared_ptr<RecordBatch>>>(std::move(batches));
+  const std::string source_name = name;
+  return Read(
+      std::move(name),
+      [source_name, schema, shared]() -> Result<std::unique_ptr<Source>> {
+        return MakeBatchSource(source_name, schema, shared);
+      },
+      std::to_string(shared->size()) + " batches in memory");
+}
+
+PCollection Pipeline::ParDo(std::string name, const PCollection& input, std::shared_ptr<const DoFn> fn,
+                            StepOptions options) {
+  if (!CheckInput(name, input)) return PCollection(this, -1);
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kParDo;
+  node.inputs = {input.node()};
+  node.on_error = std::move(options.on_error);
+  node.description = std::move(options.description);
+  for (auto& [side_name, side] : options.side_inputs) {
+    if (!CheckInput(node.name, side)) return PCollection(this, -1);
+    node.side_inputs.emplace_back(side_name, side.node());
+  }
+  if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter && node.on_error.dead_letter.empty()) {
+    Fail(node.name, Status::InvalidArgument("on_error dead_letter needs a file"));
+    return PCollection(this, -1);
+  }
+  auto schema = fn->OutputSchema(input.schema());
+  if (!schema.ok()) {
+    Fail(node.name, schema.status());
+    return PCollection(this, -1);
+  }
+  node.schema = *schema;
+  node.fn = std::move(fn);
+  return Add(std::move(node));
+}
+
+PCollection Pipeline::MapRows(std::string name, const PCollection& input, std::vector<FieldPtr> new_fields,
+                              RowFunction fn, StepOptions options) {
+  return ParDo(std::move(name), input, MakeRowDoFn(std::move(new_fields), std::move(fn)), std::move(options));
+}
+
+PCollection Pipeline::Filter(std::string name, const PCollection& input,
+                             std::function<Result<bool>(const RowView&)> predicate, StepOptions options) {
+  auto keep = [predicate = std::move(predicate)](const RowView& row, RowEmitter& out) -> Status {
+    ASSIGN_OR_RETURN(bool kept, predicate(row));
+    if (kept) out.Emit({});
+    return Status::OK();
+  };
+  return MapRows(std::move(name), input, {}, std::move(keep), std::move(options));
+}
+
+PCollection Pipeline::Flatten(std::string name, const std::vector<PCollection>& inputs) {
+  if (inputs.empty()) {
+    Fail(name, Status::InvalidArgument("flatten needs at least one input"));
+    return PCollection(this, -1);
+  }
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kFlatten;
+  for (const PCollection& input : inputs) {
+    if (!CheckInput(node.name, input)) return PCollection(this, -1);
+    if (!input.schema()->Equals(*inputs[0].schema())) {
+      Fail(node.name, Status::TypeError("inputs differ: " + inputs[0].schema()->ToString() + " vs " +
+                                        input.schema()->ToString()));
+      return PCollection(this, -1);
+    }
+    node.inputs.push_back(input.node());
+  }
+  node.schema = inputs[0].schema();
+  return Add(std::move(node));
+}
+
+PCollection Pipeline::GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys) {
+  if (!CheckInput(name, input)) return PCollection(this, -1);
+  auto key_fields = KeyFields(*input.schema(), keys);
+  if (!key_fields.ok()) {
+    Fail(name, key_fields.status());
+    return PCollection(this, -1);
+  }
+  std::vector<FieldPtr> fields = *key_fields;
+  for (const FieldPtr& field : input.schema()->fields()) {
+    if (std::find(keys.begin(), keys.end(), field->name()) == keys.end()) {
+      fields.push_back(Field::Make(field->name(), list(field), false));
+    }
+  }
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kGroupByKey;
+  node.inputs = {input.node()};
+  node.keys = std::move(keys);
+  node.schema = Schema::Make(std::move(fields));
+  return Add(std::move(node));
+}
+
+PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
+                                    std::vector<Aggregate> aggregates) {
+  if (!CheckInput(name, input)) return PCollection(this, -1);
+  auto key_fields = KeyFields(*input.schema(), keys);
+  auto aggregate_fields = key_fields.ok() ? AggregateFields(*input.schema(), aggregates) : key_fields.status();
+  if (!aggregate_fields.ok()) {
+    Fail(name, aggregate_fields.status());
+    return PCollection(this, -1);
+  }
+  std::vector<FieldPtr> fields = *key_fields;
+  fields.insert(fields.end(), aggregate_fields->begin(), aggregate_fields->end());
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kCombinePerKey;
+  node.inputs = {input.node()};
+  node.keys = std::move(keys);
+  node.aggregates = std::move(aggregates);
+  node.schema = Schema::Make(std::move(fields));
+  return Add(std::move(node));
+}
+
+PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates) {
+  if (!CheckInput(name, input)) return PCollection(this, -1);
+  auto fields = AggregateFields(*input.schema(), aggregates);
+  if (!fields.ok()) {
+    Fail(name, fields.status());
+    return PCollection(this, -1);
+  }
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kCombineGlobally;
+  node.inputs = {input.node()};
+  node.aggregates = std::move(aggregates);
+  node.schema = Schema::Make(std::move(*fields));
+  return Add(std::move(node));
+}
+
+void Pipeline::Write(std::string name, const PCollection& input, dataset::SinkOptions options,
+                     std::string description) {
+  if (!CheckInput(name, input)) return;
+  Status st = options.Validate();
+  for (const std::string& column : options.partition_by) {
+    if (st.ok()) st = ColumnIndex(*input.schema(), column).status();
+  }
+  if (!st.ok()) {
+    Fail(name, st);
+    return;
+  }
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kWrite;
+  node.inputs = {input.node()};
+  node.schema = input.schema();
+  node.description = description.empty() ? options.output : std::move(description);
+  node.sink = std::move(options);
+  Add(std::move(node));
+}
+
+PCollection Pipeline::Add(Node node) {
+  if (!status_.ok()) return PCollection(this, -1);
+  for (const Node& existing : nodes_) {
+    if (existing.name == node.name) {
+      Fail(node.name, Status::InvalidArgument("another step is already named '" + node.name + "'"));
+      return PCollection(this, -1);
+    }
+  }
+  node.id = static_cast<int>(nodes_.size());
+  nodes_.push_back(std::move(node));
+  return PCollection(this, nodes_.back().id);
+}
+
+bool Pipeline::CheckInput(const std::string& step, const PCollection& input) {
+  if (!status_.ok()) return false;
+  if (input.pipeline() != this || input.node() < 0) {
+    Fail(step, Status::InvalidArgument(input.pipeline() == this || input.pipeline() == nullptr
+                                           ? "its input did not build"
+                                           : "its input belongs to another pipeline"));
+    return false;
+  }
+  return true;
+}
+
+void Pipeline::Fail(const std::string& step, const Status& st) {
+  if (!status_.ok()) return;
+  status_ = Status(st.code(), "step '" + step + "': " + st.message());
+  if (!st.context().field.empty()) status_ = status_.WithField(st.context().field);
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,156 @@
+// Pipeline: a graph of named transforms over PCollections of record batches, built the way a Beam pipeline is.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/dataset/sink_options.h"
+#include "recflow/formats/source.h"
+#include "recflow/pipeline/combiner.h"
+#include "recflow/pipeline/do_fn.h"
+#include "recflow/pipeline/row_do_fn.h"
+
+namespace recflow::pipeline {
+
+class Pipeline;
+
+/// What a step does with rows it could not process.
+struct ErrorPolicy {
+  enum class Mode : uint8_t {
+    kFail,        ///< the job stops with an error naming the step, the input file and the row
+    kSkip,        ///< the row is dropped and counted
+    kDeadLetter,  ///< the row is dropped and written, with its error, to `dead_letter` (JSON Lines)
+  };
+  Mode mode = Mode::kFail;
+  /// The JSON Lines file of kDeadLetter (several steps may share one file).
+  std::string dead_letter;
+};
+
+/// The transforms a pipeline is made of.
+enum class NodeKind : uint8_t {
+  kRead,             ///< a Source (files, or batches in memory)
+  kParDo,            ///< a DoFn (Map, FlatMap, Filter and the built-in ops are ParDos)
+  kFlatten,          ///< the rows of several PCollections of one schema
+  kGroupByKey,       ///< one row per key, other columns gathered into lists
+  kCombinePerKey,    ///< one row per key, with aggregates
+  kCombineGlobally,  ///< one row of aggregates over everything
+  kWrite,            ///< a dataset (sharded, partitioned, committed)
+};
+
+/// "read", "pardo", ... for plans.
+std::string_view NodeKindName(NodeKind kind);
+
+/// Opens a fresh reader of a Read's input; a read may run more than once (a side input
+/// computed in a first pass over the same input).
+using SourceFactory = std::function<Result<std::unique_ptr<Source>>()>;
+
+/// One aggregate of a combine: `combiner` over input column `column` (empty for count_all),
+/// named `output` in the result.
+struct Aggregate {
+  std::string column;
+  std::shared_ptr<const Combiner> combiner;
+  std::string output;
+};
+
+/// One transform and its inputs.
+struct Node {
+  int id = 0;
+  std::string name;
+  NodeKind kind = NodeKind::kRead;
+  std::vector<int> inputs;                                ///< main inputs (Flatten: several)
+  std::vector<std::pair<std::string, int>> side_inputs;   ///< name → producing node
+  SchemaPtr schema;                                       ///< the output's schema (Write: its input's)
+  ErrorPolicy on_error;
+  SourceFactory source;                                   ///< kRead
+  std::shared_ptr<const DoFn> fn;                         ///< kParDo
+  std::vector<std::string> keys;                          ///< kGroupByKey, kCombinePerKey
+  std::vector<Aggregate> aggregates;                      ///< kCombine*
+  dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
+  std::string description;                                ///< one line for plans ("csv labels.csv")
+};
+
+/// A handle on the output of one transform.
+class PCollection {
+ public:
+  PCollection() = default;
+  PCollection(Pipeline* pipeline, int node) : pipeline_(pipeline), node_(node) {}
+  /// The pipeline it belongs to (nullptr for a default-constructed handle).
+  Pipeline* pipeline() const { return pipeline_; }
+  /// The producing node's id (-1 when the producing step failed to build).
+  int node() const { return node_; }
+  /// Its rows' schema (nullptr when the producing step failed to build).
+  SchemaPtr schema() const;
+
+ private:
+  Pipeline* pipeline_ = nullptr;
+  int node_ = -1;
+};
+
+/// Options of a ParDo step.
+struct StepOptions {
+  ErrorPolicy on_error;
+  /// Side inputs by the name the DoFn looks them up with.
+  std::vector<std::pair<std::string, PCollection>> side_inputs;
+  /// One line describing the step for plans.
+  std::string description;
+};
+
+/// A graph of transforms. Build it with the methods below; a step that cannot be built (a
+/// missing column, a type error, a duplicate name) records the first such error, which
+/// status() returns and which stops planning and running — the graph is checked whole before
+/// any data moves.
+class Pipeline {
+ public:
+  /// Reads what `factory` opens; the factory runs once now, for the schema. `on_error` says
+  /// what happens to records the source leaves out (a source opened to skip bad records):
+  /// counted (kSkip) or written to a dead-letter file; kFail when the source fails on them.
+  PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {});
+  /// The rows of `batches` (all of `schema`), e.g. for tests.
+  PCollection Create(std::string name, SchemaPtr schema, std::vector<std::shared_ptr<RecordBatch>> batches);
+  /// Runs `fn` on every batch of `input`.
+  PCollection ParDo(std::string name, const PCollection& input, std::shared_ptr<const DoFn> fn,
+                    StepOptions options = {});
+  /// Per-row function adding `new_fields` (see MakeRowDoFn): Map when it emits one row per
+  /// input row, FlatMap when it emits any number.
+  PCollection MapRows(std::string name, const PCollection& input, std::vector<FieldPtr> new_fields, RowFunction fn,
+                      StepOptions options = {});
+  /// Keeps the rows for which `predicate` is true; an error fails only that row.
+  PCollection Filter(std::string name, const PCollection& input, std::function<Result<bool>(const RowView&)> predicate,
+                     StepOptions options = {});
+  /// The rows of every input, in input order; the schemas must be equal.
+  PCollection Flatten(std::string name, const std::vector<PCollection>& inputs);
+  /// One row per distinct value of the `keys` columns: the keys, then every other column as a
+  /// list of its values in input order. Keys appear in order of first appearance.
+  PCollection GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys);
+  /// One row per distinct key: the keys, then one column per aggregate.
+  PCollection CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
+                            std::vector<Aggregate> aggregates);
+  /// One row: one column per aggregate over all rows.
+  PCollection CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates);
+  /// Writes `input` as the dataset `options` describes (its format factory, sharding,
+  /// partitioning and save mode), committed when the run succeeds.
+  void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
+
+  /// OK, or the first error met while building.
+  const Status& status() const { return status_; }
+  /// The nodes, in the order they were added (every node's inputs come before it).
+  const std::vector<Node>& nodes() const { return nodes_; }
+  /// Node `id`.
+  const Node& node(int id) const { return nodes_[static_cast<size_t>(id)]; }
+
+ private:
+  // Adds `node` (its schema and inputs set) unless building already failed or its name is
+  // taken; the handle is invalid (node -1) on failure.
+  PCollection Add(Node node);
+  // Checks that `input` belongs to this pipeline and built; records an error naming `step`.
+  bool CheckInput(const std::string& step, const PCollection& input);
+  // Records `st` (naming step `step`) as the building error unless one came first.
+  void Fail(const std::string& step, const Status& st);
+
+  std::vector<Node> nodes_;
+  Status status_;
+};
+
+}  // namespace recflow::pipeline

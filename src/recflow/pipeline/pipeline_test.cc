@@ -1,0 +1,321 @@
+// Pipeline tests: fused steps, GroupByKey and combines on skewed keys, side inputs over two passes, per-row error
+// policies, plans, and output that does not depend on threads.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "recflow/columnar/builder.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/pipeline/input_source.h"
+#include "recflow/pipeline/local_runner.h"
+#include "recflow/testing/drain.h"
+
+namespace recflow::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Batches of (id int64, key utf8, value float64) with `rows` rows in batches of `per_batch`;
+// key k<i % 7> except that every third row is the hot key "hot" (skew); value = id / 2.
+std::vector<std::shared_ptr<RecordBatch>> MakeRows(const SchemaPtr& schema, int64_t rows, int64_t per_batch) {
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (int64_t start = 0; start < rows; start += per_batch) {
+    Int64Builder ids;
+    BinaryBuilder keys(utf8());
+    Float64Builder values;
+    const int64_t end = std::min(rows, start + per_batch);
+    for (int64_t i = start; i < end; ++i) {
+      EXPECT_TRUE(ids.Append(i).ok());
+      EXPECT_TRUE(keys.Append(i % 3 == 0 ? std::string("hot") : "k" + std::to_string(i % 7)).ok());
+      EXPECT_TRUE((i % 11 == 5 ? values.AppendNull() : values.Append(static_cast<double>(i) / 2)).ok());
+    }
+    batches.push_back(*RecordBatch::Make(schema, end - start, {*ids.Finish(), *keys.Finish(), *values.Finish()}));
+  }
+  return batches;
+}
+
+SchemaPtr RowSchema() {
+  return Schema::Make({Field::Make("id", int64(), false), Field::Make("key", utf8(), false), Field::Make("value", float64())});
+}
+
+dataset::SinkOptions FeatherSink(const fs::path& dir) {
+  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
+  options.output = dir.string();
+  options.sync = false;
+  options.format = [](SchemaPtr schema) {
+    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
+  };
+  return options;
+}
+
+// Every row of the dataset at `dir`, as one batch per unit.
+std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
+  auto source = OpenInputs({dir.string()}, InputOptions{});
+  EXPECT_TRUE(source.ok()) << source.status().ToString();
+  auto units = testing::DecodeAllUnits(**source);
+  EXPECT_TRUE(units.ok()) << units.status().ToString();
+  std::vector<std::shared_ptr<RecordBatch>> batches;
+  for (auto& unit : *units) batches.push_back(unit.batch);
+  return batches;
+}
+
+int64_t Int(const RecordBatch& b, int c, int64_t i) { return IntegerValue(*b.column_data(c), i); }
+std::string Str(const RecordBatch& b, int c, int64_t i) { return std::string(BinaryValue(*b.column_data(c), i)); }
+double Dbl(const RecordBatch& b, int c, int64_t i) { return b.column_data(c)->GetValues<double>(1)[i]; }
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("recflow_pipeline_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(PipelineTest, FusedMapFilterFlatMapKeepOrderForAnyThreads) {
+  for (int threads : {1, 2}) {
+    Pipeline p;
+    auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 1000, 64));
+    auto doubled = p.MapRows("double", rows, {Field::Make("twice", int64())}, [](const RowView& row, RowEmitter& out) {
+      ASSIGN_OR_RETURN(RowValue id, row.Get("id"));
+      out.Emit({std::get<int64_t>(id) * 2});
+      return Status::OK();
+    });
+    auto even = p.Filter("keep multiples of 4", doubled, [](const RowView& row) -> Result<bool> {
+      ASSIGN_OR_RETURN(RowValue twice, row.Get("twice"));
+      return std::get<int64_t>(twice) % 4 == 0;
+    });
+    auto copies = p.MapRows("copies", even, {Field::Make("copy", int32())}, [](const RowView&, RowEmitter& out) {
+      out.Emit({int64_t{0}});
+      out.Emit({int64_t{1}});
+      return Status::OK();
+    });
+    const fs::path out = dir_ / ("t" + std::to_string(threads));
+    p.Write("write", copies, FeatherSink(out));
+    ASSERT_TRUE(p.status().ok()) << p.status().ToString();
+    RunOptions options;
+    options.threads = threads;
+    RunMetrics metrics;
+    auto result = RunPipeline(p, options, &metrics);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    ASSERT_EQ(result->writes.size(), 1u);
+    EXPECT_EQ(result->writes[0].second.records, 1000);
+    int64_t expected_id = 0, copy = 0, seen = 0;
+    for (const auto& batch : ReadBack(out)) {
+      ASSERT_EQ(batch->schema()->field(3)->name(), "twice");
+      for (int64_t i = 0; i < batch->num_rows(); ++i, ++seen) {
+        EXPECT_EQ(Int(*batch, 0, i), expected_id);
+        EXPECT_EQ(Int(*batch, 3, i), expected_id * 2);
+        EXPECT_EQ(Int(*batch, 4, i), copy);
+        if (++copy == 2) copy = 0, expected_id += 2;
+      }
+    }
+    EXPECT_EQ(seen, 1000);
+    EXPECT_EQ(metrics.step(1).rows_in.load(), 1000);
+    EXPECT_EQ(metrics.step(2).rows_out.load(), 500);
+    EXPECT_EQ(metrics.step(3).rows_out.load(), 1000);
+    EXPECT_NE(metrics.Table().find("keep multiples of 4"), std::string::npos);
+    EXPECT_NE(metrics.Json().find("\"rows_out\":1000"), std::string::npos) << metrics.Json();
+  }
+}
+
+TEST_F(PipelineTest, GroupByKeyAndCombinesOnSkewedKeys) {
+  const int64_t n = 5000;
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), n, 100));
+  auto grouped = p.GroupByKey("group", rows, {"key"});
+  std::vector<Aggregate> aggregates;
+  for (const char* name : {"count_all", "count", "sum", "mean", "min", "max"}) {
+    aggregates.push_back(Aggregate{std::string(name) == "count_all" ? "" : "value", *BuiltinCombiner(name), name});
+  }
+  auto combined = p.CombinePerKey("combine", rows, {"key"}, aggregates);
+  auto total = p.CombineGlobally("total", rows, {Aggregate{"id", *BuiltinCombiner("sum"), "ids"}});
+  p.Write("write groups", grouped, FeatherSink(dir_ / "groups"));
+  p.Write("write combined", combined, FeatherSink(dir_ / "combined"));
+  p.Write("write total", total, FeatherSink(dir_ / "total"));
+  RunOptions options;
+  options.group_batch_rows = 3;  // several output batches
+  auto result = RunPipeline(p, options, nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->stages, 2u);  // the groups are written in a second pass over the grouped rows
+
+  // Expected per key: ids in order, and the aggregates of the non-null values.
+  std::map<std::string, std::vector<int64_t>> ids;
+  std::vector<std::string> order;
+  for (int64_t i = 0; i < n; ++i) {
+    const std::string key = i % 3 == 0 ? "hot" : "k" + std::to_string(i % 7);
+    if (ids.count(key) == 0) order.push_back(key);
+    ids[key].push_back(i);
+  }
+  size_t group = 0;
+  for (const auto& batch : ReadBack(dir_ / "groups")) {
+    for (int64_t i = 0; i < batch->num_rows(); ++i, ++group) {
+      ASSERT_LT(group, order.size());
+      EXPECT_EQ(Str(*batch, 0, i), order[group]);
+      const ChildRange range = ListRange(*batch->column_data(1), i);
+      const auto& expected = ids[order[group]];
+      ASSERT_EQ(range.length, static_cast<int64_t>(expected.size()));
+      for (int64_t k = 0; k < range.length; ++k) {
+        EXPECT_EQ(IntegerValue(*batch->column_data(1)->children[0], range.start + k), expected[static_cast<size_t>(k)]);
+      }
+    }
+  }
+  EXPECT_EQ(group, order.size());
+  group = 0;
+  for (const auto& batch : ReadBack(dir_ / "combined")) {
+    for (int64_t i = 0; i < batch->num_rows(); ++i, ++group) {
+      const auto& members = ids[Str(*batch, 0, i)];
+      int64_t count = 0;
+      double sum = 0, lo = 1e300, hi = -1e300;
+      for (int64_t id : members) {
+        if (id % 11 == 5) continue;
+        ++count;
+        sum += static_cast<double>(id) / 2;
+        lo = std::min(lo, static_cast<double>(id) / 2);
+        hi = std::max(hi, static_cast<double>(id) / 2);
+      }
+      EXPECT_EQ(Int(*batch, 1, i), static_cast<int64_t>(members.size()));
+      EXPECT_EQ(Int(*batch, 2, i), count);
+      EXPECT_DOUBLE_EQ(Dbl(*batch, 3, i), sum);
+      EXPECT_DOUBLE_EQ(Dbl(*batch, 4, i), sum / static_cast<double>(count));
+      EXPECT_DOUBLE_EQ(Dbl(*batch, 5, i), lo);
+      EXPECT_DOUBLE_EQ(Dbl(*batch, 6, i), hi);
+    }
+  }
+  EXPECT_EQ(group, order.size());
+  auto total_rows = ReadBack(dir_ / "total");
+  ASSERT_EQ(total_rows.size(), 1u);
+  EXPECT_EQ(Int(*total_rows[0], 0, 0), n * (n - 1) / 2);
+}
+
+TEST_F(PipelineTest, SideInputFromAFirstPassIsAppliedInASecondPass) {
+  // A batch-level DoFn reading the side input.
+  class Center final : public DoFn {
+   public:
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override { return input; }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
+      ASSIGN_OR_RETURN(auto stats, ctx.side_inputs().Singleton("stats"));
+      const double mean = stats->column_data(0)->GetValues<double>(1)[0];
+      Float64Builder values;
+      for (int64_t i = 0; i < input.num_rows(); ++i) {
+        ASSIGN_OR_RETURN(RowValue value, ReadRowValue(*input.column_data(2), i));
+        RETURN_NOT_OK(std::holds_alternative<double>(value) ? values.Append(std::get<double>(value) - mean)
+                                                            : values.AppendNull());
+      }
+      ASSIGN_OR_RETURN(auto column, values.Finish());
+      auto columns = input.columns();
+      columns[2] = column;
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(input.schema(), input.num_rows(), columns));
+      return DoFnOutput{batch, {}};
+    }
+  };
+  Pipeline q;
+  auto q_rows = q.Create("rows", RowSchema(), MakeRows(RowSchema(), 300, 32));
+  auto q_mean = q.CombineGlobally("mean", q_rows, {Aggregate{"value", *BuiltinCombiner("mean"), "mean"}});
+  StepOptions q_options;
+  q_options.side_inputs = {{"stats", q_mean}};
+  auto q_centered = q.ParDo("center", q_rows, std::make_shared<Center>(), q_options);
+  q.Write("write", q_centered, FeatherSink(dir_ / "centered"));
+  auto plan = MakePlan(q);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->stages.size(), 2u);
+  EXPECT_NE(PlanToText(q, *plan).find("stage 2 of 2"), std::string::npos);
+  EXPECT_NE(PlanToDot(q, *plan).find("style=dashed"), std::string::npos);
+  auto result = RunPipeline(q, RunOptions::Defaults(), nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  double sum = 0;
+  int64_t count = 0;
+  for (const auto& batch : ReadBack(dir_ / "centered")) {
+    for (int64_t i = 0; i < batch->num_rows(); ++i) {
+      if (Int(*batch, 0, i) % 11 == 5) continue;
+      sum += Dbl(*batch, 2, i);
+      ++count;
+    }
+  }
+  EXPECT_GT(count, 250);
+  EXPECT_NEAR(sum, 0.0, 1e-9);
+}
+
+// A row function that fails on ids divisible by 10.
+Pipeline FailingPipeline(const fs::path& out, ErrorPolicy policy) {
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 16));
+  StepOptions options;
+  options.on_error = std::move(policy);
+  auto loaded = p.MapRows(
+      "load", rows, {Field::Make("bytes", binary())},
+      [](const RowView& row, RowEmitter& out) -> Status {
+        ASSIGN_OR_RETURN(RowValue id, row.Get("id"));
+        if (std::get<int64_t>(id) % 10 == 0) return Status::IOError("cannot open img" + std::to_string(std::get<int64_t>(id)));
+        out.Emit({std::string("ok")});
+        return Status::OK();
+      },
+      options);
+  p.Write("write", loaded, FeatherSink(out));
+  return p;
+}
+
+TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
+  {
+    Pipeline p = FailingPipeline(dir_ / "fail", ErrorPolicy{});
+    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.status().ToString().find("step 'load'"), std::string::npos) << result.status().ToString();
+    EXPECT_NE(result.status().ToString().find("cannot open img0"), std::string::npos);
+    EXPECT_EQ(result.status().context().record, 0);
+    EXPECT_FALSE(fs::exists(dir_ / "fail" / "_SUCCESS"));
+  }
+  {
+    Pipeline p = FailingPipeline(dir_ / "skip", ErrorPolicy{ErrorPolicy::Mode::kSkip, ""});
+    RunMetrics metrics;
+    auto result = RunPipeline(p, RunOptions::Defaults(), &metrics);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->writes[0].second.records, 90);
+    EXPECT_EQ(metrics.step(1).skipped_rows.load(), 10);
+  }
+  {
+    const fs::path letters = dir_ / "letters.jsonl";
+    Pipeline p = FailingPipeline(dir_ / "dead", ErrorPolicy{ErrorPolicy::Mode::kDeadLetter, letters.string()});
+    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(result->writes[0].second.records, 90);
+    std::ifstream in(letters);
+    std::string line;
+    int64_t n = 0;
+    while (std::getline(in, line)) {
+      EXPECT_NE(line.find("\"step\":\"load\""), std::string::npos) << line;
+      EXPECT_NE(line.find("\"record\":" + std::to_string(n * 10)), std::string::npos) << line;
+      EXPECT_NE(line.find("cannot open img" + std::to_string(n * 10)), std::string::npos) << line;
+      EXPECT_NE(line.find("\"row\":{\"id\":" + std::to_string(n * 10)), std::string::npos) << line;
+      ++n;
+    }
+    EXPECT_EQ(n, 10);
+  }
+}
+
+TEST_F(PipelineTest, BuildErrorsNameTheStep) {
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  auto grouped = p.GroupByKey("group", rows, {"nope"});
+  EXPECT_EQ(grouped.node(), -1);
+  EXPECT_NE(p.status().ToString().find("step 'group': no column 'nope' (columns: id, key, value)"), std::string::npos)
+      << p.status().ToString();
+  auto plan = MakePlan(p);
+  EXPECT_FALSE(plan.ok());
+  Pipeline q;
+  auto a = q.Create("rows", RowSchema(), {});
+  q.Create("rows", RowSchema(), {});
+  EXPECT_NE(q.status().ToString().find("already named 'rows'"), std::string::npos);
+  Pipeline nothing;
+  nothing.Create("rows", RowSchema(), {});
+  EXPECT_NE(MakePlan(nothing).status().ToString().find("writes nothing"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace recflow::pipeline

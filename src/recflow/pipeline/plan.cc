@@ -1,0 +1,155 @@
+// MakePlan: stage numbers from the graph (side inputs and grouping push a step into a later pass), then each stage's
+// nodes found by walking back from its consumers.
+#include "recflow/pipeline/plan.h"
+
+#include <algorithm>
+#include <set>
+
+namespace recflow::pipeline {
+
+namespace {
+
+bool IsBarrier(NodeKind kind) {
+  return kind == NodeKind::kGroupByKey || kind == NodeKind::kCombinePerKey || kind == NodeKind::kCombineGlobally;
+}
+
+// Adds node `id` and the element-wise nodes it needs (back to reads and barriers) to `steps`
+// and `roots`.
+void CollectUpstream(const Pipeline& pipeline, int id, std::set<int>* steps, std::set<int>* roots) {
+  const Node& node = pipeline.node(id);
+  if (node.kind == NodeKind::kRead || IsBarrier(node.kind)) {
+    roots->insert(id);
+    return;
+  }
+  if (!steps->insert(id).second) return;
+  for (int input : node.inputs) CollectUpstream(pipeline, input, steps, roots);
+}
+
+}  // namespace
+
+Result<Plan> MakePlan(const Pipeline& pipeline) {
+  RETURN_NOT_OK(pipeline.status());
+  const auto& nodes = pipeline.nodes();
+  // avail[n]: the stage in which n's rows flow; consume[n]: the stage a sink reads its input in.
+  std::vector<int> avail(nodes.size(), 0), consume(nodes.size(), 0);
+  std::vector<bool> side_input(nodes.size(), false);
+  for (const Node& node : nodes) {
+    int level = 0;
+    for (int input : node.inputs) level = std::max(level, avail[static_cast<size_t>(input)]);
+    for (const auto& [name, side] : node.side_inputs) {
+      const bool barrier = IsBarrier(nodes[static_cast<size_t>(side)].kind);
+      level = std::max(level, avail[static_cast<size_t>(side)] + (barrier ? 0 : 1));
+      if (!barrier) side_input[static_cast<size_t>(side)] = true;
+    }
+    consume[static_cast<size_t>(node.id)] = level;
+    avail[static_cast<size_t>(node.id)] = IsBarrier(node.kind) ? level + 1 : level;
+  }
+  int last = 0;
+  for (const Node& node : nodes) {
+    if (node.kind == NodeKind::kWrite || IsBarrier(node.kind)) last = std::max(last, consume[static_cast<size_t>(node.id)]);
+  }
+  Plan plan;
+  for (int level = 0; level <= last; ++level) {
+    std::set<int> steps, roots;
+    Stage stage;
+    for (const Node& node : nodes) {
+      const size_t id = static_cast<size_t>(node.id);
+      const bool sink = (node.kind == NodeKind::kWrite || IsBarrier(node.kind)) && consume[id] == level;
+      const bool kept = side_input[id] && avail[id] == level;
+      if (sink) {
+        stage.sinks.push_back(node.id);
+        for (int input : node.inputs) CollectUpstream(pipeline, input, &steps, &roots);
+      }
+      if (kept) {
+        stage.materialized.push_back(node.id);
+        CollectUpstream(pipeline, node.id, &steps, &roots);
+      }
+    }
+    if (stage.sinks.empty() && stage.materialized.empty()) continue;
+    stage.steps.assign(steps.begin(), steps.end());
+    stage.roots.assign(roots.begin(), roots.end());
+    plan.stages.push_back(std::move(stage));
+  }
+  if (plan.stages.empty()) return Status::InvalidArgument("the pipeline writes nothing: add a write step");
+  return plan;
+}
+
+namespace {
+
+std::string NodeLine(const Node& node) {
+  std::string line = node.name + " [" + std::string(NodeKindName(node.kind)) + "]";
+  if (!node.description.empty()) line += " " + node.description;
+  return line;
+}
+
+std::string Columns(const Schema& schema) {
+  std::string text;
+  for (const FieldPtr& f : schema.fields()) text += (text.empty() ? "" : ", ") + f->name() + ": " + f->type()->ToString();
+  return text;
+}
+
+std::string DotEscape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string PlanToText(const Pipeline& pipeline, const Plan& plan) {
+  std::string text;
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    const Stage& stage = plan.stages[s];
+    text += "stage " + std::to_string(s + 1) + " of " + std::to_string(plan.stages.size()) + "\n";
+    auto section = [&](const char* title, const std::vector<int>& ids) {
+      if (ids.empty()) return;
+      text += std::string("  ") + title + "\n";
+      for (int id : ids) {
+        const Node& node = pipeline.node(id);
+        text += "    " + NodeLine(node) + "\n";
+        if (!node.inputs.empty() && title != std::string("inputs")) {
+          text += "      from:";
+          for (int input : node.inputs) text += " " + pipeline.node(input).name;
+          for (const auto& [name, side] : node.side_inputs) text += " side " + name + "=" + pipeline.node(side).name;
+          text += "\n";
+        }
+        if (node.kind != NodeKind::kWrite) text += "      rows: " + Columns(*node.schema) + "\n";
+      }
+    };
+    section("inputs", stage.roots);
+    section("steps (fused)", stage.steps);
+    section("consumers", stage.sinks);
+    section("kept as side inputs", stage.materialized);
+  }
+  return text;
+}
+
+std::string PlanToDot(const Pipeline& pipeline, const Plan& plan) {
+  std::string dot = "digraph pipeline {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+  std::set<int> placed;
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    dot += "  subgraph cluster_" + std::to_string(s) + " {\n    label=\"stage " + std::to_string(s + 1) + "\";\n";
+    const Stage& stage = plan.stages[s];
+    for (const auto* ids : {&stage.steps, &stage.sinks}) {
+      for (int id : *ids) {
+        if (!placed.insert(id).second) continue;
+        dot += "    n" + std::to_string(id) + ";\n";
+      }
+    }
+    dot += "  }\n";
+  }
+  for (const Node& node : pipeline.nodes()) {
+    dot += "  n" + std::to_string(node.id) + " [label=\"" + DotEscape(NodeLine(node)) + "\"];\n";
+    for (int input : node.inputs) dot += "  n" + std::to_string(input) + " -> n" + std::to_string(node.id) + ";\n";
+    for (const auto& [name, side] : node.side_inputs) {
+      dot += "  n" + std::to_string(side) + " -> n" + std::to_string(node.id) + " [style=dashed, label=\"" +
+             DotEscape(name) + "\"];\n";
+    }
+  }
+  return dot + "}\n";
+}
+
+}  // namespace recflow::pipeline

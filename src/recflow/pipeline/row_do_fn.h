@@ -1,0 +1,57 @@
+// Row functions: the per-row convenience over DoFn ("load one image"), run in parallel over a batch's rows.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "recflow/pipeline/do_fn.h"
+#include "recflow/pipeline/row_value.h"
+
+namespace recflow::pipeline {
+
+/// Read access to one input row.
+class RowView {
+ public:
+  RowView(const RecordBatch& batch, int64_t row, uint64_t key) : batch_(batch), row_(row), key_(key) {}
+  /// The row's index in its batch.
+  int64_t index() const { return row_; }
+  /// The row's stable identity in the whole input (see ProcessContext::RowKey).
+  uint64_t key() const { return key_; }
+  /// The batch's schema.
+  const Schema& schema() const { return *batch_.schema(); }
+  /// Column `column`'s value in this row (see ReadRowValue).
+  Result<RowValue> Get(int column) const;
+  /// The same, by column name; NotFound for an unknown name.
+  Result<RowValue> Get(std::string_view column) const;
+
+ private:
+  const RecordBatch& batch_;
+  int64_t row_;
+  uint64_t key_;
+};
+
+/// Output rows of one input row: each Emit() adds one row of the new columns' values.
+class RowEmitter {
+ public:
+  /// Adds an output row; `values` holds one value per new column, in order.
+  void Emit(std::vector<RowValue> values) { rows_.push_back(std::move(values)); }
+  /// Rows emitted so far for the current input row.
+  const std::vector<std::vector<RowValue>>& rows() const { return rows_; }
+  /// Forgets the rows (between input rows).
+  void Clear() { rows_.clear(); }
+
+ private:
+  std::vector<std::vector<RowValue>> rows_;
+};
+
+/// Code run once per input row; an error fails that row only (the step's on_error decides).
+using RowFunction = std::function<Status(const RowView& row, RowEmitter& out)>;
+
+/// A DoFn whose output rows are an input row's columns plus `new_fields` (a new field named
+/// like an input column replaces it in place), one output row per Emit() of `fn` on that
+/// input row. Rows are processed in parallel chunks; output order is input order.
+std::shared_ptr<const DoFn> MakeRowDoFn(std::vector<FieldPtr> new_fields, RowFunction fn);
+
+}  // namespace recflow::pipeline

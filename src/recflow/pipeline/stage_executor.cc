@@ -1,0 +1,188 @@
+// StageExecutor: five tbb::parallel_pipeline filters with in-order error reporting.
+#include "recflow/pipeline/stage_executor.h"
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+
+#include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
+
+namespace recflow::pipeline {
+
+namespace {
+
+// One unit's journey through the filters.
+struct Token {
+  std::unique_ptr<SourceUnit> unit;
+  UnitInfo info;
+  Status status;
+  std::vector<SkippedRecord> skipped;
+  int64_t input_records = 0;
+  int64_t input_bytes = 0;
+  std::unique_ptr<UnitState> state;
+};
+
+// The stage state shared by the filters.
+class Stage {
+ public:
+  Stage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options)
+      : inputs_(inputs), program_(program), options_(options) {}
+
+  // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
+  // of the last input / after an error.
+  Token* Read() {
+    while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
+      auto token = std::make_unique<Token>();
+      auto unit = inputs_[input_]->NextUnit();
+      if (!unit.ok()) {
+        token->status = unit.status();
+        read_done_ = true;
+      } else if (*unit == nullptr) {
+        ++input_;
+        continue;
+      } else {
+        token->unit = std::move(unit).ValueUnsafe();
+        token->input_bytes = token->unit->input_bytes();
+      }
+      token->info.input = input_;
+      token->info.index = units_++;
+      token->info.file = inputs_[std::min(input_, inputs_.size() - 1)]->current_file();
+      Count(&StageProgress::units_read);
+      return token.release();
+    }
+    return nullptr;
+  }
+
+  // Filter 2 (parallel): decode the unit and run the program on it.
+  Token* Process(Token* t) {
+    Count(&StageProgress::units_started);
+    if (!t->status.ok() || stop_.load(std::memory_order_relaxed)) return t;
+    auto decoded = t->unit->Decode();
+    t->unit.reset();
+    if (!decoded.ok()) {
+      t->status = decoded.status();
+      return t;
+    }
+    t->skipped = std::move(decoded->skipped);
+    t->input_records = decoded->input_records;
+    auto state = program_->Process(t->info, std::move(decoded).ValueUnsafe());
+    if (!state.ok()) {
+      t->status = state.status();
+    } else {
+      t->state = std::move(state).ValueUnsafe();
+    }
+    return t;
+  }
+
+  // Filter 3 (serial, in order): rebase errors, report skipped records, let the program assign.
+  Token* Assign(Token* t) {
+    if (t->info.input != assigned_input_) {
+      assigned_input_ = t->info.input;
+      records_ = 0;
+    }
+    t->info.first_record = records_;
+    if (!Fail(t->status.RebaseRecord(records_).WithFile(t->info.file))) {
+      for (SkippedRecord& skipped : t->skipped) {
+        skipped.error = skipped.error.RebaseRecord(records_);
+        program_->OnSkipped(t->info.input, skipped);
+      }
+      stats_.skipped_records += static_cast<int64_t>(t->skipped.size());
+      records_ += t->input_records;
+      stats_.input_records += t->input_records;
+      Fail(program_->Assign(t->info, t->state.get()));
+    }
+    t->skipped.clear();
+    return t;
+  }
+
+  // Filter 4 (parallel): compress.
+  Token* Compress(Token* t) {
+    if (!stop_.load(std::memory_order_relaxed) && t->state != nullptr) t->status = program_->Compress(t->state.get());
+    return t;
+  }
+
+  // Filter 5 (serial, in order): write; update progress.
+  void Write(Token* t) {
+    std::unique_ptr<Token> owned(t);
+    Count(&StageProgress::units_done);
+    if (stop_.load(std::memory_order_relaxed)) return;
+    if (Fail(t->status) || (t->state != nullptr && Fail(program_->Write(t->state.get())))) return;
+    stats_.input_bytes += t->input_bytes;
+    if (options_.progress != nullptr) {
+      options_.progress->input_bytes.store(stats_.input_bytes, std::memory_order_relaxed);
+      options_.progress->records.store(stats_.input_records - stats_.skipped_records, std::memory_order_relaxed);
+      options_.progress->skipped.store(stats_.skipped_records, std::memory_order_relaxed);
+    }
+  }
+
+  // Records `st` as the stage's error unless one came first; true when the stage is failing.
+  bool Fail(const Status& st) {
+    if (st.ok()) return stop_.load(std::memory_order_relaxed);
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    if (error_.ok()) error_ = st;
+    stop_.store(true, std::memory_order_relaxed);
+    return true;
+  }
+
+  const Status& error() const { return error_; }
+  const StageStats& stats() const { return stats_; }
+
+ private:
+  void Count(std::atomic<int64_t> StageProgress::*counter) {
+    if (options_.progress != nullptr) (options_.progress->*counter).fetch_add(1, std::memory_order_relaxed);
+  }
+
+  const std::vector<Source*>& inputs_;
+  StageProgram* program_;
+  const StageOptions& options_;
+  std::atomic<bool> stop_{false};
+  size_t input_ = 0;              // the input being read
+  bool read_done_ = false;
+  uint64_t units_ = 0;            // units read
+  size_t assigned_input_ = 0;     // the input of the unit being assigned
+  int64_t records_ = 0;           // its records before that unit
+  std::mutex error_mutex_;
+  Status error_;
+  StageStats stats_;
+};
+
+}  // namespace
+
+int ResolveThreads(int threads) {
+  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options,
+                            const std::function<Status()>& finish) {
+  const int threads = ResolveThreads(options.threads);
+  const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
+  Stage stage(inputs, program, options);
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    using tbb::filter_mode;
+    tbb::parallel_pipeline(
+        static_cast<size_t>(in_flight),
+        tbb::make_filter<void, Token*>(filter_mode::serial_in_order,
+                                       [&](tbb::flow_control& fc) -> Token* {
+                                         Token* t = stage.Read();
+                                         if (t == nullptr) fc.stop();
+                                         return t;
+                                       }) &
+            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.Process(t); }) &
+            tbb::make_filter<Token*, Token*>(filter_mode::serial_in_order, [&](Token* t) { return stage.Assign(t); }) &
+            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.Compress(t); }) &
+            tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Write(t); }));
+  });
+  if (!stage.error().ok()) return stage.error();
+  if (finish) {
+    Status st;
+    arena.execute([&] { st = finish(); });
+    RETURN_NOT_OK(st);
+  }
+  StageStats stats = stage.stats();
+  stats.threads = threads;
+  return stats;
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,232 @@
+// PipelineStageProgram: per unit, the stage's steps in graph order from the unit's root, then per consumer a
+// parallel part (encode, group) and an in-order part (assign to files, merge groups, keep side inputs).
+#include "recflow/pipeline/stage_program_internal.h"
+
+#include <optional>
+
+#include "recflow/columnar/concatenate.h"
+#include "recflow/columnar/take.h"
+#include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/formats/jsonl/row_json.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+// One unit's results on their way to the stage's consumers.
+struct PipelineUnitState final : UnitState {
+  std::map<int, dataset::SinkBatch> sink_batches;  // per write node
+  std::map<int, dataset::SinkWork> work;           // per write node, after Assign
+  std::map<int, std::unique_ptr<GroupedState::Contribution>> contributions;  // per barrier node
+  std::map<int, std::shared_ptr<RecordBatch>> kept;                          // per materialized node
+  std::vector<std::pair<std::string, DeadLetter>> letters;                   // path, letter
+};
+
+Status StepError(const Node& node, const Status& st) {
+  Status out(st.code(), "step '" + node.name + "': " + st.message());
+  const ErrorContext& c = st.context();
+  if (!c.file.empty()) out = out.WithFile(c.file);
+  if (c.offset >= 0) out = out.WithOffset(c.offset);
+  if (c.record >= 0) out = out.WithRecord(c.record);
+  if (!c.field.empty()) out = out.WithField(c.field);
+  return out;
+}
+
+// The rows of `batches` one after the other, with their unit rows.
+Result<ElementBatch> Concat(const std::vector<const ElementBatch*>& batches) {
+  if (batches.size() == 1) return *batches[0];
+  ElementBatch out;
+  std::vector<std::vector<std::shared_ptr<ArrayData>>> columns(static_cast<size_t>(batches[0]->data->num_columns()));
+  int64_t rows = 0;
+  for (const ElementBatch* b : batches) {
+    for (int c = 0; c < b->data->num_columns(); ++c) columns[static_cast<size_t>(c)].push_back(b->data->column_data(c));
+    for (int64_t i = 0; i < b->num_rows(); ++i) out.unit_rows.push_back(b->UnitRow(i));
+    rows += b->num_rows();
+  }
+  std::vector<std::shared_ptr<ArrayData>> joined;
+  for (auto& pieces : columns) {
+    ASSIGN_OR_RETURN(auto column, Concatenate(pieces));
+    joined.push_back(std::move(column));
+  }
+  ASSIGN_OR_RETURN(out.data, RecordBatch::Make(batches[0]->data->schema(), rows, std::move(joined)));
+  return out;
+}
+
+}  // namespace
+
+PipelineStageProgram::PipelineStageProgram(StageResources resources) : r_(std::move(resources)) {}
+
+Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const ElementBatch& input, const UnitInfo& unit,
+                                                    std::vector<DeadLetter>* letters) const {
+  StepMetrics& m = r_.metrics->step(node.id);
+  ops::RowErrors errors;
+  static const SideInputs kNone;
+  auto sides = r_.side_inputs->find(node.id);
+  ProcessContext ctx(sides == r_.side_inputs->end() ? &kNone : &sides->second, &input, unit.index, &errors);
+  Result<DoFnOutput> result = [&] {
+    BusyTimer timer(&m.busy_ns);
+    return node.fn->Process(*input.data, ctx);
+  }();
+  if (!result.ok()) return StepError(node, result.status().WithRecord(input.UnitRow(0)));
+  DoFnOutput out = std::move(result).ValueUnsafe();
+  m.rows_in.fetch_add(input.num_rows(), std::memory_order_relaxed);
+  m.batches.fetch_add(1, std::memory_order_relaxed);
+  if (!out.parents.empty() || out.batch->num_rows() != input.num_rows()) {
+    if (out.parents.size() != static_cast<size_t>(out.batch->num_rows())) {
+      return StepError(node, Status::Internal("the DoFn returned " + std::to_string(out.batch->num_rows()) +
+                                              " rows but " + std::to_string(out.parents.size()) + " parents"));
+    }
+  }
+  if (!errors.empty()) {
+    m.failed_rows.fetch_add(static_cast<int64_t>(errors.errors().size()), std::memory_order_relaxed);
+    if (node.on_error.mode == ErrorPolicy::Mode::kFail) {
+      const ops::RowError& first = errors.errors().front();
+      return StepError(node, first.status.WithRecord(input.UnitRow(first.row)));
+    }
+    // Drop the failed rows' output; dead-letter them with their values.
+    std::vector<bool> failed(static_cast<size_t>(input.num_rows()), false);
+    std::optional<jsonl::RowJsonRenderer> renderer;
+    if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) renderer.emplace(*input.data->schema(), false);
+    for (const ops::RowError& e : errors.errors()) {
+      failed[static_cast<size_t>(e.row)] = true;
+      if (renderer) {
+        DeadLetter letter{node.name, input.UnitRow(e.row), e.status, std::string()};
+        jsonl::JsonWriter writer(&letter.row_json);
+        if (!renderer->Render(*input.data, e.row, &writer).ok()) letter.row_json = "null";
+        letters->push_back(std::move(letter));
+      }
+    }
+    (node.on_error.mode == ErrorPolicy::Mode::kSkip ? m.skipped_rows : m.dead_letters)
+        .fetch_add(static_cast<int64_t>(errors.errors().size()), std::memory_order_relaxed);
+    std::vector<int64_t> keep, parents;
+    for (int64_t j = 0; j < out.batch->num_rows(); ++j) {
+      const int64_t parent = out.parents.empty() ? j : out.parents[static_cast<size_t>(j)];
+      if (failed[static_cast<size_t>(parent)]) continue;
+      keep.push_back(j);
+      parents.push_back(parent);
+    }
+    if (static_cast<int64_t>(keep.size()) != out.batch->num_rows()) {
+      ASSIGN_OR_RETURN(out.batch, TakeRows(*out.batch, keep));
+    }
+    out.parents = std::move(parents);
+  }
+  ElementBatch result_batch;
+  result_batch.data = std::move(out.batch);
+  if (!out.parents.empty() || result_batch.num_rows() != input.num_rows()) {
+    for (int64_t parent : out.parents) result_batch.unit_rows.push_back(input.UnitRow(parent));
+  } else {
+    result_batch.unit_rows = input.unit_rows;
+  }
+  m.rows_out.fetch_add(result_batch.num_rows(), std::memory_order_relaxed);
+  return result_batch;
+}
+
+Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo& unit, DecodedUnit decoded) {
+  const Pipeline& p = *r_.pipeline;
+  const Stage& stage = *r_.stage;
+  auto state = std::make_unique<PipelineUnitState>();
+  std::map<int, ElementBatch> outputs;
+  const int root = stage.roots[unit.input];
+  if (p.node(root).kind == NodeKind::kRead) {  // a grouped root counted its rows when it finished
+    StepMetrics& m = r_.metrics->step(root);
+    m.rows_out.fetch_add(decoded.batch->num_rows(), std::memory_order_relaxed);
+    m.batches.fetch_add(1, std::memory_order_relaxed);
+  }
+  outputs[root] = ElementBatch{std::move(decoded.batch), {}};
+  for (int id : stage.steps) {
+    const Node& node = p.node(id);
+    std::vector<const ElementBatch*> inputs;
+    for (int input : node.inputs) {
+      auto it = outputs.find(input);
+      if (it != outputs.end()) inputs.push_back(&it->second);
+    }
+    if (inputs.empty()) continue;  // not reachable from this unit's root
+    if (node.kind == NodeKind::kFlatten) {
+      ASSIGN_OR_RETURN(outputs[id], Concat(inputs));
+      r_.metrics->step(id).rows_out.fetch_add(outputs[id].num_rows(), std::memory_order_relaxed);
+      continue;
+    }
+    std::vector<DeadLetter> letters;
+    ASSIGN_OR_RETURN(outputs[id], RunParDo(node, *inputs[0], unit, &letters));
+    for (DeadLetter& letter : letters) state->letters.emplace_back(node.on_error.dead_letter, std::move(letter));
+  }
+  for (int id : stage.sinks) {
+    const Node& node = p.node(id);
+    auto it = outputs.find(node.inputs[0]);
+    if (it == outputs.end()) continue;
+    const ElementBatch& batch = it->second;
+    StepMetrics& m = r_.metrics->step(id);
+    BusyTimer timer(&m.busy_ns);
+    m.rows_in.fetch_add(batch.num_rows(), std::memory_order_relaxed);
+    m.batches.fetch_add(1, std::memory_order_relaxed);
+    if (node.kind == NodeKind::kWrite) {
+      Status st = r_.writers->at(id)->Prepare(*batch.data, &state->sink_batches[id]);
+      if (!st.ok()) return StepError(node, st);
+    } else {
+      auto contribution = r_.grouped->at(id)->Partial(batch.data);
+      if (!contribution.ok()) return StepError(node, contribution.status());
+      state->contributions[id] = std::move(contribution).ValueUnsafe();
+    }
+  }
+  for (int id : stage.materialized) {
+    auto it = outputs.find(id);
+    if (it != outputs.end()) state->kept[id] = it->second.data;
+  }
+  return std::unique_ptr<UnitState>(std::move(state));
+}
+
+Status PipelineStageProgram::Assign(const UnitInfo& unit, UnitState* state) {
+  auto* s = static_cast<PipelineUnitState*>(state);
+  for (auto& [path, letter] : s->letters) {
+    RETURN_NOT_OK(r_.dead_letters->Write(path, letter, unit.file, unit.first_record + letter.unit_row));
+  }
+  for (auto& [id, sink_batch] : s->sink_batches) {
+    Status st = r_.writers->at(id)->sink()->Assign(std::move(sink_batch), &s->work[id]);
+    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
+  }
+  for (auto& [id, contribution] : s->contributions) {
+    Status st = r_.grouped->at(id)->Merge(std::move(contribution));
+    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
+  }
+  for (auto& [id, batch] : s->kept) (*r_.kept)[id].push_back(std::move(batch));
+  s->letters.clear();
+  s->contributions.clear();
+  s->kept.clear();
+  return Status::OK();
+}
+
+Status PipelineStageProgram::Compress(UnitState* state) {
+  auto* s = static_cast<PipelineUnitState*>(state);
+  for (auto& [id, work] : s->work) {
+    Status st = r_.writers->at(id)->Compress(&work);
+    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
+  }
+  return Status::OK();
+}
+
+Status PipelineStageProgram::Write(UnitState* state) {
+  auto* s = static_cast<PipelineUnitState*>(state);
+  for (auto& [id, work] : s->work) {
+    Status st = r_.writers->at(id)->sink()->Write(std::move(work));
+    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
+  }
+  return Status::OK();
+}
+
+void PipelineStageProgram::OnSkipped(size_t input, const SkippedRecord& record) {
+  const Node& root = r_.pipeline->node(r_.stage->roots[input]);
+  StepMetrics& m = r_.metrics->step(root.id);
+  m.failed_rows.fetch_add(1, std::memory_order_relaxed);
+  if (root.on_error.mode != ErrorPolicy::Mode::kDeadLetter) {
+    m.skipped_rows.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  m.dead_letters.fetch_add(1, std::memory_order_relaxed);
+  DeadLetter letter{root.name, 0, record.error, std::string()};
+  jsonl::JsonWriter writer(&letter.row_json);
+  writer.String(record.text);
+  (void)r_.dead_letters->Write(root.on_error.dead_letter, letter, record.error.context().file,
+                               record.error.context().record);
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,62 @@
+// StepRegistry: pipeline steps by the name YAML uses for them — the built-in ops and the DoFns users register.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "recflow/pipeline/pipeline.h"
+#include "recflow/pipeline/step_args.h"
+
+namespace recflow::pipeline {
+
+/// What a step's builder gets.
+struct StepContext {
+  Pipeline* pipeline = nullptr;
+  std::string name;                  ///< the step's name
+  std::vector<PCollection> inputs;   ///< its main inputs
+  StepOptions options;               ///< on_error and side inputs from the YAML
+  StepArgs* args = nullptr;          ///< the op's arguments
+  std::string base_dir;              ///< the YAML file's directory
+
+  /// `path` resolved against base_dir when relative.
+  std::string Path(const std::string& path) const;
+  /// The only main input (the builder's step takes exactly one).
+  const PCollection& input() const { return inputs.front(); }
+};
+
+/// Adds the step to ctx.pipeline; returns its output, or nullopt for a step without one
+/// (write). Build errors go to the pipeline (Pipeline::status) or are returned.
+using StepBuilder = std::function<Result<std::optional<PCollection>>(StepContext& ctx)>;
+
+/// One kind of step.
+struct StepType {
+  std::string name;        ///< the YAML key ("resize")
+  std::string summary;     ///< one line for `recflow run --list-steps`
+  std::string shorthand;   ///< the argument a scalar or list value stands for ("columns"), if any
+  int min_inputs = 1;      ///< 0 for reads
+  int max_inputs = 1;      ///< -1 for any number (flatten)
+  StepBuilder build;
+};
+
+/// Step kinds by name.
+class StepRegistry {
+ public:
+  /// Adds `type`; InvalidArgument when the name is taken.
+  Status Add(StepType type);
+  /// The step named `name`, or nullptr.
+  const StepType* Find(std::string_view name) const;
+  /// Every name, sorted.
+  std::vector<std::string> names() const;
+
+ private:
+  std::map<std::string, StepType, std::less<>> types_;
+};
+
+/// A registry with every built-in step (read, write, grouping, column, image and tf.Example
+/// ops); users add their own DoFns to a copy.
+StepRegistry BuiltinSteps();
+
+}  // namespace recflow::pipeline

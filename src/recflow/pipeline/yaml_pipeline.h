@@ -1,0 +1,39 @@
+// LoadPipelineYaml: a pipeline written in YAML (parameters, steps, inputs, side inputs, error policies), checked
+// whole — every step's keys and every column and type — before anything runs.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "recflow/pipeline/pipeline.h"
+#include "recflow/pipeline/step_registry.h"
+
+namespace recflow::pipeline {
+
+/// A pipeline built from YAML.
+struct YamlPipeline {
+  std::string name;
+  std::map<std::string, std::string> params;  ///< after --set overrides
+  std::unique_ptr<Pipeline> pipeline;
+};
+
+/// Builds the pipeline in `text` (named `file` in messages; relative paths resolve against
+/// `base_dir`). The document is a mapping with `steps` (a list) and optional `name`,
+/// `description` and `params` (defaults of `${name}` parameters, overridden by `overrides`,
+/// which must name declared parameters). Each step is a mapping of one op key (a step of
+/// `registry`) to its arguments, plus optional `name`, `input` (a step name or a list; the
+/// previous step by default), `side_inputs` ({name: step}), `on_error` (fail, skip,
+/// dead_letter) and `dead_letter` (a JSON Lines path). Errors name the line and column.
+Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::string& file, const std::string& base_dir,
+                                       const std::vector<std::pair<std::string, std::string>>& overrides,
+                                       const StepRegistry& registry);
+
+/// ParsePipelineYaml of the file at `path` (relative paths resolve against its directory).
+Result<YamlPipeline> LoadPipelineYaml(const std::string& path,
+                                      const std::vector<std::pair<std::string, std::string>>& overrides,
+                                      const StepRegistry& registry);
+
+}  // namespace recflow::pipeline
