@@ -25,7 +25,7 @@ Status DeadLetters::Write(const std::string& path, const DeadLetter& letter, con
   w.Key("step");
   w.String(letter.step);
   w.Key("file");
-  w.String(letter.error.context().file.empty() ? file : letter.error.context().file);
+  w.String(file);
   w.Key("record");
   w.Int(record);
   if (!letter.error.context().field.empty()) {

@@ -28,7 +28,8 @@ class DeadLetters {
   ~DeadLetters();
   /// Creates (truncates) `path` unless already open.
   Status Open(const std::string& path);
-  /// Appends `letter` to `path` (opened before), as from input `file` at record `record`.
+  /// Appends `letter` to `path` (opened before), as from input `file` at record `record`
+  /// (the letter's own error context is not used for them).
   Status Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record);
   /// Flushes and closes every file.
   Status Close();

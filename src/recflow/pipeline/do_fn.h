@@ -25,6 +25,12 @@ class ProcessContext {
   const SideInputs& side_inputs() const { return *side_inputs_; }
   /// Where to report rows that failed (the step's on_error policy decides what happens).
   ops::RowErrors& row_errors() { return *errors_; }
+  /// The same context reporting failed rows to `errors` instead.
+  ProcessContext WithRowErrors(ops::RowErrors* errors) const {
+    ProcessContext copy = *this;
+    copy.errors_ = errors;
+    return copy;
+  }
   /// A number identifying input row `row` within the whole input, the same whatever the
   /// threads and batch boundaries: the seed of per-row randomness (random crops and flips).
   uint64_t RowKey(int64_t row) const {

@@ -18,7 +18,7 @@ bool IsNullAt(const ArrayData& data, int64_t i) {
 }
 
 Status CannotTake(const DataType& type, const RowValue& value) {
-  return Status::TypeError("a " + type.ToString() + " column cannot take " + RowValueToString(value));
+  return Status::TypeError("a " + type.ToString() + " column cannot take " + ops::ScalarToString(value));
 }
 
 // `value` as a T of column type `type`: integers range-checked, floats only when integral.
@@ -35,7 +35,7 @@ Result<T> ToNumber(const DataType& type, const RowValue& value) {
       whole = *v;
     } else if (const auto* d = std::get_if<double>(&value)) {
       if (!(std::trunc(*d) == *d && *d >= -9.2233720368547758e18 && *d < 9.2233720368547758e18)) {
-        return Status::TypeError("value " + RowValueToString(value) + " is not an integer of " + type.ToString());
+        return Status::TypeError("value " + ops::ScalarToString(value) + " is not an integer of " + type.ToString());
       }
       whole = static_cast<int64_t>(*d);
     } else {
@@ -122,17 +122,6 @@ Status AppendRowValue(ArrayBuilder* builder, const RowValue& value) {
       return static_cast<NumericBuilder<V>*>(builder)->Append(v);
     }
   });
-}
-
-std::string RowValueToString(const RowValue& value) {
-  struct Visitor {
-    std::string operator()(std::monostate) const { return "null"; }
-    std::string operator()(bool b) const { return b ? "true" : "false"; }
-    std::string operator()(int64_t v) const { return std::to_string(v); }
-    std::string operator()(double v) const { return std::to_string(v); }
-    std::string operator()(const std::string& s) const { return "\"" + s.substr(0, 64) + (s.size() > 64 ? "…\"" : "\""); }
-  };
-  return std::visit(Visitor{}, value);
 }
 
 }  // namespace recflow::pipeline

@@ -3,16 +3,16 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
 
 #include "recflow/columnar/array_data.h"
 #include "recflow/columnar/builder.h"
 #include "recflow/core/result.h"
+#include "recflow/ops/columns/scalar.h"
 
 namespace recflow::pipeline {
 
-/// A scalar value: null, bool, any integer, any float, or bytes/text.
-using RowValue = std::variant<std::monostate, bool, int64_t, double, std::string>;
+/// A scalar value: null, bool, any integer, any float, or bytes/text (the ops' Scalar).
+using RowValue = ops::Scalar;
 
 /// Element `i` of a bool, integer (uint64 above INT64_MAX is a TypeError), float, utf8 or
 /// binary column (any width, large variants included); std::monostate for a null.
@@ -25,8 +25,5 @@ Status CheckRowValue(const DataType& type, const RowValue& value);
 /// range-checked, floats convert to integers only when integral and in range, and text goes to
 /// utf8 or binary; anything else is a TypeError naming both types.
 Status AppendRowValue(ArrayBuilder* builder, const RowValue& value);
-
-/// "null", "true", "42", "0.5" or the text itself, for messages.
-std::string RowValueToString(const RowValue& value);
 
 }  // namespace recflow::pipeline

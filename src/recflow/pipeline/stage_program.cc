@@ -22,11 +22,16 @@ struct PipelineUnitState final : UnitState {
   std::vector<std::pair<std::string, DeadLetter>> letters;                   // path, letter
 };
 
-Status StepError(const Node& node, const Status& st) {
-  Status out(st.code(), "step '" + node.name + "': " + st.message());
+// `st` of step `node`, named in the message. A row's error keeps the file its step read (an
+// image that would not load) in the message, so the context's file is the pipeline input the
+// row came from.
+Status StepError(const Node& node, const Status& st, bool row_error = false) {
   const ErrorContext& c = st.context();
-  if (!c.file.empty()) out = out.WithFile(c.file);
-  if (c.offset >= 0) out = out.WithOffset(c.offset);
+  std::string message = "step '" + node.name + "': ";
+  if (row_error && !c.file.empty() && st.message().find(c.file) == std::string::npos) message += c.file + ": ";
+  Status out(st.code(), message + st.message());
+  if (!row_error && !c.file.empty()) out = out.WithFile(c.file);
+  if (!row_error && c.offset >= 0) out = out.WithOffset(c.offset);
   if (c.record >= 0) out = out.WithRecord(c.record);
   if (!c.field.empty()) out = out.WithField(c.field);
   return out;
@@ -81,7 +86,7 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
     m.failed_rows.fetch_add(static_cast<int64_t>(errors.errors().size()), std::memory_order_relaxed);
     if (node.on_error.mode == ErrorPolicy::Mode::kFail) {
       const ops::RowError& first = errors.errors().front();
-      return StepError(node, first.status.WithRecord(input.UnitRow(first.row)));
+      return StepError(node, first.status, true).WithRecord(input.UnitRow(first.row));
     }
     // Drop the failed rows' output; dead-letter them with their values.
     std::vector<bool> failed(static_cast<size_t>(input.num_rows()), false);
@@ -90,7 +95,7 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
     for (const ops::RowError& e : errors.errors()) {
       failed[static_cast<size_t>(e.row)] = true;
       if (renderer) {
-        DeadLetter letter{node.name, input.UnitRow(e.row), e.status, std::string()};
+        DeadLetter letter{node.name, input.UnitRow(e.row), StepError(node, e.status, true), std::string()};
         jsonl::JsonWriter writer(&letter.row_json);
         if (!renderer->Render(*input.data, e.row, &writer).ok()) letter.row_json = "null";
         letters->push_back(std::move(letter));
@@ -143,7 +148,10 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
     if (inputs.empty()) continue;  // not reachable from this unit's root
     if (node.kind == NodeKind::kFlatten) {
       ASSIGN_OR_RETURN(outputs[id], Concat(inputs));
-      r_.metrics->step(id).rows_out.fetch_add(outputs[id].num_rows(), std::memory_order_relaxed);
+      StepMetrics& m = r_.metrics->step(id);
+      m.rows_in.fetch_add(outputs[id].num_rows(), std::memory_order_relaxed);
+      m.rows_out.fetch_add(outputs[id].num_rows(), std::memory_order_relaxed);
+      m.batches.fetch_add(1, std::memory_order_relaxed);
       continue;
     }
     std::vector<DeadLetter> letters;

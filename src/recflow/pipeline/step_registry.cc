@@ -34,6 +34,10 @@ StepRegistry BuiltinSteps() {
   StepRegistry registry;
   AddIoSteps(&registry);
   AddGroupingSteps(&registry);
+  AddColumnSteps(&registry);
+  AddImageSteps(&registry);
+  AddFileSteps(&registry);
+  AddExampleSteps(&registry);
   return registry;
 }
 

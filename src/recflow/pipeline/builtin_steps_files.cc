@@ -1,0 +1,193 @@
+// Built-in file steps: read_idx (MNIST-format images and labels as an image column), text_template (a text column
+// from other columns) and write_files (each row's bytes to the file its path column names).
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "recflow/core/io.h"
+#include "recflow/formats/idx/idx_reader.h"
+#include "recflow/ops/image/image_column.h"
+#include "recflow/pipeline/batch_source.h"
+#include "recflow/pipeline/builtin_steps_internal.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+namespace fs = std::filesystem;
+using BuildResult = Result<std::optional<PCollection>>;
+
+// IDX batches {image: binary, label} as {index: int64, image: image column, label: int64}.
+class IdxTable {
+ public:
+  static Result<std::shared_ptr<IdxTable>> Open(const std::string& images, const std::string& labels) {
+    auto table = std::make_shared<IdxTable>();
+    ASSIGN_OR_RETURN(table->reader_, idx::IdxReader::OpenPair(images, labels, idx::IdxReaderOptions::Defaults()));
+    const FieldPtr& image = table->reader_->schema()->field(0);
+    const auto shape = image->metadata() ? image->metadata()->Get(idx::kShapeMetadataKey) : std::nullopt;
+    int dims[3] = {0, 0, 1};
+    if (!shape || std::sscanf(shape->c_str(), "%d,%d,%d", &dims[0], &dims[1], &dims[2]) < 2) {
+      return Status::InvalidArgument(images + ": not an images file (items must be rows x columns [x channels])");
+    }
+    RETURN_NOT_OK(image::CheckImageShape(dims[0], dims[1], dims[2]));
+    table->height_ = dims[0];
+    table->width_ = dims[1];
+    table->channels_ = dims[2];
+    table->schema_ = Schema::Make({Field::Make("index", int64(), false),
+                                   ops::ImageField("image", image::PixelType::kUInt8),
+                                   Field::Make("label", int64(), false)});
+    return table;
+  }
+
+  const SchemaPtr& schema() const { return schema_; }
+
+  Result<std::shared_ptr<RecordBatch>> Next() {
+    ASSIGN_OR_RETURN(auto batch, reader_->Next());
+    if (batch == nullptr) return batch;
+    const int64_t n = batch->num_rows();
+    Int64Builder index;
+    Int32Builder height, width, channels;
+    for (int64_t i = 0; i < n; ++i) {
+      RETURN_NOT_OK(index.Append(next_index_++));
+      RETURN_NOT_OK(height.Append(height_));
+      RETURN_NOT_OK(width.Append(width_));
+      RETURN_NOT_OK(channels.Append(channels_));
+    }
+    ASSIGN_OR_RETURN(auto index_column, index.Finish());
+    ASSIGN_OR_RETURN(auto h, height.Finish());
+    ASSIGN_OR_RETURN(auto w, width.Finish());
+    ASSIGN_OR_RETURN(auto c, channels.Finish());
+    auto images = ArrayData::Make(schema_->field(1)->type(), n, {nullptr}, 0, 0, {h, w, c, batch->column_data(0)});
+    return RecordBatch::Make(schema_, n, {index_column, images, batch->column_data(1)});
+  }
+
+  IdxTable() = default;
+
+ private:
+  std::unique_ptr<idx::IdxReader> reader_;
+  SchemaPtr schema_;
+  int height_ = 0, width_ = 0, channels_ = 1;
+  int64_t next_index_ = 0;
+};
+
+BuildResult BuildReadIdx(StepContext& ctx) {
+  ASSIGN_OR_RETURN(std::string images, ctx.args->String("images"));
+  ASSIGN_OR_RETURN(std::string labels, ctx.args->String("labels"));
+  images = ctx.Path(images);
+  labels = ctx.Path(labels);
+  auto factory = [images, labels]() -> Result<std::unique_ptr<Source>> {
+    ASSIGN_OR_RETURN(auto table, IdxTable::Open(images, labels));
+    return MakeCallbackSource(images, table->schema(), [table] { return table->Next(); });
+  };
+  return ctx.pipeline->Read(ctx.name, factory, "idx " + images + " " + labels, ctx.options.on_error);
+}
+
+// A template "train/{label}/{index}.png": literal text and column references.
+struct TemplatePart {
+  std::string text;  // literal text, when column < 0
+  int column = -1;
+};
+
+Result<std::vector<TemplatePart>> ParseTemplate(StepArgs& a, const std::string& text, const Schema& schema) {
+  std::vector<TemplatePart> parts;
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t open = text.find('{', i);
+    if (open == std::string::npos) {
+      parts.push_back({text.substr(i), -1});
+      break;
+    }
+    const size_t close = text.find('}', open);
+    if (close == std::string::npos) return a.Error("template", "unclosed { in '" + text + "'");
+    if (open > i) parts.push_back({text.substr(i, open - i), -1});
+    const std::string name = text.substr(open + 1, close - open - 1);
+    const int column = schema.GetFieldIndex(name);
+    if (column < 0) return a.Error("template", "no column '" + name + "' in " + schema.ToString());
+    parts.push_back({std::string(), column});
+    i = close + 1;
+  }
+  return parts;
+}
+
+BuildResult BuildTextTemplate(StepContext& ctx) {
+  ASSIGN_OR_RETURN(std::string output, ctx.args->String("output"));
+  ASSIGN_OR_RETURN(std::string text, ctx.args->String("template"));
+  ASSIGN_OR_RETURN(auto parts, ParseTemplate(*ctx.args, text, *ctx.input().schema()));
+  auto fn = [parts](const RowView& row, RowEmitter& out) -> Status {
+    std::string value;
+    for (const TemplatePart& part : parts) {
+      if (part.column < 0) {
+        value += part.text;
+        continue;
+      }
+      ASSIGN_OR_RETURN(RowValue v, row.Get(part.column));
+      if (std::holds_alternative<std::monostate>(v)) {
+        return Status::DataError("column '" + row.schema().field(part.column)->name() + "' is null");
+      }
+      value += std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : ops::ScalarToString(v);
+    }
+    out.Emit({std::move(value)});
+    return Status::OK();
+  };
+  return ctx.pipeline->MapRows(ctx.name, ctx.input(), {Field::Make(output, utf8(), false)}, fn, ctx.options);
+}
+
+// Writes `bytes` to `path` whole or not at all: a temporary file in the same directory, then rename.
+Status WriteFileAtomically(const fs::path& path, std::string_view bytes) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) return Status::IOError("cannot create " + path.parent_path().string() + ": " + ec.message());
+  const fs::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  {
+    ASSIGN_OR_RETURN(auto out, FileOutputStream::Open(tmp.string()));
+    RETURN_NOT_OK(out->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
+    RETURN_NOT_OK(out->Close());
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return Status::IOError("cannot rename to " + path.string());
+  }
+  return Status::OK();
+}
+
+BuildResult BuildWriteFiles(StepContext& ctx) {
+  ASSIGN_OR_RETURN(std::string dir, ctx.args->String("dir"));
+  ASSIGN_OR_RETURN(std::string path_column, ctx.args->String("path", "path"));
+  ASSIGN_OR_RETURN(std::string bytes_column, ctx.args->String("bytes", "bytes"));
+  const SchemaPtr schema = ctx.input().schema();
+  const int path_index = schema->GetFieldIndex(path_column);
+  const int bytes_index = schema->GetFieldIndex(bytes_column);
+  if (path_index < 0) return ctx.args->Error("path", "no column '" + path_column + "'");
+  if (bytes_index < 0) return ctx.args->Error("bytes", "no column '" + bytes_column + "'");
+  const fs::path root = ctx.Path(dir);
+  auto fn = [root, path_index, bytes_index](const RowView& row, RowEmitter& out) -> Status {
+    ASSIGN_OR_RETURN(RowValue path, row.Get(path_index));
+    ASSIGN_OR_RETURN(RowValue bytes, row.Get(bytes_index));
+    if (!std::holds_alternative<std::string>(path) || !std::holds_alternative<std::string>(bytes)) {
+      return Status::DataError("a path or bytes value is null");
+    }
+    const fs::path relative = fs::path(std::get<std::string>(path)).lexically_normal();
+    if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
+      return Status::DataError("path '" + relative.string() + "' leaves the output directory");
+    }
+    RETURN_NOT_OK(WriteFileAtomically(root / relative, std::get<std::string>(bytes)));
+    out.Emit({});
+    return Status::OK();
+  };
+  return ctx.pipeline->MapRows(ctx.name, ctx.input(), {}, fn, ctx.options);
+}
+
+}  // namespace
+
+void AddFileSteps(StepRegistry* registry) {
+  (void)registry->Add(StepType{"read_idx", "MNIST-format IDX images and labels as {index, image, label}", "", 0, 0,
+                               BuildReadIdx});
+  (void)registry->Add(StepType{"text_template", "a text column from a template of columns: \"{split}/{index}.png\"", "",
+                               1, 1, BuildTextTemplate});
+  (void)registry->Add(StepType{"write_files", "write each row's bytes to DIR/PATH (atomically per file)", "", 1, 1,
+                               BuildWriteFiles});
+}
+
+}  // namespace recflow::pipeline
