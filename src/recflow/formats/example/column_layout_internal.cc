@@ -19,7 +19,11 @@ Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
   if (type == RecordType::kSequenceExample) {
     ASSIGN_OR_RETURN(layout.feature_list, IsFeatureListField(field));
   }
-  const bool nested = t->id() == TypeId::kList && t->value_type()->id() == TypeId::kList;
+  // list, large_list and fixed_size_list all hold a feature's values.
+  auto is_list = [](const DataType& type) {
+    return type.id() == TypeId::kList || type.id() == TypeId::kLargeList || type.id() == TypeId::kFixedSizeList;
+  };
+  const bool nested = is_list(*t) && is_list(*t->value_type());
   if (t->id() == TypeId::kNull) {
     layout.shape = ColumnShape::kNull;
     layout.leaf = t;
@@ -34,7 +38,7 @@ Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
     layout.leaf = t->value_type()->value_type();
   } else if (layout.feature_list) {
     return unsupported("a feature list column must be list<list<T>>");
-  } else if (t->id() == TypeId::kList) {
+  } else if (is_list(*t)) {
     layout.shape = ColumnShape::kList;
     layout.leaf = t->value_type();
   } else {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/formats/example/column_layout_internal.h"
 #include "recflow/formats/example/leaf_writer_internal.h"
 #include "recflow/formats/example/message_internal.h"
@@ -26,11 +27,11 @@ bool IsNullAt(const ArrayData& d, int64_t i) {
   return v != nullptr && !bit_util::GetBit(v, d.offset + i);
 }
 
-// The child range [begin, end) of list i.
+// The child range [begin, end) of list i (list, large_list or fixed_size_list).
 void ListRange(const ArrayData& list, int64_t i, int64_t* begin, int64_t* end) {
-  const int32_t* offsets = list.GetValues<int32_t>(1);
-  *begin = offsets[i];
-  *end = offsets[i + 1];
+  const ChildRange range = recflow::ListRange(list, i);
+  *begin = range.start;
+  *end = range.start + range.length;
 }
 
 }  // namespace
