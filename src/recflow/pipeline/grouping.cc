@@ -286,6 +286,13 @@ class CombineState final : public GroupedState {
 
 Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& key_columns) {
   BatchGroups groups;
+  if (key_columns.empty()) {  // a global combine: every row in one group, nothing to hash
+    groups.keys.emplace_back();
+    groups.rows.emplace_back(static_cast<size_t>(batch.num_rows()));
+    for (int64_t row = 0; row < batch.num_rows(); ++row) groups.rows[0][static_cast<size_t>(row)] = row;
+    groups.key_rows = std::make_shared<RecordBatch>(Schema::Make({}), 1, std::vector<std::shared_ptr<ArrayData>>{});
+    return groups;
+  }
   std::unordered_map<std::string, size_t> index;
   std::vector<int64_t> first_rows;
   std::string key;
