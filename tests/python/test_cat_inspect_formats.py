@@ -1,6 +1,9 @@
-"""`recflow cat` and `inspect` on CSV, JSON Lines, Avro and Hive-partitioned datasets."""
+"""`recflow cat` and `inspect` on CSV, JSON Lines, Avro, Arrow and Hive-partitioned datasets."""
+import gzip
 import json
 from pathlib import Path
+
+import pytest
 
 from tfrecord_util import write_tfrecord
 
@@ -80,3 +83,30 @@ def test_inspect_csv_reports_nulls_list_lengths_and_skipped_rows(run, tmp_path):
     assert skipped.returncode == 0, skipped.stderr
     assert json.loads(skipped.stdout)["total"]["skipped_records"] == 1
     assert "warning" in skipped.stderr and "record 1" in skipped.stderr
+
+
+def expected_lengths(json_path: Path, name: str):
+    """(nulls, min, max) entry lengths of column `name` over the batches of an Arrow integration JSON."""
+    doc = json.loads(gzip.decompress(json_path.read_bytes()))
+    field = next(f for f in doc["schema"]["fields"] if f["name"] == name)
+    nulls, lengths = 0, []
+    for batch in doc["batches"]:
+        column = next(c for c in batch["columns"] if c["name"] == name)
+        for i, valid in enumerate(column["VALIDITY"]):
+            if not valid:
+                nulls += 1
+            elif field["type"]["name"] == "fixedsizelist":
+                lengths.append(field["type"]["listSize"])
+            else:
+                lengths.append(int(column["OFFSET"][i + 1]) - int(column["OFFSET"][i]))
+    return nulls, min(lengths), max(lengths)
+
+
+@pytest.mark.parametrize("case,column", [("nested", "list_nullable"), ("nested", "fixedsizelist_nullable"),
+                                         ("nested_large_offsets", "large_list_nullable"),
+                                         ("nested_large_offsets", "large_list_nested"), ("map", "map_nullable")])
+def test_inspect_reports_lengths_of_every_list_like_column(run, testdata, case, column):
+    stem = testdata / "arrow-integration" / "1.0.0-littleendian" / f"generated_{case}"
+    report = json.loads(run("inspect", "--json", f"{stem}.arrow_file").stdout)
+    got = next(c for c in report["columns"] if c["name"] == column)
+    assert (got["nulls"], got["min_length"], got["max_length"]) == expected_lengths(Path(f"{stem}.json.gz"), column)

@@ -1,9 +1,10 @@
-// ColumnStats: null counts from each column's exact null_count, list lengths from its offsets.
+// ColumnStats: null counts from each column's exact null_count, list lengths from each list-like column's ranges.
 #include "recflow/cli/column_stats.h"
 
 #include <algorithm>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 
 namespace recflow::cli {
 
@@ -16,12 +17,12 @@ void ColumnStats::Observe(const RecordBatch& batch) {
     const ArrayData& column = *batch.column_data(static_cast<int>(c));
     ColumnStat& stat = stats_[c];
     stat.nulls += column.null_count;
-    if (column.type->id() != TypeId::kList) continue;
-    const int32_t* offsets = column.GetValues<int32_t>(1);
+    const TypeId id = column.type->id();
+    if (id != TypeId::kList && id != TypeId::kLargeList && id != TypeId::kFixedSizeList && id != TypeId::kMap) continue;
     const uint8_t* validity = column.validity();
     for (int64_t i = 0; i < column.length; ++i) {
       if (validity != nullptr && !bit_util::GetBit(validity, column.offset + i)) continue;
-      const int64_t length = offsets[i + 1] - offsets[i];
+      const int64_t length = ListRange(column, i).length;
       stat.min_length = stat.min_length < 0 ? length : std::min(stat.min_length, length);
       stat.max_length = std::max(stat.max_length, length);
     }

@@ -13,8 +13,8 @@ namespace recflow::cli {
 struct ColumnStat {
   std::string name;
   int64_t nulls = 0;        ///< rows where the column is null
-  int64_t min_length = -1;  ///< list columns: the shortest non-null list; else -1
-  int64_t max_length = -1;  ///< list columns: the longest non-null list; else -1
+  int64_t min_length = -1;  ///< list, large_list, fixed_size_list and map columns: the shortest non-null entry; else -1
+  int64_t max_length = -1;  ///< list, large_list, fixed_size_list and map columns: the longest non-null entry; else -1
 };
 
 /// Accumulates ColumnStats over the batches of one schema.

@@ -20,14 +20,18 @@ struct SchemaPrivate {
   std::unique_ptr<ArrowSchema> dictionary;
 };
 
-void ReleaseSchema(ArrowSchema* schema) {
-  auto* owned = static_cast<SchemaPrivate*>(schema->private_data);
-  for (ArrowSchema& child : owned->children) {
+/// The release callback of an exported ArrowSchema or ArrowArray (`Struct`) whose private data
+/// is a `Private`: releases the children and the dictionary a consumer has not moved out, then
+/// frees what the struct owns and marks it released.
+template <typename Struct, typename Private>
+void Release(Struct* exported) {
+  auto* owned = static_cast<Private*>(exported->private_data);
+  for (Struct& child : owned->children) {
     if (child.release != nullptr) child.release(&child);
   }
   if (owned->dictionary != nullptr && owned->dictionary->release != nullptr) owned->dictionary->release(owned->dictionary.get());
   delete owned;
-  schema->release = nullptr;
+  exported->release = nullptr;
 }
 
 /// The specification's metadata encoding: int32 count, then int32 length + bytes of each key
@@ -72,7 +76,7 @@ void FillSchema(const DataType& type, std::string name, int64_t flags, const Key
   out->n_children = static_cast<int64_t>(owned->children.size());
   out->children = owned->child_pointers.empty() ? nullptr : owned->child_pointers.data();
   out->dictionary = owned->dictionary.get();
-  out->release = ReleaseSchema;
+  out->release = Release<ArrowSchema, SchemaPrivate>;
   out->private_data = owned.release();
 }
 
@@ -84,16 +88,6 @@ struct ArrayPrivate {
   std::vector<ArrowArray*> child_pointers;
   std::unique_ptr<ArrowArray> dictionary;
 };
-
-void ReleaseArray(ArrowArray* array) {
-  auto* owned = static_cast<ArrayPrivate*>(array->private_data);
-  for (ArrowArray& child : owned->children) {
-    if (child.release != nullptr) child.release(&child);
-  }
-  if (owned->dictionary != nullptr && owned->dictionary->release != nullptr) owned->dictionary->release(owned->dictionary.get());
-  delete owned;
-  array->release = nullptr;
-}
 
 void FillArray(std::shared_ptr<ArrayData> data, ArrowArray* out) {
   auto owned = std::make_unique<ArrayPrivate>();
@@ -119,7 +113,7 @@ void FillArray(std::shared_ptr<ArrayData> data, ArrowArray* out) {
   out->buffers = owned->buffers.empty() ? nullptr : owned->buffers.data();
   out->children = owned->child_pointers.empty() ? nullptr : owned->child_pointers.data();
   out->dictionary = owned->dictionary.get();
-  out->release = ReleaseArray;
+  out->release = Release<ArrowArray, ArrayPrivate>;
   owned->data = std::move(data);
   out->private_data = owned.release();
 }

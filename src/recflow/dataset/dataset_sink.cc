@@ -18,6 +18,8 @@ struct DatasetSink::Target {
   int64_t pending_run_bytes = 0;      // their estimated size
   int64_t written = 0;                // bytes appended to the file so far (uncompressed)
   std::vector<BatchBlock> blocks;     // batch formats: every batch of the file
+  std::vector<BatchBlock> dictionary_blocks;  // batch formats: every dictionary batch of the file
+  std::unique_ptr<BatchFileState> batch_state;  // batch formats: advanced as runs are assigned
 };
 
 // One partition directory and where its next record goes.
@@ -139,6 +141,9 @@ Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_
   target->shard = shard;
   target->file = files_->Add(std::move(path));
   target->pending = header_;
+  if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
+    target->batch_state = batches->NewFileState();
+  }
   pending_bytes_ += static_cast<int64_t>(header_.size());
   Target* t = target.get();
   targets_.push_back(std::move(target));
@@ -168,8 +173,12 @@ Status DatasetSink::AppendRecords(Target* target, const SinkBatch::Group& group,
   pending_bytes_ += to - from;
   if (group.run.data != nullptr) {  // a batch format: the rows themselves, encoded by Compress
     const auto first = group.run.rows.begin();
-    target->pending_runs.push_back({group.run.data, std::vector<int64_t>(first + static_cast<ptrdiff_t>(begin),
-                                                                         first + static_cast<ptrdiff_t>(end))});
+    ASSIGN_OR_RETURN(std::shared_ptr<const BatchPlan> plan,
+                     format_->batch_encoding()->PlanBatch(target->batch_state.get(), *group.run.data));
+    target->pending_runs.push_back({group.run.data,
+                                    std::vector<int64_t>(first + static_cast<ptrdiff_t>(begin),
+                                                         first + static_cast<ptrdiff_t>(end)),
+                                    std::move(plan)});
     target->pending_run_bytes += to - from;
     if (target->pending_run_bytes >= options_.chunk_bytes) TakeChunk(target, out);
     return Status::OK();
@@ -256,8 +265,13 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
 Status DatasetSink::CompressJob(SinkWork::Job* job) const {
   if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
     for (const SinkRun& run : job->runs) {
-      ASSIGN_OR_RETURN(EncodedBatch encoded, batches->EncodeBatch(*run.data, run.rows));
-      encoded.block.offset = static_cast<int64_t>(job->raw.size());
+      ASSIGN_OR_RETURN(EncodedBatch encoded, batches->EncodeBatch(*run.data, run.rows, run.plan.get()));
+      const int64_t at = static_cast<int64_t>(job->raw.size());
+      for (BatchBlock block : encoded.dictionary_blocks) {
+        block.offset += at;
+        job->dictionary_blocks.push_back(block);
+      }
+      encoded.block.offset += at;
       job->blocks.push_back(encoded.block);
       job->raw += encoded.bytes;
     }
@@ -281,6 +295,10 @@ Status DatasetSink::Write(SinkWork work) {
       block.offset += target.written;
       target.blocks.push_back(block);
     }
+    for (BatchBlock block : job.dictionary_blocks) {
+      block.offset += target.written;
+      target.dictionary_blocks.push_back(block);
+    }
     if (!job.blocks.empty()) stats_.raw_bytes += job.chunk.raw_size;
     target.written += job.chunk.raw_size;
     RETURN_NOT_OK(files_->Append(job.file, job.chunk));
@@ -300,7 +318,7 @@ Status DatasetSink::Commit() {
   for (auto& t : targets_) {
     if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
       CompressedChunk trailer;
-      trailer.bytes = batches->FileTrailer(t->blocks);
+      trailer.bytes = batches->FileTrailer(t->dictionary_blocks, t->blocks);
       trailer.raw_size = static_cast<int64_t>(trailer.bytes.size());
       RETURN_NOT_OK(files_->Append(t->file, trailer));
     }

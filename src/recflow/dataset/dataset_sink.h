@@ -27,6 +27,7 @@ class StagedFiles;
 struct SinkRun {
   std::shared_ptr<const RecordBatch> data;  ///< the data columns
   std::vector<int64_t> rows;                ///< indices into `data`
+  std::shared_ptr<const BatchPlan> plan;    ///< from the format's PlanBatch for the run's file (may be null)
 };
 
 /// The encoded rows of one input batch, grouped by partition directory (made by Prepare).
@@ -48,6 +49,7 @@ struct SinkWork {
     std::string raw;          ///< uncompressed bytes (consumed by Compress)
     std::vector<SinkRun> runs;  ///< batch formats: rows Compress encodes after `raw`
     std::vector<BatchBlock> blocks;  ///< batch formats: where Compress put each run, from the chunk's start
+    std::vector<BatchBlock> dictionary_blocks;  ///< batch formats: where Compress put the runs' dictionaries, likewise
     CompressedChunk chunk;    ///< what goes into the file
   };
   std::vector<Job> jobs;

@@ -2,11 +2,13 @@
 #include "recflow/dataset/partition_rows.h"
 
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "recflow/columnar/array.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/dataset/partition_path.h"
 
 namespace recflow::dataset {
@@ -25,12 +27,15 @@ class ValueText {
   explicit ValueText(const std::shared_ptr<ArrayData>& column) : column_(column), array_(column) {
     if (column->type->id() == TypeId::kBool) bools_.emplace(column);
     if (column->type->id() == TypeId::kUtf8) strings_.emplace(column);
+    if (column->type->id() == TypeId::kDictionary) values_ = std::make_unique<ValueText>(column->dictionary);
   }
 
   // The text of `row`, or std::nullopt for null.
   std::optional<std::string> operator()(int64_t row) const {
     if (array_.IsNull(row)) return std::nullopt;
     switch (column_->type->id()) {
+      case TypeId::kDictionary:
+        return (*values_)(DictionaryIndex(*column_, row));
       case TypeId::kBool:
         return std::string(bools_->Value(row) ? "true" : "false");
       case TypeId::kInt8:
@@ -63,17 +68,20 @@ class ValueText {
   Array array_;
   std::optional<BooleanArray> bools_;
   std::optional<BinaryArray> strings_;
+  std::unique_ptr<ValueText> values_;  // dictionary columns: the text of the dictionary's values
 };
 
-bool IsPartitionableType(TypeId id) {
-  switch (id) {
-    case TypeId::kBinary:
-    case TypeId::kList:
-    case TypeId::kStruct:
-    case TypeId::kNull:
-      return false;
-    default:
+// The types ValueText renders: booleans, integers, floats, utf8, and dictionaries of them.
+bool IsPartitionableType(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kBool: case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
+    case TypeId::kUInt8: case TypeId::kUInt16: case TypeId::kUInt32: case TypeId::kUInt64:
+    case TypeId::kFloat32: case TypeId::kFloat64: case TypeId::kUtf8:
       return true;
+    case TypeId::kDictionary:
+      return IsPartitionableType(*type.value_type());
+    default:
+      return false;
   }
 }
 
@@ -91,7 +99,7 @@ Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std
                                      schema.ToString() + ")");
     }
     const Field& field = *schema.field(index);
-    if (!IsPartitionableType(field.type()->id())) {
+    if (!IsPartitionableType(*field.type())) {
       return Status::InvalidArgument("partition column '" + names[i] + "' has type " + field.type()->ToString() +
                                      ", which cannot name a directory");
     }

@@ -46,23 +46,49 @@ struct BatchBlock {
   int64_t body_length = 0;
 };
 
-/// One framed batch of rows, as a batch-encoded format writes it.
+/// One framed batch of rows, as a batch-encoded format writes it, possibly preceded by
+/// messages it needs (Arrow: dictionary batches).
 struct EncodedBatch {
   std::string bytes;
-  BatchBlock block;  ///< its offset is 0: the sink places it
+  BatchBlock block;  ///< the batch; its offset is from the start of `bytes` (the sink places them)
+  std::vector<BatchBlock> dictionary_blocks;  ///< the dictionary batches before it, likewise
+};
+
+/// What a batch-encoded format keeps about one data file while its batches are assigned, in
+/// file order (Arrow: the dictionaries the file already holds).
+class BatchFileState {
+ public:
+  virtual ~BatchFileState() = default;
+};
+
+/// What one batch of a file needs besides its rows, decided in file order by PlanBatch (Arrow:
+/// the dictionary batches to write before it and index rewrites). Immutable.
+class BatchPlan {
+ public:
+  virtual ~BatchPlan() = default;
 };
 
 /// Formats whose files hold batches of rows rather than independently framed records (Arrow
 /// IPC): the sink gives them each run of rows that lands in one file, and ends each file with
 /// a trailer that may index the batches. Their RecordEncoder only measures rows (EncodedRecords
-/// with estimated sizes and no bytes), for size-based sharding.
+/// with estimated sizes and no bytes), for size-based sharding. Each file has a state that
+/// PlanBatch advances run by run in file order (one thread at a time), so that EncodeBatch can
+/// then run on any thread and the bytes of a file do not depend on threads or timing.
 class BatchEncoding {
  public:
   virtual ~BatchEncoding() = default;
-  /// Encodes the rows `rows` of `batch` (in that order) as one batch. Thread-safe.
-  virtual Result<EncodedBatch> EncodeBatch(const RecordBatch& batch, std::span<const int64_t> rows) const = 0;
-  /// The bytes that end a file whose batches are `blocks`.
-  virtual std::string FileTrailer(const std::vector<BatchBlock>& blocks) const = 0;
+  /// A fresh state for one data file.
+  virtual std::unique_ptr<BatchFileState> NewFileState() const = 0;
+  /// Plans the next run of the file of `state`, rows of `batch`, and advances `state` past it.
+  /// The plan may be null (nothing needed).
+  virtual Result<std::shared_ptr<const BatchPlan>> PlanBatch(BatchFileState* state, const RecordBatch& batch) const = 0;
+  /// Encodes the rows `rows` of `batch` (in that order) as one batch, after what `plan` (from
+  /// PlanBatch for this run; may be null) says must precede it. Thread-safe.
+  virtual Result<EncodedBatch> EncodeBatch(const RecordBatch& batch, std::span<const int64_t> rows,
+                                           const BatchPlan* plan) const = 0;
+  /// The bytes that end a file whose dictionary batches are `dictionaries` and record batches `blocks`.
+  virtual std::string FileTrailer(const std::vector<BatchBlock>& dictionaries,
+                                  const std::vector<BatchBlock>& blocks) const = 0;
 };
 
 /// A data file format of convert's output. Immutable and shareable across threads.

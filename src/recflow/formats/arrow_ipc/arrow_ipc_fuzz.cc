@@ -6,6 +6,7 @@
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/file_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_read_options.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/stream_reader.h"
 
@@ -39,16 +40,19 @@ void CheckDecoded(const std::shared_ptr<recflow::RecordBatch>& batch) {
   if (!batch->ValidateFull().ok()) __builtin_trap();
 }
 
-// Decodes every batch of the stream in memory and of the file, as recflow RecordBatches.
+// Decodes every batch of the stream in memory and of the file, as recflow RecordBatches, with
+// decompression capped well under libFuzzer's memory limit.
 void Decode(const std::shared_ptr<recflow::Buffer>& buffer) {
-  if (auto reader = recflow::arrow_ipc::IpcStreamReader::Open(buffer, "fuzz"); reader.ok()) {
+  recflow::arrow_ipc::IpcReadOptions options = recflow::arrow_ipc::IpcReadOptions::Defaults();
+  options.max_decompressed_batch_bytes = int64_t{64} << 20;
+  if (auto reader = recflow::arrow_ipc::IpcStreamReader::Open(buffer, "fuzz", options); reader.ok()) {
     while (true) {
       auto batch = (*reader)->Next();
       if (!batch.ok() || *batch == nullptr) break;
       CheckDecoded(*batch);
     }
   }
-  if (auto reader = recflow::arrow_ipc::IpcFileReader::Open(buffer, "fuzz"); reader.ok()) {
+  if (auto reader = recflow::arrow_ipc::IpcFileReader::Open(buffer, "fuzz", options); reader.ok()) {
     for (int i = 0; i < (*reader)->num_batches(); ++i) {
       if (auto batch = (*reader)->ReadBatch(i); batch.ok()) CheckDecoded(*batch);
     }

@@ -13,8 +13,10 @@ namespace recflow::arrow_ipc {
 /// The Arrow output format for rows of `schema`: every data file is an IPC stream (`.arrows`,
 /// `file_format` false) or an IPC file / Feather v2 (`.feather`) holding one record batch per
 /// run of rows the sink assigns to it, bodies compressed as `options` say. Dictionary columns
-/// are refused (convert's sources produce none; their dictionaries would need per-file
-/// dictionary batches).
+/// stay dictionary-encoded: each file carries the DictionaryBatch messages its batches need,
+/// before their first use; when a run brings another dictionary, a delta if it extends the
+/// file's, else a replacement (streams) or the new values unified into the file's dictionary
+/// as a delta, the run's indices rewritten (files, which cannot replace a dictionary).
 Result<std::shared_ptr<const OutputFormat>> MakeArrowOutputFormat(SchemaPtr schema, bool file_format,
                                                                   const IpcWriteOptions& options);
 

@@ -8,6 +8,7 @@
 #include "recflow/columnar/validate.h"
 #include "recflow/formats/arrow_ipc/array_loader_internal.h"
 #include "recflow/formats/arrow_ipc/batch_layout.h"
+#include "recflow/formats/arrow_ipc/body_reader_internal.h"
 
 namespace recflow::arrow_ipc {
 namespace {
@@ -32,8 +33,9 @@ Status CheckAllConsumed(const ArrayLoader& loader, const Message& message) {
 }
 
 Result<std::shared_ptr<RecordBatch>> DecodeRecordBatchImpl(const DecodingSchema& schema, const BatchMessage& batch,
-                                                           const DictionaryMemo& memo) {
+                                                           const DictionaryMemo& memo, const IpcReadOptions& options) {
   const RecordBatchDesc& desc = *batch.record_batch;
+  RETURN_NOT_OK(CheckDecompressedSize(batch.message, desc, options.max_decompressed_batch_bytes));
   ArrayLoader loader(batch.message, desc, schema.desc.endianness, memo);
   std::vector<std::shared_ptr<ArrayData>> columns;
   const SchemaPtr& fields = schema.converted.schema;
@@ -49,8 +51,9 @@ Result<std::shared_ptr<RecordBatch>> DecodeRecordBatchImpl(const DecodingSchema&
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeDictionaryImpl(const DecodingSchema& schema, const BatchMessage& batch,
-                                                        const DictionaryMemo& memo) {
+                                                        const DictionaryMemo& memo, const IpcReadOptions& options) {
   const DictionaryBatchDesc& desc = *batch.dictionary;
+  RETURN_NOT_OK(CheckDecompressedSize(batch.message, desc.data, options.max_decompressed_batch_bytes));
   ASSIGN_OR_RETURN(const FieldDesc values, DictionaryValueField(schema.desc, desc.id, batch.message));
   const auto type = schema.converted.dictionary_value_types.find(desc.id);
   if (type == schema.converted.dictionary_value_types.end()) {
@@ -78,18 +81,19 @@ Result<DecodingSchema> DecodingSchema::Make(SchemaDesc desc, const std::string& 
 }
 
 Result<std::shared_ptr<RecordBatch>> DecodeRecordBatch(const DecodingSchema& schema, const BatchMessage& batch,
-                                                       const DictionaryMemo& memo, int64_t batch_index) {
+                                                       const DictionaryMemo& memo, int64_t batch_index,
+                                                       const IpcReadOptions& options) {
   if (!batch.record_batch) return Status::InvalidArgument("DecodeRecordBatch: not a record batch message");
-  auto out = DecodeRecordBatchImpl(schema, batch, memo);
+  auto out = DecodeRecordBatchImpl(schema, batch, memo, options);
   if (!out.ok()) return InBatch(out.status(), batch.message, "record batch " + std::to_string(batch_index));
   return out;
 }
 
 Status ApplyDictionaryBatch(const DecodingSchema& schema, const BatchMessage& batch, DictionaryMemo& memo,
-                            int64_t dictionary_index) {
+                            int64_t dictionary_index, const IpcReadOptions& options) {
   if (!batch.dictionary) return Status::InvalidArgument("ApplyDictionaryBatch: not a dictionary batch message");
   const std::string what = "dictionary batch " + std::to_string(dictionary_index);
-  auto values = DecodeDictionaryImpl(schema, batch, memo);
+  auto values = DecodeDictionaryImpl(schema, batch, memo, options);
   if (!values.ok()) return InBatch(values.status(), batch.message, what);
   Status st = memo.Add(batch.dictionary->id, std::move(values).ValueUnsafe(), batch.dictionary->is_delta);
   return st.ok() ? st : InBatch(st, batch.message, what);

@@ -9,6 +9,7 @@
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/batch_message.h"
 #include "recflow/formats/arrow_ipc/dictionary_memo.h"
+#include "recflow/formats/arrow_ipc/ipc_read_options.h"
 #include "recflow/formats/arrow_ipc/schema_convert.h"
 #include "recflow/formats/arrow_ipc/schema_desc.h"
 
@@ -31,14 +32,17 @@ struct DecodingSchema {
 /// except for buffers that are misaligned for their values (copied), compressed
 /// (decompressed) or big-endian (swapped). The batch passes RecordBatch::ValidateFull; any
 /// problem is a DataError naming the input, the message offset and "record batch
-/// `batch_index`".
+/// `batch_index`", including compressed buffers declaring more than
+/// `options.max_decompressed_batch_bytes` (refused before anything is decompressed).
 Result<std::shared_ptr<RecordBatch>> DecodeRecordBatch(const DecodingSchema& schema, const BatchMessage& batch,
-                                                       const DictionaryMemo& memo, int64_t batch_index);
+                                                       const DictionaryMemo& memo, int64_t batch_index,
+                                                       const IpcReadOptions& options = IpcReadOptions::Defaults());
 
 /// Decodes the dictionary batch `batch` (batch.dictionary set) and replaces or extends
 /// (isDelta) its id's values in `memo`. The values pass ValidateFull; errors name the input,
-/// the message offset and "dictionary batch `dictionary_index`".
+/// the message offset and "dictionary batch `dictionary_index`"; `options` limits it as for
+/// DecodeRecordBatch.
 Status ApplyDictionaryBatch(const DecodingSchema& schema, const BatchMessage& batch, DictionaryMemo& memo,
-                            int64_t dictionary_index);
+                            int64_t dictionary_index, const IpcReadOptions& options = IpcReadOptions::Defaults());
 
 }  // namespace recflow::arrow_ipc

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <lz4frame.h>
+#include <sys/resource.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -26,104 +27,17 @@ using recflow::testing::BufferOf;
 using recflow::testing::ValidityOf;
 using testing::Frame;
 
-template <typename T>
-std::string Bytes(const std::vector<T>& values) {
-  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
-}
+using testing::BatchMessage;
+using testing::Body;
+using testing::Bytes;
+using testing::DictionaryFile;
+using testing::DictionaryMessage;
+using testing::DictionarySchemaMessage;
+using testing::IndicesMessage;
 
-/// A batch body: buffers appended at chosen offsets.
-struct Body {
-  std::string bytes;
-  std::vector<fb::Buffer> buffers;
-  /// Appends `data` after `pad` zero bytes (a misaligned buffer when pad is not a multiple of 8).
-  void Add(const std::string& data, int pad = 0) {
-    bytes.append(static_cast<size_t>(pad), '\0');
-    buffers.emplace_back(static_cast<int64_t>(bytes.size()), static_cast<int64_t>(data.size()));
-    bytes += data;
-    while (bytes.size() % 8 != 0) bytes.push_back('\0');
-  }
-};
-
-/// A framed RecordBatch message (or DictionaryBatch when `dictionary_id` >= 0).
-std::string BatchMessage(int64_t length, const std::vector<fb::FieldNode>& nodes, const Body& body, int codec = -1,
-                         int64_t dictionary_id = -1, bool is_delta = false,
-                         fb::MetadataVersion version = fb::MetadataVersion::V5) {
-  flatbuffers::FlatBufferBuilder fbb;
-  flatbuffers::Offset<fb::BodyCompression> compression = 0;
-  if (codec >= 0) compression = fb::CreateBodyCompression(fbb, static_cast<fb::CompressionType>(codec));
-  auto batch = fb::CreateRecordBatchDirect(fbb, length, &nodes, &body.buffers, compression);
-  const auto size = static_cast<int64_t>(body.bytes.size());
-  if (dictionary_id >= 0) {
-    auto dict = fb::CreateDictionaryBatch(fbb, dictionary_id, batch, is_delta);
-    fbb.Finish(fb::CreateMessage(fbb, version, fb::MessageHeader::DictionaryBatch, dict.Union(), size));
-  } else {
-    fbb.Finish(fb::CreateMessage(fbb, version, fb::MessageHeader::RecordBatch, batch.Union(), size));
-  }
-  return Frame(fbb, body.bytes);
-}
-
-/// A nullable utf8 field "s" encoded as dictionary 0 with int8 indices.
-flatbuffers::Offset<fb::Field> DictionaryField(flatbuffers::FlatBufferBuilder& fbb) {
-  auto encoding = fb::CreateDictionaryEncoding(fbb, 0, fb::CreateInt(fbb, 8, true), false);
-  return testing::MakeField(fbb, "s", fb::Type::Utf8, fb::CreateUtf8(fbb).Union(), {}, encoding);
-}
-
-/// A schema of the one DictionaryField.
-std::string DictionarySchemaMessage() {
-  flatbuffers::FlatBufferBuilder fbb;
-  testing::FinishSchemaMessage(fbb, {DictionaryField(fbb)});
-  return Frame(fbb);
-}
-
-/// An IPC file of the DictionaryField schema holding `dictionaries` and then `batches` (framed
-/// messages), with a footer listing their blocks in that order.
-std::string DictionaryFile(const std::vector<std::string>& dictionaries, const std::vector<std::string>& batches) {
-  std::string out = std::string("ARROW1\0\0", 8) + DictionarySchemaMessage();
-  const auto append = [&out](const std::string& message, std::vector<fb::Block>& blocks) {
-    int32_t metadata = 0;
-    std::memcpy(&metadata, message.data() + 4, 4);
-    blocks.emplace_back(static_cast<int64_t>(out.size()), 8 + metadata, static_cast<int64_t>(message.size()) - 8 - metadata);
-    out += message;
-  };
-  std::vector<fb::Block> dictionary_blocks, batch_blocks;
-  for (const auto& m : dictionaries) append(m, dictionary_blocks);
-  for (const auto& m : batches) append(m, batch_blocks);
-  out += testing::EndOfStream();
-  flatbuffers::FlatBufferBuilder fbb;
-  std::vector<flatbuffers::Offset<fb::Field>> fields = {DictionaryField(fbb)};
-  auto schema = fb::CreateSchemaDirect(fbb, fb::Endianness::Little, &fields);
-  fbb.Finish(fb::CreateFooterDirect(fbb, fb::MetadataVersion::V5, schema, &dictionary_blocks, &batch_blocks));
-  const auto footer_length = static_cast<int32_t>(fbb.GetSize());
-  out.append(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
-  out.append(reinterpret_cast<const char*>(&footer_length), 4);
-  return out + "ARROW1";
-}
-
-std::string DictionaryMessage(const std::vector<std::string>& values, bool is_delta) {
-  std::vector<int32_t> offsets = {0};
-  std::string data;
-  for (const auto& v : values) {
-    data += v;
-    offsets.push_back(static_cast<int32_t>(data.size()));
-  }
-  Body body;
-  body.Add("");
-  body.Add(Bytes(offsets));
-  body.Add(data);
-  const auto n = static_cast<int64_t>(values.size());
-  return BatchMessage(n, {fb::FieldNode(n, 0)}, body, -1, 0, is_delta);
-}
-
-std::string IndicesMessage(const std::vector<int8_t>& indices) {
-  Body body;
-  body.Add("");
-  body.Add(Bytes(indices));
-  const auto n = static_cast<int64_t>(indices.size());
-  return BatchMessage(n, {fb::FieldNode(n, 0)}, body);
-}
-
-Result<std::vector<std::shared_ptr<RecordBatch>>> ReadStream(const std::string& bytes) {
-  ASSIGN_OR_RETURN(auto reader, IpcStreamReader::Open(Buffer::FromString(bytes), "hand.arrows"));
+Result<std::vector<std::shared_ptr<RecordBatch>>> ReadStream(const std::string& bytes,
+                                                              const IpcReadOptions& options = IpcReadOptions::Defaults()) {
+  ASSIGN_OR_RETURN(auto reader, IpcStreamReader::Open(Buffer::FromString(bytes), "hand.arrows", options));
   std::vector<std::shared_ptr<RecordBatch>> out;
   while (true) {
     ASSIGN_OR_RETURN(auto batch, reader->Next());
@@ -352,6 +266,187 @@ TEST(BatchDecoder, UnionsBeforeV5CarryAValidityBuffer) {
       EXPECT_EQ(column.children[0]->GetValues<int32_t>(1)[1], 5);
     }
   }
+}
+
+/// A Zstandard frame of `size` zero bytes, compressed 1 MiB at a time; its header states the
+/// size only when `state_size`.
+std::string ZstdZeros(int64_t size, bool state_size) {
+  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> ctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  if (state_size) ZSTD_CCtx_setPledgedSrcSize(ctx.get(), static_cast<unsigned long long>(size));
+  const std::string chunk(size_t{1} << 20, '\0');
+  std::string out;
+  std::string room(ZSTD_CStreamOutSize(), '\0');
+  for (int64_t done = 0; done < size;) {
+    const auto n = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(chunk.size()), size - done));
+    done += static_cast<int64_t>(n);
+    const ZSTD_EndDirective mode = done == size ? ZSTD_e_end : ZSTD_e_continue;
+    ZSTD_inBuffer in{chunk.data(), n, 0};
+    size_t left = 0;
+    do {
+      ZSTD_outBuffer o{room.data(), room.size(), 0};
+      left = ZSTD_compressStream2(ctx.get(), &o, &in, mode);
+      EXPECT_FALSE(ZSTD_isError(left));
+      out.append(room.data(), o.pos);
+    } while (mode == ZSTD_e_end ? left != 0 : in.pos < in.size);
+  }
+  return out;
+}
+
+/// An LZ4 frame of `size` zero bytes whose header states its size.
+std::string Lz4Zeros(int64_t size) {
+  LZ4F_preferences_t prefs{};
+  prefs.frameInfo.contentSize = static_cast<unsigned long long>(size);
+  const std::string in(static_cast<size_t>(size), '\0');
+  std::string out(LZ4F_compressFrameBound(in.size(), &prefs), '\0');
+  out.resize(LZ4F_compressFrame(out.data(), out.size(), in.data(), in.size(), &prefs));
+  return out;
+}
+
+/// A buffer of a compressed body: the uncompressed-length prefix, then `frame`.
+std::string Prefixed(int64_t length, const std::string& frame) { return Bytes(std::vector<int64_t>{length}) + frame; }
+
+/// A stream of one record batch of the int32 schema whose `length` values are `values` (a
+/// compressed buffer) and whose validity buffer is `validity`, compressed with `codec`.
+std::string CompressedInt32Stream(int64_t length, const std::string& validity, const std::string& values,
+                                  fb::CompressionType codec = fb::CompressionType::ZSTD) {
+  Body body;
+  body.Add(validity);
+  body.Add(values);
+  return testing::Int32SchemaMessage() + BatchMessage(length, {fb::FieldNode(length, 0)}, body, static_cast<int>(codec)) +
+         testing::EndOfStream();
+}
+
+/// Decompression limits that a test can afford to hit.
+IpcReadOptions SmallCap() {
+  IpcReadOptions options = IpcReadOptions::Defaults();
+  options.max_decompressed_batch_bytes = int64_t{4} << 20;
+  return options;
+}
+
+/// The process's peak resident set so far, in bytes.
+int64_t PeakRss() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return int64_t{usage.ru_maxrss} * 1024;
+}
+
+constexpr int64_t kBombSize = int64_t{256} << 20;
+constexpr int64_t kBombValues = kBombSize / 4;  // int32 values: the layout allows the whole bomb
+
+/// ZstdZeros(kBombSize, state_size), made once.
+const std::string& Bomb(bool state_size) {
+  static const std::string stated = ZstdZeros(kBombSize, true);
+  static const std::string unstated = ZstdZeros(kBombSize, false);
+  return state_size ? stated : unstated;
+}
+
+/// Expects the DataError of a batch over the cap, naming `what` (the batch), `file` and `offset`.
+void ExpectCapError(const Status& status, const std::string& what, const std::string& file, int64_t offset) {
+  EXPECT_EQ(status.code(), StatusCode::kDataError) << status.ToString();
+  EXPECT_NE(status.message().find(what), std::string::npos) << status.ToString();
+  EXPECT_NE(status.message().find("max_decompressed_batch_bytes"), std::string::npos) << status.ToString();
+  EXPECT_EQ(status.context().file, file);
+  EXPECT_EQ(status.context().offset, offset);
+}
+
+TEST(DecompressionCap, OptionsValidate) {
+  EXPECT_TRUE(IpcReadOptions::Defaults().Validate().ok());
+  EXPECT_EQ(IpcReadOptions::Defaults().max_decompressed_batch_bytes, int64_t{2} << 30);
+  IpcReadOptions zero = IpcReadOptions::Defaults();
+  zero.max_decompressed_batch_bytes = 0;
+  EXPECT_EQ(zero.Validate().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadStream(testing::Int32SchemaMessage(), zero).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(DecompressionCap, ZstdBombIsRefusedBeforeAnythingIsAllocated) {
+  const std::string& bomb = Bomb(true);
+  ASSERT_LT(bomb.size(), 64u << 10);  // a few KB that expand to 256 MiB
+  const std::string stream = CompressedInt32Stream(kBombValues, "", Prefixed(kBombSize, bomb));
+  const int64_t peak_before = PeakRss();
+  auto batches = ReadStream(stream, SmallCap());
+  ASSERT_FALSE(batches.ok());
+  ExpectCapError(batches.status(), "record batch 0", "hand.arrows",
+                 static_cast<int64_t>(testing::Int32SchemaMessage().size()));
+  EXPECT_LT(PeakRss() - peak_before, int64_t{64} << 20);  // far from the bomb's 256 MiB
+}
+
+TEST(DecompressionCap, PrefixesAreSummedOverTheBatch) {
+  // 128 KiB of validity and 4 MiB of values: each within the 4 MiB cap, together over it.
+  const int64_t length = int64_t{1} << 20;
+  const int64_t validity = length / 8;
+  const std::string stream = CompressedInt32Stream(length, Prefixed(validity, ZstdZeros(validity, true)),
+                                                   Prefixed(4 * length, ZstdZeros(4 * length, true)));
+  auto batches = ReadStream(stream, SmallCap());
+  ASSERT_FALSE(batches.ok());
+  ExpectCapError(batches.status(), "record batch 0", "hand.arrows",
+                 static_cast<int64_t>(testing::Int32SchemaMessage().size()));
+  EXPECT_TRUE(ReadStream(stream).ok());  // within the default cap
+}
+
+TEST(DecompressionCap, LyingLengthPrefixes) {
+  const int64_t peak_before = PeakRss();
+  // The frame header states 256 MiB, the prefix 1 MiB: refused before decompressing.
+  auto stated = ReadStream(CompressedInt32Stream(kBombValues, "", Prefixed(1 << 20, Bomb(true))));
+  ASSERT_FALSE(stated.ok());
+  EXPECT_EQ(stated.status().code(), StatusCode::kDataError);
+  EXPECT_NE(stated.status().message().find("frame header says it expands to 268435456 bytes, the length prefix 1048576"),
+            std::string::npos)
+      << stated.status().ToString();
+  // The same lie about an LZ4 frame.
+  auto lz4 = ReadStream(CompressedInt32Stream(1 << 20, "", Prefixed(1 << 20, Lz4Zeros(4 << 20)),
+                                              fb::CompressionType::LZ4_FRAME));
+  ASSERT_FALSE(lz4.ok());
+  EXPECT_NE(lz4.status().message().find("frame header says"), std::string::npos) << lz4.status().ToString();
+  // No size in the header: decompression stops at the 2 MiB the prefix allows.
+  auto unstated =
+      ReadStream(CompressedInt32Stream(kBombValues, "", Prefixed(2 << 20, Bomb(false))), SmallCap());
+  ASSERT_FALSE(unstated.ok());
+  EXPECT_NE(unstated.status().message().find("expands to more than the 2097152 bytes announced"), std::string::npos)
+      << unstated.status().ToString();
+  // A prefix beyond the cap, with or without a stated size.
+  for (const bool state_size : {true, false}) {
+    auto big = ReadStream(CompressedInt32Stream(kBombValues, "", Prefixed(kBombSize, Bomb(state_size))),
+                          SmallCap());
+    ASSERT_FALSE(big.ok());
+    ExpectCapError(big.status(), "record batch 0", "hand.arrows",
+                   static_cast<int64_t>(testing::Int32SchemaMessage().size()));
+  }
+  EXPECT_LT(PeakRss() - peak_before, int64_t{64} << 20);
+}
+
+TEST(DecompressionCap, DictionaryBatchesAndFilesAreCappedToo) {
+  // A dictionary of one utf8 value whose compressed data buffer says 16 MiB.
+  const int64_t size = int64_t{16} << 20;
+  Body dictionary;
+  dictionary.Add("");
+  dictionary.Add(Prefixed(-1, Bytes(std::vector<int32_t>{0, static_cast<int32_t>(size)})));
+  dictionary.Add(Prefixed(size, ZstdZeros(size, true)));
+  const std::string dictionary_message =
+      BatchMessage(1, {fb::FieldNode(1, 0)}, dictionary, static_cast<int>(fb::CompressionType::ZSTD), 0);
+  const std::string schema = DictionarySchemaMessage();
+  auto stream = ReadStream(schema + dictionary_message + IndicesMessage({0}) + testing::EndOfStream(), SmallCap());
+  ASSERT_FALSE(stream.ok());
+  ExpectCapError(stream.status(), "dictionary batch 0", "hand.arrows", static_cast<int64_t>(schema.size()));
+  auto file = IpcFileReader::Open(Buffer::FromString(DictionaryFile({dictionary_message}, {IndicesMessage({0})})),
+                                  "dict.arrow", SmallCap());
+  ASSERT_FALSE(file.ok());
+  ExpectCapError(file.status(), "dictionary batch 0", "dict.arrow", static_cast<int64_t>(8 + schema.size()));
+
+  // A record batch of a file, read on demand.
+  Body body;
+  body.Add("");
+  body.Add(Prefixed(kBombSize, Bomb(true)));
+  const std::string bomb = BatchMessage(kBombValues, {fb::FieldNode(kBombValues, 0)}, body,
+                                        static_cast<int>(fb::CompressionType::ZSTD));
+  int32_t metadata = 0;
+  std::memcpy(&metadata, bomb.data() + 4, 4);
+  auto reader = IpcFileReader::Open(Buffer::FromString(testing::MakeFile(testing::Int32SchemaMessage(), bomb, 8 + metadata)),
+                                    "bomb.arrow", SmallCap());
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto batch = (*reader)->ReadBatch(0);
+  ASSERT_FALSE(batch.ok());
+  ExpectCapError(batch.status(), "record batch 0", "bomb.arrow",
+                 static_cast<int64_t>(8 + testing::Int32SchemaMessage().size()));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "recflow/formats/arrow_ipc/body_compression_internal.h"
@@ -89,7 +90,39 @@ Result<std::shared_ptr<Buffer>> DecompressZstd(std::span<const uint8_t> input, i
                          });
 }
 
+/// A stated content size as int64_t (saturating).
+int64_t ClampedSize(unsigned long long size) {
+  constexpr auto kMax = static_cast<unsigned long long>(std::numeric_limits<int64_t>::max());
+  return static_cast<int64_t>(std::min(size, kMax));
+}
+
+std::optional<int64_t> Lz4ContentSize(std::span<const uint8_t> input) {
+  LZ4F_dctx* ctx = nullptr;
+  if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION))) return std::nullopt;
+  std::unique_ptr<LZ4F_dctx, decltype(&LZ4F_freeDecompressionContext)> guard(ctx, LZ4F_freeDecompressionContext);
+  LZ4F_frameInfo_t info{};
+  size_t consumed = input.size();
+  if (LZ4F_isError(LZ4F_getFrameInfo(ctx, &info, input.data(), &consumed))) return std::nullopt;
+  // 0 means the header has no Content Size field.
+  if (info.contentSize == 0) return std::nullopt;
+  return ClampedSize(info.contentSize);
+}
+
+std::optional<int64_t> ZstdContentSize(std::span<const uint8_t> input) {
+  const unsigned long long size = ZSTD_getFrameContentSize(input.data(), input.size());
+  if (size == ZSTD_CONTENTSIZE_UNKNOWN || size == ZSTD_CONTENTSIZE_ERROR) return std::nullopt;
+  return ClampedSize(size);
+}
+
 }  // namespace
+
+std::optional<int64_t> FrameContentSize(CompressionCodec codec, std::span<const uint8_t> input) {
+  switch (codec) {
+    case CompressionCodec::kLz4Frame: return Lz4ContentSize(input);
+    case CompressionCodec::kZstd: return ZstdContentSize(input);
+  }
+  return std::nullopt;
+}
 
 Result<std::shared_ptr<Buffer>> DecompressBodyBuffer(CompressionCodec codec, std::span<const uint8_t> input,
                                                      int64_t uncompressed_size) {

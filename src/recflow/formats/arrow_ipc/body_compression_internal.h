@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "recflow/core/buffer.h"
@@ -18,5 +19,11 @@ namespace recflow::arrow_ipc {
 /// a different size, is a DataError (without file context; the caller adds it).
 Result<std::shared_ptr<Buffer>> DecompressBodyBuffer(CompressionCodec codec, std::span<const uint8_t> input,
                                                      int64_t uncompressed_size);
+
+/// The content size the header of the frame at the start of `input` states (ZSTD's Frame
+/// Content Size, LZ4's Content Size field), without decompressing anything; std::nullopt when
+/// the header leaves it out or cannot be read (decompression then reports the problem).
+/// Sizes beyond INT64_MAX read as INT64_MAX.
+std::optional<int64_t> FrameContentSize(CompressionCodec codec, std::span<const uint8_t> input);
 
 }  // namespace recflow::arrow_ipc

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "recflow/formats/arrow_ipc/body_compression_internal.h"
@@ -15,6 +16,23 @@ namespace {
 constexpr int64_t kPaddingSlack = 64;
 
 void ReverseInPlace(uint8_t* p, int width) { std::reverse(p, p + width); }
+
+/// Bytes of the uncompressed-length prefix of a compressed buffer.
+constexpr int64_t kLengthPrefixSize = 8;
+
+/// The uncompressed-length prefix of a compressed buffer (little-endian, as all IPC metadata);
+/// std::nullopt when the buffer is shorter than the prefix.
+std::optional<int64_t> LengthPrefix(const Buffer& buffer) {
+  if (buffer.size() < kLengthPrefixSize) return std::nullopt;
+  int64_t length = 0;
+  std::memcpy(&length, buffer.data(), kLengthPrefixSize);
+  return length;
+}
+
+/// A DataError about buffer `index` of the batch in `message`.
+Status BufferError(const Message& message, int64_t index, const std::string& what) {
+  return message.Error("buffer " + std::to_string(index) + ": " + what, message.offset);
+}
 
 /// A little-endian copy of big-endian values.
 Result<std::shared_ptr<Buffer>> SwappedCopy(const Buffer& in, const ValueShape& shape) {
@@ -52,8 +70,35 @@ int64_t SaturatingBytes(int64_t count, int64_t width) {
   return bytes;
 }
 
+Status CheckDecompressedSize(const Message& message, const RecordBatchDesc& batch, int64_t max_bytes) {
+  if (!batch.compression) return Status::OK();
+  int64_t total = 0;
+  for (size_t i = 0; i < batch.buffers.size(); ++i) {
+    const BufferDesc& desc = batch.buffers[i];
+    if (desc.length == 0) continue;
+    const auto error = [&](const std::string& what) { return BufferError(message, static_cast<int64_t>(i), what); };
+    ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, Buffer::Slice(message.body, desc.offset, desc.length));
+    const std::optional<int64_t> prefix = LengthPrefix(*buffer);
+    if (!prefix) return error("compressed buffer shorter than its length prefix");
+    if (*prefix == -1) continue;
+    if (*prefix < 0) return error("negative uncompressed length " + std::to_string(*prefix));
+    const std::optional<int64_t> stated =
+        FrameContentSize(*batch.compression, buffer->span().subspan(kLengthPrefixSize));
+    if (stated && *stated != *prefix) {
+      return error("the frame header says it expands to " + std::to_string(*stated) + " bytes, the length prefix " +
+                   std::to_string(*prefix));
+    }
+    if (__builtin_add_overflow(total, *prefix, &total) || total > max_bytes) {
+      return message.Error("the compressed buffers expand to more than " + std::to_string(max_bytes) +
+                               " bytes (the reader's max_decompressed_batch_bytes)",
+                           message.offset);
+    }
+  }
+  return Status::OK();
+}
+
 Status BodyReader::Error(const std::string& what) const {
-  return message_.Error("buffer " + std::to_string(next_ - 1) + ": " + what, message_.offset);
+  return BufferError(message_, next_ - 1, what);
 }
 
 Result<std::shared_ptr<Buffer>> BodyReader::Next(const ValueShape& shape, int64_t max_size) {
@@ -64,11 +109,11 @@ Result<std::shared_ptr<Buffer>> BodyReader::Next(const ValueShape& shape, int64_
   if (desc.length == 0) return std::shared_ptr<Buffer>();
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, Buffer::Slice(message_.body, desc.offset, desc.length));
   if (batch_.compression) {
-    int64_t uncompressed = 0;
-    if (buffer->size() < 8) return Error("compressed buffer shorter than its length prefix");
-    std::memcpy(&uncompressed, buffer->data(), 8);  // little-endian, as all IPC metadata
+    const std::optional<int64_t> prefix = LengthPrefix(*buffer);
+    if (!prefix) return Error("compressed buffer shorter than its length prefix");
+    const int64_t uncompressed = *prefix;
     if (uncompressed == -1) {
-      ASSIGN_OR_RETURN(buffer, Buffer::Slice(buffer, 8, buffer->size() - 8));
+      ASSIGN_OR_RETURN(buffer, Buffer::Slice(buffer, kLengthPrefixSize, buffer->size() - kLengthPrefixSize));
     } else {
       const int64_t cap = max_size > std::numeric_limits<int64_t>::max() - kPaddingSlack ? max_size
                                                                                           : max_size + kPaddingSlack;
@@ -76,7 +121,8 @@ Result<std::shared_ptr<Buffer>> BodyReader::Next(const ValueShape& shape, int64_
         return Error("uncompressed length " + std::to_string(uncompressed) + " outside 0.." + std::to_string(cap) +
                      ", what the layout can use");
       }
-      auto decompressed = DecompressBodyBuffer(*batch_.compression, buffer->span().subspan(8), uncompressed);
+      auto decompressed =
+          DecompressBodyBuffer(*batch_.compression, buffer->span().subspan(kLengthPrefixSize), uncompressed);
       if (!decompressed.ok()) return Error(decompressed.status().message());
       buffer = std::move(decompressed).ValueUnsafe();
     }

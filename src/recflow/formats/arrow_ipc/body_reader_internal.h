@@ -56,6 +56,13 @@ class BodyReader {
   int64_t next_ = 0;
 };
 
+/// Checks, before anything is decompressed, what the compressed buffers of `batch` (body in
+/// `message`) declare they expand to: each uncompressed-length prefix must be 0 or more (-1:
+/// stored uncompressed) and equal the content size its frame header states, if it states one;
+/// the prefixes must sum to at most `max_bytes` (IpcReadOptions::max_decompressed_batch_bytes).
+/// Anything else is a DataError at the message. OK for an uncompressed batch.
+Status CheckDecompressedSize(const Message& message, const RecordBatchDesc& batch, int64_t max_bytes);
+
 /// Bytes of `count` values of `width` bytes, saturating at INT64_MAX.
 int64_t SaturatingBytes(int64_t count, int64_t width);
 

@@ -9,19 +9,21 @@
 
 namespace recflow::arrow_ipc {
 
-Result<std::unique_ptr<IpcFileReader>> IpcFileReader::Open(std::shared_ptr<Buffer> data, std::string name) {
+Result<std::unique_ptr<IpcFileReader>> IpcFileReader::Open(std::shared_ptr<Buffer> data, std::string name,
+                                                           const IpcReadOptions& options) {
+  RETURN_NOT_OK(options.Validate());
   const std::string source = name;
   const int64_t trailer_at = data->size() - kFileTrailerSize;  // where the footer length is
   ASSIGN_OR_RETURN(auto file, FileReader::Open(std::move(data), std::move(name)));
   ASSIGN_OR_RETURN(DecodingSchema schema, DecodingSchema::Make(file->schema(), source, trailer_at));
-  std::unique_ptr<IpcFileReader> reader(new IpcFileReader(std::move(file), std::move(schema)));
+  std::unique_ptr<IpcFileReader> reader(new IpcFileReader(std::move(file), std::move(schema), options));
   RETURN_NOT_OK(reader->ReadDictionaries());
   return reader;
 }
 
-Result<std::unique_ptr<IpcFileReader>> IpcFileReader::OpenFile(const std::string& path) {
+Result<std::unique_ptr<IpcFileReader>> IpcFileReader::OpenFile(const std::string& path, const IpcReadOptions& options) {
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, Buffer::MapFile(path));
-  return Open(std::move(data), path);
+  return Open(std::move(data), path, options);
 }
 
 Status IpcFileReader::ReadDictionaries() {
@@ -34,7 +36,7 @@ Status IpcFileReader::ReadDictionaries() {
                                        std::to_string(desc.id) + ", which an IPC file may not do",
                                    message.message.offset);
     }
-    RETURN_NOT_OK(ApplyDictionaryBatch(schema_, message, memo_, i));
+    RETURN_NOT_OK(ApplyDictionaryBatch(schema_, message, memo_, i, options_));
   }
   return Status::OK();
 }
@@ -45,7 +47,7 @@ Result<std::shared_ptr<RecordBatch>> IpcFileReader::ReadBatch(int i) const {
                                    std::to_string(num_batches()));
   }
   ASSIGN_OR_RETURN(BatchMessage message, file_->ReadRecordBatch(i));
-  return DecodeRecordBatch(schema_, message, memo_, i);
+  return DecodeRecordBatch(schema_, message, memo_, i, options_);
 }
 
 }  // namespace recflow::arrow_ipc

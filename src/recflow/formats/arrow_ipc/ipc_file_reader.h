@@ -10,6 +10,7 @@
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/batch_decoder.h"
 #include "recflow/formats/arrow_ipc/file_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_read_options.h"
 
 namespace recflow::arrow_ipc {
 
@@ -19,10 +20,13 @@ namespace recflow::arrow_ipc {
 /// several threads may call it at once. Batches are zero-copy slices of the file's bytes.
 class IpcFileReader {
  public:
-  /// Reads an in-memory file without copying it.
-  static Result<std::unique_ptr<IpcFileReader>> Open(std::shared_ptr<Buffer> data, std::string name);
+  /// Reads an in-memory file without copying it; `options` (validated here) limit the decoding
+  /// of every dictionary and record batch.
+  static Result<std::unique_ptr<IpcFileReader>> Open(std::shared_ptr<Buffer> data, std::string name,
+                                                     const IpcReadOptions& options = IpcReadOptions::Defaults());
   /// Memory-maps the local file `path`.
-  static Result<std::unique_ptr<IpcFileReader>> OpenFile(const std::string& path);
+  static Result<std::unique_ptr<IpcFileReader>> OpenFile(const std::string& path,
+                                                         const IpcReadOptions& options = IpcReadOptions::Defaults());
 
   /// The file's schema (from the footer) in recflow form.
   const SchemaPtr& schema() const { return schema_.converted.schema; }
@@ -38,12 +42,13 @@ class IpcFileReader {
   const DictionaryMemo& dictionaries() const { return memo_; }
 
  private:
-  IpcFileReader(std::unique_ptr<FileReader> file, DecodingSchema schema)
-      : file_(std::move(file)), schema_(std::move(schema)) {}
+  IpcFileReader(std::unique_ptr<FileReader> file, DecodingSchema schema, const IpcReadOptions& options)
+      : file_(std::move(file)), schema_(std::move(schema)), options_(options) {}
   Status ReadDictionaries();
 
   std::unique_ptr<FileReader> file_;
   DecodingSchema schema_;
+  IpcReadOptions options_;
   DictionaryMemo memo_;
 };
 

@@ -10,6 +10,7 @@
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/batch_decoder.h"
+#include "recflow/formats/arrow_ipc/ipc_read_options.h"
 #include "recflow/formats/arrow_ipc/stream_reader.h"
 
 namespace recflow::arrow_ipc {
@@ -20,14 +21,19 @@ namespace recflow::arrow_ipc {
 /// arrays); batches from an InputStream own their bodies.
 class IpcStreamReader {
  public:
-  /// Reads from a stream of messages (the schema message first).
-  static Result<std::unique_ptr<IpcStreamReader>> Open(std::unique_ptr<StreamReader> messages);
+  /// Reads from a stream of messages (the schema message first); `options` (validated here)
+  /// limit the decoding of every batch.
+  static Result<std::unique_ptr<IpcStreamReader>> Open(std::unique_ptr<StreamReader> messages,
+                                                       const IpcReadOptions& options = IpcReadOptions::Defaults());
   /// Reads from `in` (owned by the reader; its name appears in errors).
-  static Result<std::unique_ptr<IpcStreamReader>> Open(std::unique_ptr<InputStream> in);
+  static Result<std::unique_ptr<IpcStreamReader>> Open(std::unique_ptr<InputStream> in,
+                                                       const IpcReadOptions& options = IpcReadOptions::Defaults());
   /// Reads from an in-memory stream without copying it.
-  static Result<std::unique_ptr<IpcStreamReader>> Open(std::shared_ptr<Buffer> data, std::string name);
+  static Result<std::unique_ptr<IpcStreamReader>> Open(std::shared_ptr<Buffer> data, std::string name,
+                                                       const IpcReadOptions& options = IpcReadOptions::Defaults());
   /// Reads the local file `path` ("-" is standard input) as a stream.
-  static Result<std::unique_ptr<IpcStreamReader>> OpenFile(const std::string& path);
+  static Result<std::unique_ptr<IpcStreamReader>> OpenFile(const std::string& path,
+                                                           const IpcReadOptions& options = IpcReadOptions::Defaults());
 
   /// The stream's schema in recflow form.
   const SchemaPtr& schema() const { return schema_.converted.schema; }
@@ -42,11 +48,12 @@ class IpcStreamReader {
   const DictionaryMemo& dictionaries() const { return memo_; }
 
  private:
-  IpcStreamReader(std::unique_ptr<StreamReader> messages, DecodingSchema schema)
-      : messages_(std::move(messages)), schema_(std::move(schema)) {}
+  IpcStreamReader(std::unique_ptr<StreamReader> messages, DecodingSchema schema, const IpcReadOptions& options)
+      : messages_(std::move(messages)), schema_(std::move(schema)), options_(options) {}
 
   std::unique_ptr<StreamReader> messages_;
   DecodingSchema schema_;
+  IpcReadOptions options_;
   DictionaryMemo memo_;
   int64_t batches_read_ = 0;
   int64_t dictionaries_read_ = 0;

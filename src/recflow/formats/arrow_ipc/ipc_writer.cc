@@ -3,7 +3,10 @@
 
 #include <zstd.h>
 
+#include <optional>
+
 #include "recflow/columnar/equals.h"
+#include "recflow/formats/arrow_ipc/dictionary_plan_internal.h"
 #include "recflow/formats/arrow_ipc/message_writer.h"
 #include "recflow/formats/arrow_ipc/schema_writer_internal.h"
 
@@ -35,8 +38,7 @@ struct IpcWriter::State {
   bool file = false;
   bool finished = false;
   int64_t start = 0;  // out->position() at the start of the file or stream
-  std::vector<DictionaryField> dictionaries;
-  std::vector<std::shared_ptr<ArrayData>> written_dictionaries;  // by id; null until written
+  std::optional<DictionaryTracker> dictionaries;
   std::vector<MessageBlock> dictionary_blocks;
   std::vector<MessageBlock> batch_blocks;
   Status error;  // a failed write leaves the output unusable
@@ -63,11 +65,7 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenStream(OutputStream* out, Sche
   state->schema = std::move(schema);
   state->options = options;
   state->start = out->position();
-  {
-    flatbuffers::FlatBufferBuilder fbb;
-    (void)BuildSchema(fbb, *state->schema, &state->dictionaries);  // the dictionary ids and paths
-  }
-  state->written_dictionaries.resize(state->dictionaries.size());
+  state->dictionaries.emplace(*state->schema, ListDictionaries(*state->schema), DictionaryChange::kReplace);
   const std::string schema_message = EncodeSchemaMessage(*state->schema);
   RETURN_NOT_OK(out->Write(schema_message.data(), static_cast<int64_t>(schema_message.size())));
   return std::unique_ptr<IpcWriter>(new IpcWriter(std::move(state)));
@@ -81,25 +79,22 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenFile(OutputStream* out, Schema
   const std::string magic = EncodeFileMagic();
   RETURN_NOT_OK(out->Write(magic.data(), static_cast<int64_t>(magic.size())));
   ASSIGN_OR_RETURN(auto writer, OpenStream(out, std::move(schema), options));
-  writer->state_->file = true;
-  writer->state_->start = start;
+  State& s = *writer->state_;
+  s.file = true;
+  std::vector<DictionaryField> fields = s.dictionaries->fields();  // emplace destroys the old tracker first
+  s.dictionaries.emplace(*s.schema, std::move(fields), DictionaryChange::kRefuse);
+  s.start = start;
   return writer;
 }
 
 Status IpcWriter::WriteDictionaries(const RecordBatch& batch) {
   State& s = *state_;
-  for (const DictionaryField& field : s.dictionaries) {
-    const std::shared_ptr<ArrayData>& values = ArrayAtPath(batch, field.path).dictionary;
-    std::shared_ptr<ArrayData>& written = s.written_dictionaries[static_cast<size_t>(field.id)];
-    if (written != nullptr && (written == values || ArrayEquals(*written, *values))) continue;
-    if (written != nullptr && s.file) {
-      return Status::InvalidArgument("the Arrow file format cannot change dictionary " + std::to_string(field.id) +
-                                     " between batches; write a stream instead");
-    }
-    ASSIGN_OR_RETURN(EncodedMessage message, EncodeDictionaryMessage(field.id, *values, s.options));
+  ASSIGN_OR_RETURN(DictionaryPlan plan, s.dictionaries->Plan(batch));
+  for (const DictionaryUpdate& update : plan.updates) {
+    ASSIGN_OR_RETURN(EncodedMessage message,
+                     EncodeDictionaryMessage(update.id, *update.values, update.is_delta, s.options));
     ASSIGN_OR_RETURN(MessageBlock block, s.Put(message));
     s.dictionary_blocks.push_back(block);
-    written = values;
   }
   return Status::OK();
 }

@@ -34,9 +34,10 @@ Result<IpcWriteOptions::Compression> ParseIpcCompression(std::string_view name);
 /// messages with the continuation marker, metadata version V5, ended by the end-of-stream
 /// marker) or the file format (the `ARROW1` magic, the same stream, a footer with the schema
 /// and every dictionary and record batch block, the footer length and the magic). Dictionary
-/// columns get a DictionaryBatch before the first batch that uses them and again (a
-/// replacement) when a batch brings a different dictionary; the file format refuses a changed
-/// dictionary, which it cannot represent.
+/// columns get a DictionaryBatch before the first batch that uses them; when a batch brings a
+/// different dictionary, a delta if it extends the one written (same values first), else a
+/// replacement. The file format refuses a replacement, which it cannot represent
+/// (InvalidArgument; the writer stays usable).
 class IpcWriter {
  public:
   /// Starts a stream on `out` (borrowed; it must outlive the writer) with the schema message.

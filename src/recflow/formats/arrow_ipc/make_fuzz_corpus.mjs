@@ -1,6 +1,9 @@
 // Writes the arrow_ipc fuzz seed corpus with Apache Arrow JS (an independent writer):
 //   NODE_PATH=tests/node/node_modules node src/recflow/formats/arrow_ipc/make_fuzz_corpus.mjs
 // (run from the repository root; tests/node pins apache-arrow).
+// The other seeds (lz4.*, zstd.*, big_endian.arrows, dictionary_delta.*) come from recflow's own
+// IpcWriter and test message builders (fuzz_seeds_test.cc); that test checks them and rewrites
+// them when run as RECFLOW_WRITE_FUZZ_SEEDS=1 build/release/src/recflow/formats/arrow_ipc/arrow_ipc_fuzz_seeds_test.
 import { createRequire } from "node:module";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -108,11 +108,12 @@ Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayDat
   return Frame(fbb, &writer);
 }
 
-Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, const IpcWriteOptions& options) {
+Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, bool is_delta,
+                                               const IpcWriteOptions& options) {
   flatbuffers::FlatBufferBuilder fbb;
   BodyWriter writer(CodecOf(options), options.level);
   ASSIGN_OR_RETURN(auto data, BuildBatch(fbb, {&values}, values.length, &writer));
-  const auto dictionary = fb::CreateDictionaryBatch(fbb, id, data, false);
+  const auto dictionary = fb::CreateDictionaryBatch(fbb, id, data, is_delta);
   fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dictionary.Union(),
                                writer.body_length()));
   return Frame(fbb, &writer);

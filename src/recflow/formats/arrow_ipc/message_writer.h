@@ -44,8 +44,10 @@ std::string EncodeSchemaMessage(const Schema& schema);
 Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
                                                 const IpcWriteOptions& options);
 
-/// The dictionary batch message holding `values` as dictionary `id`.
-Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, const IpcWriteOptions& options);
+/// The dictionary batch message holding `values` as dictionary `id` (`is_delta`: values to
+/// append to the dictionary rather than replace it with).
+Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, bool is_delta,
+                                               const IpcWriteOptions& options);
 
 /// The end-of-stream marker (continuation marker and a zero length).
 std::string EncodeEndOfStream();

@@ -123,6 +123,13 @@ flatbuffers::Offset<fb::Schema> BuildSchema(flatbuffers::FlatBufferBuilder& fbb,
   return fb::CreateSchema(fbb, fb::Endianness::Little, fields_vector, metadata);
 }
 
+std::vector<DictionaryField> ListDictionaries(const Schema& schema) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<DictionaryField> dictionaries;
+  (void)BuildSchema(fbb, schema, &dictionaries);
+  return dictionaries;
+}
+
 const ArrayData& ArrayAtPath(const RecordBatch& batch, const std::vector<int>& path) {
   const ArrayData* data = batch.column_data(path[0]).get();
   for (size_t k = 1; k < path.size(); ++k) {

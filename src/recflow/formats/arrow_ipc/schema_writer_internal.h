@@ -30,6 +30,9 @@ inline constexpr int kDictionaryStep = -1;
 flatbuffers::Offset<fb::Schema> BuildSchema(flatbuffers::FlatBufferBuilder& fbb, const Schema& schema,
                                             std::vector<DictionaryField>* dictionaries);
 
+/// The dictionary-encoded arrays of `schema`, as BuildSchema lists them.
+std::vector<DictionaryField> ListDictionaries(const Schema& schema);
+
 /// The array `path` leads to in `batch` (a DictionaryField's array; its dictionary holds the values).
 const ArrayData& ArrayAtPath(const RecordBatch& batch, const std::vector<int>& path);
 

@@ -1,4 +1,4 @@
-// Test support: builds Arrow IPC messages and files with flatbuffers::FlatBufferBuilder (hand-made, hostile or not).
+// Test support: builds Arrow IPC messages, batch bodies and files with flatbuffers::FlatBufferBuilder (hand-made, hostile or not).
 #pragma once
 
 #include <cstdint>
@@ -84,6 +84,107 @@ inline std::string MakeFile(const std::string& schema_message, const std::string
   out.append(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
   out.append(reinterpret_cast<const char*>(&footer_length), 4);
   return out + "ARROW1";
+}
+
+/// The bytes of `values` as they lie in memory.
+template <typename T>
+std::string Bytes(const std::vector<T>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+/// A batch body: buffers appended at chosen offsets.
+struct Body {
+  std::string bytes;
+  std::vector<fb::Buffer> buffers;
+  /// Appends `data` after `pad` zero bytes (a misaligned buffer when pad is not a multiple of 8).
+  void Add(const std::string& data, int pad = 0) {
+    bytes.append(static_cast<size_t>(pad), '\0');
+    buffers.emplace_back(static_cast<int64_t>(bytes.size()), static_cast<int64_t>(data.size()));
+    bytes += data;
+    while (bytes.size() % 8 != 0) bytes.push_back('\0');
+  }
+};
+
+/// A framed RecordBatch message (or DictionaryBatch when `dictionary_id` >= 0).
+inline std::string BatchMessage(int64_t length, const std::vector<fb::FieldNode>& nodes, const Body& body,
+                                int codec = -1, int64_t dictionary_id = -1, bool is_delta = false,
+                                fb::MetadataVersion version = fb::MetadataVersion::V5) {
+  flatbuffers::FlatBufferBuilder fbb;
+  flatbuffers::Offset<fb::BodyCompression> compression = 0;
+  if (codec >= 0) compression = fb::CreateBodyCompression(fbb, static_cast<fb::CompressionType>(codec));
+  auto batch = fb::CreateRecordBatchDirect(fbb, length, &nodes, &body.buffers, compression);
+  const auto size = static_cast<int64_t>(body.bytes.size());
+  if (dictionary_id >= 0) {
+    auto dict = fb::CreateDictionaryBatch(fbb, dictionary_id, batch, is_delta);
+    fbb.Finish(fb::CreateMessage(fbb, version, fb::MessageHeader::DictionaryBatch, dict.Union(), size));
+  } else {
+    fbb.Finish(fb::CreateMessage(fbb, version, fb::MessageHeader::RecordBatch, batch.Union(), size));
+  }
+  return Frame(fbb, body.bytes);
+}
+
+/// A nullable utf8 field "s" encoded as dictionary 0 with int8 indices.
+inline flatbuffers::Offset<fb::Field> DictionaryField(flatbuffers::FlatBufferBuilder& fbb) {
+  auto encoding = fb::CreateDictionaryEncoding(fbb, 0, fb::CreateInt(fbb, 8, true), false);
+  return MakeField(fbb, "s", fb::Type::Utf8, fb::CreateUtf8(fbb).Union(), {}, encoding);
+}
+
+/// A schema of the one DictionaryField.
+inline std::string DictionarySchemaMessage() {
+  flatbuffers::FlatBufferBuilder fbb;
+  FinishSchemaMessage(fbb, {DictionaryField(fbb)});
+  return Frame(fbb);
+}
+
+/// An IPC file of the DictionaryField schema holding `dictionaries` and then `batches` (framed
+/// messages), with a footer listing their blocks in that order.
+inline std::string DictionaryFile(const std::vector<std::string>& dictionaries,
+                                  const std::vector<std::string>& batches) {
+  std::string out = std::string("ARROW1\0\0", 8) + DictionarySchemaMessage();
+  const auto append = [&out](const std::string& message, std::vector<fb::Block>& blocks) {
+    int32_t metadata = 0;
+    std::memcpy(&metadata, message.data() + 4, 4);
+    blocks.emplace_back(static_cast<int64_t>(out.size()), 8 + metadata, static_cast<int64_t>(message.size()) - 8 - metadata);
+    out += message;
+  };
+  std::vector<fb::Block> dictionary_blocks, batch_blocks;
+  for (const auto& m : dictionaries) append(m, dictionary_blocks);
+  for (const auto& m : batches) append(m, batch_blocks);
+  out += EndOfStream();
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::Field>> fields = {DictionaryField(fbb)};
+  auto schema = fb::CreateSchemaDirect(fbb, fb::Endianness::Little, &fields);
+  fbb.Finish(fb::CreateFooterDirect(fbb, fb::MetadataVersion::V5, schema, &dictionary_blocks, &batch_blocks));
+  const auto footer_length = static_cast<int32_t>(fbb.GetSize());
+  out.append(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
+  out.append(reinterpret_cast<const char*>(&footer_length), 4);
+  return out + "ARROW1";
+}
+
+/// A DictionaryBatch of dictionary 0 holding the utf8 `values` (replacing or, with `is_delta`,
+/// extending the dictionary).
+inline std::string DictionaryMessage(const std::vector<std::string>& values, bool is_delta) {
+  std::vector<int32_t> offsets = {0};
+  std::string data;
+  for (const auto& v : values) {
+    data += v;
+    offsets.push_back(static_cast<int32_t>(data.size()));
+  }
+  Body body;
+  body.Add("");
+  body.Add(Bytes(offsets));
+  body.Add(data);
+  const auto n = static_cast<int64_t>(values.size());
+  return BatchMessage(n, {fb::FieldNode(n, 0)}, body, -1, 0, is_delta);
+}
+
+/// A RecordBatch of the DictionaryField schema: the int8 `indices`, without nulls.
+inline std::string IndicesMessage(const std::vector<int8_t>& indices) {
+  Body body;
+  body.Add("");
+  body.Add(Bytes(indices));
+  const auto n = static_cast<int64_t>(indices.size());
+  return BatchMessage(n, {fb::FieldNode(n, 0)}, body);
 }
 
 }  // namespace recflow::arrow_ipc::testing

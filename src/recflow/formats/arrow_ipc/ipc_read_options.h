@@ -1,0 +1,25 @@
+// IpcReadOptions: resource limits of the Arrow IPC batch decoder, IpcStreamReader and IpcFileReader.
+#pragma once
+
+#include <cstdint>
+
+#include "recflow/core/status.h"
+
+namespace recflow::arrow_ipc {
+
+/// Limits of decoding record and dictionary batches.
+struct IpcReadOptions {
+  /// Most bytes the compressed buffers of one record batch (or one dictionary batch) may
+  /// decompress to, summed over the batch. Checked before anything is decompressed against
+  /// the buffers' uncompressed-length prefixes (and, where a frame header states its content
+  /// size, against that too); a batch over it is a DataError. What is allocated never exceeds
+  /// the declared lengths either, so the real bound is the smaller of the two.
+  int64_t max_decompressed_batch_bytes = int64_t{2} << 30;
+
+  /// 2 GiB of decompressed data per batch.
+  static IpcReadOptions Defaults() { return {}; }
+  /// InvalidArgument unless the limit is positive.
+  Status Validate() const;
+};
+
+}  // namespace recflow::arrow_ipc
