@@ -173,3 +173,23 @@ def test_bad_images_are_skipped_or_dead_lettered(bad_images, recflow_bin, pb):
             example.ParseFromString(record)
             labels.append(example.features.feature["image/class/label"].int64_list.value[0])
     assert sorted(labels) == [0, 2, 5]
+
+
+def test_the_cpp_api_example_runs_the_same_job(demo_output, recflow_bin, tmp_path, pb):
+    """examples/image_pipeline.cc (the article's pipeline in the C++ API) on 300 of the images."""
+    data, _, _ = demo_output
+    lines = (data / "labels" / "part-00000-of-00001.csv").read_text().splitlines()
+    subset = tmp_path / "labels.csv"
+    subset.write_text("\n".join(lines[:301]) + "\n")
+    example = recflow_bin.parent / "recflow-image-pipeline"
+    done = subprocess.run([str(example), subset, data, tmp_path / "out"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "300 examples in 8 files" in done.stdout
+    labels = []
+    for shard in sorted((tmp_path / "out").glob("*.tfrecord.gz")):
+        for record in read_tfrecord(shard):
+            example = pb.Example()
+            example.ParseFromString(record)
+            assert Image.open(io.BytesIO(example.features.feature["image_png"].bytes_list.value[0])).size == (32, 32)
+            labels.append(example.features.feature["label"].int64_list.value[0])
+    assert labels == [int(line.split(",")[1]) for line in lines[1:301]]

@@ -280,4 +280,21 @@ DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool orde
   return WithParams(TypeId::kDictionary, std::move(p));
 }
 
+DataTypePtr ScalarTypeFromName(std::string_view name) {
+  if (name == "bool" || name == "boolean") return boolean();
+  if (name == "int8") return int8();
+  if (name == "int16") return int16();
+  if (name == "int32") return int32();
+  if (name == "int64") return int64();
+  if (name == "uint8") return uint8();
+  if (name == "uint16") return uint16();
+  if (name == "uint32") return uint32();
+  if (name == "uint64") return uint64();
+  if (name == "float32" || name == "float") return float32();
+  if (name == "float64" || name == "double") return float64();
+  if (name == "utf8" || name == "string") return utf8();
+  if (name == "binary" || name == "bytes") return binary();
+  return nullptr;
+}
+
 }  // namespace recflow

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace recflow {
@@ -155,6 +156,10 @@ DataTypePtr float16();
 /// decimal with `precision` digits, `scale` of them after the point; `bit_width` 128 or 256.
 DataTypePtr decimal(int32_t precision, int32_t scale, int bit_width = 128);
 DataTypePtr date32();
+/// The type a schema file or pipeline names with `name`: bool (boolean), int8..int64,
+/// uint8..uint64, float32 (float), float64 (double), utf8 (string), binary (bytes); nullptr for
+/// any other name.
+DataTypePtr ScalarTypeFromName(std::string_view name);
 DataTypePtr date64();
 /// time of day in int32: `unit` kSecond or kMilli.
 DataTypePtr time32(TimeUnit unit);

@@ -19,19 +19,7 @@ Result<DataTypePtr> ParseType(std::string_view text, bool* timestamp) {
     return list(std::move(item));
   }
   *timestamp = false;
-  if (text == "bool" || text == "boolean") return boolean();
-  if (text == "int8") return int8();
-  if (text == "int16") return int16();
-  if (text == "int32") return int32();
-  if (text == "int64") return int64();
-  if (text == "uint8") return uint8();
-  if (text == "uint16") return uint16();
-  if (text == "uint32") return uint32();
-  if (text == "uint64") return uint64();
-  if (text == "float32" || text == "float") return float32();
-  if (text == "float64" || text == "double") return float64();
-  if (text == "utf8" || text == "string") return utf8();
-  if (text == "binary" || text == "bytes") return binary();
+  if (DataTypePtr scalar = ScalarTypeFromName(text)) return scalar;
   if (text == "timestamp") {
     *timestamp = true;
     return int64();

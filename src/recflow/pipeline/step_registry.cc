@@ -19,6 +19,11 @@ Status StepRegistry::Add(StepType type) {
   return Status::OK();
 }
 
+void StepRegistry::Replace(StepType type) {
+  std::string name = type.name;
+  types_.insert_or_assign(std::move(name), std::move(type));
+}
+
 const StepType* StepRegistry::Find(std::string_view name) const {
   auto it = types_.find(name);
   return it == types_.end() ? nullptr : &it->second;

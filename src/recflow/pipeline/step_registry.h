@@ -46,6 +46,8 @@ class StepRegistry {
  public:
   /// Adds `type`; InvalidArgument when the name is taken.
   Status Add(StepType type);
+  /// Adds `type`, replacing a step of the same name (e.g. a built-in).
+  void Replace(StepType type);
   /// The step named `name`, or nullptr.
   const StepType* Find(std::string_view name) const;
   /// Every name, sorted.

@@ -2,8 +2,11 @@
 // allowed keys.
 #include <gtest/gtest.h>
 
+#include "recflow/pipeline/input_source.h"
+#include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/yaml_pipeline.h"
+#include "recflow/testing/drain.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::pipeline {
@@ -67,6 +70,41 @@ TEST(YamlPipelineTest, ErrorsNameLineColumnAndAllowedKeys) {
   auto unknown_param = Parse(head + "  - write: /tmp/o\n", {{"threads", "2"}});
   ASSERT_FALSE(unknown_param.ok());
   EXPECT_NE(unknown_param.status().message().find("no parameter 'threads' (parameters: none)"), std::string::npos);
+}
+
+TEST(YamlPipelineTest, UserStepsRegisteredByNameRunFromYaml) {
+  RECFLOW_REQUIRE_TESTDATA();
+  testing::ScratchDir dir;
+  StepRegistry registry = BuiltinSteps();
+  // A user DoFn: body mass in kilograms from grams, with its own `factor` argument.
+  ASSERT_TRUE(registry
+                  .Add(StepType{"to_kg", "grams to kilograms", "", 1, 1,
+                                [](StepContext& ctx) -> Result<std::optional<PCollection>> {
+                                  ASSIGN_OR_RETURN(double factor, ctx.args->Double("factor", 1000.0));
+                                  return ctx.pipeline->MapRows(
+                                      ctx.name, ctx.input(), {Field::Make("mass_kg", float64())},
+                                      [factor](const RowView& row, RowEmitter& out) -> Status {
+                                        ASSIGN_OR_RETURN(RowValue grams, row.Get("body_mass_g"));
+                                        out.Emit({std::get<double>(grams) / factor});
+                                        return Status::OK();
+                                      },
+                                      ctx.options);
+                                }})
+                  .ok());
+  EXPECT_FALSE(registry.Add(StepType{"to_kg", "", "", 1, 1, nullptr}).ok());
+  const std::string text = "steps:\n  - read: " + Penguins() + "\n  - to_kg: {factor: 2}\n" +
+                           "  - combine_globally: {aggregates: {total: sum(mass_kg), grams: sum(body_mass_g)}}\n" +
+                           "  - write: {path: '" + dir.File("out") + "', format: jsonl}\n";
+  auto loaded = ParsePipelineYaml(text, "p.yaml", "/tmp", {}, registry);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  auto result = RunPipeline(*loaded->pipeline, RunOptions::Defaults(), nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  auto source = OpenInputs({dir.File("out")}, InputOptions{});
+  ASSERT_TRUE(source.ok());
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok());
+  const RecordBatch& row = *(*units)[0].batch;
+  EXPECT_DOUBLE_EQ(row.column_data(0)->GetValues<double>(1)[0] * 2, row.column_data(1)->GetValues<double>(1)[0]);
 }
 
 }  // namespace

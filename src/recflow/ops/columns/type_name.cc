@@ -45,19 +45,7 @@ Result<DataTypePtr> ParseTypeName(std::string_view text) {
   }
   if (text.starts_with("timestamp[") && text.ends_with("]")) return ParseTimestamp(text.substr(10, text.size() - 11));
   if (text == "timestamp") return timestamp(TimeUnit::kMicro);
-  if (text == "bool" || text == "boolean") return boolean();
-  if (text == "int8") return int8();
-  if (text == "int16") return int16();
-  if (text == "int32") return int32();
-  if (text == "int64") return int64();
-  if (text == "uint8") return uint8();
-  if (text == "uint16") return uint16();
-  if (text == "uint32") return uint32();
-  if (text == "uint64") return uint64();
-  if (text == "float32" || text == "float") return float32();
-  if (text == "float64" || text == "double") return float64();
-  if (text == "utf8" || text == "string") return utf8();
-  if (text == "binary" || text == "bytes") return binary();
+  if (DataTypePtr scalar = ScalarTypeFromName(text)) return scalar;
   if (text == "date32" || text == "date") return date32();
   return Status::InvalidArgument("unknown type '" + std::string(text) +
                                  "' (bool, int8..int64, uint8..uint64, float32, float64, string, binary, date32, "
