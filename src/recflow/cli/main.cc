@@ -33,6 +33,7 @@ int Run(int argc, char** argv) {
   CLI::App* serve = recflow::cli::AddServeCommand(&app, &serve_flags);
   CLI::App* run = recflow::cli::AddRunCommand(&app, &run_flags);
   CLI::App* plan = recflow::cli::AddPlanCommand(&app, &run_flags);
+  CLI::App* steps = recflow::cli::AddStepsCommand(&app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -56,6 +57,8 @@ int Run(int argc, char** argv) {
     st = recflow::cli::RunPipelineCommand(run_flags);
   } else if (plan->parsed()) {
     st = recflow::cli::RunPlanCommand(run_flags, &out);
+  } else if (steps->parsed()) {
+    st = recflow::cli::RunStepsCommand(&out);
   }
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {

@@ -93,6 +93,20 @@ CLI::App* AddPlanCommand(CLI::App* app, RunFlags* f) {
   return c;
 }
 
+CLI::App* AddStepsCommand(CLI::App* app) {
+  return app->add_subcommand("steps", "List the ops a YAML pipeline can use, with their main argument");
+}
+
+Status RunStepsCommand(StdoutWriter* out) {
+  const pipeline::StepRegistry registry = pipeline::BuiltinSteps();
+  for (const std::string& name : registry.names()) {
+    const pipeline::StepType* type = registry.Find(name);
+    *out->buffer() += fmt::format("{:<18} {}{}\n", name, type->summary,
+                                  type->shorthand.empty() ? "" : " [" + type->shorthand + "]");
+  }
+  return Status::OK();
+}
+
 Status RunPipelineCommand(const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));

@@ -26,6 +26,12 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* flags);
 /// Adds `plan` to `app`.
 CLI::App* AddPlanCommand(CLI::App* app, RunFlags* flags);
 
+/// Adds `steps` (lists the ops a pipeline can use) to `app`.
+CLI::App* AddStepsCommand(CLI::App* app);
+
+/// Prints every op with its one-line summary on `out`.
+Status RunStepsCommand(StdoutWriter* out);
+
 /// Runs the pipeline: live per-step counters on stderr when it is a terminal, the metrics
 /// table on stderr at the end, and --metrics as JSON.
 Status RunPipelineCommand(const RunFlags& flags);

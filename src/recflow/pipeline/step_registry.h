@@ -34,7 +34,7 @@ using StepBuilder = std::function<Result<std::optional<PCollection>>(StepContext
 /// One kind of step.
 struct StepType {
   std::string name;        ///< the YAML key ("resize")
-  std::string summary;     ///< one line for `recflow run --list-steps`
+  std::string summary;     ///< one line for `recflow steps`
   std::string shorthand;   ///< the argument a scalar or list value stands for ("columns"), if any
   int min_inputs = 1;      ///< 0 for reads
   int max_inputs = 1;      ///< -1 for any number (flatten)
