@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <functional>
 
 namespace recflow::serve {
 
@@ -51,6 +52,37 @@ Result<addrinfo*> Resolve(const Endpoint& endpoint, bool passive) {
   const int rc = getaddrinfo(host, port.c_str(), &hints, &found);
   if (rc != 0) return Status::IOError("cannot resolve '" + endpoint.ToString() + "': " + gai_strerror(rc));
   return found;
+}
+
+/// What Listen and Connect do with a fresh socket and an address of the endpoint; false leaves
+/// the reason in errno.
+using SocketSetup = std::function<bool(int fd, const sockaddr* address, socklen_t length)>;
+
+/// A close-on-exec stream socket on which `setup` succeeded: for kUnix at the path, for kTcp at
+/// the first resolved address that works. Errors say `what` and why.
+Result<int> OpenSocket(const Endpoint& endpoint, bool passive, const std::string& what, const SocketSetup& setup) {
+  const auto open = [&](int family, int protocol, const sockaddr* address, socklen_t length) -> Result<int> {
+    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, protocol);
+    if (fd < 0) return Errno("socket");
+    if (!setup(fd, address, length)) {
+      const Status st = Errno(what);
+      ::close(fd);
+      return st;
+    }
+    return fd;
+  };
+  if (endpoint.kind == Endpoint::Kind::kUnix) {
+    ASSIGN_OR_RETURN(sockaddr_un address, UnixAddress(endpoint.path));
+    return open(AF_UNIX, 0, reinterpret_cast<const sockaddr*>(&address), sizeof(address));
+  }
+  if (endpoint.kind != Endpoint::Kind::kTcp) return Status::InvalidArgument(what);
+  ASSIGN_OR_RETURN(addrinfo * found, Resolve(endpoint, passive));
+  Result<int> fd = Status::IOError("no address for " + endpoint.ToString());
+  for (const addrinfo* a = found; a != nullptr && !fd.ok(); a = a->ai_next) {
+    fd = open(a->ai_family, a->ai_protocol, a->ai_addr, a->ai_addrlen);
+  }
+  freeaddrinfo(found);
+  return fd;
 }
 
 }  // namespace
@@ -115,39 +147,18 @@ Result<Endpoint> ParseEndpoint(std::string_view text) {
 
 Result<int> Listen(const Endpoint& endpoint, int backlog) {
   if (endpoint.kind == Endpoint::Kind::kUnix) {
-    ASSIGN_OR_RETURN(sockaddr_un address, UnixAddress(endpoint.path));
     struct stat st;
     if (lstat(endpoint.path.c_str(), &st) == 0) {
       if (!S_ISSOCK(st.st_mode)) return Status::AlreadyExists(endpoint.path + " exists and is not a socket");
       ::unlink(endpoint.path.c_str());  // a stale socket of an earlier server
     }
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return Errno("socket");
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 || ::listen(fd, backlog) != 0) {
-      const Status st = Errno("cannot listen on " + endpoint.ToString());
-      ::close(fd);
-      return st;
-    }
-    return fd;
   }
-  if (endpoint.kind != Endpoint::Kind::kTcp) return Status::InvalidArgument("cannot listen on " + endpoint.ToString());
-  ASSIGN_OR_RETURN(addrinfo * found, Resolve(endpoint, true));
-  Status last = Status::IOError("no address for " + endpoint.ToString());
-  int fd = -1;
-  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    const int one = 1;
-    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    if (::bind(fd, a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd, backlog) != 0) {
-      last = Errno("cannot listen on " + endpoint.ToString());
-      ::close(fd);
-      fd = -1;
-    }
-  }
-  freeaddrinfo(found);
-  if (fd < 0) return last;
-  return fd;
+  return OpenSocket(endpoint, /*passive=*/true, "cannot listen on " + endpoint.ToString(),
+                    [&](int fd, const sockaddr* address, socklen_t length) {
+                      const int one = 1;  // no effect on unix sockets
+                      ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+                      return ::bind(fd, address, length) == 0 && ::listen(fd, backlog) == 0;
+                    });
 }
 
 Result<Endpoint> BoundEndpoint(const Endpoint& endpoint, int listen_fd) {
@@ -170,33 +181,10 @@ Result<Endpoint> BoundEndpoint(const Endpoint& endpoint, int listen_fd) {
 }
 
 Result<int> Connect(const Endpoint& endpoint) {
-  if (endpoint.kind == Endpoint::Kind::kUnix) {
-    ASSIGN_OR_RETURN(sockaddr_un address, UnixAddress(endpoint.path));
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return Errno("socket");
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
-      const Status st = Errno("cannot connect to " + endpoint.ToString());
-      ::close(fd);
-      return st;
-    }
-    return fd;
-  }
-  if (endpoint.kind != Endpoint::Kind::kTcp) return Status::InvalidArgument("cannot connect to " + endpoint.ToString());
-  ASSIGN_OR_RETURN(addrinfo * found, Resolve(endpoint, false));
-  Status last = Status::IOError("no address for " + endpoint.ToString());
-  int fd = -1;
-  for (addrinfo* a = found; a != nullptr && fd < 0; a = a->ai_next) {
-    fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-    if (fd < 0) continue;
-    if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
-      last = Errno("cannot connect to " + endpoint.ToString());
-      ::close(fd);
-      fd = -1;
-    }
-  }
-  freeaddrinfo(found);
-  if (fd < 0) return last;
-  return fd;
+  return OpenSocket(endpoint, /*passive=*/false, "cannot connect to " + endpoint.ToString(),
+                    [](int fd, const sockaddr* address, socklen_t length) {
+                      return ::connect(fd, address, length) == 0;
+                    });
 }
 
 }  // namespace recflow::serve

@@ -1,16 +1,21 @@
 // Tests of serve: endpoints, batch modes, standardization, concurrent passes over tcp and unix, hostile clients.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "recflow/columnar/array.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/rebatcher.h"
 #include "recflow/serve/server.h"
+#include "recflow/serve/socket_stream.h"
 #include "recflow/serve/standard_scaler.h"
 #include "recflow/serve/stream_client.h"
 #include "recflow/testing/sample_arrays.h"
@@ -35,6 +40,56 @@ TEST(EndpointTest, ParsesEveryForm) {
   }
   EXPECT_TRUE(LooksLikeEndpoint("unix:///a"));
   EXPECT_FALSE(LooksLikeEndpoint("data/train.csv"));
+}
+
+TEST(EndpointTest, ListenAndConnectOverUnixAndTcpNameWhatFailed) {
+  recflow::testing::ScratchDir dir;
+  const Endpoint missing = *ParseEndpoint("unix://" + dir.File("none.sock"));
+  const auto refused = Connect(missing);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().ToString().find("cannot connect to " + missing.ToString()), std::string::npos);
+  std::ofstream(dir.File("plain.txt")) << "not a socket";
+  EXPECT_EQ(Listen(*ParseEndpoint("unix://" + dir.File("plain.txt")), 4).status().code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(Listen(*ParseEndpoint("fd://3"), 4).status().code(), StatusCode::kInvalidArgument);
+  for (const std::string text : {"unix://" + dir.File("ok.sock"), std::string(":0")}) {
+    const Endpoint endpoint = *ParseEndpoint(text);
+    auto listening = Listen(endpoint, 4);
+    ASSERT_TRUE(listening.ok()) << listening.status().ToString();
+    auto connected = Connect(*BoundEndpoint(endpoint, *listening));
+    ASSERT_TRUE(connected.ok()) << connected.status().ToString();
+    ::close(*connected);
+    ::close(*listening);
+  }
+}
+
+TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndPipes) {
+  const std::vector<int64_t> sizes = {1, 7, 100000, 3, 300000, 65535, 65536, 8, 0, 5};  // small and large writes
+  std::string expected;
+  for (int64_t size : sizes) {
+    for (int64_t i = 0; i < size; ++i) expected.push_back(static_cast<char>((expected.size() * 131) % 251));
+  }
+  for (const bool socket : {true, false}) {
+    SCOPED_TRACE(socket ? "socketpair" : "pipe");
+    int fds[2];
+    ASSERT_EQ(socket ? ::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : ::pipe(fds), 0);
+    std::thread writer([&] {
+      FdOutputStream out(fds[1], "writer", /*owned=*/true);
+      size_t at = 0;
+      for (int64_t size : sizes) {
+        EXPECT_TRUE(out.Write(expected.data() + at, size).ok());
+        at += static_cast<size_t>(size);
+      }
+      EXPECT_EQ(out.position(), static_cast<int64_t>(expected.size()));
+      EXPECT_TRUE(out.Close().ok());  // sends the gathered tail, then closes
+    });
+    FdInputStream in(fds[0], "reader");
+    std::string got(expected.size() + 1, '\0');
+    auto n = in.Read(got.data(), static_cast<int64_t>(got.size()));  // reads until EOF
+    writer.join();
+    ASSERT_TRUE(n.ok());
+    got.resize(static_cast<size_t>(*n));
+    EXPECT_TRUE(got == expected);
+  }
 }
 
 std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
@@ -88,7 +143,7 @@ TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
   ASSERT_TRUE(scaler.ok()) << scaler.status().ToString();
   EXPECT_EQ((*scaler)->moments()[0].count, 3);
   EXPECT_DOUBLE_EQ((*scaler)->moments()[0].mean, 2.0);
-  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].stddev, std::sqrt(2.0 / 3.0));
+  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].stddev(), std::sqrt(2.0 / 3.0));
   auto scaled = (*scaler)->Apply(*batch);
   ASSERT_TRUE(scaled.ok());
   Float64Array values((*scaled)->column_data(0));
@@ -110,18 +165,35 @@ std::string WriteCsv(const recflow::testing::ScratchDir& dir, int64_t rows) {
   return path;
 }
 
-/// Reads a whole pass from `endpoint`; the ids in order and the batch sizes.
-void ReadPass(const std::string& endpoint, std::vector<int64_t>* ids, std::vector<int64_t>* sizes) {
-  auto client = StreamClient::Connect(endpoint);
-  ASSERT_TRUE(client.ok()) << client.status().ToString();
+/// Expects the server to have closed `fd`: a read sees EOF, not data and not a wait (10 s is a
+/// bound on a hang, not a timing).
+void ExpectEof(int fd) {
+  pollfd readable{fd, POLLIN, 0};
+  ASSERT_EQ(::poll(&readable, 1, 10000), 1) << "connection still open after the end-of-stream marker";
+  char byte;
+  EXPECT_EQ(::recv(fd, &byte, 1, 0), 0);
+}
+
+/// Reads a whole pass from `endpoint` on a raw socket (after sending `greeting`, which the server
+/// ignores): the ids in order and the batch sizes; then the connection must end (EOF right after
+/// the end-of-stream marker).
+void ReadPass(const std::string& endpoint, std::vector<int64_t>* ids, std::vector<int64_t>* sizes,
+              const std::string& greeting = "") {
+  auto fd = Connect(*ParseEndpoint(endpoint));
+  ASSERT_TRUE(fd.ok()) << fd.status().ToString();
+  ASSERT_EQ(::send(*fd, greeting.data(), greeting.size(), MSG_NOSIGNAL), static_cast<ssize_t>(greeting.size()));
+  auto reader = arrow_ipc::IpcStreamReader::Open(std::make_unique<FdInputStream>(::dup(*fd), endpoint));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   while (true) {
-    auto batch = (*client)->Next();
+    auto batch = (*reader)->Next();
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
     if (*batch == nullptr) break;
     sizes->push_back((*batch)->num_rows());
     Int64Array values((*batch)->column_data(0));
     for (int64_t i = 0; i < (*batch)->num_rows(); ++i) ids->push_back(values.Value(i));
   }
+  ExpectEof(*fd);
+  ::close(*fd);
 }
 
 ServeOptions CsvOptions(const std::string& csv, int64_t batch_size) {
@@ -155,6 +227,44 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     EXPECT_EQ((*server)->stats().passes.load(), 4);
+    auto client = StreamClient::Connect(endpoint);  // the client API reads the same pass
+    ASSERT_TRUE(client.ok()) << client.status().ToString();
+    int64_t read = 0;
+    for (auto batch = (*client)->Next(); batch.ok() && *batch != nullptr; batch = (*client)->Next()) {
+      read += (*batch)->num_rows();
+    }
+    EXPECT_EQ(read, rows);
+  }
+}
+
+TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
+  // A log line that blocks (stderr a pipe nobody reads) must not hold finished connections open.
+  recflow::testing::ScratchDir dir;
+  const std::string csv = WriteCsv(dir, 3000);
+  for (const std::string listen : {std::string(":0"), "unix://" + dir.File("eof.sock")}) {
+    SCOPED_TRACE(listen);
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool open_gate = false;
+    ServeOptions options = CsvOptions(csv, 100);
+    options.log = [&](const std::string& line) {
+      if (line.find("pass complete") == std::string::npos) return;
+      std::unique_lock<std::mutex> lock(mutex);
+      cv.wait(lock, [&] { return open_gate; });
+    };
+    auto server = Server::Start(*ParseEndpoint(listen), options);
+    ASSERT_TRUE(server.ok()) << server.status().ToString();
+    const std::string endpoint = (*server)->endpoint().ToString();
+    std::vector<std::vector<int64_t>> ids(3), sizes(3);
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 3; ++c) clients.emplace_back([&, c] { ReadPass(endpoint, &ids[c], &sizes[c]); });
+    for (auto& t : clients) t.join();
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(ids[c].size(), 3000u);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      open_gate = true;
+    }
+    cv.notify_all();
   }
 }
 
@@ -191,7 +301,11 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
     }
   }
   std::vector<int64_t> ids[3], sizes[3];
-  for (int c = 0; c < 3; ++c) threads.emplace_back([&, c] { ReadPass(endpoint.ToString(), &ids[c], &sizes[c]); });
+  // Good clients; one says something first: unread input at close must not reset the connection
+  // (RST) and so cut off the tail of its pass.
+  for (int c = 0; c < 3; ++c) {
+    threads.emplace_back([&, c] { ReadPass(endpoint.ToString(), &ids[c], &sizes[c], c == 0 ? "hello\n" : ""); });
+  }
   for (auto& t : threads) t.join();
   for (int c = 0; c < 3; ++c) {
     ASSERT_EQ(ids[c].size(), static_cast<size_t>(rows));

@@ -82,7 +82,8 @@ Status StreamPass(const ServeOptions& options, const StandardScaler* scaler, Out
   }
   ASSIGN_OR_RETURN(auto rest, rebatcher.Finish());
   for (const auto& b : rest) RETURN_NOT_OK(writer->Write(*b));
-  return writer->Finish();
+  RETURN_NOT_OK(writer->Finish());
+  return out->Flush();
 }
 
 }  // namespace
@@ -121,23 +122,40 @@ struct Server::Impl {
     if (options.log) options.log(line);
   }
 
+  /// One connection: the pass, then the end of the connection, then the log line. The socket
+  /// is closed before anything can block (a log line to a full stderr pipe, the lock), so the
+  /// client reads EOF right after the end-of-stream marker.
   void Serve(Client* client, int64_t number) {
     const std::string name = "client " + std::to_string(number);
-    FdOutputStream out(client->fd, name, /*owned=*/false, options.send_timeout_ms);
-    const Status st = StreamPass(options, scaler.get(), &out);
-    stats.bytes += out.position();
+    Status st;
+    int64_t sent;
+    {
+      FdOutputStream out(client->fd, name, /*owned=*/false, options.send_timeout_ms);
+      st = StreamPass(options, scaler.get(), &out);
+      sent = out.position();
+    }  // the stream is done with the descriptor (nothing gathered left) before it is closed
+    stats.bytes += sent;
+    ++(st.ok() ? stats.passes : stats.dropped);
+    EndConnection(client);
     if (st.ok()) {
-      ++stats.passes;
-      Log(name + ": pass complete, " + std::to_string(out.position()) + " bytes");
+      Log(name + ": pass complete, " + std::to_string(sent) + " bytes");
     } else {
-      ++stats.dropped;
-      Log(name + ": dropped after " + std::to_string(out.position()) + " bytes: " + st.ToString());
+      Log(name + ": dropped after " + std::to_string(sent) + " bytes: " + st.ToString());
     }
     std::lock_guard<std::mutex> lock(mutex);
-    ::shutdown(client->fd, SHUT_RDWR);
+    client->done = true;
+  }
+
+  /// Sends FIN after the last byte, discards what the client sent (closing a socket with unread
+  /// input sends RST, which would throw away the unsent tail of the stream) and closes it.
+  void EndConnection(Client* client) {
+    ::shutdown(client->fd, SHUT_WR);
+    char sink[16384];
+    for (int i = 0; i < 64 && ::recv(client->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; ++i) {
+    }
+    std::lock_guard<std::mutex> lock(mutex);  // Stop() shuts down the fds it sees, never a closed one
     ::close(client->fd);
     client->fd = -1;
-    client->done = true;
   }
 
   /// Joins the threads of finished clients (under the lock).
@@ -152,26 +170,33 @@ struct Server::Impl {
     }
   }
 
+  /// Accepts until woken by Stop(). Never logs under the lock: a blocked log must not keep a
+  /// finishing client from closing its connection.
   void AcceptLoop() {
     int64_t number = 0;
     while (true) {
       pollfd fds[2] = {{listen_fd, POLLIN, 0}, {wake[0], POLLIN, 0}};
       if (::poll(fds, 2, 1000) < 0 && errno != EINTR) break;
       if (fds[1].revents != 0) break;
-      std::lock_guard<std::mutex> lock(mutex);
-      Reap();
+      bool full;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        Reap();
+        full = static_cast<int>(clients.size()) >= options.max_clients;
+      }
       if ((fds[0].revents & POLLIN) == 0) continue;
       const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0) continue;
       ++stats.connections;
       ++number;
-      if (static_cast<int>(clients.size()) >= options.max_clients) {
+      if (full) {  // only this thread adds clients, so the count has not grown since
         ++stats.dropped;
-        Log("client " + std::to_string(number) + ": refused, " + std::to_string(options.max_clients) + " passes running");
         ::close(fd);
+        Log("client " + std::to_string(number) + ": refused, " + std::to_string(options.max_clients) + " passes running");
         continue;
       }
       Log("client " + std::to_string(number) + ": connected");
+      std::lock_guard<std::mutex> lock(mutex);
       clients.push_back({fd, std::thread(), false});
       Client* client = &clients.back();
       client->thread = std::thread([this, client, number] { Serve(client, number); });

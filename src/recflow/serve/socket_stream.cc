@@ -1,14 +1,25 @@
-// FdOutputStream / FdInputStream: send with MSG_NOSIGNAL (write for non-sockets), EINTR retried.
+// FdOutputStream / FdInputStream: gathered sendmsg with MSG_NOSIGNAL (writev for non-sockets), EINTR retried.
 #include "recflow/serve/socket_stream.h"
 
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace recflow::serve {
+
+namespace {
+
+/// Writes at least this large go out at once, from the caller's memory.
+constexpr int64_t kDirectWriteBytes = 64 << 10;
+/// At most this many bytes of smaller writes are gathered before they are sent.
+constexpr int64_t kGatherBytes = 256 << 10;
+
+}  // namespace
 
 FdOutputStream::FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms)
     : fd_(fd), name_(std::move(name)), owned_(owned) {
@@ -22,26 +33,68 @@ FdOutputStream::~FdOutputStream() { (void)Close(); }
 
 Status FdOutputStream::Write(const void* data, int64_t n) {
   if (fd_ < 0) return Status::IOError(name_ + ": write after close");
-  const auto* bytes = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t written = ::send(fd_, bytes, static_cast<size_t>(n), MSG_NOSIGNAL);
-    if (written < 0 && errno == ENOTSOCK) written = ::write(fd_, bytes, static_cast<size_t>(n));
+  position_ += n;
+  if (n >= kDirectWriteBytes) return SendAll(data, n);
+  if (static_cast<int64_t>(pending_.size()) + n > kGatherBytes) RETURN_NOT_OK(SendAll(nullptr, 0));
+  pending_.append(static_cast<const char*>(data), static_cast<size_t>(n));
+  return Status::OK();
+}
+
+Status FdOutputStream::Flush() {
+  if (fd_ < 0) return Status::OK();
+  return SendAll(nullptr, 0);
+}
+
+Status FdOutputStream::SendAll(const void* data, int64_t n) {
+  iovec pieces[2] = {{pending_.data(), pending_.size()}, {const_cast<void*>(data), static_cast<size_t>(n)}};
+  iovec* next = pieces;
+  int count = 2;
+  while (count > 0) {
+    if (next->iov_len == 0) {
+      ++next;
+      --count;
+      continue;
+    }
+    ssize_t written;
+    if (socket_) {
+      msghdr message{};
+      message.msg_iov = next;
+      message.msg_iovlen = static_cast<size_t>(count);
+      written = ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+      if (written < 0 && errno == ENOTSOCK) {
+        socket_ = false;
+        continue;
+      }
+    } else {
+      written = ::writev(fd_, next, count);
+    }
     if (written < 0) {
       if (errno == EINTR) continue;
+      pending_.clear();
       if (errno == EAGAIN || errno == EWOULDBLOCK) return Status::IOError(name_ + ": the reader stopped reading");
       return Status::IOError(name_ + ": " + std::strerror(errno));
     }
-    bytes += written;
-    n -= written;
-    position_ += written;
+    for (size_t left = static_cast<size_t>(written); left > 0;) {
+      const size_t step = std::min(left, next->iov_len);
+      next->iov_base = static_cast<char*>(next->iov_base) + step;
+      next->iov_len -= step;
+      left -= step;
+      if (next->iov_len == 0) {
+        ++next;
+        --count;
+      }
+    }
   }
+  pending_.clear();
   return Status::OK();
 }
 
 Status FdOutputStream::Close() {
-  if (fd_ >= 0 && owned_) ::close(fd_);
+  if (fd_ < 0) return Status::OK();
+  const Status st = Flush();
+  if (owned_) ::close(fd_);
   fd_ = -1;
-  return Status::OK();
+  return st;
 }
 
 FdInputStream::FdInputStream(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
