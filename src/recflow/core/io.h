@@ -111,7 +111,8 @@ class BufferOutputStream final : public OutputStream {
   std::string name_ = "<memory>";
 };
 
-/// The whole content of `path`: memory-mapped for regular files, read for pipes and "-".
+/// The whole content of `path`: memory-mapped for regular files of 1 MiB or more, read into
+/// memory for smaller files, pipes and "-".
 Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path);
 
 }  // namespace recflow
