@@ -46,3 +46,22 @@ steps:
     pipeline.write_text("steps:\n  - read: x.csv\n  - resize: {height: 0}\n")
     bad = run("plan", pipeline)
     assert bad.returncode != 0 and f"{pipeline}:" in bad.stderr
+
+
+def test_bad_csv_rows_of_a_read_step_go_to_its_dead_letter_file(run, tmp_path):
+    (tmp_path / "rows.csv").write_text("a,b\n1,x\n2,y,extra\n3,z\n")
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text("""
+steps:
+  - read: rows.csv
+    on_error: dead_letter
+    dead_letter: letters.jsonl
+  - write: {path: out, format: jsonl}
+""")
+    done = run("run", pipeline, "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(l) for f in (tmp_path / "out").glob("*.jsonl") for l in f.read_text().splitlines()]
+    assert [r["a"] for r in rows] == [1, 3]
+    letters = [json.loads(l) for l in (tmp_path / "letters.jsonl").read_text().splitlines()]
+    assert len(letters) == 1 and letters[0]["step"] == "read" and letters[0]["row"] == "2,y,extra"
+    assert letters[0]["file"].endswith("rows.csv") and letters[0]["record"] == 1

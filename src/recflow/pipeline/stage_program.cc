@@ -184,6 +184,7 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
 }
 
 Status PipelineStageProgram::Assign(const UnitInfo& unit, UnitState* state) {
+  RETURN_NOT_OK(skipped_error_);
   auto* s = static_cast<PipelineUnitState*>(state);
   for (auto& [path, letter] : s->letters) {
     RETURN_NOT_OK(r_.dead_letters->Write(path, letter, unit.file, unit.first_record + letter.unit_row));
@@ -233,8 +234,9 @@ void PipelineStageProgram::OnSkipped(size_t input, const SkippedRecord& record) 
   DeadLetter letter{root.name, 0, record.error, std::string()};
   jsonl::JsonWriter writer(&letter.row_json);
   writer.String(record.text);
-  (void)r_.dead_letters->Write(root.on_error.dead_letter, letter, record.error.context().file,
-                               record.error.context().record);
+  Status st = r_.dead_letters->Write(root.on_error.dead_letter, letter, record.error.context().file,
+                                     record.error.context().record);
+  if (!st.ok() && skipped_error_.ok()) skipped_error_ = st;
 }
 
 }  // namespace recflow::pipeline

@@ -44,6 +44,7 @@ class PipelineStageProgram final : public StageProgram {
                                 std::vector<DeadLetter>* letters) const;
 
   StageResources r_;
+  Status skipped_error_;  // a dead letter of a skipped record that could not be written (reported by Assign)
 };
 
 }  // namespace recflow::pipeline

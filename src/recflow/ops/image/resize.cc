@@ -68,6 +68,26 @@ AxisWeights ComputeWeights(int in_size, int out_size, ResizeMethod method) {
   return w;
 }
 
+// ComputeWeights, remembered per thread for the last few axes: a batch of equal-sized images
+// resizes to one size, so each image would otherwise recompute the same weights.
+const AxisWeights& Weights(int in_size, int out_size, ResizeMethod method) {
+  struct Entry {
+    int in_size = -1;
+    int out_size = -1;
+    ResizeMethod method = ResizeMethod::kBilinear;
+    AxisWeights weights;
+  };
+  thread_local Entry cache[4];
+  thread_local int next = 0;
+  for (Entry& e : cache) {
+    if (e.in_size == in_size && e.out_size == out_size && e.method == method) return e.weights;
+  }
+  Entry& e = cache[next];
+  next = (next + 1) % 4;
+  e = Entry{in_size, out_size, method, ComputeWeights(in_size, out_size, method)};
+  return e.weights;
+}
+
 // A 22-bit fixed-point sum as a sample. Weights are ≥ 0 and sum to 1 (± rounding), so the
 // sum stays well inside int32: at most 255 × 2^22 × (1 + ε) + 2^21.
 uint8_t ClipFixed(int32_t sum) {
@@ -184,13 +204,13 @@ Result<Image> ResizeTyped(const Image& in, int height, int width, ResizeMethod m
   const int channels = in.channels();
   Image current = in;
   if (width != in.width()) {
-    const AxisWeights w = ComputeWeights(in.width(), width, method);
+    const AxisWeights& w = Weights(in.width(), width, method);
     ASSIGN_OR_RETURN(Image out, Image::Allocate(in.height(), width, channels, in.pixel_type()));
     ResampleRows<T>(current.samples<T>(), in.width(), out.mutable_samples<T>(), width, in.height(), channels, w);
     current = std::move(out);
   }
   if (height != in.height()) {
-    const AxisWeights w = ComputeWeights(in.height(), height, method);
+    const AxisWeights& w = Weights(in.height(), height, method);
     ASSIGN_OR_RETURN(Image out, Image::Allocate(height, width, channels, in.pixel_type()));
     ResampleColumns<T>(current.samples<T>(), out.mutable_samples<T>(), height, int64_t{width} * channels, w);
     current = std::move(out);
