@@ -3,8 +3,9 @@ import ctypes
 import json
 import math
 import random
-import subprocess
 from pathlib import Path
+
+from node_util import run_node
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,12 +125,12 @@ def write_schema(path: Path, names, kinds) -> Path:
 
 def duckdb_read(csv_path: Path, nulls=("",), types=None):
     """Runs tests/node/duckdb_csv.mjs; returns (columns [(name, duckdb type)], rows)."""
-    cmd = ["node", str(DUCKDB_SCRIPT), str(csv_path)]
+    cmd = [csv_path]
     for n in nulls:
         cmd += ["--null", n]
     if types is not None:
         cmd += ["--types", json.dumps(types)]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    out = run_node(DUCKDB_SCRIPT.name, *cmd, timeout=300)
     if out.returncode != 0:
         raise AssertionError(f"DuckDB failed on {csv_path}: {out.stderr}")
     doc = json.loads(out.stdout)

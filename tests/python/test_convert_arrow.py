@@ -1,18 +1,16 @@
 """`recflow convert --to arrow|feather`: Arrow IPC datasets read back by Apache Arrow JS (the reference implementation)."""
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from node_util import run_node
 from test_convert import convert, data_files, write_rows
-
-NODE_READER = Path(__file__).resolve().parents[2] / "tests" / "node" / "arrow_read.mjs"
 
 
 def read_with_arrow_js(path: Path):
     """The schema, row count and columns Apache Arrow JS reads from one IPC stream or file."""
-    result = subprocess.run(["node", str(NODE_READER), str(path)], capture_output=True, text=True, timeout=120)
+    result = run_node("arrow_read.mjs", path)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -100,15 +98,11 @@ def test_golden_arrow_files_cat_without_a_known_suffix(run, testdata):
     assert len(cat.stdout.splitlines()) == 2
 
 
-NODE_DICTIONARY_WRITER = NODE_READER.with_name("arrow_write_dictionary.mjs")
-
-
 def write_dictionary_input(path: Path, kind: str, dictionary, start: int, rows: int):
     """An Arrow IPC input written by Arrow JS: `id` from `start`, `g` p/q, `d` over `dictionary`."""
     spec = {"dictionary": dictionary, "start": start, "g": ["pq"[i % 2] for i in range(rows)],
             "d": [None if i % 7 == 3 else (i * 5) % len(dictionary) for i in range(rows)]}
-    result = subprocess.run(["node", str(NODE_DICTIONARY_WRITER), str(path), kind, json.dumps(spec)],
-                            capture_output=True, text=True, timeout=120)
+    result = run_node("arrow_write_dictionary.mjs", path, kind, json.dumps(spec))
     assert result.returncode == 0, result.stderr
     return {start + i: (spec["g"][i], None if d is None else dictionary[d]) for i, d in enumerate(spec["d"])}
 

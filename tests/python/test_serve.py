@@ -6,11 +6,11 @@ import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-NODE_CLIENT = Path(__file__).resolve().parents[2] / "tests" / "node" / "arrow_serve_read.mjs"
+from node_util import run_node
+
 END_OF_STREAM = b"\xff\xff\xff\xff\x00\x00\x00\x00"
 ROWS = 5000
 TIMEOUT_S = 60  # every wait is bounded: a hang fails the test instead of stalling CI
@@ -86,7 +86,7 @@ def cat_lines(run, path) -> list:
 
 
 def read_with_arrow_js(endpoint: str) -> dict:
-    result = subprocess.run(["node", str(NODE_CLIENT), endpoint], capture_output=True, text=True, timeout=TIMEOUT_S)
+    result = run_node("arrow_serve_read.mjs", endpoint, timeout=TIMEOUT_S)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
