@@ -176,4 +176,9 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type) {
   return Status::InvalidArgument("MakeBuilder: unknown type");
 }
 
+Result<std::shared_ptr<ArrayData>> MakeEmptyArray(const DataTypePtr& type) {
+  ASSIGN_OR_RETURN(auto builder, MakeBuilder(type));
+  return builder->Finish();
+}
+
 }  // namespace recflow

@@ -269,4 +269,7 @@ class NullBuilder final : public ArrayBuilder {
 /// A builder for any type, nested builders included.
 Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type);
 
+/// An array of `type` with no elements (any type MakeBuilder supports).
+Result<std::shared_ptr<ArrayData>> MakeEmptyArray(const DataTypePtr& type);
+
 }  // namespace recflow

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/builder.h"
 #include "recflow/columnar/equals.h"
 
 namespace recflow {
@@ -246,6 +247,26 @@ Result<std::shared_ptr<ArrayData>> Concatenate(const ArrayVector& arrays) {
   }
   RETURN_NOT_OK(ConcatBody(arrays, *out));
   return out;
+}
+
+Result<std::shared_ptr<RecordBatch>> ConcatenateBatches(const SchemaPtr& schema,
+                                                        const std::vector<std::shared_ptr<RecordBatch>>& batches) {
+  if (batches.size() == 1) return batches[0];
+  std::vector<std::shared_ptr<ArrayData>> columns;
+  int64_t rows = 0;
+  for (const auto& batch : batches) rows += batch->num_rows();
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<std::shared_ptr<ArrayData>> pieces;
+    for (const auto& batch : batches) pieces.push_back(batch->column_data(c));
+    std::shared_ptr<ArrayData> column;
+    if (pieces.empty()) {
+      ASSIGN_OR_RETURN(column, MakeEmptyArray(schema->field(c)->type()));
+    } else {
+      ASSIGN_OR_RETURN(column, Concatenate(pieces));
+    }
+    columns.push_back(std::move(column));
+  }
+  return RecordBatch::Make(schema, rows, std::move(columns));
 }
 
 }  // namespace recflow

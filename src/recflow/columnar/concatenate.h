@@ -1,10 +1,11 @@
-// Concatenate: one array holding the elements of several arrays of one type, one after another.
+// Concatenate: one array holding the elements of several arrays of one type, one after another (and batches likewise).
 #pragma once
 
 #include <memory>
 #include <vector>
 
 #include "recflow/columnar/array_data.h"
+#include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
 
 namespace recflow {
@@ -17,5 +18,10 @@ namespace recflow {
 /// their width (int32 binary, list, map, dense union) are a DataError. An empty list is an
 /// InvalidArgument. The inputs should pass Validate(); they are not re-checked.
 Result<std::shared_ptr<ArrayData>> Concatenate(const std::vector<std::shared_ptr<ArrayData>>& arrays);
+
+/// The rows of `batches` (all of `schema`) one after the other: the only batch itself, each
+/// column Concatenate()d, or an empty batch of `schema` when there are none.
+Result<std::shared_ptr<RecordBatch>> ConcatenateBatches(const SchemaPtr& schema,
+                                                        const std::vector<std::shared_ptr<RecordBatch>>& batches);
 
 }  // namespace recflow

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "recflow/columnar/array_data.h"
+#include "recflow/columnar/bit_util.h"
 
 namespace recflow {
 
@@ -28,6 +29,13 @@ struct UnionSlot {
   int64_t index = 0;
 };
 UnionSlot UnionChildAt(const ArrayData& data, int64_t i);
+
+/// True when element `i` (logical) of `data` is not null (never for the null type).
+inline bool IsValidAt(const ArrayData& data, int64_t i) {
+  if (data.type->id() == TypeId::kNull) return false;
+  const uint8_t* validity = data.null_count > 0 ? data.validity() : nullptr;
+  return validity == nullptr || bit_util::GetBit(validity, data.offset + i);
+}
 
 /// The dictionary index of element `i` (logical) of a dictionary array.
 int64_t DictionaryIndex(const ArrayData& data, int64_t i);

@@ -13,12 +13,6 @@ namespace recflow {
 
 namespace {
 
-bool IsValidAt(const ArrayData& data, int64_t i) {
-  if (data.type->id() == TypeId::kNull) return false;
-  const uint8_t* validity = data.validity();
-  return validity == nullptr || bit_util::GetBit(validity, data.offset + i);
-}
-
 template <typename F>
 bool FloatEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi) {
   const F x = a.GetValues<F>(1)[ai];

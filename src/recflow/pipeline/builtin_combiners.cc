@@ -3,18 +3,12 @@
 #include <optional>
 #include <string>
 
-#include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/pipeline/combiner.h"
 
 namespace recflow::pipeline {
 
 namespace {
-
-bool Valid(const ArrayData& data, int64_t i) {
-  const uint8_t* validity = data.validity();
-  return data.type->id() != TypeId::kNull && (validity == nullptr || bit_util::GetBit(validity, data.offset + i));
-}
 
 double FloatAt(const ArrayData& data, int64_t i) {
   return data.type->id() == TypeId::kFloat32 ? data.GetValues<float>(1)[i] : data.GetValues<double>(1)[i];
@@ -42,7 +36,7 @@ class CountAccumulator final : public Accumulator {
     if (all_) {
       count_ += static_cast<int64_t>(rows.size());
     } else {
-      for (int64_t r : rows) count_ += Valid(column, r) ? 1 : 0;
+      for (int64_t r : rows) count_ += IsValidAt(column, r) ? 1 : 0;
     }
     return Status::OK();
   }
@@ -85,7 +79,7 @@ class SumAccumulator final : public Accumulator {
       return Status::OK();
     }
     for (int64_t r : rows) {
-      if (!Valid(column, r)) continue;
+      if (!IsValidAt(column, r)) continue;
       ++count_;
       if (kind_ == Kind::kInteger) {
         const int64_t v = IntegerValue(column, r);
@@ -149,7 +143,7 @@ class ExtremeAccumulator final : public Accumulator {
   ExtremeAccumulator(Kind kind, bool max) : kind_(kind), max_(max) {}
   Status Add(const ArrayData& column, std::span<const int64_t> rows) override {
     for (int64_t r : rows) {
-      if (!Valid(column, r)) continue;
+      if (!IsValidAt(column, r)) continue;
       switch (kind_) {
         case Kind::kInteger: Take(IntegerValue(column, r), &int_); break;
         case Kind::kFloat: {

@@ -144,12 +144,12 @@ BuildResult BuildVocabulary(StepContext& ctx) {
       ctx.name + ".fit", ctx.input(), {Aggregate{column, VocabularyCombiner(options, file), "vocabulary"}});
   ctx.options.side_inputs.emplace_back("fit", fit);
   const DataTypePtr ids = field->type()->id() == TypeId::kList ? list(int64()) : int64();
+  auto memo = std::make_shared<VocabularyMemo>();
   return AddParDo(ctx, MakeColumnDoFn({ColumnJob{column, Field::Make(output, ids),
-                                                 [apply](const std::shared_ptr<ArrayData>& in, ProcessContext& c)
+                                                 [apply, memo](const std::shared_ptr<ArrayData>& in, ProcessContext& c)
                                                      -> Result<std::shared_ptr<ArrayData>> {
-                                                   ASSIGN_OR_RETURN(auto fit, c.side_inputs().Singleton("fit"));
-                                                   ASSIGN_OR_RETURN(ops::Vocabulary v, ReadVocabulary(*fit->column_data(0), 0));
-                                                   return ops::ApplyVocabulary(*in, v, apply);
+                                                   ASSIGN_OR_RETURN(auto vocabulary, memo->Get(c.side_inputs(), "fit"));
+                                                   return ops::ApplyVocabulary(*in, *vocabulary, apply);
                                                  }}}));
 }
 

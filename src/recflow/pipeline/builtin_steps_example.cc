@@ -71,7 +71,7 @@ class ToExampleDoFn final : public DoFn {
     BinaryBuilder format(utf8());
     Int64Builder height, width, channels;
     for (int64_t i = 0; i < n; ++i) {
-      if (reader.IsNull(i) || IsNullAt(*encoded, i)) {
+      if (reader.IsNull(i) || !IsValidAt(*encoded, i)) {
         ctx.row_errors().Add(i, Status::DataError("no image in column '" + spec_.image + "'"));
         RETURN_NOT_OK(format.AppendNull());
         RETURN_NOT_OK(height.AppendNull());
@@ -98,7 +98,7 @@ class ToExampleDoFn final : public DoFn {
       if (label->type->is_integer()) {
         Int64Builder labels;
         for (int64_t i = 0; i < n; ++i) {
-          RETURN_NOT_OK(IsNullAt(*label, i) ? labels.AppendNull() : labels.Append(IntegerValue(*label, i)));
+          RETURN_NOT_OK(!IsValidAt(*label, i) ? labels.AppendNull() : labels.Append(IntegerValue(*label, i)));
         }
         ASSIGN_OR_RETURN(auto column, labels.Finish());
         columns.push_back(std::move(column));
@@ -117,10 +117,6 @@ class ToExampleDoFn final : public DoFn {
     const int index = schema.GetFieldIndex(name);
     if (index < 0) return Status::NotFound("no column '" + name + "' in " + schema.ToString());
     return index;
-  }
-  static bool IsNullAt(const ArrayData& data, int64_t i) {
-    const uint8_t* validity = data.validity();
-    return validity != nullptr && !((validity[(data.offset + i) >> 3] >> ((data.offset + i) & 7)) & 1);
   }
 
   ExampleSpec spec_;

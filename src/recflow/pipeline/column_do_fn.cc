@@ -11,8 +11,7 @@ namespace {
 Result<std::shared_ptr<RecordBatch>> EmptyBatch(const SchemaPtr& schema) {
   std::vector<std::shared_ptr<ArrayData>> columns;
   for (const FieldPtr& field : schema->fields()) {
-    ASSIGN_OR_RETURN(auto builder, MakeBuilder(field->type()));
-    ASSIGN_OR_RETURN(auto column, builder->Finish());
+    ASSIGN_OR_RETURN(auto column, MakeEmptyArray(field->type()));
     columns.push_back(std::move(column));
   }
   return RecordBatch::Make(schema, 0, std::move(columns));

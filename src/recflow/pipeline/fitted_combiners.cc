@@ -131,4 +131,15 @@ Result<ops::Vocabulary> ReadVocabulary(const ArrayData& column, int64_t row) {
   return ops::Vocabulary::Make(std::move(values));
 }
 
+Result<std::shared_ptr<const ops::Vocabulary>> VocabularyMemo::Get(const SideInputs& side_inputs, std::string_view name) {
+  ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> fit, side_inputs.Singleton(name));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fit != fit_) {
+    ASSIGN_OR_RETURN(ops::Vocabulary vocabulary, ReadVocabulary(*fit->column_data(0), 0));
+    vocabulary_ = std::make_shared<const ops::Vocabulary>(std::move(vocabulary));
+    fit_ = std::move(fit);
+  }
+  return vocabulary_;
+}
+
 }  // namespace recflow::pipeline

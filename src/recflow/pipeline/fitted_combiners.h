@@ -3,11 +3,13 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "recflow/ops/columns/moments.h"
 #include "recflow/ops/columns/vocabulary.h"
 #include "recflow/pipeline/combiner.h"
+#include "recflow/pipeline/side_inputs.h"
 
 namespace recflow::pipeline {
 
@@ -23,5 +25,18 @@ std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions option
 
 /// The vocabulary VocabularyCombiner left in row `row` of `column`.
 Result<ops::Vocabulary> ReadVocabulary(const ArrayData& column, int64_t row);
+
+/// The vocabulary in a side input's single row, read (and its lookup table built) once per
+/// fitted value and shared by every batch and thread of the pass. Thread-safe.
+class VocabularyMemo {
+ public:
+  /// The vocabulary in column 0 of side input `name`'s single row.
+  Result<std::shared_ptr<const ops::Vocabulary>> Get(const SideInputs& side_inputs, std::string_view name);
+
+ private:
+  std::mutex mutex_;
+  std::shared_ptr<RecordBatch> fit_;  // the row `vocabulary_` was read from (kept alive: its address is the key)
+  std::shared_ptr<const ops::Vocabulary> vocabulary_;
+};
 
 }  // namespace recflow::pipeline

@@ -16,8 +16,7 @@ namespace {
 // Appends row `i` of `data` to `key`: a null flag, then the value's bytes (length-prefixed
 // for variable-width values; floats canonicalized so equal values encode alike).
 void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
-  const uint8_t* validity = data.validity();
-  if (data.type->id() == TypeId::kNull || (validity != nullptr && !bit_util::GetBit(validity, data.offset + i))) {
+  if (!IsValidAt(data, i)) {
     key->push_back('\0');
     return;
   }
@@ -43,12 +42,6 @@ void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
   const int64_t width = data.type->bit_width() / 8;
   key->append(reinterpret_cast<const char*>(data.buffers[1]->data() + (data.offset + i) * width),
               static_cast<size_t>(width));
-}
-
-// An empty column of `type`.
-Result<std::shared_ptr<ArrayData>> EmptyColumn(const DataTypePtr& type) {
-  ASSIGN_OR_RETURN(auto builder, MakeBuilder(type));
-  return builder->Finish();
 }
 
 // The key columns `columns` of `schema`.
@@ -80,18 +73,11 @@ class KeyTable {
   // The key columns of groups [begin, end).
   Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(const SchemaPtr& key_schema, int64_t begin, int64_t end) {
     std::vector<std::shared_ptr<ArrayData>> columns;
+    if (all_ == nullptr) {
+      ASSIGN_OR_RETURN(all_, ConcatenateBatches(key_schema, batches_));
+    }
     for (int c = 0; c < key_schema->num_fields(); ++c) {
-      if (all_.size() <= static_cast<size_t>(c)) {
-        std::vector<std::shared_ptr<ArrayData>> pieces;
-        for (const auto& b : batches_) pieces.push_back(b->column_data(c));
-        if (pieces.empty()) {
-          ASSIGN_OR_RETURN(auto empty, EmptyColumn(key_schema->field(c)->type()));
-          pieces.push_back(std::move(empty));
-        }
-        ASSIGN_OR_RETURN(auto all, Concatenate(pieces));
-        all_.push_back(std::move(all));
-      }
-      ASSIGN_OR_RETURN(auto taken, Take(*all_[static_cast<size_t>(c)],
+      ASSIGN_OR_RETURN(auto taken, Take(*all_->column_data(c),
                                         std::span<const int64_t>(rows_.data() + begin, static_cast<size_t>(end - begin))));
       columns.push_back(std::move(taken));
     }
@@ -101,7 +87,7 @@ class KeyTable {
  private:
   std::unordered_map<std::string, int64_t> index_;
   std::vector<std::shared_ptr<RecordBatch>> batches_;
-  std::vector<std::shared_ptr<ArrayData>> all_;  // each key column over all batches_ (made by KeyColumns)
+  std::shared_ptr<RecordBatch> all_;             // the key rows of all batches_ (made by KeyColumns)
   std::vector<int64_t> rows_;                     // each group's key row in the concatenation
   int64_t base_ = 0;
   int64_t last_rows_ = 0;
@@ -143,17 +129,7 @@ class GroupByKeyState final : public GroupedState {
   }
 
   Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
-    std::vector<std::shared_ptr<ArrayData>> all_values;
-    for (int c : values_) {
-      std::vector<std::shared_ptr<ArrayData>> pieces;
-      for (const auto& b : batches_) pieces.push_back(b->column_data(c));
-      if (pieces.empty()) {
-        ASSIGN_OR_RETURN(auto empty, EmptyColumn(input_->field(c)->type()));
-        pieces.push_back(std::move(empty));
-      }
-      ASSIGN_OR_RETURN(auto all, Concatenate(pieces));
-      all_values.push_back(std::move(all));
-    }
+    ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> all, ConcatenateBatches(input_, batches_));
     const SchemaPtr key_schema = KeySchema(*input_, keys_);
     std::vector<std::shared_ptr<RecordBatch>> out;
     for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {
@@ -172,7 +148,7 @@ class GroupByKeyState final : public GroupedState {
       }
       const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
       for (size_t v = 0; v < values_.size(); ++v) {
-        ASSIGN_OR_RETURN(auto values, Take(*all_values[v], rows));
+        ASSIGN_OR_RETURN(auto values, Take(*all->column_data(values_[v]), rows));
         const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + v));
         columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
       }

@@ -70,6 +70,11 @@ class Run {
         metrics_->step(id).stage = number;
         auto source = node.source();
         if (!source.ok()) return Status(source.status().code(), "step '" + node.name + "': " + source.status().message());
+        // Every step was typed against the schema the read had when the pipeline was built.
+        if (!(*source)->schema()->Equals(*node.schema)) {
+          return Status::DataError("step '" + node.name + "': the input's schema changed since the pipeline was built: " +
+                                   (*source)->schema()->ToString() + " instead of " + node.schema->ToString());
+        }
         sources.push_back(std::move(source).ValueUnsafe());
       } else {
         sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));

@@ -2,6 +2,8 @@
 #include "recflow/pipeline/row_do_fn.h"
 
 
+#include <algorithm>
+
 #include <oneapi/tbb/parallel_for.h>
 
 #include "recflow/columnar/concatenate.h"
@@ -26,7 +28,11 @@ Result<RowValue> RowView::Get(std::string_view column) const {
 
 namespace {
 
-constexpr int64_t kRowsPerChunk = 8;
+// A batch is cut into at most kMaxChunks chunks of at least kMinChunkRows rows: enough pieces
+// for every idle worker to help with costly rows (loading an image), few enough that cheap
+// rows do not drown in per-chunk builders.
+constexpr int64_t kMinChunkRows = 8;
+constexpr int64_t kMaxChunks = 64;
 
 // The new columns, parents and failures of one chunk of input rows.
 struct ChunkOutput {
@@ -43,8 +49,8 @@ class RowDoFn final : public DoFn {
   Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
     std::vector<FieldPtr> fields = input->fields();
     for (const FieldPtr& field : new_fields_) {
-      ASSIGN_OR_RETURN(auto builder, MakeBuilder(field->type()));
-      (void)builder;
+      Status st = CheckRowValueType(*field->type());
+      if (!st.ok()) return st.WithField(field->name());
       const int existing = input->GetFieldIndex(field->name());
       if (existing >= 0) {
         fields[static_cast<size_t>(existing)] = field;
@@ -58,10 +64,11 @@ class RowDoFn final : public DoFn {
   Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
     ASSIGN_OR_RETURN(SchemaPtr schema, OutputSchema(input.schema()));
     const int64_t rows = input.num_rows();
-    const int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+    const int64_t chunk_rows = std::max(kMinChunkRows, (rows + kMaxChunks - 1) / kMaxChunks);
+    const int64_t chunks = (rows + chunk_rows - 1) / chunk_rows;
     std::vector<ChunkOutput> outputs(static_cast<size_t>(chunks));
     tbb::parallel_for(int64_t{0}, chunks, [&](int64_t c) {
-      outputs[static_cast<size_t>(c)] = RunChunk(input, ctx, c * kRowsPerChunk, std::min(rows, (c + 1) * kRowsPerChunk));
+      outputs[static_cast<size_t>(c)] = RunChunk(input, ctx, c * chunk_rows, std::min(rows, (c + 1) * chunk_rows));
     });
     DoFnOutput out;
     std::vector<std::vector<std::shared_ptr<ArrayData>>> pieces(new_fields_.size());
@@ -87,8 +94,7 @@ class RowDoFn final : public DoFn {
     for (size_t f = 0; f < new_fields_.size(); ++f) {
       std::shared_ptr<ArrayData> column;
       if (pieces[f].empty()) {
-        ASSIGN_OR_RETURN(auto builder, MakeBuilder(new_fields_[f]->type()));
-        ASSIGN_OR_RETURN(column, builder->Finish());
+        ASSIGN_OR_RETURN(column, MakeEmptyArray(new_fields_[f]->type()));
       } else if (pieces[f].size() == 1) {
         column = pieces[f][0];
       } else {

@@ -11,12 +11,6 @@ namespace recflow::pipeline {
 
 namespace {
 
-bool IsNullAt(const ArrayData& data, int64_t i) {
-  if (data.type->id() == TypeId::kNull) return true;
-  const uint8_t* validity = data.validity();
-  return validity != nullptr && !bit_util::GetBit(validity, data.offset + i);
-}
-
 Status CannotTake(const DataType& type, const RowValue& value) {
   return Status::TypeError("a " + type.ToString() + " column cannot take " + ops::ScalarToString(value));
 }
@@ -53,6 +47,7 @@ Result<T> ToNumber(const DataType& type, const RowValue& value) {
 // lambda); nulls are handed as std::monostate.
 template <typename Sink>
 Status Dispatch(const DataType& type, const RowValue& value, Sink&& sink) {
+  RETURN_NOT_OK(CheckRowValueType(type));
   if (std::holds_alternative<std::monostate>(value)) return sink(std::monostate{});
   auto number = [&]<typename T>(T*) -> Status {
     ASSIGN_OR_RETURN(T v, ToNumber<T>(type, value));
@@ -76,14 +71,14 @@ Status Dispatch(const DataType& type, const RowValue& value, Sink&& sink) {
       if (const auto* s = std::get_if<std::string>(&value)) return sink(std::string_view(*s));
       return CannotTake(type, value);
     default:
-      return Status::TypeError("row functions cannot build " + type.ToString() + " columns");
+      return Status::Internal("unchecked row value type " + type.ToString());
   }
 }
 
 }  // namespace
 
 Result<RowValue> ReadRowValue(const ArrayData& data, int64_t i) {
-  if (IsNullAt(data, i)) return RowValue{};
+  if (!IsValidAt(data, i)) return RowValue{};
   switch (data.type->id()) {
     case TypeId::kBool: return RowValue{bit_util::GetBit(data.buffers[1]->data(), data.offset + i)};
     case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
@@ -104,6 +99,11 @@ Result<RowValue> ReadRowValue(const ArrayData& data, int64_t i) {
     default:
       return Status::TypeError("a " + data.type->ToString() + " value is not a scalar a row function can read");
   }
+}
+
+Status CheckRowValueType(const DataType& type) {
+  if (!type.is_primitive()) return Status::TypeError("row functions cannot build " + type.ToString() + " columns");
+  return Status::OK();
 }
 
 Status CheckRowValue(const DataType& type, const RowValue& value) {

@@ -18,6 +18,10 @@ using RowValue = ops::Scalar;
 /// binary column (any width, large variants included); std::monostate for a null.
 Result<RowValue> ReadRowValue(const ArrayData& data, int64_t i);
 
+/// OK for the column types row functions build: bool, integers, float32, float64, binary,
+/// utf8; TypeError naming the type otherwise.
+Status CheckRowValueType(const DataType& type);
+
 /// OK when AppendRowValue would take `value` for a column of `type` (same rules).
 Status CheckRowValue(const DataType& type, const RowValue& value);
 

@@ -41,19 +41,12 @@ Status StepError(const Node& node, const Status& st, bool row_error = false) {
 Result<ElementBatch> Concat(const std::vector<const ElementBatch*>& batches) {
   if (batches.size() == 1) return *batches[0];
   ElementBatch out;
-  std::vector<std::vector<std::shared_ptr<ArrayData>>> columns(static_cast<size_t>(batches[0]->data->num_columns()));
-  int64_t rows = 0;
+  std::vector<std::shared_ptr<RecordBatch>> data;
   for (const ElementBatch* b : batches) {
-    for (int c = 0; c < b->data->num_columns(); ++c) columns[static_cast<size_t>(c)].push_back(b->data->column_data(c));
+    data.push_back(b->data);
     for (int64_t i = 0; i < b->num_rows(); ++i) out.unit_rows.push_back(b->UnitRow(i));
-    rows += b->num_rows();
   }
-  std::vector<std::shared_ptr<ArrayData>> joined;
-  for (auto& pieces : columns) {
-    ASSIGN_OR_RETURN(auto column, Concatenate(pieces));
-    joined.push_back(std::move(column));
-  }
-  ASSIGN_OR_RETURN(out.data, RecordBatch::Make(batches[0]->data->schema(), rows, std::move(joined)));
+  ASSIGN_OR_RETURN(out.data, ConcatenateBatches(batches[0]->data->schema(), data));
   return out;
 }
 

@@ -212,7 +212,8 @@ Result<std::unique_ptr<Server>> Server::Start(const Endpoint& endpoint, ServeOpt
   RETURN_NOT_OK(options.Validate());
   auto impl = std::make_unique<Impl>();
   ASSIGN_OR_RETURN(impl->scaler, FitScaler(options));
-  RETURN_NOT_OK(Pass::Open(options).status());  // inputs and columns checked before binding
+  // Inputs and columns are checked before binding (fitting the scaler opened them already).
+  if (impl->scaler == nullptr) RETURN_NOT_OK(Pass::Open(options).status());
   impl->options = std::move(options);
   ASSIGN_OR_RETURN(impl->listen_fd, Listen(endpoint, 128));
   auto bound = BoundEndpoint(endpoint, impl->listen_fd);

@@ -18,7 +18,7 @@ Result<std::unique_ptr<StandardScaler>> StandardScaler::Fit(const Schema& schema
       return Status::InvalidArgument("standard-scale: column '" + name + "' is " + type.ToString() + ", not a number");
     }
     scaler->indices_.push_back(index);
-    fields[static_cast<size_t>(index)] = Field::Make(name, float64(), schema.field(index)->nullable());
+    fields[static_cast<size_t>(index)] = schema.field(index)->WithType(float64());
   }
   scaler->moments_.resize(columns.size());
   scaler->output_schema_ = Schema::Make(std::move(fields), schema.metadata());

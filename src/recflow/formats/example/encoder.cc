@@ -20,12 +20,7 @@ struct ColumnPlan {
   bool feature_list;  // kSequenceExample feature_lists (else Example features / context)
 };
 
-bool IsNullAt(const ArrayData& d, int64_t i) {
-  if (d.null_count == 0) return false;
-  if (d.type->id() == TypeId::kNull) return true;
-  const uint8_t* v = d.validity();
-  return v != nullptr && !bit_util::GetBit(v, d.offset + i);
-}
+bool IsNullAt(const ArrayData& d, int64_t i) { return !IsValidAt(d, i); }
 
 // The child range [begin, end) of list i (list, large_list or fixed_size_list).
 void ListRange(const ArrayData& list, int64_t i, int64_t* begin, int64_t* end) {

@@ -9,17 +9,13 @@
 
 #include "recflow/columnar/array_data.h"
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
 
 namespace recflow::ops::internal {
 
-/// True when element `i` (logical) of `data` is not null.
-inline bool IsValidAt(const ArrayData& data, int64_t i) {
-  if (data.type->id() == TypeId::kNull) return false;
-  const uint8_t* validity = data.null_count > 0 ? data.validity() : nullptr;
-  return validity == nullptr || bit_util::GetBit(validity, data.offset + i);
-}
+using recflow::IsValidAt;  // columnar/element_access.h
 
 /// Calls `f(T{})` with the C type T of a numeric type id (int8..uint64, float32, float64) and
 /// returns true, or returns false for other ids.
