@@ -172,8 +172,9 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type) {
       }
       return std::unique_ptr<ArrayBuilder>(new StructBuilder(type, std::move(fields)));
     }
+    default: break;
   }
-  return Status::InvalidArgument("MakeBuilder: unknown type");
+  return Status::InvalidArgument("MakeBuilder: no builder for " + type->ToString());
 }
 
 Result<std::shared_ptr<ArrayData>> MakeEmptyArray(const DataTypePtr& type) {

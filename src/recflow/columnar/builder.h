@@ -191,6 +191,14 @@ class BinaryBuilder final : public ArrayBuilder {
   Status ReserveData(int64_t bytes);
   /// Data bytes appended so far.
   int64_t value_data_length() const { return data_.size(); }
+  /// The data bytes, for writing a value in place (a file read, an image decoded straight into
+  /// the column): append its bytes here, then call AppendWritten() with their count. Bytes
+  /// added here and not appended as a value must be truncated away before the next append.
+  BufferBuilder& value_data() { return data_; }
+  /// Appends the valid value made of the last `n` bytes of value_data(), written there since
+  /// the previous value; an error (the bytes dropped, nothing appended) when the data would
+  /// pass kMaxInt32Offset bytes.
+  Status AppendWritten(int64_t n);
   /// Returns {validity, offsets, data} and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
 

@@ -22,6 +22,21 @@ Status BinaryBuilder::Append(const uint8_t* data, int64_t n) {
   return Status::OK();
 }
 
+Status BinaryBuilder::AppendWritten(int64_t n) {
+  if (n < 0 || n > data_.size()) {
+    return Status::InvalidArgument("AppendWritten: " + std::to_string(n) + " bytes were not written");
+  }
+  if (data_.size() > kMaxInt32Offset) {
+    data_.Truncate(data_.size() - n);
+    return internal::OffsetOverflow(type_->ToString(), "data bytes");
+  }
+  RETURN_NOT_OK(offsets_.Reserve(sizeof(int32_t)));
+  if (has_validity_) RETURN_NOT_OK(validity_.Reserve(1));
+  offsets_.UnsafeAppendValue(static_cast<int32_t>(data_.size() - n));
+  UnsafeCommitValid();
+  return Status::OK();
+}
+
 Status BinaryBuilder::AppendNulls(int64_t n) {
   RETURN_NOT_OK(Reserve(n));
   const auto end = static_cast<int32_t>(data_.size());

@@ -167,6 +167,24 @@ TEST(BuilderTest, BinaryAndUtf8) {
   EXPECT_EQ(BinaryArray(raw_data).GetView(0), std::string_view("\0\xff\x01", 3));
 }
 
+TEST(BuilderTest, BinaryValuesWrittenInPlace) {
+  BinaryBuilder b;
+  ASSERT_TRUE(b.Append("ab").ok());
+  ASSERT_TRUE(b.value_data().Append("cde", 3).ok());
+  ASSERT_TRUE(b.AppendWritten(3).ok());
+  ASSERT_TRUE(b.AppendNull().ok());
+  ASSERT_TRUE(b.AppendWritten(0).ok());
+  EXPECT_EQ(b.AppendWritten(6).code(), StatusCode::kInvalidArgument);  // only 5 bytes exist
+  auto data = FinishOk(&b);
+  BinaryArray a(data);
+  ASSERT_EQ(a.length(), 4);
+  EXPECT_EQ(a.GetView(0), "ab");
+  EXPECT_EQ(a.GetView(1), "cde");
+  EXPECT_TRUE(a.IsNull(2));
+  EXPECT_EQ(a.GetView(3), "");
+  EXPECT_TRUE(ValidateFull(*data).ok());
+}
+
 TEST(BuilderTest, BinaryRefusesToExceedInt32Offsets) {
   BinaryBuilder b;
   ASSERT_TRUE(b.Append("0123456789").ok());

@@ -1,6 +1,7 @@
 // Buffer: immutable bytes that are owned, memory-mapped, borrowed or a slice of another Buffer.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -71,6 +72,8 @@ class BufferBuilder {
   }
   /// Sets the size; new bytes are zero.
   Status Resize(int64_t new_size);
+  /// Drops the bytes past `size` (0 ≤ size ≤ size()); the capacity is kept.
+  void Truncate(int64_t size) { size_ = std::clamp<int64_t>(size, 0, size_); }
   /// Appends bytes.
   Status Append(const void* bytes, int64_t n) {
     RETURN_NOT_OK(Reserve(n));

@@ -52,15 +52,18 @@ Result<int64_t> ReadFully(InputStream& in, void* out, int64_t n) {
 }
 
 Result<std::unique_ptr<FileInputStream>> FileInputStream::Open(const std::string& path) {
-  if (path == "-") return std::unique_ptr<FileInputStream>(new FileInputStream(STDIN_FILENO, false, "<stdin>"));
+  if (path == "-") return FromFd(STDIN_FILENO, "<stdin>", false);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError(path, "cannot open", errno);
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  const bool stated = ::fstat(fd, &st) == 0;
+  if (stated && S_ISDIR(st.st_mode)) {
     ::close(fd);
     return Status::InvalidArgument(path + ": is a directory");
   }
-  return std::unique_ptr<FileInputStream>(new FileInputStream(fd, true, path));
+  std::unique_ptr<FileInputStream> stream(new FileInputStream(fd, true, path));
+  if (stated && S_ISREG(st.st_mode)) stream->regular_size_ = st.st_size;
+  return stream;
 }
 
 FileInputStream::~FileInputStream() {
@@ -139,29 +142,44 @@ Status FileOutputStream::Close() {
   return st;
 }
 
+namespace {
+
+// Reads `in` to its end, appending to `out`; on error `out` is cut back to where it was.
+Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out) {
+  const int64_t start = out.size();
+  auto read = [&]() -> Status {
+    // + 1: the read that sees the end needs room, so a file of known size takes one allocation.
+    RETURN_NOT_OK(out.Reserve(std::max<int64_t>(in.regular_size(), 0) + 1));
+    for (;;) {
+      if (out.capacity() == out.size()) RETURN_NOT_OK(out.Reserve(int64_t{1} << 16));
+      ASSIGN_OR_RETURN(const int64_t got, in.Read(out.mutable_data() + out.size(), out.capacity() - out.size()));
+      if (got == 0) return Status::OK();
+      out.UnsafeAdvance(got);
+    }
+  };
+  if (Status status = read(); !status.ok()) {
+    out.Truncate(start);
+    return status;
+  }
+  return out.size() - start;
+}
+
+}  // namespace
+
 Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) {
   // Mapping costs a mmap and a munmap (with a TLB shootdown on every core) per file: worth it
   // for big files only. Small ones (an image, a label file) are read into memory.
   constexpr int64_t kMapAtLeast = int64_t{1} << 20;
-  int64_t expected = 0;
-  if (path != "-") {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return ErrnoError(path, "cannot stat", errno);
-    if (S_ISREG(st.st_mode) && st.st_size >= kMapAtLeast) return Buffer::MapFile(path);
-    if (S_ISREG(st.st_mode)) expected = st.st_size;
-  }
   ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
+  if (in->regular_size() >= kMapAtLeast) return Buffer::MapFile(path);
   BufferBuilder builder;
-  const int64_t chunk = int64_t{1} << 16;
-  RETURN_NOT_OK(builder.Reserve(expected + 1));  // + 1: the read that sees the end needs room
-  for (;;) {
-    if (builder.capacity() - builder.size() < 1) RETURN_NOT_OK(builder.Reserve(chunk));
-    const int64_t room = builder.capacity() - builder.size();
-    ASSIGN_OR_RETURN(const int64_t got, in->Read(builder.mutable_data() + builder.size(), room));
-    if (got == 0) break;
-    builder.UnsafeAdvance(got);
-  }
+  RETURN_NOT_OK(AppendToEnd(*in, builder).status());
   return builder.Finish();
+}
+
+Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out) {
+  ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
+  return AppendToEnd(*in, out);
 }
 
 }  // namespace recflow

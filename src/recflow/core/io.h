@@ -42,10 +42,17 @@ class OutputStream {
 class FileInputStream final : public InputStream {
  public:
   static Result<std::unique_ptr<FileInputStream>> Open(const std::string& path);
+  /// Reads the open descriptor `fd` (a socket, a pipe), closed by the destructor when `owned`;
+  /// `name` appears in errors. Its regular_size() is -1.
+  static std::unique_ptr<FileInputStream> FromFd(int fd, std::string name, bool owned) {
+    return std::unique_ptr<FileInputStream>(new FileInputStream(fd, owned, std::move(name)));
+  }
   ~FileInputStream() override;
   Result<int64_t> Read(void* out, int64_t n) override;
   int64_t position() const override { return position_; }
   const std::string& name() const override { return name_; }
+  /// The file's size as of Open() when it is a regular file, else -1 (a pipe, a device).
+  int64_t regular_size() const { return regular_size_; }
 
  private:
   FileInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
@@ -53,6 +60,7 @@ class FileInputStream final : public InputStream {
   bool owned_;
   std::string name_;
   int64_t position_ = 0;
+  int64_t regular_size_ = -1;
 };
 
 /// Reads from a Buffer (zero-copy: the buffer is shared, not copied).
@@ -114,5 +122,10 @@ class BufferOutputStream final : public OutputStream {
 /// The whole content of `path`: memory-mapped for regular files of 1 MiB or more, read into
 /// memory for smaller files, pipes and "-".
 Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path);
+
+/// Appends the whole content of `path` ("-" is standard input) to `out`, read and never mapped,
+/// and returns the number of bytes appended: for many small files (images) read straight into
+/// a column. On error nothing is appended.
+Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out);
 
 }  // namespace recflow

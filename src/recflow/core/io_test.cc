@@ -136,5 +136,29 @@ TEST(ReadWholeFileTest, MapsRegularFilesAndReadsPipes) {
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
 }
 
+TEST(AppendWholeFileTest, AppendsFilesAfterEachOtherAndNothingOnError) {
+  testing::ScratchDir dir;
+  const std::string small = Pattern(300), large = Pattern(200000);
+  { std::ofstream(dir.File("small.bin"), std::ios::binary) << small; }
+  { std::ofstream(dir.File("large.bin"), std::ios::binary) << large; }
+  { std::ofstream(dir.File("empty.bin"), std::ios::binary); }
+  BufferBuilder out;
+  ASSERT_TRUE(out.Append("head", 4).ok());
+  EXPECT_EQ(AppendWholeFile(dir.File("small.bin"), out).ValueOrDie(), 300);
+  EXPECT_EQ(AppendWholeFile(dir.File("empty.bin"), out).ValueOrDie(), 0);
+  EXPECT_EQ(AppendWholeFile(dir.File("large.bin"), out).ValueOrDie(), 200000);
+  const int64_t size = out.size();
+
+  auto missing = AppendWholeFile(dir.File("missing"), out);
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  auto directory = AppendWholeFile(dir.path().string(), out);
+  EXPECT_EQ(directory.status().code(), StatusCode::kInvalidArgument);
+  // Opens fine, then read(2) fails (address 0 is not mapped): the read is rolled back.
+  auto unreadable = AppendWholeFile("/proc/self/mem", out);
+  EXPECT_EQ(unreadable.status().code(), StatusCode::kIOError) << unreadable.status().ToString();
+  EXPECT_EQ(out.size(), size);
+  EXPECT_EQ(out.Finish()->view(), "head" + small + large);
+}
+
 }  // namespace
 }  // namespace recflow

@@ -13,8 +13,8 @@ namespace recflow::image::internal {
 Status CheckPixelLimit(const char* format, int64_t width, int64_t height, int64_t max_pixels);
 
 /// JPEG decoding through TurboJPEG; `options` validated.
-Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& options);
+Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& options, const ImageAllocator& allocate);
 /// PNG decoding through libpng; `options` validated.
-Result<Image> DecodePng(std::span<const uint8_t> bytes, const DecodeOptions& options);
+Result<Image> DecodePng(std::span<const uint8_t> bytes, const DecodeOptions& options, const ImageAllocator& allocate);
 
 }  // namespace recflow::image::internal

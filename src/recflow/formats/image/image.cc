@@ -52,6 +52,11 @@ Result<Image> Image::Allocate(int height, int width, int channels, PixelType typ
   return Image(height, width, channels, type, std::move(pixels));
 }
 
+Result<Image> AllocateImage(const ImageAllocator& allocate, int height, int width, int channels, PixelType type) {
+  if (allocate) return allocate(height, width, channels, type);
+  return Image::Allocate(height, width, channels, type);
+}
+
 Result<Image> Image::Wrap(int height, int width, int channels, PixelType type, std::shared_ptr<Buffer> pixels) {
   RETURN_NOT_OK(CheckImageShape(height, width, channels));
   const int64_t expected = int64_t{height} * width * channels * BytesPerSample(type);
@@ -113,12 +118,12 @@ void ConvertPixels(const T* in, int in_channels, T* out, int out_channels, int64
 
 }  // namespace
 
-Result<Image> ConvertChannels(const Image& image, int channels) {
+Result<Image> ConvertChannels(const Image& image, int channels, const ImageAllocator& allocate) {
   if (channels < 1 || channels > 4) {
     return Status::InvalidArgument("cannot convert to " + std::to_string(channels) + " channels (1..4)");
   }
   if (channels == image.channels()) return image;
-  ASSIGN_OR_RETURN(Image out, Image::Allocate(image.height(), image.width(), channels, image.pixel_type()));
+  ASSIGN_OR_RETURN(Image out, AllocateImage(allocate, image.height(), image.width(), channels, image.pixel_type()));
   const int64_t pixels = int64_t{image.height()} * image.width();
   switch (image.pixel_type()) {
     case PixelType::kUInt8:

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -81,6 +82,15 @@ class Image {
   std::shared_ptr<Buffer> pixels_;
 };
 
+/// Makes the image that a decoder or a resize writes its output into: Image::Allocate() when
+/// none is given. An image column builder hands out room in its own pixel buffer
+/// (ops::ImageColumnBuilder::AllocateInPlace), so the output is written once, in place. The
+/// pixels need not be zeroed: the writer sets every sample.
+using ImageAllocator = std::function<Result<Image>(int height, int width, int channels, PixelType type)>;
+
+/// `allocate`(height, width, channels, type), or Image::Allocate() when `allocate` is empty.
+Result<Image> AllocateImage(const ImageAllocator& allocate, int height, int width, int channels, PixelType type);
+
 /// Checks a shape: height and width in 1..Image::kMaxDimension, channels in 1..4.
 Status CheckImageShape(int64_t height, int64_t width, int64_t channels);
 
@@ -89,6 +99,7 @@ Status CheckImageShape(int64_t height, int64_t width, int64_t channels);
 /// B × 114/1000 (uint8: Pillow's fixed-point rounding exactly); gray to colour replicates;
 /// alpha is dropped when the target has none and is opaque (the type's maximum, 1.0 for
 /// float32) when the source has none. Returns `image` itself when the layout already matches.
-Result<Image> ConvertChannels(const Image& image, int channels);
+/// The output is made by `allocate` (see ImageAllocator).
+Result<Image> ConvertChannels(const Image& image, int channels, const ImageAllocator& allocate = nullptr);
 
 }  // namespace recflow::image

@@ -43,11 +43,12 @@ Status DecodeOptions::Validate() const {
   return Status::OK();
 }
 
-Result<Image> DecodeImage(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+Result<Image> DecodeImage(std::span<const uint8_t> bytes, const DecodeOptions& options,
+                          const ImageAllocator& allocate) {
   RETURN_NOT_OK(options.Validate());
   switch (Sniff(bytes)) {
-    case ImageFormat::kJpeg: return internal::DecodeJpeg(bytes, options);
-    case ImageFormat::kPng: return internal::DecodePng(bytes, options);
+    case ImageFormat::kJpeg: return internal::DecodeJpeg(bytes, options, allocate);
+    case ImageFormat::kPng: return internal::DecodePng(bytes, options, allocate);
     case ImageFormat::kUnknown: break;
   }
   return Status::DataError("unsupported image format: " + std::to_string(bytes.size()) +

@@ -47,9 +47,10 @@ struct DecodeOptions {
   Status Validate() const;
 };
 
-/// Decodes a JPEG or PNG image. Every malformed, truncated or unsupported input, and an image
-/// over options.max_pixels, is a DataError saying why.
-Result<Image> DecodeImage(std::span<const uint8_t> bytes, const DecodeOptions& options);
+/// Decodes a JPEG or PNG image into an image made by `allocate` (see ImageAllocator). Every malformed, truncated or unsupported input,
+/// and an image over options.max_pixels, is a DataError saying why.
+Result<Image> DecodeImage(std::span<const uint8_t> bytes, const DecodeOptions& options,
+                          const ImageAllocator& allocate = nullptr);
 
 /// Encodes a uint8 image with 1, 3 or 4 channels (alpha dropped) as a baseline JPEG of
 /// `quality` 1..100, 4:2:0 chroma subsampling for colour.

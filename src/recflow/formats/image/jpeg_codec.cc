@@ -53,7 +53,7 @@ tjscalingfactor ChooseScale(int width, int height, const DecodeOptions& options)
 
 namespace internal {
 
-Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& options, const ImageAllocator& allocate) {
   ASSIGN_OR_RETURN(TjHandle * handle_ptr, ThreadHandle(/*compress=*/false));
   TjHandle& handle = *handle_ptr;
   const auto* data = bytes.data();
@@ -72,7 +72,7 @@ Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& op
   const tjscalingfactor scale = ChooseScale(width, height, options);
   const int out_width = TJSCALED(width, scale);
   const int out_height = TJSCALED(height, scale);
-  ASSIGN_OR_RETURN(Image image, Image::Allocate(out_height, out_width, channels, PixelType::kUInt8));
+  ASSIGN_OR_RETURN(Image image, AllocateImage(allocate, out_height, out_width, channels, PixelType::kUInt8));
   // LIMITSCANS: a progressive JPEG of more than 500 scans is refused (a known CPU bomb).
   const int flags = TJFLAG_LIMITSCANS | (options.allow_corrupt_jpeg ? 0 : TJFLAG_STOPONWARNING);
   if (tjDecompress2(handle.get(), data, size, image.mutable_data(), out_width, static_cast<int>(image.row_bytes()),

@@ -158,22 +158,24 @@ bool WriteImage(PngWriter* w, const uint8_t* pixels, int height, int width, int 
 
 namespace internal {
 
-Result<Image> DecodePng(std::span<const uint8_t> bytes, const DecodeOptions& options) {
+Result<Image> DecodePng(std::span<const uint8_t> bytes, const DecodeOptions& options, const ImageAllocator& allocate) {
   PngReader r(bytes.data(), bytes.size());
   if (r.png == nullptr || r.info == nullptr) return Status::OutOfMemory("PNG: cannot create the libpng reader");
   if (!ReadInfo(&r)) return PngError(r);
   RETURN_NOT_OK(CheckPixelLimit("PNG", r.width, r.height, options.max_pixels));
   if (!SetTransforms(&r, options.keep_16bit)) return PngError(r);
   const PixelType type = r.out_bit_depth == 16 ? PixelType::kUInt16 : PixelType::kUInt8;
-  ASSIGN_OR_RETURN(Image image,
-                   Image::Allocate(static_cast<int>(r.height), static_cast<int>(r.width), r.channels, type));
+  // A channel conversion writes the final image itself, so the decoder's goes to a scratch image.
+  const bool convert = options.channels != 0 && options.channels != r.channels;
+  ASSIGN_OR_RETURN(Image image, AllocateImage(convert ? nullptr : allocate, static_cast<int>(r.height),
+                                              static_cast<int>(r.width), r.channels, type));
   if (r.row_bytes != static_cast<size_t>(image.row_bytes())) {
     return Status::Internal("PNG: libpng row size " + std::to_string(r.row_bytes) + " != " +
                             std::to_string(image.row_bytes()));
   }
   if (!ReadRows(&r, image.mutable_data(), r.row_bytes)) return PngError(r);
-  if (options.channels == 0) return image;
-  return ConvertChannels(image, options.channels);
+  if (!convert) return image;
+  return ConvertChannels(image, options.channels, allocate);
 }
 
 }  // namespace internal

@@ -32,14 +32,15 @@ Status CheckFits(const Image& image, int height, int width) {
 
 }  // namespace
 
-Result<Image> Crop(const Image& image, int top, int left, int height, int width) {
+Result<Image> Crop(const Image& image, int top, int left, int height, int width,
+                   const image::ImageAllocator& allocate) {
   RETURN_NOT_OK(CheckFits(image, height, width));
   if (top < 0 || left < 0 || top > image.height() - height || left > image.width() - width) {
     return Status::DataError("crop window at (" + std::to_string(top) + ", " + std::to_string(left) +
                              ") leaves the image");
   }
   if (height == image.height() && width == image.width()) return image;
-  ASSIGN_OR_RETURN(Image out, Image::Allocate(height, width, image.channels(), image.pixel_type()));
+  ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, height, width, image.channels(), image.pixel_type()));
   const int64_t pixel = int64_t{image.channels()} * BytesPerSample(image.pixel_type());
   for (int y = 0; y < height; ++y) {
     std::memcpy(out.mutable_data() + y * out.row_bytes(), image.data() + (top + y) * image.row_bytes() + left * pixel,
@@ -48,20 +49,22 @@ Result<Image> Crop(const Image& image, int top, int left, int height, int width)
   return out;
 }
 
-Result<Image> CenterCrop(const Image& image, int height, int width) {
+Result<Image> CenterCrop(const Image& image, int height, int width, const image::ImageAllocator& allocate) {
   RETURN_NOT_OK(CheckFits(image, height, width));
-  return Crop(image, (image.height() - height) / 2, (image.width() - width) / 2, height, width);
+  return Crop(image, (image.height() - height) / 2, (image.width() - width) / 2, height, width, allocate);
 }
 
-Result<Image> RandomCrop(const Image& image, int height, int width, uint64_t bits) {
+Result<Image> RandomCrop(const Image& image, int height, int width, uint64_t bits,
+                         const image::ImageAllocator& allocate) {
   RETURN_NOT_OK(CheckFits(image, height, width));
   const auto top = static_cast<int>((bits & 0xFFFFFFFFu) % uint64_t(image.height() - height + 1));
   const auto left = static_cast<int>((bits >> 32) % uint64_t(image.width() - width + 1));
-  return Crop(image, top, left, height, width);
+  return Crop(image, top, left, height, width, allocate);
 }
 
-Result<Image> Flip(const Image& image, FlipAxis axis) {
-  ASSIGN_OR_RETURN(Image out, Image::Allocate(image.height(), image.width(), image.channels(), image.pixel_type()));
+Result<Image> Flip(const Image& image, FlipAxis axis, const image::ImageAllocator& allocate) {
+  ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, image.height(), image.width(), image.channels(),
+                                                   image.pixel_type()));
   const int64_t row = image.row_bytes();
   const int64_t pixel = int64_t{image.channels()} * BytesPerSample(image.pixel_type());
   for (int y = 0; y < image.height(); ++y) {
@@ -78,9 +81,9 @@ Result<Image> Flip(const Image& image, FlipAxis axis) {
   return out;
 }
 
-Result<Image> RandomFlip(const Image& image, FlipAxis axis, uint64_t bits) {
+Result<Image> RandomFlip(const Image& image, FlipAxis axis, uint64_t bits, const image::ImageAllocator& allocate) {
   if ((bits & 1) == 0) return image;
-  return Flip(image, axis);
+  return Flip(image, axis, allocate);
 }
 
 }  // namespace recflow::ops

@@ -1,6 +1,7 @@
 // The image column type, its reader (zero-copy Image views) and its builder.
 #include "recflow/ops/image/image_column.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -90,21 +91,60 @@ Result<Image> ImageColumnReader::Get(int64_t i) const {
 
 ImageColumnBuilder::ImageColumnBuilder(PixelType type) : type_(type), builder_(ImageType(type), FieldBuilders()) {}
 
+BinaryBuilder& ImageColumnBuilder::pixels() { return *static_cast<BinaryBuilder*>(builder_.field_builder(3)); }
+
+Status ImageColumnBuilder::Reserve(int64_t rows) {
+  RETURN_NOT_OK(builder_.Reserve(rows));
+  reserve_rows_ = rows;
+  return Status::OK();
+}
+
+Result<Image> ImageColumnBuilder::AllocateInPlace(int height, int width, int channels, PixelType type) {
+  in_place_ = nullptr;
+  if (type != type_) return Image::Allocate(height, width, channels, type);
+  RETURN_NOT_OK(image::CheckImageShape(height, width, channels));
+  const int64_t size = int64_t{height} * width * channels * image::BytesPerSample(type);
+  // The first image sizes the room for all reserved rows (up to kMaxReserveBytes): a batch of
+  // equal-sized images then never moves.
+  constexpr int64_t kMaxReserveBytes = int64_t{1} << 28;
+  const int64_t room = std::max(size, std::min(size * std::max<int64_t>(reserve_rows_, 1), kMaxReserveBytes));
+  reserve_rows_ = 0;
+  // A column that cannot take the image: it gets its own memory, and Append() says why.
+  if (!pixels().ReserveData(room).ok() && !pixels().ReserveData(size).ok()) {
+    return Image::Allocate(height, width, channels, type);
+  }
+  BufferBuilder& data = pixels().value_data();
+  uint8_t* at = data.mutable_data() + data.size();
+  in_place_ = at;
+  return Image::Wrap(height, width, channels, type, Buffer::Wrap(at, size));
+}
+
 Status ImageColumnBuilder::Append(const Image& image) {
   if (image.pixel_type() != type_) {
     return Status::TypeError("cannot append a " + std::string(image::PixelTypeName(image.pixel_type())) +
                              " image to a " + std::string(image::PixelTypeName(type_)) + " image column");
   }
-  auto* pixels = static_cast<BinaryBuilder*>(builder_.field_builder(3));
-  RETURN_NOT_OK(pixels->Append(image.data(), image.size_bytes()));
+  if (image.data() != nullptr && image.data() == in_place_) {
+    pixels().value_data().UnsafeAdvance(image.size_bytes());
+    RETURN_NOT_OK(pixels().AppendWritten(image.size_bytes()));
+  } else {
+    RETURN_NOT_OK(pixels().Append(image.data(), image.size_bytes()));
+  }
+  in_place_ = nullptr;
   RETURN_NOT_OK(static_cast<Int32Builder*>(builder_.field_builder(0))->Append(image.height()));
   RETURN_NOT_OK(static_cast<Int32Builder*>(builder_.field_builder(1))->Append(image.width()));
   RETURN_NOT_OK(static_cast<Int32Builder*>(builder_.field_builder(2))->Append(image.channels()));
   return builder_.Append();
 }
 
-Status ImageColumnBuilder::AppendNull() { return builder_.AppendNull(); }
+Status ImageColumnBuilder::AppendNull() {
+  in_place_ = nullptr;
+  return builder_.AppendNull();
+}
 
-Result<std::shared_ptr<ArrayData>> ImageColumnBuilder::Finish() { return builder_.Finish(); }
+Result<std::shared_ptr<ArrayData>> ImageColumnBuilder::Finish() {
+  in_place_ = nullptr;
+  return builder_.Finish();
+}
 
 }  // namespace recflow::ops

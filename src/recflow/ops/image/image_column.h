@@ -64,8 +64,18 @@ class ImageColumnBuilder {
   /// A builder of ImageType(type).
   explicit ImageColumnBuilder(image::PixelType type);
 
-  /// Appends an image; a TypeError when its sample type is not the builder's, an error when
-  /// the column's pixel bytes would pass 2 GiB (binary offsets are int32).
+  /// Expects `rows` more rows: their shape fields now, and room for `rows` images the size of
+  /// the first one allocated in place.
+  Status Reserve(int64_t rows);
+  /// An image (an image::ImageAllocator) whose pixels are the free room at the end of the
+  /// column's pixel buffer, uninitialised: written there and then appended with Append(), it
+  /// is never copied. It is valid only until the builder's next call, and its memory is not
+  /// owned by it: neither keep it nor share it. An image of another sample type than the
+  /// column's gets its own memory.
+  Result<image::Image> AllocateInPlace(int height, int width, int channels, image::PixelType type);
+  /// Appends an image (without a copy when it is the last AllocateInPlace() image); a
+  /// TypeError when its sample type is not the builder's, an error when the column's pixel
+  /// bytes would pass 2 GiB (binary offsets are int32).
   Status Append(const image::Image& image);
   /// Appends a null row.
   Status AppendNull();
@@ -73,8 +83,12 @@ class ImageColumnBuilder {
   Result<std::shared_ptr<ArrayData>> Finish();
 
  private:
+  BinaryBuilder& pixels();
+
   image::PixelType type_;
   StructBuilder builder_;
+  int64_t reserve_rows_ = 0;            ///< rows whose pixel room the first in-place image sizes
+  const uint8_t* in_place_ = nullptr;   ///< the pixels of the last AllocateInPlace() image
 };
 
 }  // namespace recflow::ops

@@ -7,6 +7,7 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/builder.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/core/io.h"
 #include "recflow/ops/image/element_random.h"
 #include "recflow/ops/image/image_column.h"
@@ -32,29 +33,59 @@ Status CheckBinary(const std::shared_ptr<ArrayData>& column, const char* kernel)
   return Status::OK();
 }
 
-// Applies fn(image, row) → Result<Image> to every non-null image; failures become row errors
-// and null rows.
+// The bytes of a binary value already written in place at the end of a BinaryBuilder's data.
+struct WrittenBytes {
+  int64_t size;
+};
+
+Status AppendOutput(ImageColumnBuilder& builder, const Image& image) { return builder.Append(image); }
+Status AppendOutput(BinaryBuilder& builder, const std::shared_ptr<Buffer>& bytes) {
+  return builder.Append(bytes->data(), bytes->size());
+}
+Status AppendOutput(BinaryBuilder& builder, WrittenBytes bytes) { return builder.AppendWritten(bytes.size); }
+
+// Images written straight into `builder`'s pixel buffer.
+image::ImageAllocator InPlace(ImageColumnBuilder& builder) {
+  return [&builder](int height, int width, int channels, PixelType type) {
+    return builder.AllocateInPlace(height, width, channels, type);
+  };
+}
+
+// The one loop of every kernel: row(i) → Result<output> for each non-null row i of `input`.
+// A failed row is recorded in `errors` and gives a null row (row() must then have appended
+// nothing); a null row stays null. An append that fails (a column over 2 GiB) fails the call.
+template <typename Builder, typename RowFn>
+Result<std::shared_ptr<ArrayData>> MapRows(const ArrayData& input, Builder& builder, RowErrors& errors, RowFn&& row) {
+  RETURN_NOT_OK(builder.Reserve(input.length));
+  for (int64_t i = 0; i < input.length; ++i) {
+    if (!IsValidAt(input, i)) {
+      RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    auto out = row(i);
+    if (!out.ok()) {
+      errors.Add(i, out.status());
+      RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    RETURN_NOT_OK(AppendOutput(builder, *out));
+  }
+  return builder.Finish();
+}
+
+// fn(image, row, allocate) → Result<Image> for every image; fn makes its output with
+// `allocate`, so that it is written in place into the output column.
 template <typename Fn>
 Result<std::shared_ptr<ArrayData>> MapImages(const std::shared_ptr<ArrayData>& images, const char* kernel,
                                              PixelType out_type, RowErrors& errors, Fn&& fn) {
   RETURN_NOT_OK(CheckColumn(images, kernel));
   ASSIGN_OR_RETURN(auto reader, ImageColumnReader::Make(images));
   ImageColumnBuilder builder(out_type);
-  for (int64_t i = 0; i < reader.length(); ++i) {
-    if (reader.IsNull(i)) {
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    Result<Image> out = reader.Get(i);
-    if (out.ok()) out = fn(*out, i);
-    if (!out.ok()) {
-      errors.Add(i, out.status());
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    RETURN_NOT_OK(builder.Append(*out));
-  }
-  return builder.Finish();
+  const image::ImageAllocator allocate = InPlace(builder);
+  return MapRows(*images, builder, errors, [&](int64_t i) -> Result<Image> {
+    ASSIGN_OR_RETURN(Image image, reader.Get(i));
+    return fn(image, i, allocate);
+  });
 }
 
 // Same sample type out as in.
@@ -75,9 +106,10 @@ Status CheckSize(int height, int width, const char* kernel) {
 }
 
 // An 8-bit image widened to 16 bits (× 257: 0 ↦ 0, 255 ↦ 65535).
-Result<Image> WidenTo16(const Image& image) {
+Result<Image> WidenTo16(const Image& image, const image::ImageAllocator& allocate) {
   if (image.pixel_type() == PixelType::kUInt16) return image;
-  ASSIGN_OR_RETURN(Image out, Image::Allocate(image.height(), image.width(), image.channels(), PixelType::kUInt16));
+  ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, image.height(), image.width(), image.channels(),
+                                                   PixelType::kUInt16));
   const int64_t n = image.size_bytes();
   for (int64_t i = 0; i < n; ++i) out.mutable_samples<uint16_t>()[i] = uint16_t(image.data()[i] * 257);
   return out;
@@ -90,23 +122,14 @@ Result<std::shared_ptr<ArrayData>> LoadFiles(const std::shared_ptr<ArrayData>& p
   RETURN_NOT_OK(CheckBinary(paths, "LoadFiles"));
   BinaryArray names(paths);
   BinaryBuilder builder;
-  RETURN_NOT_OK(builder.Reserve(names.length()));
-  for (int64_t i = 0; i < names.length(); ++i) {
-    if (names.IsNull(i)) {
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
+  return MapRows(*paths, builder, errors, [&](int64_t i) -> Result<WrittenBytes> {
     std::filesystem::path path(names.GetView(i));
     if (!base_dir.empty() && path.is_relative()) path = std::filesystem::path(base_dir) / path;
-    auto bytes = ReadWholeFile(path.string());
-    if (!bytes.ok()) {
-      errors.Add(i, bytes.status().WithFile(path.string()));
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    RETURN_NOT_OK(builder.Append((*bytes)->data(), (*bytes)->size()));
-  }
-  return builder.Finish();
+    // Read straight into the column: no buffer per file, no copy.
+    auto size = AppendWholeFile(path.string(), builder.value_data());
+    if (!size.ok()) return size.status().WithFile(path.string());
+    return WrittenBytes{*size};
+  });
 }
 
 Result<std::shared_ptr<ArrayData>> DecodeImages(const std::shared_ptr<ArrayData>& encoded,
@@ -115,50 +138,44 @@ Result<std::shared_ptr<ArrayData>> DecodeImages(const std::shared_ptr<ArrayData>
   RETURN_NOT_OK(options.Validate());
   BinaryArray bytes(encoded);
   ImageColumnBuilder builder(options.keep_16bit ? PixelType::kUInt16 : PixelType::kUInt8);
-  for (int64_t i = 0; i < bytes.length(); ++i) {
-    if (bytes.IsNull(i)) {
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
+  const image::ImageAllocator allocate = InPlace(builder);
+  return MapRows(*encoded, builder, errors, [&](int64_t i) -> Result<Image> {
     const std::string_view view = bytes.GetView(i);
-    Result<Image> image = image::DecodeImage({reinterpret_cast<const uint8_t*>(view.data()), view.size()}, options);
-    if (image.ok() && options.keep_16bit) image = WidenTo16(*image);
-    if (!image.ok()) {
-      errors.Add(i, image.status());
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    RETURN_NOT_OK(builder.Append(*image));
-  }
-  return builder.Finish();
+    ASSIGN_OR_RETURN(Image image,
+                     image::DecodeImage({reinterpret_cast<const uint8_t*>(view.data()), view.size()}, options, allocate));
+    if (options.keep_16bit) return WidenTo16(image, allocate);
+    return image;
+  });
 }
 
 Result<std::shared_ptr<ArrayData>> ResizeImages(const std::shared_ptr<ArrayData>& images, int height, int width,
                                                 ResizeMethod method, RowErrors& errors) {
   RETURN_NOT_OK(CheckSize(height, width, "ResizeImages"));
-  return MapImagesSameType(images, "ResizeImages", errors,
-                           [&](const Image& image, int64_t) { return Resize(image, height, width, method); });
+  return MapImagesSameType(images, "ResizeImages", errors, [&](const Image& image, int64_t, const auto& allocate) {
+    return Resize(image, height, width, method, allocate);
+  });
 }
 
 Result<std::shared_ptr<ArrayData>> CenterCropImages(const std::shared_ptr<ArrayData>& images, int height, int width,
                                                     RowErrors& errors) {
   RETURN_NOT_OK(CheckSize(height, width, "CenterCropImages"));
-  return MapImagesSameType(images, "CenterCropImages", errors,
-                           [&](const Image& image, int64_t) { return CenterCrop(image, height, width); });
+  return MapImagesSameType(images, "CenterCropImages", errors, [&](const Image& image, int64_t, const auto& allocate) {
+    return CenterCrop(image, height, width, allocate);
+  });
 }
 
 Result<std::shared_ptr<ArrayData>> RandomCropImages(const std::shared_ptr<ArrayData>& images, int height, int width,
                                                     uint64_t seed, const RowKeyFn& row_key, RowErrors& errors) {
   RETURN_NOT_OK(CheckSize(height, width, "RandomCropImages"));
-  return MapImagesSameType(images, "RandomCropImages", errors, [&](const Image& image, int64_t i) {
-    return RandomCrop(image, height, width, ElementRandom(seed, row_key(i), kCropStream));
+  return MapImagesSameType(images, "RandomCropImages", errors, [&](const Image& image, int64_t i, const auto& allocate) {
+    return RandomCrop(image, height, width, ElementRandom(seed, row_key(i), kCropStream), allocate);
   });
 }
 
 Result<std::shared_ptr<ArrayData>> RandomFlipImages(const std::shared_ptr<ArrayData>& images, FlipAxis axis,
                                                     uint64_t seed, const RowKeyFn& row_key, RowErrors& errors) {
-  return MapImagesSameType(images, "RandomFlipImages", errors, [&](const Image& image, int64_t i) {
-    return RandomFlip(image, axis, ElementRandom(seed, row_key(i), kFlipStream));
+  return MapImagesSameType(images, "RandomFlipImages", errors, [&](const Image& image, int64_t i, const auto& allocate) {
+    return RandomFlip(image, axis, ElementRandom(seed, row_key(i), kFlipStream), allocate);
   });
 }
 
@@ -167,7 +184,9 @@ Result<std::shared_ptr<ArrayData>> NormalizeImages(const std::shared_ptr<ArrayDa
                                                    float scale, RowErrors& errors) {
   RETURN_NOT_OK(CheckNormalizeParams(mean, std, /*channels=*/0));
   return MapImages(images, "NormalizeImages", PixelType::kFloat32, errors,
-                   [&](const Image& image, int64_t) { return Normalize(image, mean, std, scale); });
+                   [&](const Image& image, int64_t, const auto& allocate) {
+                     return Normalize(image, mean, std, scale, allocate);
+                   });
 }
 
 Result<std::shared_ptr<ArrayData>> ConvertImageChannels(const std::shared_ptr<ArrayData>& images, int channels,
@@ -176,7 +195,9 @@ Result<std::shared_ptr<ArrayData>> ConvertImageChannels(const std::shared_ptr<Ar
     return Status::InvalidArgument("ConvertImageChannels: channels " + std::to_string(channels) + " outside 1..4");
   }
   return MapImagesSameType(images, "ConvertImageChannels", errors,
-                           [&](const Image& image, int64_t) { return image::ConvertChannels(image, channels); });
+                           [&](const Image& image, int64_t, const auto& allocate) {
+                             return image::ConvertChannels(image, channels, allocate);
+                           });
 }
 
 Result<std::shared_ptr<ArrayData>> EncodeImages(const std::shared_ptr<ArrayData>& images, image::ImageFormat format,
@@ -191,29 +212,10 @@ Result<std::shared_ptr<ArrayData>> EncodeImages(const std::shared_ptr<ArrayData>
   if (format == image::ImageFormat::kUnknown) return Status::InvalidArgument("EncodeImages: no output format");
   ASSIGN_OR_RETURN(auto reader, ImageColumnReader::Make(images));
   BinaryBuilder builder;
-  RETURN_NOT_OK(builder.Reserve(reader.length()));
-  for (int64_t i = 0; i < reader.length(); ++i) {
-    if (reader.IsNull(i)) {
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    Result<std::shared_ptr<Buffer>> bytes = Status::Internal("unset");
-    auto image = reader.Get(i);
-    if (!image.ok()) {
-      bytes = image.status();
-    } else if (format == image::ImageFormat::kJpeg) {
-      bytes = image::EncodeJpeg(*image, quality);
-    } else {
-      bytes = image::EncodePng(*image, quality);
-    }
-    if (!bytes.ok()) {
-      errors.Add(i, bytes.status());
-      RETURN_NOT_OK(builder.AppendNull());
-      continue;
-    }
-    RETURN_NOT_OK(builder.Append((*bytes)->data(), (*bytes)->size()));
-  }
-  return builder.Finish();
+  return MapRows(*images, builder, errors, [&](int64_t i) -> Result<std::shared_ptr<Buffer>> {
+    ASSIGN_OR_RETURN(Image image, reader.Get(i));
+    return format == image::ImageFormat::kJpeg ? image::EncodeJpeg(image, quality) : image::EncodePng(image, quality);
+  });
 }
 
 }  // namespace recflow::ops

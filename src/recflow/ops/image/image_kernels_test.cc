@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,32 @@ TEST(ImageColumnTest, LayoutAndRoundTrip) {
   ImageColumnBuilder builder(PixelType::kUInt8);
   EXPECT_EQ(builder.Append(Image::Allocate(1, 1, 1, PixelType::kFloat32).ValueOrDie()).code(),
             StatusCode::kTypeError);
+}
+
+TEST(ImageColumnTest, ImagesWrittenInPlace) {
+  ImageColumnBuilder builder(PixelType::kUInt8);
+  ASSERT_TRUE(builder.Reserve(4).ok());
+  // Written in place, then appended: the column holds it.
+  Image first = builder.AllocateInPlace(12, 10, 3, PixelType::kUInt8).ValueOrDie();
+  const Image pattern = Pattern(12, 10, 3, 0);
+  std::copy(pattern.data(), pattern.data() + pattern.size_bytes(), first.mutable_data());
+  ASSERT_TRUE(builder.Append(first).ok());
+  // Allocated, then abandoned for a null (a failed row) or for another image: never seen.
+  Image abandoned = builder.AllocateInPlace(12, 11, 3, PixelType::kUInt8).ValueOrDie();
+  std::fill(abandoned.mutable_data(), abandoned.mutable_data() + abandoned.size_bytes(), uint8_t{9});
+  ASSERT_TRUE(builder.AppendNull().ok());
+  ASSERT_TRUE(builder.AllocateInPlace(2, 2, 1, PixelType::kUInt8).ok());
+  ASSERT_TRUE(builder.Append(Pattern(12, 12, 3, 2)).ok());
+  // Another sample type gets memory of its own (and the column refuses it).
+  Image wide = builder.AllocateInPlace(1, 1, 1, PixelType::kUInt16).ValueOrDie();
+  EXPECT_EQ(builder.Append(wide).code(), StatusCode::kTypeError);
+
+  const auto column = builder.Finish().ValueOrDie();
+  ASSERT_EQ(column->length, 3);
+  EXPECT_TRUE(Row(column, 0).Equals(pattern));
+  EXPECT_TRUE(ImageColumnReader::Make(column).ValueOrDie().IsNull(1));
+  EXPECT_TRUE(Row(column, 2).Equals(Pattern(12, 12, 3, 2)));
+  EXPECT_EQ(StructArray(column).field(3)->buffers[2]->size(), 12 * 10 * 3 + 12 * 12 * 3);  // the abandoned pixels are gone
 }
 
 TEST(ImageKernelsTest, LoadDecodeEncodeChainWithRowErrors) {

@@ -35,7 +35,8 @@ Status CheckNormalizeParams(std::span<const float> mean, std::span<const float> 
   return Status::OK();
 }
 
-Result<Image> Normalize(const Image& image, std::span<const float> mean, std::span<const float> std, float scale) {
+Result<Image> Normalize(const Image& image, std::span<const float> mean, std::span<const float> std, float scale,
+                        const image::ImageAllocator& allocate) {
   const int channels = image.channels();
   RETURN_NOT_OK(CheckNormalizeParams(mean, std, channels));
   // (x·scale − m) / s = x · (scale / s) + (−m / s), folded per channel.
@@ -46,7 +47,7 @@ Result<Image> Normalize(const Image& image, std::span<const float> mean, std::sp
     mul[size_t(c)] = scale / s;
     add[size_t(c)] = -m / s;
   }
-  ASSIGN_OR_RETURN(Image out, Image::Allocate(image.height(), image.width(), channels, PixelType::kFloat32));
+  ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, image.height(), image.width(), channels, PixelType::kFloat32));
   const int64_t pixels = int64_t{image.height()} * image.width();
   float* dst = out.mutable_samples<float>();
   switch (image.pixel_type()) {

@@ -199,23 +199,32 @@ void ResampleColumns(const T* in, T* out, int out_height, int64_t row_samples, c
   }
 }
 
+// Samples of the horizontal pass when the vertical one follows: one growing buffer per thread.
 template <typename T>
-Result<Image> ResizeTyped(const Image& in, int height, int width, ResizeMethod method) {
+T* Scratch(int64_t samples) {
+  thread_local std::vector<T> scratch;
+  if (static_cast<int64_t>(scratch.size()) < samples) scratch.resize(static_cast<size_t>(samples));
+  return scratch.data();
+}
+
+template <typename T>
+Result<Image> ResizeTyped(const Image& in, int height, int width, ResizeMethod method,
+                          const image::ImageAllocator& allocate) {
   const int channels = in.channels();
-  Image current = in;
-  if (width != in.width()) {
-    const AxisWeights& w = Weights(in.width(), width, method);
-    ASSIGN_OR_RETURN(Image out, Image::Allocate(in.height(), width, channels, in.pixel_type()));
-    ResampleRows<T>(current.samples<T>(), in.width(), out.mutable_samples<T>(), width, in.height(), channels, w);
-    current = std::move(out);
+  const bool rows = width != in.width(), columns = height != in.height();
+  if (!rows && !columns) return in;
+  ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, height, width, channels, in.pixel_type()));
+  const T* source = in.samples<T>();
+  if (rows) {
+    T* target = columns ? Scratch<T>(int64_t{in.height()} * width * channels) : out.mutable_samples<T>();
+    ResampleRows<T>(source, in.width(), target, width, in.height(), channels, Weights(in.width(), width, method));
+    source = target;
   }
-  if (height != in.height()) {
-    const AxisWeights& w = Weights(in.height(), height, method);
-    ASSIGN_OR_RETURN(Image out, Image::Allocate(height, width, channels, in.pixel_type()));
-    ResampleColumns<T>(current.samples<T>(), out.mutable_samples<T>(), height, int64_t{width} * channels, w);
-    current = std::move(out);
+  if (columns) {
+    ResampleColumns<T>(source, out.mutable_samples<T>(), height, int64_t{width} * channels,
+                       Weights(in.height(), height, method));
   }
-  return current;
+  return out;
 }
 
 }  // namespace
@@ -231,12 +240,13 @@ std::optional<ResizeMethod> ParseResizeMethod(std::string_view name) {
   return std::nullopt;
 }
 
-Result<Image> Resize(const Image& image, int height, int width, ResizeMethod method) {
+Result<Image> Resize(const Image& image, int height, int width, ResizeMethod method,
+                     const image::ImageAllocator& allocate) {
   RETURN_NOT_OK(image::CheckImageShape(height, width, image.channels()));
   switch (image.pixel_type()) {
-    case PixelType::kUInt8: return ResizeTyped<uint8_t>(image, height, width, method);
-    case PixelType::kUInt16: return ResizeTyped<uint16_t>(image, height, width, method);
-    case PixelType::kFloat32: return ResizeTyped<float>(image, height, width, method);
+    case PixelType::kUInt8: return ResizeTyped<uint8_t>(image, height, width, method, allocate);
+    case PixelType::kUInt16: return ResizeTyped<uint16_t>(image, height, width, method, allocate);
+    case PixelType::kFloat32: return ResizeTyped<float>(image, height, width, method, allocate);
   }
   return Status::Internal("unknown pixel type");
 }

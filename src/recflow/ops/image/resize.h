@@ -32,7 +32,9 @@ std::optional<ResizeMethod> ParseResizeMethod(std::string_view name);
 /// support) are normalised to sum 1 and rounded to 22-bit fixed point; the horizontal pass
 /// runs first and its result is rounded to uint8 before the vertical pass. uint16 and
 /// float32 images use the same weights in double precision (uint16 rounded and clamped).
-/// An axis whose size does not change is left untouched.
-Result<image::Image> Resize(const image::Image& image, int height, int width, ResizeMethod method);
+/// An axis whose size does not change is left untouched; when neither does, `image` itself is
+/// returned. The resized image is made by `allocate` (see image::ImageAllocator).
+Result<image::Image> Resize(const image::Image& image, int height, int width, ResizeMethod method,
+                            const image::ImageAllocator& allocate = nullptr);
 
 }  // namespace recflow::ops
