@@ -3,9 +3,6 @@
 //   recflow-serve-bench generate OUT.feather ROWS   8 columns (4 int64, 4 float64), 65536-row batches
 //   recflow-serve-bench read ENDPOINT [--raw]       one pass: decoded batches (or --raw: bytes only)
 // `read` prints "bytes B batches N rows R seconds S" (batches and rows are 0 with --raw).
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,10 +14,9 @@
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/buffer.h"
 #include "recflow/core/io.h"
-#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/serve/endpoint.h"
-#include "recflow/serve/socket_stream.h"
+#include "recflow/serve/stream_client.h"
 
 namespace {
 
@@ -66,35 +62,32 @@ struct Received {
   int64_t rows = 0;
 };
 
-Result<Received> Read(const std::string& endpoint, bool raw) {
+// One pass on a bare socket: bytes only, nothing decoded.
+Result<Received> ReadRaw(const std::string& endpoint) {
   ASSIGN_OR_RETURN(recflow::serve::Endpoint parsed, recflow::serve::ParseEndpoint(endpoint));
   ASSIGN_OR_RETURN(int fd, recflow::serve::Connect(parsed));
+  auto in = recflow::FileInputStream::FromFd(fd, endpoint, /*owned=*/true);
+  std::vector<char> buffer(1 << 20);
   Received got;
-  if (raw) {
-    std::vector<char> buffer(1 << 20);
-    while (true) {
-      const ssize_t n = ::recv(fd, buffer.data(), buffer.size(), 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        ::close(fd);
-        return Status::IOError(endpoint + ": " + std::strerror(errno));
-      }
-      if (n == 0) break;
-      got.bytes += n;
-    }
-    ::close(fd);
-    return got;
-  }
-  auto in = std::make_unique<recflow::serve::FdInputStream>(fd, endpoint);
-  const auto* stream = in.get();
-  ASSIGN_OR_RETURN(auto reader, recflow::arrow_ipc::IpcStreamReader::Open(std::move(in)));
   while (true) {
-    ASSIGN_OR_RETURN(auto batch, reader->Next());
+    ASSIGN_OR_RETURN(const int64_t n, in->Read(buffer.data(), static_cast<int64_t>(buffer.size())));
+    if (n == 0) break;
+    got.bytes += n;
+  }
+  return got;
+}
+
+// One pass through the client API: every batch decoded.
+Result<Received> ReadDecoded(const std::string& endpoint) {
+  ASSIGN_OR_RETURN(auto client, recflow::serve::StreamClient::Connect(endpoint));
+  Received got;
+  while (true) {
+    ASSIGN_OR_RETURN(auto batch, client->Next());
     if (batch == nullptr) break;
     ++got.batches;
     got.rows += batch->num_rows();
   }
-  got.bytes = stream->position();
+  got.bytes = client->bytes_received();
   return got;
 }
 
@@ -109,7 +102,7 @@ int main(int argc, char** argv) {
   }
   if (command == "read" && (argc == 3 || (argc == 4 && std::strcmp(argv[3], "--raw") == 0))) {
     const auto start = std::chrono::steady_clock::now();
-    auto got = Read(argv[2], argc == 4);
+    auto got = argc == 4 ? ReadRaw(argv[2]) : ReadDecoded(argv[2]);
     if (!got.ok()) {
       std::fprintf(stderr, "recflow-serve-bench: %s\n", got.status().ToString().c_str());
       return 1;

@@ -3,8 +3,8 @@
 
 Writes a ~1 GB Feather file of numeric columns (recflow-serve-bench generate), starts one
 `recflow serve` per transport and batching, and reads full passes with
-  cpp-wire     the C++ client counting bytes (a recv loop, no decoding),
-  cpp-decoded  the C++ client decoding every batch (serve::FdInputStream + IpcStreamReader),
+  cpp-wire     the C++ client counting bytes (a read(2) loop, no decoding),
+  cpp-decoded  the C++ client decoding every batch (serve::StreamClient),
   arrow-js     Apache Arrow JS (tests/node/arrow_serve_read.mjs --count) decoding every batch.
 Each figure is the best of --repeat passes (the box is shared; the best pass is the least
 disturbed one), in GB/s of stream bytes (1 GB = 1e9 bytes); the median is shown too.

@@ -212,8 +212,8 @@ def test_bad_rows_to_a_file(run, tmp_path):
     assert summary["records"] == 2 and summary["skipped"] == 2
     assert read_jsonl_dir(out) == [{"a": 1, "b": 2}, {"a": 8, "b": 9}]
     bad_rows = [json.loads(line) for line in bad.read_text().splitlines()]
-    assert [(r["record"], r["text"]) for r in bad_rows] == [(1, "3,4,5"), (2, "6,x")]
-    assert all(r["file"] == str(src) and r["offset"] > 0 for r in bad_rows)
+    assert [(r["record"], r["row"]) for r in bad_rows] == [(1, "3,4,5"), (2, "6,x")]
+    assert all(r["step"] == "read" and r["file"] == str(src) and r["offset"] > 0 and r["error"] for r in bad_rows)
 
 
 def write_schema(tmp_path: Path, fields):

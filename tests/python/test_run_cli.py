@@ -65,3 +65,23 @@ steps:
     letters = [json.loads(l) for l in (tmp_path / "letters.jsonl").read_text().splitlines()]
     assert len(letters) == 1 and letters[0]["step"] == "read" and letters[0]["row"] == "2,y,extra"
     assert letters[0]["file"].endswith("rows.csv") and letters[0]["record"] == 1
+
+
+def test_convert_writes_its_bad_rows_as_the_dead_letters_of_a_read_step(run, tmp_path):
+    rows = tmp_path / "rows.csv"
+    rows.write_text("a,b\n1,x\n2,y,extra\n3,z\n4\n")
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"""
+steps:
+  - read: {rows}
+    on_error: dead_letter
+    dead_letter: letters.jsonl
+  - write: {{path: out, format: jsonl}}
+""")
+    done = run("run", pipeline, "--quiet")
+    assert done.returncode == 0, done.stderr
+    converted = run("convert", rows, "-o", tmp_path / "converted", "--to", "jsonl", "--no-sync",
+                    "--bad-rows", f"file:{tmp_path / 'bad.jsonl'}")
+    assert converted.returncode == 0, converted.stderr
+    letters = (tmp_path / "letters.jsonl").read_text()
+    assert len(letters.splitlines()) == 2 and (tmp_path / "bad.jsonl").read_text() == letters

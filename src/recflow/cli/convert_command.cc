@@ -8,11 +8,11 @@
 
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
-#include "recflow/core/io.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/pipeline/convert_job.h"
+#include "recflow/pipeline/dead_letters.h"
 #include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/io_specs.h"
 
@@ -54,46 +54,6 @@ Result<std::vector<int>> Projection(const Schema& schema, const ConvertFlags& fl
   for (const std::string& name : flags.partition_by) RETURN_NOT_OK(add(name));
   return projection;
 }
-
-// Bad rows as JSON Lines: {"record", "file", "offset", "field", "error", "text"}.
-class BadRowsFile {
- public:
-  static Result<std::unique_ptr<BadRowsFile>> Open(const std::string& path) {
-    ASSIGN_OR_RETURN(auto stream, FileOutputStream::Open(path));
-    auto file = std::make_unique<BadRowsFile>();
-    file->stream_ = std::move(stream);
-    return file;
-  }
-  void Add(const SkippedRecord& record) {
-    if (!status_.ok()) return;
-    std::string line;
-    jsonl::JsonWriter w(&line);
-    const ErrorContext& c = record.error.context();
-    w.BeginObject();
-    w.Key("record");
-    w.Int(c.record);
-    w.Key("file");
-    w.String(c.file);
-    w.Key("offset");
-    w.Int(c.offset);
-    if (!c.field.empty()) {
-      w.Key("field");
-      w.String(c.field);
-    }
-    w.Key("error");
-    w.String(record.error.message());
-    w.Key("text");
-    w.Bytes(record.text);
-    w.EndObject();
-    line.push_back('\n');
-    status_ = stream_->Write(line.data(), static_cast<int64_t>(line.size()));
-  }
-  Status Close() { return status_.ok() ? stream_->Close() : status_; }
-
- private:
-  std::unique_ptr<FileOutputStream> stream_;
-  Status status_;
-};
 
 void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
   std::string& text = *out->buffer();
@@ -178,10 +138,15 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
 
-  std::unique_ptr<BadRowsFile> bad_rows;
+  // Bad rows go to a dead-letter file as from a pipeline's `read` step.
+  pipeline::DeadLetters bad_rows;
+  Status bad_rows_status;
   if (flags.bad_rows.starts_with("file:")) {
-    ASSIGN_OR_RETURN(bad_rows, BadRowsFile::Open(flags.bad_rows.substr(5)));
-    options.on_skipped = [&bad_rows](const SkippedRecord& r) { bad_rows->Add(r); };
+    const std::string path = flags.bad_rows.substr(5);
+    RETURN_NOT_OK(bad_rows.Open(path));
+    options.on_skipped = [&bad_rows, &bad_rows_status, path](const SkippedRecord& r) {
+      if (bad_rows_status.ok()) bad_rows_status = bad_rows.WriteSkipped(path, "read", r);
+    };
   }
   pipeline::ConvertProgress progress;
   options.progress = &progress;
@@ -190,7 +155,8 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
     ProgressBar bar(&progress, source->stored_bytes(), !flags.no_progress && isatty(STDERR_FILENO) == 1);
     stats = pipeline::RunConvert(source.get(), sink.get(), options);
   }
-  if (bad_rows != nullptr) RETURN_NOT_OK(bad_rows->Close());
+  RETURN_NOT_OK(bad_rows_status);
+  RETURN_NOT_OK(bad_rows.Close());
   RETURN_NOT_OK(stats.status());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const pipeline::ConvertStats& s = *stats;

@@ -1,42 +1,26 @@
-// ProgressBar: a ticker thread drawing "records, rate, MB/s, percent, ETA" with a carriage return.
+// ProgressBar: the line "records, rate, MB/s, percent, ETA" that its LiveDisplay redraws.
 #include "recflow/cli/progress.h"
 
 #include <fmt/core.h>
 
-#include <cstdio>
+#include <algorithm>
 
 namespace recflow::cli {
 
 ProgressBar::ProgressBar(const pipeline::ConvertProgress* progress, int64_t total_bytes, bool enabled)
-    : progress_(progress), total_bytes_(total_bytes), start_(std::chrono::steady_clock::now()) {
-  if (enabled) thread_ = std::thread([this] { Run(); });
-}
+    : progress_(progress),
+      total_bytes_(total_bytes),
+      start_(std::chrono::steady_clock::now()),
+      display_(std::chrono::milliseconds(200), [this] { return Line(); }, enabled) {}
 
-ProgressBar::~ProgressBar() {
-  if (!thread_.joinable()) return;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  thread_.join();
-  fmt::print(stderr, "\r\033[K");
-  std::fflush(stderr);
-}
-
-void ProgressBar::Run() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) Draw();
-}
-
-void ProgressBar::Draw() const {
+std::string ProgressBar::Line() const {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const int64_t records = progress_->records.load(std::memory_order_relaxed);
   const int64_t bytes = progress_->input_bytes.load(std::memory_order_relaxed);
   const double rate = seconds > 0 ? static_cast<double>(records) / seconds : 0;
   const double mbps = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
-  std::string line = fmt::format("\r\033[K{} records  {:.0f} rec/s  {:.1f} MB/s", records, rate, mbps);
+  std::string line = fmt::format("{} records  {:.0f} rec/s  {:.1f} MB/s", records, rate, mbps);
   if (total_bytes_ > 0 && bytes > 0) {
     const double fraction = std::min(1.0, static_cast<double>(bytes) / static_cast<double>(total_bytes_));
     const double eta = seconds * (1 - fraction) / fraction;
@@ -47,8 +31,7 @@ void ProgressBar::Draw() const {
   }
   const int64_t skipped = progress_->skipped.load(std::memory_order_relaxed);
   if (skipped > 0) line += fmt::format("  {} skipped", skipped);
-  fmt::print(stderr, "{}", line);
-  std::fflush(stderr);
+  return line;
 }
 
 }  // namespace recflow::cli

@@ -4,13 +4,10 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <fstream>
-#include <mutex>
-#include <thread>
 
+#include "recflow/cli/live_display.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/yaml_pipeline.h"
 
@@ -32,49 +29,6 @@ Result<pipeline::YamlPipeline> Load(const RunFlags& flags) {
   }
   return pipeline::LoadPipelineYaml(flags.pipeline, overrides, pipeline::BuiltinSteps());
 }
-
-// Redraws the live metrics on stderr (a terminal) every half second while alive.
-class LiveMetrics {
- public:
-  LiveMetrics(const pipeline::RunMetrics* metrics, bool enabled) : metrics_(metrics) {
-    if (enabled) thread_ = std::thread([this] { Loop(); });
-  }
-  ~LiveMetrics() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-    Clear();
-  }
-  LiveMetrics(const LiveMetrics&) = delete;
-  LiveMetrics& operator=(const LiveMetrics&) = delete;
-
- private:
-  void Loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (!wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return stop_; })) {
-      Clear();
-      const std::string text = metrics_->LiveText();
-      lines_ = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-      fmt::print(stderr, "{}", text);
-      std::fflush(stderr);
-    }
-  }
-  // Moves up over the last drawing and erases it.
-  void Clear() {
-    for (; lines_ > 0; --lines_) fmt::print(stderr, "\x1b[1A\x1b[2K");
-  }
-
-  const pipeline::RunMetrics* metrics_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-  int lines_ = 0;
-  std::thread thread_;
-};
 
 }  // namespace
 
@@ -116,7 +70,8 @@ Status RunPipelineCommand(const RunFlags& flags) {
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");
   {
-    LiveMetrics live(&metrics, !flags.quiet && isatty(STDERR_FILENO) == 1);
+    LiveDisplay live(std::chrono::milliseconds(500), [&metrics] { return metrics.LiveText(); },
+                     !flags.quiet && isatty(STDERR_FILENO) == 1);
     result = pipeline::RunPipeline(*loaded.pipeline, options, &metrics);
   }
   if (!flags.metrics_file.empty() && metrics.num_steps() > 0) {

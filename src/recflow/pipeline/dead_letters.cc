@@ -1,9 +1,6 @@
 // DeadLetters: appending failed rows with their error to JSON Lines files.
 #include "recflow/pipeline/dead_letters.h"
 
-#include <cerrno>
-#include <cstring>
-
 #include "recflow/formats/jsonl/json_writer.h"
 
 namespace recflow::pipeline {
@@ -12,13 +9,13 @@ DeadLetters::~DeadLetters() { (void)Close(); }
 
 Status DeadLetters::Open(const std::string& path) {
   if (files_.count(path) != 0) return Status::OK();
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) return Status::IOError("cannot create dead-letter file " + path + ": " + std::strerror(errno));
-  files_[path] = file;
+  ASSIGN_OR_RETURN(std::unique_ptr<FileOutputStream> file, FileOutputStream::Open(path));
+  files_.emplace(path, std::move(file));
   return Status::OK();
 }
 
 Status DeadLetters::Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record) {
+  const ErrorContext& context = letter.error.context();
   std::string line;
   jsonl::JsonWriter w(&line);
   w.BeginObject();
@@ -28,26 +25,34 @@ Status DeadLetters::Write(const std::string& path, const DeadLetter& letter, con
   w.String(file);
   w.Key("record");
   w.Int(record);
-  if (!letter.error.context().field.empty()) {
+  if (context.offset >= 0) {
+    w.Key("offset");
+    w.Int(context.offset);
+  }
+  if (!context.field.empty()) {
     w.Key("field");
-    w.String(letter.error.context().field);
+    w.String(context.field);
   }
   w.Key("error");
   w.String(letter.error.message());
   w.Key("row");
   line += letter.row_json;
   line += "}\n";
-  std::FILE* out = files_.at(path);
-  if (std::fwrite(line.data(), 1, line.size(), out) != line.size()) {
-    return Status::IOError("cannot write dead-letter file " + path + ": " + std::strerror(errno));
-  }
-  return Status::OK();
+  return files_.at(path)->Write(line.data(), static_cast<int64_t>(line.size()));
+}
+
+Status DeadLetters::WriteSkipped(const std::string& path, const std::string& step, const SkippedRecord& record) {
+  DeadLetter letter{step, 0, record.error, std::string()};
+  jsonl::JsonWriter row(&letter.row_json);
+  row.Bytes(record.text);
+  return Write(path, letter, record.error.context().file, record.error.context().record);
 }
 
 Status DeadLetters::Close() {
   Status st;
   for (auto& [path, file] : files_) {
-    if (std::fclose(file) != 0 && st.ok()) st = Status::IOError("cannot write dead-letter file " + path);
+    Status closed = file->Close();
+    if (st.ok()) st = std::move(closed);
   }
   files_.clear();
   return st;

@@ -1,12 +1,14 @@
 // DeadLetters: the JSON Lines files that take the rows steps failed on (Beam's dead-letter pattern).
 #pragma once
 
-#include <cstdio>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
 
+#include "recflow/core/io.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/source.h"
 
 namespace recflow::pipeline {
 
@@ -15,27 +17,34 @@ struct DeadLetter {
   std::string step;
   int64_t unit_row = 0;  ///< the row within its unit (the record index is added in order)
   Status error;
-  std::string row_json;  ///< the row's values as a JSON object
+  std::string row_json;  ///< the row as JSON: its values as an object, or its raw text as a string
 };
 
-/// The open dead-letter files of a run, by path. Lines are
-/// {"step": S, "file": F, "record": R, "error": E, "row": {...}}.
+/// The open dead-letter files of a run, by path (and `recflow convert --bad-rows file:PATH`).
+/// One line per failed row, documented in docs/pipelines.md:
+/// {"step": S, "file": F, "record": R, "offset": O, "field": C, "error": E, "row": ...}
+/// where "offset" (the byte offset in the input) and "field" appear only when the error knows
+/// them, and "row" is the row's values as an object, or for a record the reader could not parse
+/// its raw text as a string.
 class DeadLetters {
  public:
   DeadLetters() = default;
   DeadLetters(const DeadLetters&) = delete;
   DeadLetters& operator=(const DeadLetters&) = delete;
   ~DeadLetters();
-  /// Creates (truncates) `path` unless already open.
+  /// Creates (truncates) `path` unless already open; "-" is standard output.
   Status Open(const std::string& path);
   /// Appends `letter` to `path` (opened before), as from input `file` at record `record`
-  /// (the letter's own error context is not used for them).
+  /// (the letter's own error context gives only the offset and field).
   Status Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record);
+  /// Appends a record the reader of `step` could not parse, at the file and record of its error,
+  /// with its raw text as the row (a JSON bytes value: {"$base64": ...} when not UTF-8).
+  Status WriteSkipped(const std::string& path, const std::string& step, const SkippedRecord& record);
   /// Flushes and closes every file.
   Status Close();
 
  private:
-  std::map<std::string, std::FILE*> files_;
+  std::map<std::string, std::unique_ptr<FileOutputStream>> files_;
 };
 
 }  // namespace recflow::pipeline

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "recflow/columnar/array.h"
+#include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/rebatcher.h"
@@ -82,9 +83,9 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
       EXPECT_EQ(out.position(), static_cast<int64_t>(expected.size()));
       EXPECT_TRUE(out.Close().ok());  // sends the gathered tail, then closes
     });
-    FdInputStream in(fds[0], "reader");
+    auto in = FileInputStream::FromFd(fds[0], "reader", /*owned=*/true);
     std::string got(expected.size() + 1, '\0');
-    auto n = in.Read(got.data(), static_cast<int64_t>(got.size()));  // reads until EOF
+    auto n = ReadFully(*in, got.data(), static_cast<int64_t>(got.size()));  // reads until EOF
     writer.join();
     ASSERT_TRUE(n.ok());
     got.resize(static_cast<size_t>(*n));
@@ -182,7 +183,7 @@ void ReadPass(const std::string& endpoint, std::vector<int64_t>* ids, std::vecto
   auto fd = Connect(*ParseEndpoint(endpoint));
   ASSERT_TRUE(fd.ok()) << fd.status().ToString();
   ASSERT_EQ(::send(*fd, greeting.data(), greeting.size(), MSG_NOSIGNAL), static_cast<ssize_t>(greeting.size()));
-  auto reader = arrow_ipc::IpcStreamReader::Open(std::make_unique<FdInputStream>(::dup(*fd), endpoint));
+  auto reader = arrow_ipc::IpcStreamReader::Open(FileInputStream::FromFd(::dup(*fd), endpoint, /*owned=*/true));
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   while (true) {
     auto batch = (*reader)->Next();
@@ -234,6 +235,7 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
       read += (*batch)->num_rows();
     }
     EXPECT_EQ(read, rows);
+    EXPECT_GT((*client)->bytes_received(), rows * 8);  // at least the int64 values
   }
 }
 

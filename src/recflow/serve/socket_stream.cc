@@ -1,4 +1,4 @@
-// FdOutputStream / FdInputStream: gathered sendmsg with MSG_NOSIGNAL (writev for non-sockets), EINTR retried.
+// FdOutputStream: gathered sendmsg with MSG_NOSIGNAL (writev for non-sockets), EINTR retried.
 #include "recflow/serve/socket_stream.h"
 
 #include <sys/socket.h>
@@ -95,28 +95,6 @@ Status FdOutputStream::Close() {
   if (owned_) ::close(fd_);
   fd_ = -1;
   return st;
-}
-
-FdInputStream::FdInputStream(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
-
-FdInputStream::~FdInputStream() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Result<int64_t> FdInputStream::Read(void* out, int64_t n) {
-  int64_t total = 0;
-  auto* bytes = static_cast<char*>(out);
-  while (total < n) {
-    const ssize_t got = ::read(fd_, bytes + total, static_cast<size_t>(n - total));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      return Status::IOError(name_ + ": " + std::strerror(errno));
-    }
-    if (got == 0) break;
-    total += got;
-  }
-  position_ += total;
-  return total;
 }
 
 }  // namespace recflow::serve

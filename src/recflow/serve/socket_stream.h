@@ -1,4 +1,4 @@
-// Streams over a connected socket or descriptor: writes that never raise SIGPIPE, reads that block.
+// FdOutputStream: writes to a connected socket or descriptor that never raise SIGPIPE (reads: FileInputStream::FromFd).
 #pragma once
 
 #include <cstdint>
@@ -34,21 +34,6 @@ class FdOutputStream final : public OutputStream {
   bool owned_;
   bool socket_ = true;   // false once sendmsg said ENOTSOCK: writev then
   std::string pending_;  // gathered small writes
-  int64_t position_ = 0;
-};
-
-/// Reads from a descriptor (a connected socket); takes and closes it.
-class FdInputStream final : public InputStream {
- public:
-  FdInputStream(int fd, std::string name);
-  ~FdInputStream() override;
-  Result<int64_t> Read(void* out, int64_t n) override;
-  int64_t position() const override { return position_; }
-  const std::string& name() const override { return name_; }
-
- private:
-  int fd_;
-  std::string name_;
   int64_t position_ = 0;
 };
 

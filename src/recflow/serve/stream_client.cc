@@ -1,17 +1,18 @@
-// StreamClient: a socket, an FdInputStream over it, and an IpcStreamReader.
+// StreamClient: a socket, a FileInputStream over it, and an IpcStreamReader.
 #include "recflow/serve/stream_client.h"
 
+#include "recflow/core/io.h"
 #include "recflow/serve/endpoint.h"
-#include "recflow/serve/socket_stream.h"
 
 namespace recflow::serve {
 
 Result<std::unique_ptr<StreamClient>> StreamClient::Connect(std::string_view endpoint) {
   ASSIGN_OR_RETURN(Endpoint parsed, ParseEndpoint(endpoint));
   ASSIGN_OR_RETURN(int fd, serve::Connect(parsed));
-  auto in = std::make_unique<FdInputStream>(fd, parsed.ToString());
+  std::unique_ptr<InputStream> in = FileInputStream::FromFd(fd, parsed.ToString(), /*owned=*/true);
+  const InputStream* socket = in.get();
   ASSIGN_OR_RETURN(auto reader, arrow_ipc::IpcStreamReader::Open(std::move(in)));
-  return std::unique_ptr<StreamClient>(new StreamClient(std::move(reader)));
+  return std::unique_ptr<StreamClient>(new StreamClient(std::move(reader), socket));
 }
 
 }  // namespace recflow::serve
