@@ -5,6 +5,7 @@
 #include "recflow/ops/columns/fill_null.h"
 #include "recflow/ops/columns/hash_bucket.h"
 #include "recflow/ops/columns/one_hot.h"
+#include "recflow/ops/columns/planned_schema.h"
 #include "recflow/ops/columns/predicate.h"
 #include "recflow/ops/columns/scale.h"
 #include "recflow/ops/columns/select.h"
@@ -31,19 +32,42 @@ Result<FieldPtr> InputField(StepContext& ctx, const std::string& key, const std:
   return schema->field(index);
 }
 
+// select, drop or rename: a projection resolved against the step's input when it was built.
+class ProjectionDoFn final : public DoFn {
+ public:
+  explicit ProjectionDoFn(ops::Projection projection) : projection_(std::move(projection)) {}
+  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
+    RETURN_NOT_OK(ops::CheckPlannedSchema(*projection_.input_schema(), *input, "projection"));
+    return projection_.output_schema();
+  }
+  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
+    ASSIGN_OR_RETURN(auto out, projection_.Apply(input));
+    return DoFnOutput{std::move(out), {}};
+  }
+
+ private:
+  ops::Projection projection_;
+};
+
+// The step's ParDo applying `projection`, or the error resolving it.
+BuildResult AddProjection(StepContext& ctx, Result<ops::Projection> projection) {
+  if (!projection.ok()) return projection.status();
+  return AddParDo(ctx, std::make_shared<ProjectionDoFn>(std::move(projection).ValueUnsafe()));
+}
+
 BuildResult BuildSelect(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto names, ctx.args->StringList("columns"));
-  return AddParDo(ctx, MakeBatchDoFn([names](const RecordBatch& b) { return ops::Select(b, names); }));
+  return AddProjection(ctx, ops::Projection::Select(ctx.input().schema(), names));
 }
 
 BuildResult BuildDrop(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto names, ctx.args->StringList("columns"));
-  return AddParDo(ctx, MakeBatchDoFn([names](const RecordBatch& b) { return ops::Drop(b, names); }));
+  return AddProjection(ctx, ops::Projection::Drop(ctx.input().schema(), names));
 }
 
 BuildResult BuildRename(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto renames, ctx.args->StringMap("columns"));
-  return AddParDo(ctx, MakeBatchDoFn([renames](const RecordBatch& b) { return ops::Rename(b, renames); }));
+  return AddProjection(ctx, ops::Projection::Rename(ctx.input().schema(), renames));
 }
 
 BuildResult BuildCast(StepContext& ctx) {
@@ -93,35 +117,53 @@ BuildResult BuildFillNull(StepContext& ctx) {
   std::vector<ColumnJob> jobs;
   for (const auto& [column, value] : fills) {
     ASSIGN_OR_RETURN(FieldPtr field, InputField(ctx, "columns", column));
+    auto filler = ops::NullFiller::Make(ops::Scalar{value}, field->type());
+    if (!filler.ok()) return ctx.args->Error("columns", filler.status().message());
     jobs.push_back(ColumnJob{column, field->WithNullable(false),
-                             [value = value](const std::shared_ptr<ArrayData>& in, ProcessContext&) {
-                               return ops::FillNull(*in, ops::Scalar{value});
+                             [filler = *filler](const std::shared_ptr<ArrayData>& in, ProcessContext&) {
+                               return filler.Fill(in);
                              }});
   }
   return AddParDo(ctx, MakeColumnDoFn(std::move(jobs)));
 }
+
+// standard_scale / min_max_scale, second pass: the columns resolved when the step was built,
+// scaled by the moments of the side input "fit" (one column per scaled column).
+class ScaleDoFn final : public DoFn {
+ public:
+  explicit ScaleDoFn(ops::ColumnScaler scaler) : scaler_(std::move(scaler)) {}
+  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
+    RETURN_NOT_OK(ops::CheckPlannedSchema(*scaler_.input_schema(), *input, "scale"));
+    return scaler_.output_schema();
+  }
+  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
+    ASSIGN_OR_RETURN(auto fit, ctx.side_inputs().Singleton("fit"));
+    std::vector<ops::Moments> moments;
+    for (int k = 0; k < fit->num_columns(); ++k) {
+      ASSIGN_OR_RETURN(ops::Moments m, ReadMoments(*fit->column_data(k), 0));
+      moments.push_back(m);
+    }
+    ASSIGN_OR_RETURN(auto out, scaler_.Apply(input, moments));
+    return DoFnOutput{std::move(out), {}};
+  }
+
+ private:
+  ops::ColumnScaler scaler_;
+};
 
 // standard_scale / min_max_scale: moments of each column in a first pass, then scaling.
 BuildResult BuildScale(StepContext& ctx, bool min_max) {
   ASSIGN_OR_RETURN(auto columns, ctx.args->StringList("columns"));
   if (columns.empty()) return ctx.args->Error("columns", "no columns");
   std::vector<Aggregate> aggregates;
-  std::vector<ColumnJob> jobs;
-  for (size_t k = 0; k < columns.size(); ++k) {
-    const std::string& column = columns[k];
-    ASSIGN_OR_RETURN(FieldPtr field, InputField(ctx, "columns", column));
+  for (const std::string& column : columns) {
+    RETURN_NOT_OK(InputField(ctx, "columns", column).status());
     aggregates.push_back(Aggregate{column, MomentsCombiner(), column});
-    jobs.push_back(ColumnJob{column, field->WithType(float64()),
-                             [k, min_max](const std::shared_ptr<ArrayData>& in, ProcessContext& c)
-                                 -> Result<std::shared_ptr<ArrayData>> {
-                               ASSIGN_OR_RETURN(auto fit, c.side_inputs().Singleton("fit"));
-                               ASSIGN_OR_RETURN(ops::Moments m, ReadMoments(*fit->column_data(static_cast<int>(k)), 0));
-                               return min_max ? ops::MinMaxScaleColumn(*in, m) : ops::StandardScaleColumn(*in, m);
-                             }});
   }
+  ASSIGN_OR_RETURN(ops::ColumnScaler scaler, ops::ColumnScaler::Make(ctx.input().schema(), columns, min_max));
   PCollection fit = ctx.pipeline->CombineGlobally(ctx.name + ".fit", ctx.input(), std::move(aggregates));
   ctx.options.side_inputs.emplace_back("fit", fit);
-  return AddParDo(ctx, MakeColumnDoFn(std::move(jobs)));
+  return AddParDo(ctx, std::make_shared<ScaleDoFn>(std::move(scaler)));
 }
 
 // vocabulary: the column's vocabulary in a first pass, then ids (and optionally the file).

@@ -87,6 +87,7 @@ BuildResult BuildReadIdx(StepContext& ctx) {
 struct TemplatePart {
   std::string text;  // literal text, when column < 0
   int column = -1;
+  bool bytes = false;  // the column's values are bytes, copied as they are
 };
 
 Result<std::vector<TemplatePart>> ParseTemplate(StepArgs& a, const std::string& text, const Schema& schema) {
@@ -104,7 +105,7 @@ Result<std::vector<TemplatePart>> ParseTemplate(StepArgs& a, const std::string& 
     const std::string name = text.substr(open + 1, close - open - 1);
     const int column = schema.GetFieldIndex(name);
     if (column < 0) return a.Error("template", "no column '" + name + "' in " + schema.ToString());
-    parts.push_back({std::string(), column});
+    parts.push_back({std::string(), column, HoldsBytes(*schema.field(column)->type())});
     i = close + 1;
   }
   return parts;
@@ -121,11 +122,16 @@ BuildResult BuildTextTemplate(StepContext& ctx) {
         value += part.text;
         continue;
       }
-      ASSIGN_OR_RETURN(RowValue v, row.Get(part.column));
-      if (std::holds_alternative<std::monostate>(v)) {
+      if (row.IsNull(part.column)) {
         return Status::DataError("column '" + row.schema().field(part.column)->name() + "' is null");
       }
-      value += std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : ops::ScalarToString(v);
+      if (part.bytes) {
+        ASSIGN_OR_RETURN(std::string_view bytes, row.Bytes(part.column));
+        value += bytes;
+      } else {
+        ASSIGN_OR_RETURN(RowValue v, row.Get(part.column));
+        value += ops::ScalarToString(v);
+      }
     }
     out.Emit({std::move(value)});
     return Status::OK();
@@ -163,16 +169,14 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
   if (bytes_index < 0) return ctx.args->Error("bytes", "no column '" + bytes_column + "'");
   const fs::path root = ctx.Path(dir);
   auto fn = [root, path_index, bytes_index](const RowView& row, RowEmitter& out) -> Status {
-    ASSIGN_OR_RETURN(RowValue path, row.Get(path_index));
-    ASSIGN_OR_RETURN(RowValue bytes, row.Get(bytes_index));
-    if (!std::holds_alternative<std::string>(path) || !std::holds_alternative<std::string>(bytes)) {
-      return Status::DataError("a path or bytes value is null");
-    }
-    const fs::path relative = fs::path(std::get<std::string>(path)).lexically_normal();
+    if (row.IsNull(path_index) || row.IsNull(bytes_index)) return Status::DataError("a path or bytes value is null");
+    ASSIGN_OR_RETURN(std::string_view path, row.Bytes(path_index));
+    ASSIGN_OR_RETURN(std::string_view bytes, row.Bytes(bytes_index));
+    const fs::path relative = fs::path(path).lexically_normal();
     if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
       return Status::DataError("path '" + relative.string() + "' leaves the output directory");
     }
-    RETURN_NOT_OK(WriteFileAtomically(root / relative, std::get<std::string>(bytes)));
+    RETURN_NOT_OK(WriteFileAtomically(root / relative, bytes));
     out.Emit({});
     return Status::OK();
   };

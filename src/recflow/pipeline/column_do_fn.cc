@@ -1,4 +1,5 @@
-// Column DoFns: per-job column replacement with row errors tagged by column; batch functions typed by a dry run.
+// Column DoFns: per-job column replacement into the planned output schema, with row errors tagged by column; batch
+// functions typed by a dry run.
 #include "recflow/pipeline/column_do_fn.h"
 
 #include "recflow/columnar/builder.h"
@@ -17,18 +18,15 @@ Result<std::shared_ptr<RecordBatch>> EmptyBatch(const SchemaPtr& schema) {
   return RecordBatch::Make(schema, 0, std::move(columns));
 }
 
-// `fields`/`columns` with `field` stored under its name (replacing or appending).
-void Store(std::vector<FieldPtr>* fields, std::vector<std::shared_ptr<ArrayData>>* columns, const FieldPtr& field,
-           std::shared_ptr<ArrayData> column) {
-  for (size_t i = 0; i < fields->size(); ++i) {
-    if ((*fields)[i]->name() == field->name()) {
-      (*fields)[i] = field;
-      if (columns != nullptr) (*columns)[i] = std::move(column);
+// `fields` with `field` stored under its name (replacing or appending).
+void Store(std::vector<FieldPtr>* fields, const FieldPtr& field) {
+  for (FieldPtr& existing : *fields) {
+    if (existing->name() == field->name()) {
+      existing = field;
       return;
     }
   }
   fields->push_back(field);
-  if (columns != nullptr) columns->push_back(std::move(column));
 }
 
 int Find(const std::vector<FieldPtr>& fields, const std::string& name) {
@@ -50,26 +48,31 @@ class ColumnDoFn final : public DoFn {
         for (const FieldPtr& f : fields) names += (names.empty() ? "" : ", ") + f->name();
         return Status::NotFound("no column '" + job.input + "' (columns: " + names + ")");
       }
-      Store(&fields, nullptr, job.output, nullptr);
+      Store(&fields, job.output);
     }
     return Schema::Make(std::move(fields), input->metadata());
   }
 
+  // A job's input is found by name in the output schema: the columns a job sees are the input's
+  // with earlier jobs' outputs stored by name (in place or appended), so a name keeps its
+  // first position from the job that sees it to the output.
   Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
-    std::vector<FieldPtr> fields = input.schema()->fields();
+    const SchemaPtr& schema = ctx.output_schema();
     std::vector<std::shared_ptr<ArrayData>> columns = input.columns();
+    columns.resize(static_cast<size_t>(schema->num_fields()));
     for (const ColumnJob& job : jobs_) {
-      const int index = Find(fields, job.input);
-      if (index < 0) return Status::NotFound("no column '" + job.input + "'");
+      const int index = schema->GetFieldIndex(job.input);
+      if (index < 0 || columns[static_cast<size_t>(index)] == nullptr) {
+        return Status::NotFound("no column '" + job.input + "'");
+      }
       ops::RowErrors errors;
       ProcessContext job_ctx = ctx.WithRowErrors(&errors);
       auto column = job.kernel(columns[static_cast<size_t>(index)], job_ctx);
       if (!column.ok()) return column.status().WithField(job.input);
       for (const ops::RowError& e : errors.errors()) ctx.row_errors().Add(e.row, e.status.WithField(job.input));
-      Store(&fields, &columns, job.output, std::move(column).ValueUnsafe());
+      columns[static_cast<size_t>(schema->GetFieldIndex(job.output->name()))] = std::move(column).ValueUnsafe();
     }
-    ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(Schema::Make(std::move(fields), input.schema()->metadata()),
-                                                   input.num_rows(), std::move(columns)));
+    ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(schema, input.num_rows(), std::move(columns)));
     return DoFnOutput{std::move(batch), {}};
   }
 

@@ -1,5 +1,5 @@
-// Column DoFns: steps that compute columns from columns (cast, scale, decode_image, ...) or reshape a whole batch
-// (select, rename), built from kernels of the ops layer.
+// Column DoFns: steps that compute columns from columns (cast, fill_null, decode_image, ...) or reshape a whole
+// batch, built from kernels of the ops layer.
 #pragma once
 
 #include <functional>
@@ -28,7 +28,7 @@ struct ColumnJob {
 /// name the job's input column. OutputSchema fails when an input column is missing.
 std::shared_ptr<const DoFn> MakeColumnDoFn(std::vector<ColumnJob> jobs);
 
-/// A function of a whole batch that keeps its rows (select, drop, rename).
+/// A function of a whole batch that keeps its rows (picking or renaming columns).
 using BatchFunction = std::function<Result<std::shared_ptr<RecordBatch>>(const RecordBatch& batch)>;
 
 /// A DoFn applying `fn`; its output schema is fn's result on an empty batch of the input schema.

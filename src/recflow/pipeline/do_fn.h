@@ -17,12 +17,21 @@ namespace recflow::pipeline {
 class ProcessContext {
  public:
   /// `input` is the batch being processed; `unit_index` the position of its source unit in
-  /// the stage's input order.
-  ProcessContext(const SideInputs* side_inputs, const ElementBatch* input, uint64_t unit_index, ops::RowErrors* errors)
-      : side_inputs_(side_inputs), input_(input), unit_index_(unit_index), errors_(errors) {}
+  /// the stage's input order; `output_schema` what the DoFn's OutputSchema returned for the
+  /// step's input when the pipeline was built (it must outlive the context).
+  ProcessContext(const SideInputs* side_inputs, const ElementBatch* input, uint64_t unit_index, ops::RowErrors* errors,
+                 const SchemaPtr* output_schema)
+      : side_inputs_(side_inputs),
+        input_(input),
+        unit_index_(unit_index),
+        errors_(errors),
+        output_schema_(output_schema) {}
 
   /// The transform's side inputs, complete before the transform runs.
   const SideInputs& side_inputs() const { return *side_inputs_; }
+  /// The schema the output must have, known since the pipeline was built: a DoFn uses it
+  /// rather than deriving it again for every batch.
+  const SchemaPtr& output_schema() const { return *output_schema_; }
   /// Where to report rows that failed (the step's on_error policy decides what happens).
   ops::RowErrors& row_errors() { return *errors_; }
   /// The same context reporting failed rows to `errors` instead.
@@ -42,6 +51,7 @@ class ProcessContext {
   const ElementBatch* input_;
   uint64_t unit_index_;
   ops::RowErrors* errors_;
+  const SchemaPtr* output_schema_;
 };
 
 /// What a DoFn made of one batch.
@@ -62,7 +72,9 @@ class DoFn {
   /// The schema of the output for input of schema `input`; called once when the pipeline is
   /// built, so type errors show before anything runs.
   virtual Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const = 0;
-  /// Transforms one batch. Rows that fail go to ctx.row_errors(); a returned error fails the job.
+  /// Transforms one batch. Rows that fail go to ctx.row_errors(); a returned error fails the
+  /// job, and when it concerns one input row it carries that row's index in `input` as its
+  /// record (Status::WithRecord) so that the job's error names that row.
   virtual Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const = 0;
 };
 

@@ -299,6 +299,62 @@ TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   }
 }
 
+TEST_F(PipelineTest, ADoFnErrorNamesTheFailingRow) {
+  // Fails the batch holding id 37, naming that row of the batch.
+  class FailOn37 final : public DoFn {
+   public:
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override { return input; }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
+      for (int64_t i = 0; i < input.num_rows(); ++i) {
+        if (Int(input, 0, i) == 37) return Status::DataError("cannot use id 37").WithRecord(i);
+      }
+      return DoFnOutput{std::make_shared<RecordBatch>(input), {}};
+    }
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 16));
+  // Dropping the even ids first makes the failing row's index in its batch differ from its input row.
+  auto odd = p.Filter("odd", rows, [](const RowView& row) -> Result<bool> {
+    ASSIGN_OR_RETURN(RowValue id, row.Get("id"));
+    return std::get<int64_t>(id) % 2 == 1;
+  });
+  p.Write("write", p.ParDo("check", odd, std::make_shared<FailOn37>()), FeatherSink(dir_ / "out"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().ToString().find("step 'check': cannot use id 37"), std::string::npos)
+      << result.status().ToString();
+  EXPECT_EQ(result.status().context().record, 37);
+}
+
+TEST_F(PipelineTest, AValueThatDoesNotFitItsColumnFailsItsRow) {
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 40, 16));
+  auto small = p.MapRows("small", rows, {Field::Make("small", int8()), Field::Make("text", utf8())},
+                         [](const RowView& row, RowEmitter& out) -> Status {
+                           ASSIGN_OR_RETURN(RowValue id, row.Get("id"));
+                           out.Emit({std::get<int64_t>(id) == 21 ? int64_t{1000} : std::get<int64_t>(id), std::string("t")});
+                           return Status::OK();
+                         });
+  p.Write("write", small, FeatherSink(dir_ / "out"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().ToString().find("out of range of int8"), std::string::npos) << result.status().ToString();
+  EXPECT_EQ(result.status().context().record, 21);
+  EXPECT_EQ(result.status().context().field, "small");
+}
+
+TEST(RowViewTest, BytesAreViewsOfTheColumn) {
+  const auto batch = MakeRows(RowSchema(), 3, 3)[0];
+  RowView row(*batch, 1, 0);
+  auto key = row.Bytes(1);
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ(*key, "k1");
+  EXPECT_EQ(key->data(), BinaryValue(*batch->column_data(1), 1).data());
+  EXPECT_FALSE(row.IsNull(1));
+  EXPECT_EQ(row.Bytes(0).status().code(), StatusCode::kTypeError);
+  EXPECT_EQ(row.Bytes(7).status().code(), StatusCode::kInvalidArgument);
+}
+
 TEST_F(PipelineTest, BuildErrorsNameTheStep) {
   Pipeline p;
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
@@ -309,7 +365,7 @@ TEST_F(PipelineTest, BuildErrorsNameTheStep) {
   auto plan = MakePlan(p);
   EXPECT_FALSE(plan.ok());
   Pipeline q;
-  auto a = q.Create("rows", RowSchema(), {});
+  q.Create("rows", RowSchema(), {});
   q.Create("rows", RowSchema(), {});
   EXPECT_NE(q.status().ToString().find("already named 'rows'"), std::string::npos);
   Pipeline nothing;

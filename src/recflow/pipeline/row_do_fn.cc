@@ -1,12 +1,12 @@
 // Row functions: rows processed in parallel chunks, each chunk building its own new columns, then joined in order.
 #include "recflow/pipeline/row_do_fn.h"
 
-
 #include <algorithm>
 
 #include <oneapi/tbb/parallel_for.h>
 
 #include "recflow/columnar/concatenate.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/take.h"
 
 namespace recflow::pipeline {
@@ -24,6 +24,20 @@ Result<RowValue> RowView::Get(std::string_view column) const {
   const int index = batch_.schema()->GetFieldIndex(column);
   if (index < 0) return Status::NotFound("no column '" + std::string(column) + "'");
   return Get(index);
+}
+
+bool RowView::IsNull(int column) const { return !IsValidAt(*batch_.column_data(column), row_); }
+
+Result<std::string_view> RowView::Bytes(int column) const {
+  if (column < 0 || column >= batch_.num_columns()) {
+    return Status::InvalidArgument("column index " + std::to_string(column) + " out of range");
+  }
+  const FieldPtr& field = batch_.schema()->field(column);
+  if (!HoldsBytes(*field->type())) {
+    return Status::TypeError("column '" + field->name() + "' is " + field->type()->ToString() + ", not bytes");
+  }
+  if (IsNull(column)) return Status::DataError("column '" + field->name() + "' is null");
+  return BinaryValue(*batch_.column_data(column), row_);
 }
 
 namespace {
@@ -62,7 +76,7 @@ class RowDoFn final : public DoFn {
   }
 
   Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
-    ASSIGN_OR_RETURN(SchemaPtr schema, OutputSchema(input.schema()));
+    const SchemaPtr& schema = ctx.output_schema();
     const int64_t rows = input.num_rows();
     const int64_t chunk_rows = std::max(kMinChunkRows, (rows + kMaxChunks - 1) / kMaxChunks);
     const int64_t chunks = (rows + chunk_rows - 1) / chunk_rows;
@@ -112,6 +126,8 @@ class RowDoFn final : public DoFn {
   }
 
  private:
+  // Runs fn_ on rows [begin, end); a row whose function fails or whose values do not convert is
+  // a row error, and a failure to append names its row as the error's record.
   ChunkOutput RunChunk(const RecordBatch& input, const ProcessContext& ctx, int64_t begin, int64_t end) const {
     ChunkOutput out;
     for (const FieldPtr& field : new_fields_) {
@@ -123,18 +139,20 @@ class RowDoFn final : public DoFn {
       out.builders.push_back(std::move(builder).ValueUnsafe());
     }
     RowEmitter emitter;
+    std::vector<ConvertedValue> converted;
     for (int64_t row = begin; row < end; ++row) {
       emitter.Clear();
       Status st = fn_(RowView(input, row, ctx.RowKey(row)), emitter);
-      for (size_t k = 0; st.ok() && k < emitter.rows().size(); ++k) st = Check(emitter.rows()[k]);
+      if (st.ok()) st = Convert(emitter.rows(), &converted);
       if (!st.ok()) {
         out.errors.push_back(ops::RowError{row, std::move(st)});
         continue;
       }
-      for (const auto& values : emitter.rows()) {
-        for (size_t f = 0; f < new_fields_.size(); ++f) {
-          out.status = AppendRowValue(out.builders[f].get(), values[f]);
-          if (!out.status.ok()) return out;
+      for (size_t k = 0; k < converted.size(); ++k) {
+        out.status = AppendConverted(out.builders[k % new_fields_.size()].get(), converted[k]);
+        if (!out.status.ok()) {
+          out.status = out.status.WithRecord(row);
+          return out;
         }
       }
       out.parents.insert(out.parents.end(), emitter.rows().size(), row);
@@ -142,15 +160,20 @@ class RowDoFn final : public DoFn {
     return out;
   }
 
-  // OK when `values` fits the new columns (one value per column, of its type).
-  Status Check(const std::vector<RowValue>& values) const {
-    if (values.size() != new_fields_.size()) {
-      return Status::InvalidArgument("a row function emitted " + std::to_string(values.size()) + " values for " +
-                                     std::to_string(new_fields_.size()) + " new columns");
-    }
-    for (size_t f = 0; f < new_fields_.size(); ++f) {
-      Status st = CheckRowValue(*new_fields_[f]->type(), values[f]);
-      if (!st.ok()) return st.WithField(new_fields_[f]->name());
+  // `rows` (one value per new column each) converted for the new columns, one row after the
+  // other, into `converted`; an error names the column.
+  Status Convert(const std::vector<std::vector<RowValue>>& rows, std::vector<ConvertedValue>* converted) const {
+    converted->clear();
+    for (const std::vector<RowValue>& values : rows) {
+      if (values.size() != new_fields_.size()) {
+        return Status::InvalidArgument("a row function emitted " + std::to_string(values.size()) + " values for " +
+                                       std::to_string(new_fields_.size()) + " new columns");
+      }
+      for (size_t f = 0; f < new_fields_.size(); ++f) {
+        auto value = ConvertRowValue(*new_fields_[f]->type(), values[f]);
+        if (!value.ok()) return value.status().WithField(new_fields_[f]->name());
+        converted->push_back(*value);
+      }
     }
     return Status::OK();
   }

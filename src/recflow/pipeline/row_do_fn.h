@@ -25,6 +25,11 @@ class RowView {
   Result<RowValue> Get(int column) const;
   /// The same, by column name; NotFound for an unknown name.
   Result<RowValue> Get(std::string_view column) const;
+  /// True when column `column` (0 <= column < schema().num_fields()) is null in this row.
+  bool IsNull(int column) const;
+  /// Column `column`'s bytes in this row without a copy (see HoldsBytes for the column types),
+  /// valid while the batch lives; TypeError for another type, DataError for a null.
+  Result<std::string_view> Bytes(int column) const;
 
  private:
   const RecordBatch& batch_;

@@ -1,8 +1,9 @@
-// RowValue: reading one element of a column as a scalar and appending a scalar to a builder.
+// RowValue: reading one element of a column as a scalar, converting a scalar for a column and appending it.
 #include "recflow/pipeline/row_value.h"
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/element_access.h"
@@ -43,42 +44,11 @@ Result<T> ToNumber(const DataType& type, const RowValue& value) {
   }
 }
 
-// Converts `value` for a column of `type` and hands the typed value to `sink` (a generic
-// lambda); nulls are handed as std::monostate.
-template <typename Sink>
-Status Dispatch(const DataType& type, const RowValue& value, Sink&& sink) {
-  RETURN_NOT_OK(CheckRowValueType(type));
-  if (std::holds_alternative<std::monostate>(value)) return sink(std::monostate{});
-  auto number = [&]<typename T>(T*) -> Status {
-    ASSIGN_OR_RETURN(T v, ToNumber<T>(type, value));
-    return sink(v);
-  };
-  switch (type.id()) {
-    case TypeId::kBool:
-      if (const auto* b = std::get_if<bool>(&value)) return sink(*b);
-      return CannotTake(type, value);
-    case TypeId::kInt8: return number(static_cast<int8_t*>(nullptr));
-    case TypeId::kInt16: return number(static_cast<int16_t*>(nullptr));
-    case TypeId::kInt32: return number(static_cast<int32_t*>(nullptr));
-    case TypeId::kInt64: return number(static_cast<int64_t*>(nullptr));
-    case TypeId::kUInt8: return number(static_cast<uint8_t*>(nullptr));
-    case TypeId::kUInt16: return number(static_cast<uint16_t*>(nullptr));
-    case TypeId::kUInt32: return number(static_cast<uint32_t*>(nullptr));
-    case TypeId::kUInt64: return number(static_cast<uint64_t*>(nullptr));
-    case TypeId::kFloat32: return number(static_cast<float*>(nullptr));
-    case TypeId::kFloat64: return number(static_cast<double*>(nullptr));
-    case TypeId::kBinary: case TypeId::kUtf8:
-      if (const auto* s = std::get_if<std::string>(&value)) return sink(std::string_view(*s));
-      return CannotTake(type, value);
-    default:
-      return Status::Internal("unchecked row value type " + type.ToString());
-  }
-}
-
 }  // namespace
 
 Result<RowValue> ReadRowValue(const ArrayData& data, int64_t i) {
   if (!IsValidAt(data, i)) return RowValue{};
+  if (HoldsBytes(*data.type)) return RowValue{std::string(BinaryValue(data, i))};
   switch (data.type->id()) {
     case TypeId::kBool: return RowValue{bit_util::GetBit(data.buffers[1]->data(), data.offset + i)};
     case TypeId::kInt8: case TypeId::kInt16: case TypeId::kInt32: case TypeId::kInt64:
@@ -93,11 +63,18 @@ Result<RowValue> ReadRowValue(const ArrayData& data, int64_t i) {
     }
     case TypeId::kFloat32: return RowValue{static_cast<double>(data.GetValues<float>(1)[i])};
     case TypeId::kFloat64: return RowValue{data.GetValues<double>(1)[i]};
-    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8:
-    case TypeId::kFixedSizeBinary:
-      return RowValue{std::string(BinaryValue(data, i))};
     default:
       return Status::TypeError("a " + data.type->ToString() + " value is not a scalar a row function can read");
+  }
+}
+
+bool HoldsBytes(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8:
+    case TypeId::kFixedSizeBinary:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -106,22 +83,49 @@ Status CheckRowValueType(const DataType& type) {
   return Status::OK();
 }
 
-Status CheckRowValue(const DataType& type, const RowValue& value) {
-  return Dispatch(type, value, [](const auto&) { return Status::OK(); });
+Result<ConvertedValue> ConvertRowValue(const DataType& type, const RowValue& value) {
+  RETURN_NOT_OK(CheckRowValueType(type));
+  if (std::holds_alternative<std::monostate>(value)) return ConvertedValue{};
+  auto number = [&]<typename T>(T*) -> Result<ConvertedValue> {
+    ASSIGN_OR_RETURN(T v, ToNumber<T>(type, value));
+    return ConvertedValue(std::in_place_type<T>, v);
+  };
+  switch (type.id()) {
+    case TypeId::kBool:
+      if (const auto* b = std::get_if<bool>(&value)) return ConvertedValue{*b};
+      return CannotTake(type, value);
+    case TypeId::kInt8: return number(static_cast<int8_t*>(nullptr));
+    case TypeId::kInt16: return number(static_cast<int16_t*>(nullptr));
+    case TypeId::kInt32: return number(static_cast<int32_t*>(nullptr));
+    case TypeId::kInt64: return number(static_cast<int64_t*>(nullptr));
+    case TypeId::kUInt8: return number(static_cast<uint8_t*>(nullptr));
+    case TypeId::kUInt16: return number(static_cast<uint16_t*>(nullptr));
+    case TypeId::kUInt32: return number(static_cast<uint32_t*>(nullptr));
+    case TypeId::kUInt64: return number(static_cast<uint64_t*>(nullptr));
+    case TypeId::kFloat32: return number(static_cast<float*>(nullptr));
+    case TypeId::kFloat64: return number(static_cast<double*>(nullptr));
+    case TypeId::kBinary: case TypeId::kUtf8:
+      if (const auto* s = std::get_if<std::string>(&value)) return ConvertedValue{std::string_view(*s)};
+      return CannotTake(type, value);
+    default:
+      return Status::Internal("unchecked row value type " + type.ToString());
+  }
 }
 
-Status AppendRowValue(ArrayBuilder* builder, const RowValue& value) {
-  return Dispatch(*builder->type(), value, [builder]<typename V>(const V& v) -> Status {
-    if constexpr (std::is_same_v<V, std::monostate>) {
-      return builder->AppendNull();
-    } else if constexpr (std::is_same_v<V, bool>) {
-      return static_cast<BooleanBuilder*>(builder)->Append(v);
-    } else if constexpr (std::is_same_v<V, std::string_view>) {
-      return static_cast<BinaryBuilder*>(builder)->Append(v);
-    } else {
-      return static_cast<NumericBuilder<V>*>(builder)->Append(v);
-    }
-  });
+Status AppendConverted(ArrayBuilder* builder, const ConvertedValue& value) {
+  return std::visit(
+      [builder]<typename V>(const V& v) -> Status {
+        if constexpr (std::is_same_v<V, std::monostate>) {
+          return builder->AppendNull();
+        } else if constexpr (std::is_same_v<V, bool>) {
+          return static_cast<BooleanBuilder*>(builder)->Append(v);
+        } else if constexpr (std::is_same_v<V, std::string_view>) {
+          return static_cast<BinaryBuilder*>(builder)->Append(v);
+        } else {
+          return static_cast<NumericBuilder<V>*>(builder)->Append(v);
+        }
+      },
+      value);
 }
 
 }  // namespace recflow::pipeline

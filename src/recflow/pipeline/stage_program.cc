@@ -37,6 +37,14 @@ Status StepError(const Node& node, const Status& st, bool row_error = false) {
   return out;
 }
 
+// `st`, returned by a DoFn run on `input`, with its record the unit row of the input row it
+// names (see DoFn::Process), or of the batch's first row when it names none.
+Status AtUnitRow(const Status& st, const ElementBatch& input) {
+  const int64_t row = st.context().record;
+  if (row < 0 || row >= input.num_rows()) return st.WithRecord(input.UnitRow(0));
+  return st.RebaseRecord(input.UnitRow(row) - row);
+}
+
 // The rows of `batches` one after the other, with their unit rows.
 Result<ElementBatch> Concat(const std::vector<const ElementBatch*>& batches) {
   if (batches.size() == 1) return *batches[0];
@@ -60,12 +68,13 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
   ops::RowErrors errors;
   static const SideInputs kNone;
   auto sides = r_.side_inputs->find(node.id);
-  ProcessContext ctx(sides == r_.side_inputs->end() ? &kNone : &sides->second, &input, unit.index, &errors);
+  ProcessContext ctx(sides == r_.side_inputs->end() ? &kNone : &sides->second, &input, unit.index, &errors,
+                     &node.schema);
   Result<DoFnOutput> result = [&] {
     BusyTimer timer(&m.busy_ns);
     return node.fn->Process(*input.data, ctx);
   }();
-  if (!result.ok()) return StepError(node, result.status().WithRecord(input.UnitRow(0)));
+  if (!result.ok()) return StepError(node, AtUnitRow(result.status(), input));
   DoFnOutput out = std::move(result).ValueUnsafe();
   m.rows_in.fetch_add(input.num_rows(), std::memory_order_relaxed);
   m.batches.fetch_add(1, std::memory_order_relaxed);
@@ -224,11 +233,7 @@ void PipelineStageProgram::OnSkipped(size_t input, const SkippedRecord& record) 
     return;
   }
   m.dead_letters.fetch_add(1, std::memory_order_relaxed);
-  DeadLetter letter{root.name, 0, record.error, std::string()};
-  jsonl::JsonWriter writer(&letter.row_json);
-  writer.String(record.text);
-  Status st = r_.dead_letters->Write(root.on_error.dead_letter, letter, record.error.context().file,
-                                     record.error.context().record);
+  Status st = r_.dead_letters->WriteSkipped(root.on_error.dead_letter, root.name, record);
   if (!st.ok() && skipped_error_.ok()) skipped_error_ = st;
 }
 

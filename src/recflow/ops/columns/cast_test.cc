@@ -202,5 +202,19 @@ TEST(FillNullTest, RejectsValuesOfAnotherType) {
   EXPECT_TRUE(SameArray(**none, *Numbers<int64_t>({1})));
 }
 
+TEST(FillNullTest, AFillerPreparedOnceLeavesColumnsWithoutNullsUntouched) {
+  auto filler = NullFiller::Make(Scalar(std::string("9")), int64());
+  ASSERT_TRUE(filler.ok()) << filler.status().ToString();
+  const auto full = Numbers<int64_t>({1, 2});
+  auto same = filler->Fill(full);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, full);
+  auto filled = filler->Fill(Numbers<int64_t>({std::nullopt, 2, std::nullopt}));
+  ASSERT_TRUE(filled.ok()) << filled.status().ToString();
+  EXPECT_TRUE(SameArray(**filled, *Numbers<int64_t>({9, 2, 9})));
+  EXPECT_EQ(filler->Fill(Strings({std::nullopt})).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(NullFiller::Make(Scalar(std::string("abc")), int64()).ok());
+}
+
 }  // namespace
 }  // namespace recflow::ops

@@ -140,5 +140,28 @@ TEST(ScaleTest, BatchLevel) {
   EXPECT_EQ(wrong_type.status().code(), StatusCode::kTypeError);
 }
 
+TEST(ScaleTest, AScalerResolvedOnceAppliesToEveryBatchOfItsSchema) {
+  auto batch = BatchOf({{"a", Numbers<int64_t>({0, 10, 5})}, {"s", Strings({"x", "y", "z"})}});
+  Moments a;
+  ASSERT_TRUE(a.Add(*batch->column_data(0)).ok());
+  auto scaler = ColumnScaler::Make(batch->schema(), {"a"}, true);
+  ASSERT_TRUE(scaler.ok()) << scaler.status().ToString();
+  EXPECT_EQ(scaler->output_schema()->ToString(), "a: float64\ns: utf8");
+  auto first = scaler->Apply(*batch->Slice(0, 2), {a});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ((*first)->schema(), scaler->output_schema());
+  EXPECT_TRUE(SameArray(*(*first)->column_data(0), *Numbers<double>({0, 1})));
+  auto second = scaler->Apply(*batch->Slice(2, 1), {a});
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(SameArray(*(*second)->column_data(0), *Numbers<double>({0.5})));
+  auto other = BatchOf({{"a", Numbers<int64_t>({1})}});
+  auto refused = scaler->Apply(*other, {a});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("min_max_scale: a batch has columns (a: int64)"), std::string::npos)
+      << refused.status().ToString();
+  EXPECT_FALSE(scaler->Apply(*batch, {}).ok());
+  EXPECT_FALSE(ColumnScaler::Make(batch->schema(), {"zz"}, false).ok());
+}
+
 }  // namespace
 }  // namespace recflow::ops

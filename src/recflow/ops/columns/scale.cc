@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "recflow/ops/columns/column_util_internal.h"
+#include "recflow/ops/columns/planned_schema.h"
 
 namespace recflow::ops {
 
@@ -26,25 +27,8 @@ Result<std::shared_ptr<ArrayData>> MapToFloat64(const ArrayData& column, const c
   return ArrayData::Make(float64(), column.length, {std::move(validity), std::move(values)}, column.null_count);
 }
 
-template <typename F>
-Result<std::shared_ptr<RecordBatch>> ScaleColumns(const RecordBatch& batch, const std::vector<std::string>& columns,
-                                                  const std::vector<Moments>& moments, const char* op, F&& scale) {
-  if (columns.size() != moments.size()) {
-    return Status::InvalidArgument(std::string(op) + ": " + std::to_string(columns.size()) + " columns but " +
-                                   std::to_string(moments.size()) + " fitted moments");
-  }
-  std::vector<FieldPtr> fields = batch.schema()->fields();
-  std::vector<std::shared_ptr<ArrayData>> data = batch.columns();
-  for (size_t k = 0; k < columns.size(); ++k) {
-    ASSIGN_OR_RETURN(const int index, internal::FindColumn(*batch.schema(), columns[k], op));
-    const auto i = static_cast<size_t>(index);
-    auto scaled = scale(*data[i], moments[k]);
-    if (!scaled.ok()) return scaled.status().WithField(columns[k]);
-    data[i] = std::move(scaled).ValueUnsafe();
-    fields[i] = fields[i]->WithType(float64());
-  }
-  return RecordBatch::Make(Schema::Make(std::move(fields), batch.schema()->metadata()), batch.num_rows(), std::move(data));
-}
+// The op's name in errors.
+const char* ScaleOpName(bool min_max) { return min_max ? "min_max_scale" : "standard_scale"; }
 
 }  // namespace
 
@@ -62,14 +46,52 @@ Result<std::shared_ptr<ArrayData>> MinMaxScaleColumn(const ArrayData& column, co
   return MapToFloat64(column, "min_max_scale", [&](double x) { return (x - min) / range; });
 }
 
+ColumnScaler::ColumnScaler(SchemaPtr input, std::vector<std::string> names, std::vector<int> columns, bool min_max)
+    : input_(std::move(input)), names_(std::move(names)), columns_(std::move(columns)), min_max_(min_max) {
+  std::vector<FieldPtr> fields = input_->fields();
+  for (const int index : columns_) {
+    fields[static_cast<size_t>(index)] = fields[static_cast<size_t>(index)]->WithType(float64());
+  }
+  output_ = Schema::Make(std::move(fields), input_->metadata());
+}
+
+Result<ColumnScaler> ColumnScaler::Make(SchemaPtr input, std::vector<std::string> columns, bool min_max) {
+  std::vector<int> indices;
+  for (const std::string& name : columns) {
+    ASSIGN_OR_RETURN(const int index, internal::FindColumn(*input, name, ScaleOpName(min_max)));
+    indices.push_back(index);
+  }
+  return ColumnScaler(std::move(input), std::move(columns), std::move(indices), min_max);
+}
+
+Result<std::shared_ptr<RecordBatch>> ColumnScaler::Apply(const RecordBatch& batch,
+                                                         const std::vector<Moments>& moments) const {
+  const char* op = ScaleOpName(min_max_);
+  RETURN_NOT_OK(CheckPlannedSchema(*input_, *batch.schema(), op));
+  if (columns_.size() != moments.size()) {
+    return Status::InvalidArgument(std::string(op) + ": " + std::to_string(columns_.size()) + " columns but " +
+                                   std::to_string(moments.size()) + " fitted moments");
+  }
+  std::vector<std::shared_ptr<ArrayData>> data = batch.columns();
+  for (size_t k = 0; k < columns_.size(); ++k) {
+    std::shared_ptr<ArrayData>& column = data[static_cast<size_t>(columns_[k])];
+    auto scaled = min_max_ ? MinMaxScaleColumn(*column, moments[k]) : StandardScaleColumn(*column, moments[k]);
+    if (!scaled.ok()) return scaled.status().WithField(names_[k]);
+    column = std::move(scaled).ValueUnsafe();
+  }
+  return RecordBatch::Make(output_, batch.num_rows(), std::move(data));
+}
+
 Result<std::shared_ptr<RecordBatch>> StandardScale(const RecordBatch& batch, const std::vector<std::string>& columns,
                                                    const std::vector<Moments>& moments) {
-  return ScaleColumns(batch, columns, moments, "standard_scale", StandardScaleColumn);
+  ASSIGN_OR_RETURN(ColumnScaler scaler, ColumnScaler::Make(batch.schema(), columns, false));
+  return scaler.Apply(batch, moments);
 }
 
 Result<std::shared_ptr<RecordBatch>> MinMaxScale(const RecordBatch& batch, const std::vector<std::string>& columns,
                                                  const std::vector<Moments>& moments) {
-  return ScaleColumns(batch, columns, moments, "min_max_scale", MinMaxScaleColumn);
+  ASSIGN_OR_RETURN(ColumnScaler scaler, ColumnScaler::Make(batch.schema(), columns, true));
+  return scaler.Apply(batch, moments);
 }
 
 }  // namespace recflow::ops

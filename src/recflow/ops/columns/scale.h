@@ -21,6 +21,34 @@ Result<std::shared_ptr<ArrayData>> StandardScaleColumn(const ArrayData& column, 
 /// non-numeric column.
 Result<std::shared_ptr<ArrayData>> MinMaxScaleColumn(const ArrayData& column, const Moments& moments);
 
+/// StandardScaleColumn or MinMaxScaleColumn of some columns, resolved once against an input
+/// schema and applied to any number of its batches.
+class ColumnScaler {
+ public:
+  /// Scaling of `columns` of batches of `input`, min-max when `min_max` and standard
+  /// otherwise. InvalidArgument for a missing column (listing the available ones).
+  static Result<ColumnScaler> Make(SchemaPtr input, std::vector<std::string> columns, bool min_max);
+
+  /// The schema the scaler was resolved against.
+  const SchemaPtr& input_schema() const { return input_; }
+  /// The schema of its results: each scaled field becomes float64, keeping its name,
+  /// nullability and metadata.
+  const SchemaPtr& output_schema() const { return output_; }
+  /// `batch` with each scaled column scaled by the Moments at the same position of `moments`.
+  /// InvalidArgument when the batch's schema is not the input schema or `moments` has not one
+  /// Moments per column; TypeError (naming the column) for a non-numeric column.
+  Result<std::shared_ptr<RecordBatch>> Apply(const RecordBatch& batch, const std::vector<Moments>& moments) const;
+
+ private:
+  ColumnScaler(SchemaPtr input, std::vector<std::string> names, std::vector<int> columns, bool min_max);
+
+  SchemaPtr input_;
+  SchemaPtr output_;
+  std::vector<std::string> names_;  // the scaled columns' names, for errors
+  std::vector<int> columns_;        // their indices
+  bool min_max_;
+};
+
 /// `batch` with each of `columns` replaced by StandardScaleColumn with the Moments at the same
 /// position of `moments` (the field becomes float64, keeping its name, nullability and
 /// metadata). InvalidArgument for a missing column (listing the available ones) or when the

@@ -11,6 +11,33 @@
 
 namespace recflow::ops {
 
+/// A Select, Drop or Rename resolved once against an input schema: the output schema and, per
+/// output column, the input column it is. Applies to any number of batches of that schema.
+class Projection {
+ public:
+  /// Select of `names` for batches of `input` (errors as Select's).
+  static Result<Projection> Select(SchemaPtr input, const std::vector<std::string>& names);
+  /// Drop of `names` for batches of `input` (errors as Drop's).
+  static Result<Projection> Drop(SchemaPtr input, const std::vector<std::string>& names);
+  /// Rename by the (old, new) pairs for batches of `input` (errors as Rename's).
+  static Result<Projection> Rename(SchemaPtr input, const std::vector<std::pair<std::string, std::string>>& renames);
+
+  /// The schema the projection was resolved against.
+  const SchemaPtr& input_schema() const { return input_; }
+  /// The schema of its results.
+  const SchemaPtr& output_schema() const { return output_; }
+  /// `batch` reshaped (zero-copy); InvalidArgument when its schema is not the input schema.
+  Result<std::shared_ptr<RecordBatch>> Apply(const RecordBatch& batch) const;
+
+ private:
+  Projection(const char* op, SchemaPtr input, std::vector<FieldPtr> fields, std::vector<int> columns);
+
+  const char* op_;
+  SchemaPtr input_;
+  SchemaPtr output_;
+  std::vector<int> columns_;  // output column i is input column columns_[i]
+};
+
 /// The columns `names` of `batch`, in that order (zero-copy). InvalidArgument naming a missing
 /// column and listing the available ones; a name given twice is an InvalidArgument too.
 Result<std::shared_ptr<RecordBatch>> Select(const RecordBatch& batch, const std::vector<std::string>& names);

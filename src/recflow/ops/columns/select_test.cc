@@ -68,6 +68,32 @@ TEST(RenameTest, RenamesAndChecksCollisions) {
   EXPECT_NE(missing.status().message().find("(columns: a, b, c)"), std::string::npos);
 }
 
+TEST(ProjectionTest, ResolvedOnceAppliesToEveryBatchOfItsSchema) {
+  auto batch = Sample();
+  auto projection = Projection::Select(batch->schema(), {"c", "a"});
+  ASSERT_TRUE(projection.ok()) << projection.status().ToString();
+  EXPECT_EQ(projection->output_schema()->ToString(), "c: float64\na: int64");
+  for (const auto& piece : {batch->Slice(0, 1), batch->Slice(1, 2)}) {
+    auto out = projection->Apply(*piece);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_EQ((*out)->schema(), projection->output_schema());
+    EXPECT_EQ((*out)->num_rows(), piece->num_rows());
+    EXPECT_EQ((*out)->column_data(1), piece->column_data(0));
+  }
+  // A batch of another schema is refused, naming both.
+  auto other = BatchOf({{"c", Numbers<double>({1})}, {"a", Numbers<int64_t>({2})}});
+  auto refused = projection->Apply(*other);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("select: a batch has columns (c: float64, a: int64) where the step was planned for (a: int64, b: utf8, c: float64)"),
+            std::string::npos)
+      << refused.status().ToString();
+  auto renamed = Projection::Rename(batch->schema(), {{"b", "name"}});
+  ASSERT_TRUE(renamed.ok());
+  EXPECT_EQ(renamed->output_schema()->ToString(), "a: int64\nname: utf8\nc: float64");
+  EXPECT_FALSE(Projection::Drop(batch->schema(), {"zz"}).ok());
+}
+
 TEST(TypeNameTest, ParsesNames) {
   const std::pair<const char*, DataTypePtr> cases[] = {
       {"int64", int64()},
