@@ -31,4 +31,30 @@ void SetBitsTo(uint8_t* bits, int64_t offset, int64_t length, bool value);
 /// Number of 1 bits among `length` bits starting at bit `offset`.
 int64_t CountSetBits(const uint8_t* bits, int64_t offset, int64_t length);
 
+/// Sets the `length` bits starting at bit `offset` to successive results of `next()` (called
+/// once per bit, in order), a byte at a time; the bits around them are kept. Returns how many
+/// were set to 1.
+template <typename Generator>
+int64_t GenerateBits(uint8_t* bits, int64_t offset, int64_t length, Generator&& next) {
+  if (length <= 0) return 0;
+  int64_t ones = 0;
+  uint8_t* byte = bits + (offset >> 3);
+  unsigned mask = 1u << (offset & 7);
+  unsigned current = *byte & (mask - 1);  // the bits before `offset`
+  for (int64_t i = 0; i < length; ++i) {
+    if (next()) {
+      current |= mask;
+      ++ones;
+    }
+    mask <<= 1;
+    if (mask == 0x100) {
+      *byte++ = static_cast<uint8_t>(current);
+      mask = 1;
+      current = 0;
+    }
+  }
+  if (mask != 1) *byte = static_cast<uint8_t>(current | (*byte & ~(mask - 1)));  // keep the bits after
+  return ones;
+}
+
 }  // namespace recflow::bit_util

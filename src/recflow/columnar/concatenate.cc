@@ -20,35 +20,31 @@ int64_t TotalLength(const ArrayVector& arrays) {
   return n;
 }
 
+/// Bits [offset, offset + length) of buffer `index` of each array, one after another; an array
+/// without that buffer contributes `absent` bits.
+Result<std::shared_ptr<Buffer>> ConcatBitmaps(const ArrayVector& arrays, int64_t total, size_t index, bool absent) {
+  BufferBuilder out;
+  RETURN_NOT_OK(out.Resize(bit_util::BytesForBits(total)));
+  int64_t pos = 0;
+  for (const auto& a : arrays) {
+    const uint8_t* bits = a->buffers.size() > index && a->buffers[index] ? a->buffers[index]->data() : nullptr;
+    if (bits == nullptr) {
+      bit_util::SetBitsTo(out.mutable_data(), pos, a->length, absent);
+    } else {
+      int64_t i = a->offset;
+      bit_util::GenerateBits(out.mutable_data(), pos, a->length, [&] { return bit_util::GetBit(bits, i++); });
+    }
+    pos += a->length;
+  }
+  return out.Finish();
+}
+
 /// The validity bitmap of the concatenation, or nullptr when no input has nulls.
 Result<std::shared_ptr<Buffer>> ConcatValidity(const ArrayVector& arrays, int64_t total) {
   bool any_nulls = false;
   for (const auto& a : arrays) any_nulls |= a->null_count > 0;
   if (!any_nulls) return std::shared_ptr<Buffer>();
-  BufferBuilder out;
-  RETURN_NOT_OK(out.Resize(bit_util::BytesForBits(total)));
-  int64_t pos = 0;
-  for (const auto& a : arrays) {
-    const uint8_t* bits = a->validity();
-    for (int64_t i = 0; i < a->length; ++i, ++pos) {
-      if (bits == nullptr || bit_util::GetBit(bits, a->offset + i)) bit_util::SetBit(out.mutable_data(), pos);
-    }
-  }
-  return out.Finish();
-}
-
-/// Bits [offset, offset + length) of buffer 1 of each array (bool values).
-Result<std::shared_ptr<Buffer>> ConcatBits(const ArrayVector& arrays, int64_t total) {
-  BufferBuilder out;
-  RETURN_NOT_OK(out.Resize(bit_util::BytesForBits(total)));
-  int64_t pos = 0;
-  for (const auto& a : arrays) {
-    const uint8_t* bits = a->buffers[1] ? a->buffers[1]->data() : nullptr;
-    for (int64_t i = 0; i < a->length; ++i, ++pos) {
-      if (bits != nullptr && bit_util::GetBit(bits, a->offset + i)) bit_util::SetBit(out.mutable_data(), pos);
-    }
-  }
-  return out.Finish();
+  return ConcatBitmaps(arrays, total, 0, /*absent=*/true);
 }
 
 /// Values [offset, offset + length) of `width` bytes each from buffer `index` of each array.
@@ -172,7 +168,7 @@ Status ConcatBody(const ArrayVector& arrays, ArrayData& out) {
   switch (type.id()) {
     case TypeId::kNull: return Status::OK();
     case TypeId::kBool: {
-      ASSIGN_OR_RETURN(auto bits, ConcatBits(arrays, out.length));
+      ASSIGN_OR_RETURN(auto bits, ConcatBitmaps(arrays, out.length, 1, /*absent=*/false));
       out.buffers.push_back(std::move(bits));
       return Status::OK();
     }

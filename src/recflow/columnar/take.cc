@@ -11,21 +11,26 @@ namespace recflow {
 
 namespace {
 
+/// The bits at `offset` + each index of `bits`, packed; `*ones` counts the 1 bits.
+Result<std::shared_ptr<Buffer>> TakeBits(const uint8_t* bits, int64_t offset, std::span<const int64_t> indices,
+                                         int64_t* ones) {
+  const auto n = static_cast<int64_t>(indices.size());
+  ASSIGN_OR_RETURN(auto out, Buffer::Allocate(bit_util::BytesForBits(n)));
+  const int64_t* index = indices.data();
+  *ones = bit_util::GenerateBits(const_cast<uint8_t*>(out->data()), 0, n,
+                                 [&] { return bit_util::GetBit(bits, offset + *index++); });
+  return out;
+}
+
 /// The validity bitmap of the taken elements and its null count (nullptr when none is null).
 Result<std::shared_ptr<Buffer>> TakeValidity(const ArrayData& data, std::span<const int64_t> indices,
                                              int64_t* null_count) {
   *null_count = 0;
   const uint8_t* validity = data.validity();
   if (validity == nullptr || data.null_count == 0) return std::shared_ptr<Buffer>();
-  ASSIGN_OR_RETURN(auto bits, Buffer::Allocate(bit_util::BytesForBits(static_cast<int64_t>(indices.size()))));
-  auto* out = const_cast<uint8_t*>(bits->data());
-  for (size_t i = 0; i < indices.size(); ++i) {
-    if (bit_util::GetBit(validity, data.offset + indices[i])) {
-      out[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-    } else {
-      ++*null_count;
-    }
-  }
+  int64_t valid = 0;
+  ASSIGN_OR_RETURN(auto bits, TakeBits(validity, data.offset, indices, &valid));
+  *null_count = static_cast<int64_t>(indices.size()) - valid;
   return *null_count == 0 ? std::shared_ptr<Buffer>() : bits;
 }
 
@@ -36,12 +41,8 @@ Result<std::shared_ptr<Buffer>> TakeFixed(const ArrayData& data, int buffer, int
                                                                    : nullptr;
   const auto n = static_cast<int64_t>(indices.size());
   if (width == 0) {
-    ASSIGN_OR_RETURN(auto bits, Buffer::Allocate(bit_util::BytesForBits(n)));
-    auto* out = const_cast<uint8_t*>(bits->data());
-    for (int64_t i = 0; i < n; ++i) {
-      if (bit_util::GetBit(values, data.offset + indices[static_cast<size_t>(i)])) out[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-    }
-    return bits;
+    int64_t ones = 0;
+    return TakeBits(values, data.offset, indices, &ones);
   }
   ASSIGN_OR_RETURN(auto bytes, Buffer::Allocate(n * width));
   auto* out = const_cast<uint8_t*>(bytes->data());

@@ -16,7 +16,6 @@ struct DatasetSink::Target {
   std::string pending;  // uncompressed bytes not yet handed to a job
   std::vector<SinkRun> pending_runs;  // batch formats: runs not yet handed to a job
   int64_t pending_run_bytes = 0;      // their estimated size
-  int64_t written = 0;                // bytes appended to the file so far (uncompressed)
   std::vector<BatchBlock> blocks;     // batch formats: every batch of the file
   std::vector<BatchBlock> dictionary_blocks;  // batch formats: every dictionary batch of the file
   std::unique_ptr<BatchFileState> batch_state;  // batch formats: advanced as runs are assigned
@@ -291,16 +290,18 @@ Status DatasetSink::CompressJob(SinkWork::Job* job) const {
 Status DatasetSink::Write(SinkWork work) {
   for (const SinkWork::Job& job : work.jobs) {
     Target& target = *targets_[static_cast<size_t>(job.file)];
+    // Where the chunk starts: batch formats are never compressed (Open refuses), so the file's
+    // position counts the uncompressed bytes the blocks are offsets into.
+    const int64_t at = files_->written_bytes(job.file);
     for (BatchBlock block : job.blocks) {
-      block.offset += target.written;
+      block.offset += at;
       target.blocks.push_back(block);
     }
     for (BatchBlock block : job.dictionary_blocks) {
-      block.offset += target.written;
+      block.offset += at;
       target.dictionary_blocks.push_back(block);
     }
     if (!job.blocks.empty()) stats_.raw_bytes += job.chunk.raw_size;
-    target.written += job.chunk.raw_size;
     RETURN_NOT_OK(files_->Append(job.file, job.chunk));
   }
   return Status::OK();

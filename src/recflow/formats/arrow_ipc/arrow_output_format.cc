@@ -13,26 +13,40 @@ namespace recflow::arrow_ipc {
 
 namespace {
 
-/// A rough size of row `i` of `data` in an IPC body (for size-based sharding).
-int64_t RowBytes(const ArrayData& data, int64_t i) {
+/// offsets[start + length] - offsets[start] of a binary array with `Offset` offsets.
+template <typename Offset>
+int64_t OffsetSpan(const ArrayData& data, int64_t start, int64_t length) {
+  const Offset* offsets = data.GetValues<Offset>(1);
+  return static_cast<int64_t>(offsets[start + length]) - static_cast<int64_t>(offsets[start]);
+}
+
+/// A rough size of elements [start, start + length) (logical) of `data` in an IPC body, for
+/// size-based sharding: the sum of per-element sizes, taken from the offsets, so a range costs
+/// one step per nesting level and struct field however many values it holds.
+int64_t RangeBytes(const ArrayData& data, int64_t start, int64_t length) {
+  if (length == 0) return 0;
   const DataType& type = *data.type;
   switch (type.id()) {
-    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8:
-      return 8 + static_cast<int64_t>(BinaryValue(data, i).size());
+    case TypeId::kBinary: case TypeId::kUtf8: return 8 * length + OffsetSpan<int32_t>(data, start, length);
+    case TypeId::kLargeBinary: case TypeId::kLargeUtf8: return 8 * length + OffsetSpan<int64_t>(data, start, length);
     case TypeId::kList: case TypeId::kLargeList: case TypeId::kFixedSizeList: case TypeId::kMap: {
-      const ChildRange range = ListRange(data, i);
-      int64_t bytes = 8;
-      for (int64_t k = 0; k < range.length; ++k) bytes += RowBytes(*data.children[0], range.start + k);
-      return bytes;
+      const int64_t first = ListRange(data, start).start;
+      const ChildRange last = ListRange(data, start + length - 1);
+      return 8 * length + RangeBytes(*data.children[0], first, last.start + last.length - first);
     }
     case TypeId::kStruct: {
-      int64_t bytes = 1;
-      for (const auto& child : data.children) bytes += RowBytes(*child, data.offset + i);
+      int64_t bytes = length;
+      for (const auto& child : data.children) bytes += RangeBytes(*child, data.offset + start, length);
       return bytes;
     }
-    case TypeId::kBool: case TypeId::kNull: return 1;
-    default: return std::max(1, type.bit_width() / 8);
+    case TypeId::kBool: case TypeId::kNull: return length;
+    default: return length * std::max(1, type.bit_width() / 8);
   }
+}
+
+/// `block` as the sink records it.
+BatchBlock ToBatchBlock(const MessageBlock& block) {
+  return {block.offset, block.metadata_length, block.body_length};
 }
 
 /// Measures rows: EncodedRecords with estimated sizes and no bytes.
@@ -41,7 +55,7 @@ class RowMeter final : public RecordEncoder {
   Status Encode(const RecordBatch& batch, std::span<const int64_t> rows, EncodedRecords* out) override {
     int64_t end = out->ends.empty() ? 0 : out->ends.back();
     for (int64_t row : rows) {
-      for (int c = 0; c < batch.num_columns(); ++c) end += RowBytes(*batch.column_data(c), row);
+      for (int c = 0; c < batch.num_columns(); ++c) end += RangeBytes(*batch.column_data(c), row, 1);
       out->ends.push_back(end);
     }
     return Status::OK();
@@ -108,24 +122,20 @@ class ArrowOutputFormat final : public OutputFormat, public BatchEncoding {
         columns.push_back(std::move(taken));
       }
     }
-    EncodedBatch out;
+    std::span<const DictionaryUpdate> updates;
     if (plan != nullptr) {
       const DictionaryPlan& dictionaries = static_cast<const ArrowBatchPlan*>(plan)->plan;
-      for (const DictionaryUpdate& update : dictionaries.updates) {
-        ASSIGN_OR_RETURN(EncodedMessage message,
-                         EncodeDictionaryMessage(update.id, *update.values, update.is_delta, options_));
-        out.dictionary_blocks.push_back(
-            {static_cast<int64_t>(out.bytes.size()), message.metadata_length, message.body_length});
-        out.bytes += message.Bytes();
-      }
+      updates = dictionaries.updates;
       ASSIGN_OR_RETURN(columns, ApplyRemaps(dictionaries, dictionaries_, std::move(columns)));
     }
     std::vector<const ArrayData*> pointers;
     for (const auto& column : columns) pointers.push_back(column.get());
-    ASSIGN_OR_RETURN(EncodedMessage message,
-                     EncodeRecordBatchMessage(pointers, static_cast<int64_t>(rows.size()), options_));
-    out.block = {static_cast<int64_t>(out.bytes.size()), message.metadata_length, message.body_length};
-    out.bytes += message.Bytes();  // while the columns it points into live
+    ASSIGN_OR_RETURN(EncodedBatchMessages messages,
+                     arrow_ipc::EncodeBatch(updates, pointers, static_cast<int64_t>(rows.size()), options_));
+    EncodedBatch out;
+    out.bytes = messages.Bytes();  // while the columns the messages point into live
+    for (const MessageBlock& block : messages.dictionary_blocks) out.dictionary_blocks.push_back(ToBatchBlock(block));
+    out.block = ToBatchBlock(messages.batch_block);
     return out;
   }
 

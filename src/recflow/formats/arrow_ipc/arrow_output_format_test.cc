@@ -1,4 +1,4 @@
-// Tests of convert's Arrow output format with dictionary columns: per-file dictionary batches, deltas, replacement and unification.
+// Tests of convert's Arrow output format: row size estimates; dictionary columns (deltas, replacement, unification).
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 
 #include <gtest/gtest.h>
@@ -147,9 +147,10 @@ TEST(ArrowOutputFormatTest, FilesRefuseToUnifyOrderedDictionariesOrOverflowTheir
   std::string text_a, text_b;
   std::vector<int32_t> offsets = {0};
   for (int i = 0; i < 100; ++i) {
-    text_a += static_cast<char>('0' + i % 10);
-    text_a += static_cast<char>('0' + i / 10);
-    text_b += "x" + std::string(1, static_cast<char>('0' + i % 10)) + static_cast<char>('0' + i / 10);
+    const char digits[2] = {static_cast<char>('0' + i % 10), static_cast<char>('0' + i / 10)};
+    text_a.append(digits, 2);
+    text_b += 'x';
+    text_b.append(digits, 2);
     offsets.push_back(2 * (i + 1));
   }
   std::vector<int32_t> offsets_b;
@@ -167,6 +168,34 @@ TEST(ArrowOutputFormatTest, FilesRefuseToUnifyOrderedDictionariesOrOverflowTheir
   auto overflow = WriteOneFile(**narrow_file, {a, b});
   EXPECT_EQ(overflow.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(overflow.status().message().find("int8"), std::string::npos) << overflow.status().ToString();
+}
+
+TEST(ArrowOutputFormatTest, EncoderMeasuresRowsThroughOffsetsAndSlices) {
+  // tags: list<utf8> ["ab", "c"], [], ["defg"]; point: struct<x: int32>. A row costs 8 per list
+  // or binary value plus its bytes, 1 per struct plus its fields, the width of a fixed-width value.
+  using recflow::testing::BufferOf;
+  auto text = ArrayData::Make(utf8(), 3, {nullptr, BufferOf<int32_t>({0, 2, 3, 7}), Buffer::FromString("abcdefg")}, 0);
+  auto tags = ArrayData::Make(list(utf8()), 3, {nullptr, BufferOf<int32_t>({0, 2, 2, 3})}, 0, 0, {text});
+  auto x = ArrayData::Make(int32(), 3, {nullptr, BufferOf<int32_t>({1, 2, 3})}, 0);
+  const FieldPtr x_field = Field::Make("x", int32(), true);
+  auto point = ArrayData::Make(struct_({x_field}), 3, {nullptr}, 0, 0, {x});
+  const auto schema = Schema::Make({Field::Make("tags", tags->type, true), Field::Make("point", point->type, true)});
+  auto batch = RecordBatch::Make(schema, 3, {tags, point});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto format = MakeArrowOutputFormat((*batch)->schema(), false, IpcWriteOptions::Defaults());
+  ASSERT_TRUE(format.ok());
+  auto encoder = (*format)->NewEncoder();
+  ASSERT_TRUE(encoder.ok());
+  const auto measure = [&](const RecordBatch& b, const std::vector<int64_t>& rows) {
+    EncodedRecords out;
+    EXPECT_TRUE((*encoder)->Encode(b, rows, &out).ok());
+    EXPECT_TRUE(out.bytes.empty());
+    return out.ends;
+  };
+  // Rows: 8 + 10 + 9 + 5, 8 + 5, 8 + 12 + 5.
+  EXPECT_EQ(measure(**batch, {0, 1, 2}), (std::vector<int64_t>{32, 45, 70}));
+  EXPECT_EQ(measure(**batch, {2, 0, 2}), (std::vector<int64_t>{25, 57, 82}));
+  EXPECT_EQ(measure(*(*batch)->Slice(1, 2), {1, 0}), (std::vector<int64_t>{25, 38}));
 }
 
 }  // namespace

@@ -46,6 +46,10 @@ class DecodedBatchUnit final : public SourceUnit {
   int64_t bytes_;
 };
 
+/// Bytes of the messages `block` spans.
+int64_t BlockBytes(const FileBlock& block) { return block.metadata_length + block.body_length; }
+
+/// Units carry their record batch message; the first also the dictionary batches, read at open.
 class FileSource final : public Source {
  public:
   FileSource(std::shared_ptr<const IpcFileReader> file, std::string name)
@@ -53,11 +57,14 @@ class FileSource final : public Source {
   const SchemaPtr& schema() const override { return file_->schema(); }
   const std::string& name() const override { return name_; }
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
-    if (next_ >= file_->num_batches()) return std::unique_ptr<SourceUnit>();
-    const auto& block = file_->metadata().record_batch_block(next_);
+    const FileReader& metadata = file_->metadata();
+    if (next_ >= metadata.num_record_batches()) return std::unique_ptr<SourceUnit>();
+    int64_t bytes = BlockBytes(metadata.record_batch_block(next_));
+    if (next_ == 0) {
+      for (int i = 0; i < metadata.num_dictionaries(); ++i) bytes += BlockBytes(metadata.dictionary_block(i));
+    }
     const int index = next_++;
-    return std::unique_ptr<SourceUnit>(
-        std::make_unique<FileBatchUnit>(file_, index, block.metadata_length + block.body_length));
+    return std::unique_ptr<SourceUnit>(std::make_unique<FileBatchUnit>(file_, index, bytes));
   }
 
  private:
@@ -66,25 +73,25 @@ class FileSource final : public Source {
   int next_ = 0;
 };
 
+/// Units carry the messages read for their batch: the dictionary batches before it and its own.
 class StreamSource final : public Source {
  public:
   StreamSource(std::unique_ptr<IpcStreamReader> stream, std::string name)
-      : stream_(std::move(stream)), name_(std::move(name)) {}
+      : stream_(std::move(stream)), name_(std::move(name)), position_(stream_->bytes_read()) {}
   const SchemaPtr& schema() const override { return stream_->schema(); }
   const std::string& name() const override { return name_; }
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, stream_->Next());
     if (batch == nullptr) return std::unique_ptr<SourceUnit>();
-    int64_t bytes = 0;
-    for (int c = 0; c < batch->num_columns(); ++c) {
-      for (const auto& buffer : batch->column_data(c)->buffers) bytes += buffer ? buffer->size() : 0;
-    }
+    const int64_t bytes = stream_->bytes_read() - position_;
+    position_ = stream_->bytes_read();
     return std::unique_ptr<SourceUnit>(std::make_unique<DecodedBatchUnit>(std::move(batch), bytes));
   }
 
  private:
   std::unique_ptr<IpcStreamReader> stream_;
   std::string name_;
+  int64_t position_;  // of the messages, where the last unit's ended
 };
 
 }  // namespace

@@ -44,6 +44,9 @@ class IpcStreamReader {
   Result<std::shared_ptr<RecordBatch>> Next();
   /// Record batches returned so far.
   int64_t num_batches_read() const { return batches_read_; }
+  /// Bytes of the stream read so far: every message up to the last batch returned, the
+  /// dictionary batches before it included.
+  int64_t bytes_read() const { return messages_->position(); }
   /// The dictionaries as they stand after the messages read so far.
   const DictionaryMemo& dictionaries() const { return memo_; }
 

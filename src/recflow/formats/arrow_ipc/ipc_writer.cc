@@ -44,13 +44,6 @@ struct IpcWriter::State {
   Status error;  // a failed write leaves the output unusable
 
   int64_t position() const { return out->position() - start; }
-
-  /// Writes `message` and returns where it went.
-  Result<MessageBlock> Put(const EncodedMessage& message) {
-    const MessageBlock block{position(), message.metadata_length, message.body_length};
-    RETURN_NOT_OK(message.WriteTo(out));
-    return block;
-  }
 };
 
 IpcWriter::IpcWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -87,18 +80,6 @@ Result<std::unique_ptr<IpcWriter>> IpcWriter::OpenFile(OutputStream* out, Schema
   return writer;
 }
 
-Status IpcWriter::WriteDictionaries(const RecordBatch& batch) {
-  State& s = *state_;
-  ASSIGN_OR_RETURN(DictionaryPlan plan, s.dictionaries->Plan(batch));
-  for (const DictionaryUpdate& update : plan.updates) {
-    ASSIGN_OR_RETURN(EncodedMessage message,
-                     EncodeDictionaryMessage(update.id, *update.values, update.is_delta, s.options));
-    ASSIGN_OR_RETURN(MessageBlock block, s.Put(message));
-    s.dictionary_blocks.push_back(block);
-  }
-  return Status::OK();
-}
-
 Status IpcWriter::Write(const RecordBatch& batch) {
   State& s = *state_;
   if (!s.error.ok()) return s.error;
@@ -108,12 +89,18 @@ Status IpcWriter::Write(const RecordBatch& batch) {
                                    s.schema->ToString());
   }
   Status st = [&]() -> Status {
-    RETURN_NOT_OK(WriteDictionaries(batch));
+    ASSIGN_OR_RETURN(DictionaryPlan plan, s.dictionaries->Plan(batch));
     std::vector<const ArrayData*> columns;
     for (int c = 0; c < batch.num_columns(); ++c) columns.push_back(batch.column_data(c).get());
-    ASSIGN_OR_RETURN(EncodedMessage message, EncodeRecordBatchMessage(columns, batch.num_rows(), s.options));
-    ASSIGN_OR_RETURN(MessageBlock block, s.Put(message));
-    s.batch_blocks.push_back(block);
+    ASSIGN_OR_RETURN(EncodedBatchMessages messages, EncodeBatch(plan.updates, columns, batch.num_rows(), s.options));
+    const int64_t at = s.position();
+    RETURN_NOT_OK(messages.WriteTo(s.out));
+    for (MessageBlock block : messages.dictionary_blocks) {
+      block.offset += at;
+      s.dictionary_blocks.push_back(block);
+    }
+    messages.batch_block.offset += at;
+    s.batch_blocks.push_back(messages.batch_block);
     return Status::OK();
   }();
   if (!st.ok() && st.code() != StatusCode::kInvalidArgument) s.error = st;

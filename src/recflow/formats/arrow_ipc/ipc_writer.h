@@ -61,7 +61,6 @@ class IpcWriter {
  private:
   struct State;
   explicit IpcWriter(std::unique_ptr<State> state);
-  Status WriteDictionaries(const RecordBatch& batch);
   std::unique_ptr<State> state_;
 };
 

@@ -74,14 +74,35 @@ std::vector<fb::Block> Blocks(const std::vector<MessageBlock>& blocks) {
   return out;
 }
 
+/// The record batch message of `columns` (`length` rows), bodies compressed as `options` say.
+Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
+                                                const IpcWriteOptions& options) {
+  flatbuffers::FlatBufferBuilder fbb;
+  BodyWriter writer(CodecOf(options), options.level);
+  ASSIGN_OR_RETURN(auto batch, BuildBatch(fbb, columns, length, &writer));
+  fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, batch.Union(),
+                               writer.body_length()));
+  return Frame(fbb, &writer);
+}
+
+/// The dictionary batch message holding `values` as dictionary `id` (`is_delta`: values to
+/// append to the dictionary rather than replace it with).
+Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, bool is_delta,
+                                               const IpcWriteOptions& options) {
+  flatbuffers::FlatBufferBuilder fbb;
+  BodyWriter writer(CodecOf(options), options.level);
+  ASSIGN_OR_RETURN(auto data, BuildBatch(fbb, {&values}, values.length, &writer));
+  const auto dictionary = fb::CreateDictionaryBatch(fbb, id, data, is_delta);
+  fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dictionary.Union(),
+                               writer.body_length()));
+  return Frame(fbb, &writer);
+}
+
 }  // namespace
 
-std::string EncodedMessage::Bytes() const {
-  std::string out;
-  out.reserve(static_cast<size_t>(metadata_length + body_length));
-  out += metadata;
-  for (std::string_view piece : body) out += piece;
-  return out;
+void EncodedMessage::AppendTo(std::string* out) const {
+  *out += metadata;
+  for (std::string_view piece : body) *out += piece;
 }
 
 Status EncodedMessage::WriteTo(OutputStream* out) const {
@@ -98,25 +119,37 @@ std::string EncodeSchemaMessage(const Schema& schema) {
   return Frame(fbb).metadata;
 }
 
-Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
-                                                const IpcWriteOptions& options) {
-  flatbuffers::FlatBufferBuilder fbb;
-  BodyWriter writer(CodecOf(options), options.level);
-  ASSIGN_OR_RETURN(auto batch, BuildBatch(fbb, columns, length, &writer));
-  fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::RecordBatch, batch.Union(),
-                               writer.body_length()));
-  return Frame(fbb, &writer);
+Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updates,
+                                         const std::vector<const ArrayData*>& columns, int64_t length,
+                                         const IpcWriteOptions& options) {
+  EncodedBatchMessages out;
+  int64_t offset = 0;
+  const auto add = [&](EncodedMessage message) {
+    const MessageBlock block{offset, message.metadata_length, message.body_length};
+    offset += message.metadata_length + message.body_length;
+    out.messages.push_back(std::move(message));
+    return block;
+  };
+  for (const DictionaryUpdate& update : updates) {
+    ASSIGN_OR_RETURN(EncodedMessage message,
+                     EncodeDictionaryMessage(update.id, *update.values, update.is_delta, options));
+    out.dictionary_blocks.push_back(add(std::move(message)));
+  }
+  ASSIGN_OR_RETURN(EncodedMessage message, EncodeRecordBatchMessage(columns, length, options));
+  out.batch_block = add(std::move(message));
+  return out;
 }
 
-Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, bool is_delta,
-                                               const IpcWriteOptions& options) {
-  flatbuffers::FlatBufferBuilder fbb;
-  BodyWriter writer(CodecOf(options), options.level);
-  ASSIGN_OR_RETURN(auto data, BuildBatch(fbb, {&values}, values.length, &writer));
-  const auto dictionary = fb::CreateDictionaryBatch(fbb, id, data, is_delta);
-  fbb.Finish(fb::CreateMessage(fbb, fb::MetadataVersion::V5, fb::MessageHeader::DictionaryBatch, dictionary.Union(),
-                               writer.body_length()));
-  return Frame(fbb, &writer);
+std::string EncodedBatchMessages::Bytes() const {
+  std::string out;
+  out.reserve(static_cast<size_t>(batch_block.offset + batch_block.metadata_length + batch_block.body_length));
+  for (const EncodedMessage& message : messages) message.AppendTo(&out);
+  return out;
+}
+
+Status EncodedBatchMessages::WriteTo(OutputStream* out) const {
+  for (const EncodedMessage& message : messages) RETURN_NOT_OK(message.WriteTo(out));
+  return Status::OK();
 }
 
 std::string EncodeEndOfStream() {

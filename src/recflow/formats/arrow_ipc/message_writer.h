@@ -1,8 +1,9 @@
-// Encoding whole Arrow IPC messages: schema, record batch, dictionary batch, end of stream, file footer.
+// Encoding whole Arrow IPC messages: schema, record batch after its dictionary batches, end of stream, file footer.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/arrow_ipc/dictionary_plan_internal.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 
 namespace recflow::arrow_ipc {
@@ -24,8 +26,15 @@ struct EncodedMessage {
   int64_t metadata_length = 0;         ///< bytes before the body (marker and length included)
   int64_t body_length = 0;
 
-  /// The whole message in one string.
-  std::string Bytes() const;
+  EncodedMessage() = default;
+  EncodedMessage(EncodedMessage&&) = default;
+  EncodedMessage& operator=(EncodedMessage&&) = default;
+  /// Not copyable: the copy's pieces would still point into the original's `owned`.
+  EncodedMessage(const EncodedMessage&) = delete;
+  EncodedMessage& operator=(const EncodedMessage&) = delete;
+
+  /// Appends the whole message to `out`.
+  void AppendTo(std::string* out) const;
   /// Writes the whole message to `out`.
   Status WriteTo(OutputStream* out) const;
 };
@@ -40,14 +49,24 @@ struct MessageBlock {
 /// The schema message of `schema` (V5, little-endian, dictionary ids in depth-first order).
 std::string EncodeSchemaMessage(const Schema& schema);
 
-/// The record batch message of `columns` (`length` rows), bodies compressed as `options` say.
-Result<EncodedMessage> EncodeRecordBatchMessage(const std::vector<const ArrayData*>& columns, int64_t length,
-                                                const IpcWriteOptions& options);
+/// A record batch message after the dictionary batch messages it needs, to write in order.
+struct EncodedBatchMessages {
+  std::vector<EncodedMessage> messages;         ///< the dictionary batches, then the record batch
+  std::vector<MessageBlock> dictionary_blocks;  ///< each dictionary batch, offsets from the first message
+  MessageBlock batch_block;                     ///< the record batch, likewise
 
-/// The dictionary batch message holding `values` as dictionary `id` (`is_delta`: values to
-/// append to the dictionary rather than replace it with).
-Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& values, bool is_delta,
-                                               const IpcWriteOptions& options);
+  /// All the messages in one string.
+  std::string Bytes() const;
+  /// Writes all the messages to `out`.
+  Status WriteTo(OutputStream* out) const;
+};
+
+/// The dictionary batch messages of `updates` (in order), then the record batch message of
+/// `columns` (`length` rows), bodies compressed as `options` say. The messages point into the
+/// arrays' buffers: use them while `updates` and `columns` live.
+Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updates,
+                                         const std::vector<const ArrayData*>& columns, int64_t length,
+                                         const IpcWriteOptions& options);
 
 /// The end-of-stream marker (continuation marker and a zero length).
 std::string EncodeEndOfStream();

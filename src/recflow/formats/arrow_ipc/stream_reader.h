@@ -32,6 +32,8 @@ class StreamReader {
 
   /// The next dictionary or record batch; std::nullopt at the end of the stream.
   Result<std::optional<BatchMessage>> Next();
+  /// Bytes of the stream read so far (the input offset of the next message).
+  int64_t position() const { return messages_->position(); }
 
  private:
   StreamReader(std::unique_ptr<MessageReader> messages, Message schema_message, SchemaDesc schema)

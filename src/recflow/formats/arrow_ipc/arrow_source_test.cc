@@ -1,0 +1,82 @@
+// Tests of the Arrow source: a unit's input bytes are the messages it read, dictionaries and nested arrays included.
+#include "recflow/formats/arrow_ipc/arrow_source.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "recflow/core/io.h"
+#include "recflow/formats/arrow_ipc/dictionary_test_util_internal.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/testing/testdata.h"
+
+namespace recflow::arrow_ipc {
+namespace {
+
+using recflow::testing::BufferOf;
+
+/// `dictionary` (one dictionary column) with a list<utf8> column of two rows added.
+std::shared_ptr<RecordBatch> WithTags(const std::shared_ptr<RecordBatch>& dictionary) {
+  auto text = ArrayData::Make(utf8(), 3, {nullptr, BufferOf<int32_t>({0, 2, 3, 7}), Buffer::FromString("abcdefg")}, 0);
+  auto tags = ArrayData::Make(list(utf8()), 2, {nullptr, BufferOf<int32_t>({0, 2, 3})}, 0, 0, {text});
+  const auto schema = Schema::Make({dictionary->schema()->field(0), Field::Make("tags", tags->type, true)});
+  return *RecordBatch::Make(schema, 2, {dictionary->column_data(0), tags});
+}
+
+/// Writes `batches` to `path` as a stream or file; returns the writer's position after the
+/// header and after each batch (the batch and the dictionary batches it needed).
+std::vector<int64_t> WriteArrow(const std::string& path, bool file,
+                                const std::vector<std::shared_ptr<RecordBatch>>& batches) {
+  auto out = FileOutputStream::Open(path);
+  EXPECT_TRUE(out.ok());
+  const SchemaPtr schema = batches.front()->schema();
+  auto writer = file ? IpcWriter::OpenFile(out->get(), schema, IpcWriteOptions::Defaults())
+                     : IpcWriter::OpenStream(out->get(), schema, IpcWriteOptions::Defaults());
+  EXPECT_TRUE(writer.ok()) << writer.status().ToString();
+  std::vector<int64_t> positions = {(*writer)->bytes_written()};
+  for (const auto& batch : batches) {
+    EXPECT_TRUE((*writer)->Write(*batch).ok());
+    positions.push_back((*writer)->bytes_written());
+  }
+  EXPECT_TRUE((*writer)->Finish().ok());
+  EXPECT_TRUE((*out)->Close().ok());
+  return positions;
+}
+
+/// The input bytes of every unit of `path`, decoding each.
+std::vector<int64_t> UnitBytes(const std::string& path) {
+  auto source = OpenArrowSource(path);
+  EXPECT_TRUE(source.ok()) << source.status().ToString();
+  std::vector<int64_t> bytes;
+  while (true) {
+    auto unit = (*source)->NextUnit();
+    EXPECT_TRUE(unit.ok()) << unit.status().ToString();
+    if (!unit.ok() || *unit == nullptr) return bytes;
+    bytes.push_back((*unit)->input_bytes());
+    EXPECT_TRUE((*unit)->Decode().ok());
+  }
+}
+
+TEST(ArrowSourceTest, UnitsCountTheDictionaryBatchesAndNestedArraysTheyRead) {
+  // The second batch extends the dictionary: a delta batch precedes it.
+  const std::vector<std::shared_ptr<RecordBatch>> batches = {
+      WithTags(testing::DictionaryBatch({0, 1}, "ab", {0, 1, 2})),
+      WithTags(testing::DictionaryBatch({2, 0}, "abc", {0, 1, 2, 3}))};
+  recflow::testing::ScratchDir dir;
+
+  // A stream's unit holds the messages read since the previous one.
+  const std::string stream = dir.File("in.arrows");
+  const std::vector<int64_t> at = WriteArrow(stream, false, batches);
+  EXPECT_EQ(UnitBytes(stream), (std::vector<int64_t>{at[1] - at[0], at[2] - at[1]}));
+
+  // A file's first unit holds every dictionary batch (all read at open), each its own batch.
+  const std::string file = dir.File("in.feather");
+  const std::vector<int64_t> file_at = WriteArrow(file, true, batches);
+  const std::vector<int64_t> units = UnitBytes(file);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0] + units[1], file_at[2] - file_at[0]);
+  EXPECT_GT(units[0], file_at[1] - file_at[0]);  // the delta for the second batch too
+}
+
+}  // namespace
+}  // namespace recflow::arrow_ipc
