@@ -131,7 +131,8 @@ BuildResult BuildFillNull(StepContext& ctx) {
 // scaled by the moments of the side input "fit" (one column per scaled column).
 class ScaleDoFn final : public DoFn {
  public:
-  explicit ScaleDoFn(ops::ColumnScaler scaler) : scaler_(std::move(scaler)) {}
+  ScaleDoFn(ops::ColumnScaler scaler, std::vector<std::string> columns)
+      : scaler_(std::move(scaler)), columns_(std::move(columns)) {}
   Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
     RETURN_NOT_OK(ops::CheckPlannedSchema(*scaler_.input_schema(), *input, "scale"));
     return scaler_.output_schema();
@@ -146,9 +147,11 @@ class ScaleDoFn final : public DoFn {
     ASSIGN_OR_RETURN(auto out, scaler_.Apply(input, moments));
     return DoFnOutput{std::move(out), {}};
   }
+  std::optional<std::vector<std::string>> WrittenColumns() const override { return columns_; }
 
  private:
   ops::ColumnScaler scaler_;
+  std::vector<std::string> columns_;
 };
 
 // standard_scale / min_max_scale: moments of each column in a first pass, then scaling.
@@ -163,7 +166,7 @@ BuildResult BuildScale(StepContext& ctx, bool min_max) {
   ASSIGN_OR_RETURN(ops::ColumnScaler scaler, ops::ColumnScaler::Make(ctx.input().schema(), columns, min_max));
   PCollection fit = ctx.pipeline->CombineGlobally(ctx.name + ".fit", ctx.input(), std::move(aggregates));
   ctx.options.side_inputs.emplace_back("fit", fit);
-  return AddParDo(ctx, std::make_shared<ScaleDoFn>(std::move(scaler)));
+  return AddParDo(ctx, std::make_shared<ScaleDoFn>(std::move(scaler), std::move(columns)));
 }
 
 // vocabulary: the column's vocabulary in a first pass, then ids (and optionally the file).

@@ -76,6 +76,12 @@ class ColumnDoFn final : public DoFn {
     return DoFnOutput{std::move(batch), {}};
   }
 
+  std::optional<std::vector<std::string>> WrittenColumns() const override {
+    std::vector<std::string> written;
+    for (const ColumnJob& job : jobs_) written.push_back(job.output->name());
+    return written;
+  }
+
  private:
   std::vector<ColumnJob> jobs_;
 };

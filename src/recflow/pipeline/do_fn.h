@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
@@ -76,6 +78,12 @@ class DoFn {
   /// job, and when it concerns one input row it carries that row's index in `input` as its
   /// record (Status::WithRecord) so that the job's error names that row.
   virtual Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const = 0;
+  /// The columns the DoFn writes, when it emits exactly one row per input row and passes every
+  /// other column through unchanged under its name (a column transform); nothing when it may
+  /// drop, add or reorder rows or change other columns (the default). An aggregate of columns
+  /// it does not write then reads the DoFn's input instead, so that a fitting pass (a
+  /// vocabulary after a scaling) need not wait for the pass that applies earlier fits.
+  virtual std::optional<std::vector<std::string>> WrittenColumns() const { return std::nullopt; }
 };
 
 }  // namespace recflow::pipeline

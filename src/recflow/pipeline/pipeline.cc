@@ -201,6 +201,19 @@ PCollection Pipeline::GroupByKey(std::string name, const PCollection& input, std
   return Add(std::move(node));
 }
 
+int Pipeline::EarliestWithColumns(int id, const std::vector<std::string>& columns) const {
+  for (;;) {
+    const Node& n = nodes_[static_cast<size_t>(id)];
+    if (n.kind != NodeKind::kParDo || n.on_error.mode != ErrorPolicy::Mode::kFail) return id;
+    const std::optional<std::vector<std::string>> written = n.fn->WrittenColumns();
+    if (!written) return id;
+    for (const std::string& column : columns) {
+      if (std::find(written->begin(), written->end(), column) != written->end()) return id;
+    }
+    id = n.inputs[0];
+  }
+}
+
 PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
                                     std::vector<Aggregate> aggregates) {
   if (!CheckInput(name, input)) return PCollection(this, -1);
@@ -215,7 +228,9 @@ PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, 
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kCombinePerKey;
-  node.inputs = {input.node()};
+  std::vector<std::string> read = keys;
+  for (const Aggregate& a : aggregates) read.push_back(a.column);
+  node.inputs = {EarliestWithColumns(input.node(), read)};
   node.keys = std::move(keys);
   node.aggregates = std::move(aggregates);
   node.schema = Schema::Make(std::move(fields));
@@ -232,7 +247,9 @@ PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kCombineGlobally;
-  node.inputs = {input.node()};
+  std::vector<std::string> read;
+  for (const Aggregate& a : aggregates) read.push_back(a.column);
+  node.inputs = {EarliestWithColumns(input.node(), read)};
   node.aggregates = std::move(aggregates);
   node.schema = Schema::Make(std::move(*fields));
   return Add(std::move(node));

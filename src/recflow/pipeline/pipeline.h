@@ -124,10 +124,12 @@ class Pipeline {
   /// One row per distinct value of the `keys` columns: the keys, then every other column as a
   /// list of its values in input order. Keys appear in order of first appearance.
   PCollection GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys);
-  /// One row per distinct key: the keys, then one column per aggregate.
+  /// One row per distinct key: the keys, then one column per aggregate. The combine reads the
+  /// earliest PCollection upstream of `input` that has the same rows and the same key and
+  /// aggregated columns (see DoFn::WrittenColumns), so it may run in an earlier pass.
   PCollection CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
                             std::vector<Aggregate> aggregates);
-  /// One row: one column per aggregate over all rows.
+  /// One row: one column per aggregate over all rows (read as CombinePerKey reads).
   PCollection CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates);
   /// Writes `input` as the dataset `options` describes (its format factory, sharding,
   /// partitioning and save mode), committed when the run succeeds.
@@ -146,6 +148,10 @@ class Pipeline {
   PCollection Add(Node node);
   // Checks that `input` belongs to this pipeline and built; records an error naming `step`.
   bool CheckInput(const std::string& step, const PCollection& input);
+  // The earliest node whose rows are node `id`'s as far as `columns` go: up through ParDos
+  // that keep every row and do not write those columns, unless their on_error policy may drop
+  // rows.
+  int EarliestWithColumns(int id, const std::vector<std::string>& columns) const;
   // Records `st` (naming step `step`) as the building error unless one came first.
   void Fail(const std::string& step, const Status& st);
 

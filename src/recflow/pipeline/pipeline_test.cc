@@ -9,6 +9,7 @@
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/testing/drain.h"
@@ -240,6 +241,45 @@ TEST_F(PipelineTest, SideInputFromAFirstPassIsAppliedInASecondPass) {
   }
   EXPECT_GT(count, 250);
   EXPECT_NEAR(sum, 0.0, 1e-9);
+}
+
+TEST_F(PipelineTest, AnAggregateOfColumnsAStepLeavesAloneRunsInTheSamePassAsEarlierFits) {
+  // A column step that needs a first-pass fit and rewrites "value" only.
+  const auto touch = MakeColumnDoFn({ColumnJob{"value", RowSchema()->field(2),
+                                               [](const std::shared_ptr<ArrayData>& column, ProcessContext& ctx)
+                                                   -> Result<std::shared_ptr<ArrayData>> {
+                                                 RETURN_NOT_OK(ctx.side_inputs().Singleton("stats").status());
+                                                 return column;
+                                               }}});
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 300, 32));
+  auto mean = p.CombineGlobally("mean", rows, {Aggregate{"value", *BuiltinCombiner("mean"), "mean"}});
+  StepOptions options;
+  options.side_inputs = {{"stats", mean}};
+  auto touched = p.ParDo("touch", rows, touch, options);
+  auto ids = p.CombineGlobally("ids", touched, {Aggregate{"id", *BuiltinCombiner("count"), "n"}});
+  auto values = p.CombineGlobally("values", touched, {Aggregate{"value", *BuiltinCombiner("count"), "n"}});
+  StepOptions skipping = options;
+  skipping.on_error.mode = ErrorPolicy::Mode::kSkip;
+  auto skipped = p.ParDo("touch_skipping", rows, touch, skipping);
+  auto skipped_ids = p.CombinePerKey("skipped_ids", skipped, {"key"}, {Aggregate{"id", *BuiltinCombiner("count"), "n"}});
+  ASSERT_TRUE(p.status().ok()) << p.status().ToString();
+  EXPECT_EQ(p.node(ids.node()).inputs, std::vector<int>{rows.node()});          // "touch" leaves "id" alone
+  EXPECT_EQ(p.node(values.node()).inputs, std::vector<int>{touched.node()});    // ... but writes "value"
+  EXPECT_EQ(p.node(skipped_ids.node()).inputs, std::vector<int>{skipped.node()});  // may drop rows
+  p.Write("write_ids", ids, FeatherSink(dir_ / "ids"));
+  p.Write("write_values", values, FeatherSink(dir_ / "values"));
+  p.Write("write_skipped", skipped_ids, FeatherSink(dir_ / "skipped"));
+  auto plan = MakePlan(p);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  const std::string text = PlanToText(p, *plan);
+  ASSERT_NE(text.find("stage 2 of"), std::string::npos) << text;
+  EXPECT_LT(text.find("ids [combine_globally]"), text.find("stage 2 of")) << text;  // with the mean, in pass 1
+  EXPECT_GT(text.find("values [combine_globally]"), text.find("stage 2 of")) << text;
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(Int(*ReadBack(dir_ / "ids")[0], 0, 0), 300);
+  EXPECT_EQ(Int(*ReadBack(dir_ / "values")[0], 0, 0), 300 - 27);  // i % 11 == 5 is null
 }
 
 // A row function that fails on ids divisible by 10.
