@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include "recflow/cli/allocator_tuning.h"
 #include "recflow/cli/cat_command.h"
 #include "recflow/cli/convert_command.h"
 #include "recflow/cli/inspect_command.h"
@@ -71,6 +72,7 @@ int Run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  recflow::cli::TuneAllocator();
   try {
     return Run(argc, argv);
   } catch (const std::exception& e) {

@@ -1,0 +1,15 @@
+// glibc malloc settings for batch-at-a-time allocation (see allocator_tuning.h).
+#include "recflow/cli/allocator_tuning.h"
+
+#include <malloc.h>
+
+namespace recflow::cli {
+
+void TuneAllocator() {
+  constexpr int kMmapThreshold = 32 << 20;   // glibc's own ceiling for its dynamic threshold
+  constexpr int kTrimThreshold = 256 << 20;
+  mallopt(M_MMAP_THRESHOLD, kMmapThreshold);
+  mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
+}
+
+}  // namespace recflow::cli
