@@ -37,8 +37,9 @@ struct DecodeOptions {
   /// Largest width × height accepted, checked against the stored header before any pixel
   /// memory is allocated (decompression-bomb guard).
   int64_t max_pixels = int64_t{1} << 28;
-  /// JPEG: decode despite libjpeg warnings (a truncated file decodes with its missing part
-  /// grey). Off by default: any warning is a DataError.
+  /// JPEG: decode despite libjpeg warnings and errors that follow one (a truncated or corrupt
+  /// file decodes with the part it could not decode mid-grey, 128). Off by default: any
+  /// warning is a DataError.
   bool allow_corrupt_jpeg = false;
 
   /// The defaults above.

@@ -49,6 +49,13 @@ tjscalingfactor ChooseScale(int width, int height, const DecodeOptions& options)
   return best;
 }
 
+// Every sample 128, alpha 255.
+void FillMidGrey(Image& image) {
+  uint8_t* samples = image.mutable_data();
+  const int channels = image.channels();
+  for (int64_t i = 0; i < image.size_bytes(); ++i) samples[i] = channels == 4 && i % 4 == 3 ? 255 : 128;
+}
+
 }  // namespace
 
 namespace internal {
@@ -73,6 +80,10 @@ Result<Image> DecodeJpeg(std::span<const uint8_t> bytes, const DecodeOptions& op
   const int out_width = TJSCALED(width, scale);
   const int out_height = TJSCALED(height, scale);
   ASSIGN_OR_RETURN(Image image, AllocateImage(allocate, out_height, out_width, channels, PixelType::kUInt8));
+  // A corrupt JPEG may stop decoding part-way, and TurboJPEG reports an error that follows a
+  // warning as a warning too: what it never reached must read as mid-grey (opaque), whatever
+  // memory the image was given.
+  if (options.allow_corrupt_jpeg) FillMidGrey(image);
   // LIMITSCANS: a progressive JPEG of more than 500 scans is refused (a known CPU bomb).
   const int flags = TJFLAG_LIMITSCANS | (options.allow_corrupt_jpeg ? 0 : TJFLAG_STOPONWARNING);
   if (tjDecompress2(handle.get(), data, size, image.mutable_data(), out_width, static_cast<int>(image.row_bytes()),
