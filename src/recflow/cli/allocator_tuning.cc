@@ -3,9 +3,12 @@
 
 #include <malloc.h>
 
+#include <cstdlib>
+
 namespace recflow::cli {
 
 void TuneAllocator() {
+  if (std::getenv("GLIBC_TUNABLES") != nullptr) return;  // the user's own malloc settings win
   constexpr int kMmapThreshold = 32 << 20;   // glibc's own ceiling for its dynamic threshold
   constexpr int kTrimThreshold = 256 << 20;
   mallopt(M_MMAP_THRESHOLD, kMmapThreshold);

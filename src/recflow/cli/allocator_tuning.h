@@ -10,7 +10,8 @@ namespace recflow::cli {
 /// from the heap, every time, and each reuse faults its pages in again: about 5 % of the image
 /// pipeline's time on two threads. Blocks under 32 MiB now come from the heap, and a heap keeps
 /// up to 256 MiB of free memory at its top: the process's memory stays at its peak rather than
-/// following each batch down and up. Call once, before any thread starts.
+/// following each batch down and up (measured on 2 cores: convert's peak RSS grew 3–13 MiB).
+/// Nothing changes when GLIBC_TUNABLES is set. Call once, before any thread starts.
 void TuneAllocator();
 
 }  // namespace recflow::cli

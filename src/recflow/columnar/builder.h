@@ -197,7 +197,7 @@ class BinaryBuilder final : public ArrayBuilder {
   BufferBuilder& value_data() { return data_; }
   /// Appends the valid value made of the last `n` bytes of value_data(), written there since
   /// the previous value; an error (the bytes dropped, nothing appended) when the data would
-  /// pass kMaxInt32Offset bytes.
+  /// pass kMaxInt32Offset bytes or memory runs out.
   Status AppendWritten(int64_t n);
   /// Returns {validity, offsets, data} and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;

@@ -26,12 +26,13 @@ Status BinaryBuilder::AppendWritten(int64_t n) {
   if (n < 0 || n > data_.size()) {
     return Status::InvalidArgument("AppendWritten: " + std::to_string(n) + " bytes were not written");
   }
-  if (data_.size() > kMaxInt32Offset) {
+  Status room = data_.size() > kMaxInt32Offset ? internal::OffsetOverflow(type_->ToString(), "data bytes")
+                                               : offsets_.Reserve(sizeof(int32_t));
+  if (room.ok() && has_validity_) room = validity_.Reserve(1);
+  if (!room.ok()) {
     data_.Truncate(data_.size() - n);
-    return internal::OffsetOverflow(type_->ToString(), "data bytes");
+    return room;
   }
-  RETURN_NOT_OK(offsets_.Reserve(sizeof(int32_t)));
-  if (has_validity_) RETURN_NOT_OK(validity_.Reserve(1));
   offsets_.UnsafeAppendValue(static_cast<int32_t>(data_.size() - n));
   UnsafeCommitValid();
   return Status::OK();

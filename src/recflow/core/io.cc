@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 namespace recflow {
 
@@ -144,10 +145,16 @@ Status FileOutputStream::Close() {
 
 namespace {
 
-// Reads `in` to its end, appending to `out`; on error `out` is cut back to where it was.
-Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out) {
+// Reads `in` to its end, appending to `out`, refusing more than `max_bytes`; on error `out` is
+// cut back to where it was.
+Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out, int64_t max_bytes) {
   const int64_t start = out.size();
+  const auto too_big = [&](int64_t bytes) {
+    return Status::InvalidArgument(in.name() + ": " + std::to_string(bytes) + " bytes or more, over the limit of " +
+                                   std::to_string(max_bytes));
+  };
   auto read = [&]() -> Status {
+    if (in.regular_size() > max_bytes) return too_big(in.regular_size());
     // + 1: the read that sees the end needs room, so a file of known size takes one allocation.
     RETURN_NOT_OK(out.Reserve(std::max<int64_t>(in.regular_size(), 0) + 1));
     for (;;) {
@@ -155,6 +162,7 @@ Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out) {
       ASSIGN_OR_RETURN(const int64_t got, in.Read(out.mutable_data() + out.size(), out.capacity() - out.size()));
       if (got == 0) return Status::OK();
       out.UnsafeAdvance(got);
+      if (out.size() - start > max_bytes) return too_big(out.size() - start);
     }
   };
   if (Status status = read(); !status.ok()) {
@@ -173,13 +181,13 @@ Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) {
   ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
   if (in->regular_size() >= kMapAtLeast) return Buffer::MapFile(path);
   BufferBuilder builder;
-  RETURN_NOT_OK(AppendToEnd(*in, builder).status());
+  RETURN_NOT_OK(AppendToEnd(*in, builder, std::numeric_limits<int64_t>::max()).status());
   return builder.Finish();
 }
 
-Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out) {
+Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) {
   ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
-  return AppendToEnd(*in, out);
+  return AppendToEnd(*in, out, max_bytes);
 }
 
 }  // namespace recflow

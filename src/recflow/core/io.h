@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -125,7 +126,9 @@ Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path);
 
 /// Appends the whole content of `path` ("-" is standard input) to `out`, read and never mapped,
 /// and returns the number of bytes appended: for many small files (images) read straight into
-/// a column. On error nothing is appended.
-Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out);
+/// a column. A file over `max_bytes` is an error, found from its size before anything is read
+/// (or once that much was read from a pipe). On error nothing is appended.
+Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out,
+                                int64_t max_bytes = std::numeric_limits<int64_t>::max());
 
 }  // namespace recflow

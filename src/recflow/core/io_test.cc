@@ -156,8 +156,11 @@ TEST(AppendWholeFileTest, AppendsFilesAfterEachOtherAndNothingOnError) {
   // Opens fine, then read(2) fails (address 0 is not mapped): the read is rolled back.
   auto unreadable = AppendWholeFile("/proc/self/mem", out);
   EXPECT_EQ(unreadable.status().code(), StatusCode::kIOError) << unreadable.status().ToString();
-  EXPECT_EQ(out.size(), size);
-  EXPECT_EQ(out.Finish()->view(), "head" + small + large);
+  auto over = AppendWholeFile(dir.File("small.bin"), out, 299);
+  EXPECT_EQ(over.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(AppendWholeFile(dir.File("small.bin"), out, 300).ValueOrDie(), 300);
+  EXPECT_EQ(out.size(), size + 300);
+  EXPECT_EQ(out.Finish()->view(), "head" + small + large + small);
 }
 
 }  // namespace

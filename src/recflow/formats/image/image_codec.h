@@ -48,8 +48,9 @@ struct DecodeOptions {
   Status Validate() const;
 };
 
-/// Decodes a JPEG or PNG image into an image made by `allocate` (see ImageAllocator). Every malformed, truncated or unsupported input,
-/// and an image over options.max_pixels, is a DataError saying why.
+/// Decodes a JPEG or PNG image into an image made by `allocate` (see ImageAllocator). Every
+/// malformed, truncated or unsupported input, and an image over options.max_pixels, is a
+/// DataError saying why.
 Result<Image> DecodeImage(std::span<const uint8_t> bytes, const DecodeOptions& options,
                           const ImageAllocator& allocate = nullptr);
 

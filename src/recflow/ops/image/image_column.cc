@@ -100,8 +100,8 @@ Status ImageColumnBuilder::Reserve(int64_t rows) {
 }
 
 Result<Image> ImageColumnBuilder::AllocateInPlace(int height, int width, int channels, PixelType type) {
-  in_place_ = nullptr;
-  if (type != type_) return Image::Allocate(height, width, channels, type);
+  // The room is the end of the buffer: a second image before Append() would share it.
+  if (type != type_ || in_place_ != nullptr) return Image::Allocate(height, width, channels, type);
   RETURN_NOT_OK(image::CheckImageShape(height, width, channels));
   const int64_t size = int64_t{height} * width * channels * image::BytesPerSample(type);
   // The first image sizes the room for all reserved rows (up to kMaxReserveBytes): a batch of

@@ -71,7 +71,7 @@ class ImageColumnBuilder {
   /// column's pixel buffer, uninitialised: written there and then appended with Append(), it
   /// is never copied. It is valid only until the builder's next call, and its memory is not
   /// owned by it: neither keep it nor share it. An image of another sample type than the
-  /// column's gets its own memory.
+  /// column's, or a second one before Append() or AppendNull(), gets its own memory.
   Result<image::Image> AllocateInPlace(int height, int width, int channels, image::PixelType type);
   /// Appends an image (without a copy when it is the last AllocateInPlace() image); a
   /// TypeError when its sample type is not the builder's, an error when the column's pixel

@@ -125,8 +125,9 @@ Result<std::shared_ptr<ArrayData>> LoadFiles(const std::shared_ptr<ArrayData>& p
   return MapRows(*paths, builder, errors, [&](int64_t i) -> Result<WrittenBytes> {
     std::filesystem::path path(names.GetView(i));
     if (!base_dir.empty() && path.is_relative()) path = std::filesystem::path(base_dir) / path;
-    // Read straight into the column: no buffer per file, no copy.
-    auto size = AppendWholeFile(path.string(), builder.value_data());
+    // Read straight into the column: no buffer per file, no copy; a file that cannot fit in
+    // the column's 2 GiB is refused before it is read.
+    auto size = AppendWholeFile(path.string(), builder.value_data(), kMaxInt32Offset - builder.value_data_length());
     if (!size.ok()) return size.status().WithFile(path.string());
     return WrittenBytes{*size};
   });

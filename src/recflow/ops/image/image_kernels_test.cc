@@ -87,7 +87,10 @@ TEST(ImageColumnTest, ImagesWrittenInPlace) {
   Image abandoned = builder.AllocateInPlace(12, 11, 3, PixelType::kUInt8).ValueOrDie();
   std::fill(abandoned.mutable_data(), abandoned.mutable_data() + abandoned.size_bytes(), uint8_t{9});
   ASSERT_TRUE(builder.AppendNull().ok());
-  ASSERT_TRUE(builder.AllocateInPlace(2, 2, 1, PixelType::kUInt8).ok());
+  // A second image before the first is appended gets its own memory; the first stays in place.
+  Image pending = builder.AllocateInPlace(2, 2, 1, PixelType::kUInt8).ValueOrDie();
+  Image second = builder.AllocateInPlace(2, 2, 1, PixelType::kUInt8).ValueOrDie();
+  EXPECT_NE(second.data(), pending.data());
   ASSERT_TRUE(builder.Append(Pattern(12, 12, 3, 2)).ok());
   // Another sample type gets memory of its own (and the column refuses it).
   Image wide = builder.AllocateInPlace(1, 1, 1, PixelType::kUInt16).ValueOrDie();

@@ -199,13 +199,24 @@ void ResampleColumns(const T* in, T* out, int out_height, int64_t row_samples, c
   }
 }
 
-// Samples of the horizontal pass when the vertical one follows: one growing buffer per thread.
+// Room for the horizontal pass when the vertical one follows: a buffer per thread that grows
+// to the largest image up to kMaxKeptBytes, and a buffer of its own for a bigger image.
 template <typename T>
-T* Scratch(int64_t samples) {
-  thread_local std::vector<T> scratch;
-  if (static_cast<int64_t>(scratch.size()) < samples) scratch.resize(static_cast<size_t>(samples));
-  return scratch.data();
-}
+class Scratch {
+ public:
+  explicit Scratch(int64_t samples) {
+    constexpr int64_t kMaxKeptBytes = int64_t{16} << 20;
+    thread_local std::vector<T> kept;
+    std::vector<T>& buffer = samples * int64_t{sizeof(T)} <= kMaxKeptBytes ? kept : own_;
+    if (static_cast<int64_t>(buffer.size()) < samples) buffer.resize(static_cast<size_t>(samples));
+    data_ = buffer.data();
+  }
+  T* data() const { return data_; }
+
+ private:
+  std::vector<T> own_;
+  T* data_;
+};
 
 template <typename T>
 Result<Image> ResizeTyped(const Image& in, int height, int width, ResizeMethod method,
@@ -215,8 +226,9 @@ Result<Image> ResizeTyped(const Image& in, int height, int width, ResizeMethod m
   if (!rows && !columns) return in;
   ASSIGN_OR_RETURN(Image out, image::AllocateImage(allocate, height, width, channels, in.pixel_type()));
   const T* source = in.samples<T>();
+  Scratch<T> scratch(rows && columns ? int64_t{in.height()} * width * channels : 0);
   if (rows) {
-    T* target = columns ? Scratch<T>(int64_t{in.height()} * width * channels) : out.mutable_samples<T>();
+    T* target = columns ? scratch.data() : out.mutable_samples<T>();
     ResampleRows<T>(source, in.width(), target, width, in.height(), channels, Weights(in.width(), width, method));
     source = target;
   }
