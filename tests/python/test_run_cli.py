@@ -85,3 +85,26 @@ steps:
     assert converted.returncode == 0, converted.stderr
     letters = (tmp_path / "letters.jsonl").read_text()
     assert len(letters.splitlines()) == 2 and (tmp_path / "bad.jsonl").read_text() == letters
+
+
+def test_vocabulary_file_is_written_only_by_a_run_that_succeeds(run, tmp_path):
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "paths.csv").write_text("path\na.txt\nmissing.txt\na.txt\n")
+    vocab = tmp_path / "paths.vocab"
+    pipeline = tmp_path / "p.yaml"
+    # Pass 1 fits the vocabulary; pass 2 applies it and fails on the missing file.
+    pipeline.write_text(f"""
+steps:
+  - read: {tmp_path / 'paths.csv'}
+  - vocabulary: {{column: path, file: {vocab}}}
+  - load_file: {{column: path, base_dir: {tmp_path}, output: bytes}}
+  - write: {{path: {tmp_path / 'out'}, format: jsonl}}
+""")
+    failed = run("run", pipeline, "--quiet")
+    assert failed.returncode == 1 and "missing.txt" in failed.stderr, failed.stderr
+    assert not vocab.exists() and not any(tmp_path.glob("paths.vocab*"))
+    (tmp_path / "missing.txt").write_text("m")
+    done = run("run", pipeline, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert vocab.read_text() == "a.txt\nmissing.txt\n"
+    assert not any(tmp_path.glob("*.recflow-staged"))

@@ -3,6 +3,8 @@
 #include "recflow/pipeline/local_runner.h"
 
 #include <chrono>
+#include <filesystem>
+#include <system_error>
 
 #include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/stage_program_internal.h"
@@ -34,6 +36,7 @@ class Run {
       Status st = RunOneStage(s);
       if (!st.ok()) {
         for (auto& [id, sink] : sinks_) (void)sink->Abort();
+        RemoveSideFiles(0);
         (void)letters_.Close();
         return st;
       }
@@ -45,16 +48,36 @@ class Run {
       Status st = sink->Commit();
       if (!st.ok()) {
         for (size_t rest = k; rest < sinks_.size(); ++rest) (void)sinks_[rest].second->Abort();
+        RemoveSideFiles(0);
         (void)letters_.Close();
         return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
       }
       result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
+    }
+    const auto& side_files = pipeline_.side_files();
+    for (size_t k = 0; k < side_files.size(); ++k) {
+      std::error_code error;
+      std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
+      if (error) {
+        RemoveSideFiles(k);
+        (void)letters_.Close();
+        return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
+      }
     }
     RETURN_NOT_OK(letters_.Close());
     return result;
   }
 
  private:
+  // Removes the staged side files from the `first`-th on (a failed run leaves none).
+  void RemoveSideFiles(size_t first) {
+    const auto& side_files = pipeline_.side_files();
+    for (size_t k = first; k < side_files.size(); ++k) {
+      std::error_code ignored;
+      std::filesystem::remove(StagedPath(side_files[k]), ignored);
+    }
+  }
+
   Status RunOneStage(size_t s) {
     const Stage& stage = plan_.stages[s];
     const int number = static_cast<int>(s + 1);

@@ -142,6 +142,13 @@ class Pipeline {
   /// Node `id`.
   const Node& node(int id) const { return nodes_[static_cast<size_t>(id)]; }
 
+  /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
+  /// run: the step writes StagedPath(path), which the runner renames to `path` when every
+  /// output commits and removes when the run fails, so a failed run leaves no such file.
+  void AddSideFile(std::string path) { side_files_.push_back(std::move(path)); }
+  /// The files AddSideFile() declared.
+  const std::vector<std::string>& side_files() const { return side_files_; }
+
  private:
   // Adds `node` (its schema and inputs set) unless building already failed or its name is
   // taken; the handle is invalid (node -1) on failure.
@@ -157,6 +164,10 @@ class Pipeline {
 
   std::vector<Node> nodes_;
   Status status_;
+  std::vector<std::string> side_files_;
 };
+
+/// Where a step writes the side file `path` until the run commits it (see AddSideFile).
+inline std::string StagedPath(const std::string& path) { return path + ".recflow-staged"; }
 
 }  // namespace recflow::pipeline
