@@ -282,6 +282,28 @@ TEST_F(PipelineTest, AnAggregateOfColumnsAStepLeavesAloneRunsInTheSamePassAsEarl
   EXPECT_EQ(Int(*ReadBack(dir_ / "values")[0], 0, 0), 300 - 27);  // i % 11 == 5 is null
 }
 
+TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
+  // Declares its input schema, returns the batch without its last column.
+  class Liar final : public DoFn {
+   public:
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override { return input; }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(Schema::Make({input.schema()->field(0), input.schema()->field(1)}),
+                                                     input.num_rows(), {input.column_data(0), input.column_data(1)}));
+      return DoFnOutput{batch, {}};
+    }
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  p.Write("write", p.ParDo("liar", rows, std::make_shared<Liar>()), FeatherSink(dir_ / "out"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kInternal);
+  EXPECT_NE(result.status().ToString().find("step 'liar'"), std::string::npos) << result.status().ToString();
+  EXPECT_NE(result.status().ToString().find("as its OutputSchema said"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
+}
+
 // A row function that fails on ids divisible by 10.
 Pipeline FailingPipeline(const fs::path& out, ErrorPolicy policy) {
   Pipeline p;

@@ -8,6 +8,7 @@
 #include "recflow/columnar/take.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
+#include "recflow/ops/columns/planned_schema.h"
 
 namespace recflow::pipeline {
 
@@ -76,6 +77,10 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
   }();
   if (!result.ok()) return StepError(node, AtUnitRow(result.status(), input));
   DoFnOutput out = std::move(result).ValueUnsafe();
+  // Later steps rely on the schema planned from OutputSchema (DoFns look columns up in it).
+  if (Status st = ops::CheckPlannedSchema(*node.schema, *out.batch->schema(), "the DoFn's output"); !st.ok()) {
+    return StepError(node, Status::Internal(st.message() + ", as its OutputSchema said"));
+  }
   m.rows_in.fetch_add(input.num_rows(), std::memory_order_relaxed);
   m.batches.fetch_add(1, std::memory_order_relaxed);
   if (!out.parents.empty() || out.batch->num_rows() != input.num_rows()) {
