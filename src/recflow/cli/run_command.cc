@@ -86,8 +86,8 @@ Status RunPipelineCommand(const RunFlags& flags) {
     fmt::print(stderr, "{}: {} records in {} files ({:.1f} MB)\n", name, stats.records, stats.files,
                static_cast<double>(stats.written_bytes) / 1e6);
   }
-  fmt::print(stderr, "pipeline {}: {} stages in {:.2f} s\n", loaded.name.empty() ? flags.pipeline : loaded.name,
-             result->stages, seconds);
+  fmt::print(stderr, "pipeline {}: {} stage{} in {:.2f} s\n", loaded.name.empty() ? flags.pipeline : loaded.name,
+             result->stages, result->stages == 1 ? "" : "s", seconds);
   return Status::OK();
 }
 
