@@ -85,8 +85,8 @@ class ToExampleDoFn final : public DoFn {
     return plan_.output;
   }
 
+  // The runner hands it batches of the planned input schema (it checks every step's output).
   Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
-    RETURN_NOT_OK(ops::CheckPlannedSchema(*plan_.input, *input.schema(), "to_example"));
     const int64_t n = input.num_rows();
     const auto& images = input.column_data(plan_.image);
     std::shared_ptr<ArrayData> encoded;
@@ -112,7 +112,7 @@ class ToExampleDoFn final : public DoFn {
       const std::string_view bytes = BinaryValue(*encoded, i);
       const image::ImageFormat sniffed =
           image::Sniff(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
-      RETURN_NOT_OK(format.Append(sniffed == image::ImageFormat::kJpeg ? "jpeg" : "png"));
+      RETURN_NOT_OK(format.Append(image::ImageFormatName(sniffed)));
       RETURN_NOT_OK(height.Append(img->height()));
       RETURN_NOT_OK(width.Append(img->width()));
       RETURN_NOT_OK(channels.Append(img->channels()));

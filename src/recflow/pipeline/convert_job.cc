@@ -2,9 +2,6 @@
 #include "recflow/pipeline/convert_job.h"
 
 #include <memory>
-#include <mutex>
-
-#include <oneapi/tbb/enumerable_thread_specific.h>
 
 #include "recflow/pipeline/sink_writer.h"
 

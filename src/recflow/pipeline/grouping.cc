@@ -130,6 +130,7 @@ class GroupByKeyState final : public GroupedState {
 
   Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
     ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> all, ConcatenateBatches(input_, batches_));
+    batches_.clear();  // `all` holds the rows now: do not keep them twice while taking groups
     const SchemaPtr key_schema = KeySchema(*input_, keys_);
     std::vector<std::shared_ptr<RecordBatch>> out;
     for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {

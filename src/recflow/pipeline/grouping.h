@@ -44,7 +44,8 @@ class GroupedState {
   virtual Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const = 0;
   /// Folds a contribution in; call in input order.
   virtual Status Merge(std::unique_ptr<Contribution> contribution) = 0;
-  /// The output rows (the node's schema), at most `batch_rows` per batch.
+  /// The output rows (the node's schema), at most `batch_rows` per batch. Call once: the state
+  /// may give up what it holds as it builds them.
   virtual Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) = 0;
 };
 

@@ -2,10 +2,9 @@
 #include "recflow/pipeline/yaml_pipeline.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "recflow/core/io.h"
 #include "recflow/pipeline/yaml_value_internal.h"
 
 namespace recflow::pipeline {
@@ -55,7 +54,7 @@ class Builder {
     if (!steps || !steps.IsSequence() || steps.size() == 0) {
       return At(file_, steps ? steps : YAML::Node(), "steps must be a non-empty list");
     }
-    for (size_t i = 0; i < steps.size(); ++i) RETURN_NOT_OK(Step(steps[i], i));
+    for (const YAML::Node& step : steps) RETURN_NOT_OK(Step(step));
     return Status::OK();
   }
 
@@ -76,7 +75,7 @@ class Builder {
     return At(file_, node, "no earlier step '" + name + "' with an output (steps: " + Join(names) + ")");
   }
 
-  Status Step(const YAML::Node& step, size_t index) {
+  Status Step(const YAML::Node& step) {
     if (!step.IsMap()) return At(file_, step, "a step must be a mapping like {resize: {height: 32, width: 32}}");
     // The op key: the one key that is not a common step key.
     std::string op;
@@ -169,7 +168,6 @@ class Builder {
       outputs_[ctx.name] = **built;
       previous_ = **built;
     }
-    (void)index;
     return Status::OK();
   }
 
@@ -214,12 +212,9 @@ Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::strin
 Result<YamlPipeline> LoadPipelineYaml(const std::string& path,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
                                       const StepRegistry& registry) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::IOError("cannot read pipeline " + path);
-  std::stringstream text;
-  text << in.rdbuf();
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> text, ReadWholeFile(path));
   const std::string base_dir = std::filesystem::absolute(path).parent_path().string();
-  return ParsePipelineYaml(text.str(), path, base_dir, overrides, registry);
+  return ParsePipelineYaml(std::string(text->view()), path, base_dir, overrides, registry);
 }
 
 }  // namespace recflow::pipeline

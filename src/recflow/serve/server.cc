@@ -82,8 +82,7 @@ Status StreamPass(const ServeOptions& options, const StandardScaler* scaler, Out
   }
   ASSIGN_OR_RETURN(auto rest, rebatcher.Finish());
   for (const auto& b : rest) RETURN_NOT_OK(writer->Write(*b));
-  RETURN_NOT_OK(writer->Finish());
-  return out->Flush();
+  return writer->Finish();  // which flushes
 }
 
 }  // namespace

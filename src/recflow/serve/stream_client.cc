@@ -10,9 +10,8 @@ Result<std::unique_ptr<StreamClient>> StreamClient::Connect(std::string_view end
   ASSIGN_OR_RETURN(Endpoint parsed, ParseEndpoint(endpoint));
   ASSIGN_OR_RETURN(int fd, serve::Connect(parsed));
   std::unique_ptr<InputStream> in = FileInputStream::FromFd(fd, parsed.ToString(), /*owned=*/true);
-  const InputStream* socket = in.get();
   ASSIGN_OR_RETURN(auto reader, arrow_ipc::IpcStreamReader::Open(std::move(in)));
-  return std::unique_ptr<StreamClient>(new StreamClient(std::move(reader), socket));
+  return std::unique_ptr<StreamClient>(new StreamClient(std::move(reader)));
 }
 
 }  // namespace recflow::serve

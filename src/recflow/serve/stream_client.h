@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "recflow/columnar/record_batch.h"
-#include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 
@@ -22,14 +21,12 @@ class StreamClient {
   /// The next batch (validated), or nullptr when the pass is complete. A connection that ends
   /// before the end-of-stream marker is an error.
   Result<std::shared_ptr<RecordBatch>> Next() { return reader_->Next(); }
-  /// Bytes received from the server so far.
-  int64_t bytes_received() const { return socket_->position(); }
+  /// Bytes of the stream read from the server so far.
+  int64_t bytes_received() const { return reader_->bytes_read(); }
 
  private:
-  StreamClient(std::unique_ptr<arrow_ipc::IpcStreamReader> reader, const InputStream* socket)
-      : reader_(std::move(reader)), socket_(socket) {}
+  explicit StreamClient(std::unique_ptr<arrow_ipc::IpcStreamReader> reader) : reader_(std::move(reader)) {}
   std::unique_ptr<arrow_ipc::IpcStreamReader> reader_;
-  const InputStream* socket_;  // owned by reader_
 };
 
 }  // namespace recflow::serve

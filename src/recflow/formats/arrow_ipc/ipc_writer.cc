@@ -5,7 +5,6 @@
 
 #include <optional>
 
-#include "recflow/columnar/equals.h"
 #include "recflow/formats/arrow_ipc/dictionary_plan_internal.h"
 #include "recflow/formats/arrow_ipc/message_writer.h"
 #include "recflow/formats/arrow_ipc/schema_writer_internal.h"

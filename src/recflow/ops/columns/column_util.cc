@@ -28,10 +28,10 @@ Result<int> FindColumn(const Schema& schema, std::string_view name, std::string_
 Result<std::shared_ptr<Buffer>> CopyValidity(const ArrayData& data) {
   if (data.null_count == 0) return std::shared_ptr<Buffer>();
   ASSIGN_OR_RETURN(auto bitmap, Buffer::Allocate(bit_util::BytesForBits(data.length)));
-  uint8_t* bits = MutableBytes(bitmap);
-  for (int64_t i = 0; i < data.length; ++i) {
-    if (IsValidAt(data, i)) bit_util::SetBit(bits, i);
-  }
+  const uint8_t* validity = data.validity();
+  if (validity == nullptr) return bitmap;  // the null type: every row null (the buffer is zeroed)
+  bit_util::GenerateBits(MutableBytes(bitmap), 0, data.length,
+                         [validity, i = data.offset]() mutable { return bit_util::GetBit(validity, i++); });
   return bitmap;
 }
 
