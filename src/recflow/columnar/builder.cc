@@ -158,6 +158,13 @@ Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type) {
     case TypeId::kUInt64: return std::unique_ptr<ArrayBuilder>(new UInt64Builder(type));
     case TypeId::kFloat32: return std::unique_ptr<ArrayBuilder>(new Float32Builder(type));
     case TypeId::kFloat64: return std::unique_ptr<ArrayBuilder>(new Float64Builder(type));
+    // Dates, times, timestamps and durations: their integer storage, typed as themselves.
+    case TypeId::kDate32:
+    case TypeId::kTime32: return std::unique_ptr<ArrayBuilder>(new Int32Builder(type));
+    case TypeId::kDate64:
+    case TypeId::kTime64:
+    case TypeId::kTimestamp:
+    case TypeId::kDuration: return std::unique_ptr<ArrayBuilder>(new Int64Builder(type));
     case TypeId::kBinary:
     case TypeId::kUtf8: return std::unique_ptr<ArrayBuilder>(new BinaryBuilder(type));
     case TypeId::kList: {

@@ -274,7 +274,9 @@ class NullBuilder final : public ArrayBuilder {
   Result<std::shared_ptr<ArrayData>> Finish() override;
 };
 
-/// A builder for any type, nested builders included.
+/// A builder of `type`: null, bool, integers, floats, binary/utf8, dates, times, timestamps,
+/// durations (built as their integer storage), and lists and structs of those; an
+/// InvalidArgument for other types.
 Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type);
 
 /// An array of `type` with no elements (any type MakeBuilder supports).

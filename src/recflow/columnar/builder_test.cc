@@ -302,8 +302,9 @@ TEST(BuilderTest, NullType) {
 
 TEST(BuilderTest, MakeBuilderCoversEveryType) {
   for (const auto& type : {null(), boolean(), int8(), int16(), int32(), int64(), uint8(), uint16(), uint32(), uint64(),
-                           float32(), float64(), binary(), utf8(), list(utf8()),
-                           struct_({Field::Make("x", list(float32()))})}) {
+                           float32(), float64(), binary(), utf8(), list(utf8()), date32(), date64(),
+                           time32(TimeUnit::kMilli), timestamp(TimeUnit::kMicro, "UTC"), duration(TimeUnit::kNano),
+                           list(date32()), struct_({Field::Make("x", list(float32()))})}) {
     auto made = MakeBuilder(type);
     ASSERT_TRUE(made.ok()) << type->ToString();
     EXPECT_TRUE((*made)->type()->Equals(*type));

@@ -58,7 +58,7 @@ Result<std::shared_ptr<ArrayData>> Cast(const ArrayData& column, const DataTypeP
   }
   switch (KindOf(*column.type)) {
     case Kind::kNull: {
-      ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, internal::MakeCastBuilder(to));
+      ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeBuilder(to));
       RETURN_NOT_OK(builder->AppendNulls(column.length));
       return builder->Finish();
     }

@@ -59,9 +59,6 @@ const char* ConvertNumber(From x, To* out) {
   return nullptr;
 }
 
-/// A builder of `type` for the types Cast produces (MakeBuilder's, plus date32 and timestamp).
-Result<std::unique_ptr<ArrayBuilder>> MakeCastBuilder(const DataTypePtr& type);
-
 /// Number-like (see VisitStorageType) → number-like.
 Result<std::shared_ptr<ArrayData>> CastNumbers(const ArrayData& in, const DataTypePtr& to, RowErrors& errors);
 

@@ -52,14 +52,8 @@ Status CastLoop(const ArrayData& in, Builder& builder, RowErrors& errors) {
 
 }  // namespace
 
-Result<std::unique_ptr<ArrayBuilder>> MakeCastBuilder(const DataTypePtr& type) {
-  if (type->id() == TypeId::kDate32) return std::unique_ptr<ArrayBuilder>(new Int32Builder(type));
-  if (type->id() == TypeId::kTimestamp) return std::unique_ptr<ArrayBuilder>(new Int64Builder(type));
-  return MakeBuilder(type);
-}
-
 Result<std::shared_ptr<ArrayData>> CastNumbers(const ArrayData& in, const DataTypePtr& to, RowErrors& errors) {
-  ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeCastBuilder(to));
+  ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeBuilder(to));
   Status status;
   VisitStorageType(to->id(), [&](auto to_tag) {
     using To = decltype(to_tag);

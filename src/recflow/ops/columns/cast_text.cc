@@ -137,7 +137,7 @@ Status AppendValueText(const ArrayData& in, int64_t i, std::string* out) {
 }  // namespace
 
 Result<std::shared_ptr<ArrayData>> ParseText(const ArrayData& in, const DataTypePtr& to, RowErrors& errors) {
-  ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeCastBuilder(to));
+  ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeBuilder(to));
   if (to->is_binary_like()) {
     RETURN_NOT_OK(CopyText(in, static_cast<BinaryBuilder&>(*builder), errors));
     return builder->Finish();
