@@ -7,6 +7,7 @@
 #include <string>
 
 #include "recflow/core/io.h"
+#include "recflow/ops/columns/select.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/ops/image/image_kernels.h"
 #include "recflow/pipeline/column_do_fn.h"
@@ -59,12 +60,8 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
 
   // WriteTFRecord: tf.Example features from the columns, 8 GZIP shards.
   PCollection examples = p.ParDo("SelectFeatures", images,
-                                 MakeBatchDoFn([](const RecordBatch& batch) -> Result<std::shared_ptr<RecordBatch>> {
-                                   const SchemaPtr& s = batch.schema();
-                                   return RecordBatch::Make(
-                                       Schema::Make({s->field(s->GetFieldIndex("image_png")), s->field(1)}),
-                                       batch.num_rows(),
-                                       {batch.column_data(s->GetFieldIndex("image_png")), batch.column_data(1)});
+                                 MakeBatchDoFn([](const RecordBatch& batch) {
+                                   return ops::Select(batch, {"image_png", "label"});
                                  }));
   OutputSpec spec;
   spec.output = output;

@@ -151,14 +151,9 @@ Result<std::optional<PCollection>> BuildToExample(StepContext& ctx) {
   ExampleSpec spec;
   ASSIGN_OR_RETURN(spec.image, a.String("image", "image"));
   ASSIGN_OR_RETURN(spec.encoded, a.String("encoded", ""));
-  ASSIGN_OR_RETURN(std::string format, a.String("format", "png"));
-  if (format == "jpeg" || format == "jpg") {
-    spec.format = image::ImageFormat::kJpeg;
-  } else if (format != "png") {
-    return a.Error("format", "must be png or jpeg, not '" + format + "'");
-  }
-  ASSIGN_OR_RETURN(int64_t quality, a.Int("quality", spec.format == image::ImageFormat::kPng ? 6 : 95));
-  spec.quality = static_cast<int>(quality);
+  ASSIGN_OR_RETURN(ImageEncoding encoding, ReadImageEncoding(a));
+  spec.format = encoding.format;
+  spec.quality = encoding.quality;
   ASSIGN_OR_RETURN(spec.label, a.String("label", ""));
   ASSIGN_OR_RETURN(spec.filename, a.String("filename", ""));
   ASSIGN_OR_RETURN(spec.extra, a.StringList("extra"));

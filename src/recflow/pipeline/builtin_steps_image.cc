@@ -145,22 +145,31 @@ BuildResult BuildEncode(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   ASSIGN_OR_RETURN(std::string column, a.String("column", "image"));
   ASSIGN_OR_RETURN(std::string output, a.String("output", "encoded"));
-  ASSIGN_OR_RETURN(std::string format_name, a.String("format", "png"));
-  image::ImageFormat format = image::ImageFormat::kUnknown;
-  if (format_name == "png") format = image::ImageFormat::kPng;
-  if (format_name == "jpeg" || format_name == "jpg") format = image::ImageFormat::kJpeg;
-  if (format == image::ImageFormat::kUnknown) return a.Error("format", "must be png or jpeg, not '" + format_name + "'");
-  ASSIGN_OR_RETURN(int64_t quality, a.Int("quality", format == image::ImageFormat::kPng ? 6 : 95));
-  if (format == image::ImageFormat::kPng ? (quality < 0 || quality > 9) : (quality < 1 || quality > 100)) {
-    return a.Error("quality", format == image::ImageFormat::kPng ? "PNG compression level: 0..9" : "JPEG quality: 1..100");
-  }
+  ASSIGN_OR_RETURN(ImageEncoding encoding, ReadImageEncoding(a));
   return AddJob(ctx, column, Field::Make(output, binary()),
-                [format, q = static_cast<int>(quality)](const std::shared_ptr<ArrayData>& in, ProcessContext& c) {
-                  return ops::EncodeImages(in, format, q, c.row_errors());
+                [encoding](const std::shared_ptr<ArrayData>& in, ProcessContext& c) {
+                  return ops::EncodeImages(in, encoding.format, encoding.quality, c.row_errors());
                 });
 }
 
 }  // namespace
+
+Result<ImageEncoding> ReadImageEncoding(StepArgs& a) {
+  ASSIGN_OR_RETURN(std::string format_name, a.String("format", "png"));
+  ImageEncoding encoding;
+  if (format_name == "jpeg" || format_name == "jpg") {
+    encoding.format = image::ImageFormat::kJpeg;
+  } else if (format_name != "png") {
+    return a.Error("format", "must be png or jpeg, not '" + format_name + "'");
+  }
+  const bool png = encoding.format == image::ImageFormat::kPng;
+  ASSIGN_OR_RETURN(int64_t quality, a.Int("quality", png ? 6 : 95));
+  if (png ? (quality < 0 || quality > 9) : (quality < 1 || quality > 100)) {
+    return a.Error("quality", png ? "PNG compression level: 0..9" : "JPEG quality: 1..100");
+  }
+  encoding.quality = static_cast<int>(quality);
+  return encoding;
+}
 
 void AddImageSteps(StepRegistry* registry) {
   (void)registry->Add(StepType{"load_file", "read the file each path names into a bytes column", "column", 1, 1, BuildLoadFile});

@@ -1,9 +1,20 @@
 // The built-in step families, each registered by its own file.
 #pragma once
 
+#include "recflow/formats/image/image_codec.h"
 #include "recflow/pipeline/step_registry.h"
 
 namespace recflow::pipeline {
+
+/// How a step encodes images (encode_image, to_example).
+struct ImageEncoding {
+  image::ImageFormat format = image::ImageFormat::kPng;
+  int quality = 6;
+};
+
+/// The `format` (png [default], jpeg or jpg) and `quality` (PNG's zlib level 0..9, default 6;
+/// JPEG's quality 1..100, default 95) arguments of `args`, checked.
+Result<ImageEncoding> ReadImageEncoding(StepArgs& args);
 
 /// read, write.
 void AddIoSteps(StepRegistry* registry);

@@ -60,6 +60,7 @@ TEST(YamlPipelineTest, ErrorsNameLineColumnAndAllowedKeys) {
       {head + "  - write: /tmp/o\n    on_error: maybe\n", "p.yaml:4:15: on_error must be fail, skip or dead_letter"},
       {"steps:\n  - read: [a\n", "p.yaml:3:1: end of sequence flow not found"},
       {"stepz: []\n", "p.yaml:1:1: unknown key 'stepz' (allowed: name, description, params, steps)"},
+      {head + "  - to_example: {format: jpeg, quality: 200}\n", "step 'to_example', quality: JPEG quality: 1..100"},
   };
   for (const Case& c : cases) {
     auto loaded = Parse(c.text);
