@@ -9,7 +9,6 @@
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/dataset/dataset_sink.h"
-#include "recflow/formats/example/record_type.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/dead_letters.h"
@@ -126,8 +125,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
   pipeline::InputOptions input_options;
-  ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(flags.record_type));
-  RETURN_NOT_OK(ConfigureInputs(flags.source, record_type, flags.bad_rows != "fail", &input_options));
+  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, flags.bad_rows != "fail", &input_options));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();

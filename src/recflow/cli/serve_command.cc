@@ -60,8 +60,7 @@ CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
 Status RunServe(const ServeFlags& flags) {
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
-  ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(flags.record_type));
-  RETURN_NOT_OK(ConfigureInputs(flags.source, record_type, /*skip_bad=*/false, &options.input_options));
+  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, /*skip_bad=*/false, &options.input_options));
   options.batch_size = flags.batch_size;
   ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
   options.columns = flags.columns;

@@ -19,13 +19,13 @@ void AddSourceFlags(CLI::App* c, SourceFlags* f) {
   c->add_option("--infer-rows", f->infer_rows, "Records sampled for type inference")->check(CLI::PositiveNumber);
 }
 
-Status ConfigureInputs(const SourceFlags& flags, example::RecordType record_type, bool skip_bad,
+Status ConfigureInputs(const SourceFlags& flags, const std::string& record_type, bool skip_bad,
                        pipeline::InputOptions* in) {
   pipeline::InputSpec spec = flags;
+  spec.record_type = record_type;
   spec.skip_bad = skip_bad;
   ASSIGN_OR_RETURN(*in, pipeline::MakeInputOptions(spec));
-  in->tfrecord.record_type = record_type;
-  return in->tfrecord.Validate();
+  return Status::OK();
 }
 
 }  // namespace recflow::cli

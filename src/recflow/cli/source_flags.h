@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 
 #include "recflow/core/result.h"
-#include "recflow/formats/example/record_type.h"
 #include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
@@ -22,9 +21,9 @@ using SourceFlags = pipeline::InputSpec;
 void AddSourceFlags(CLI::App* command, SourceFlags* flags);
 
 /// Fills `in` from the flags: the format, the schema file, the CSV dialect, inference and unit
-/// sizes; TFRecord records of `record_type`; bad records skipped (as SkippedRecords) when
-/// `skip_bad` is set, else an error.
-Status ConfigureInputs(const SourceFlags& flags, example::RecordType record_type, bool skip_bad,
+/// sizes; TFRecord records of `record_type` ("example" or "sequence_example"); bad records
+/// skipped (as SkippedRecords) when `skip_bad` is set, else an error.
+Status ConfigureInputs(const SourceFlags& flags, const std::string& record_type, bool skip_bad,
                        pipeline::InputOptions* in);
 
 }  // namespace recflow::cli

@@ -40,8 +40,7 @@ Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, cons
   }
   if (!tabular) return std::unique_ptr<Source>();
   pipeline::InputOptions options;
-  ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(inputs.record_type));
-  RETURN_NOT_OK(ConfigureInputs(source, record_type, inputs.skip_corrupt, &options));
+  RETURN_NOT_OK(ConfigureInputs(source, inputs.record_type, inputs.skip_corrupt, &options));
   options.format = format;
   ASSIGN_OR_RETURN(options.tfrecord.reader, ReaderOptionsFromFlags(inputs));
   return pipeline::OpenInputs(inputs.paths, options);
