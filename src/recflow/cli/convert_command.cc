@@ -98,10 +98,11 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
                 "Output compression: whole files (gzip, zlib) or, for arrow/feather, bodies (lz4, zstd)")
       ->check(CLI::IsMember({"none", "gzip", "zlib", "lz4", "zstd"}));
   c->add_option("--level", f->level, "Compression level 0..9 (-1 = default)")->check(CLI::Range(-1, 9));
-  c->add_option("--shards", f->shards, "Files per partition (default 1)")->check(CLI::PositiveNumber);
-  c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records")
+  c->add_option("--shards", f->shards, "Files per partition (0: one, or as many as --max-*-per-shard start)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records (0: no limit)")
       ->check(CLI::PositiveNumber);
-  c->add_option("--max-bytes-per-shard", f->max_bytes_per_shard, "Start a new file before N uncompressed bytes")
+  c->add_option("--max-bytes-per-shard", f->max_bytes_per_shard, "Start a new file before N uncompressed bytes (0: no limit)")
       ->check(CLI::PositiveNumber);
   c->add_option("--naming", f->naming, "Shard names: beam (part-00000-of-00004) or spark (part-00000-<uuid>-c000)")
       ->check(CLI::IsMember({"beam", "spark"}));
@@ -110,7 +111,7 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   c->add_option("--mode", f->mode, "When the output exists")
       ->check(CLI::IsMember({"error", "overwrite", "append", "overwrite-partitions"}));
   c->add_option("--select", f->select, "Columns to keep, in order")->delimiter(',');
-  c->add_option("--threads", f->threads, "Worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  c->add_option("--threads", f->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
   c->add_flag("--json", f->json, "Print the summary as JSON on stdout");
   c->add_flag("--no-progress", f->no_progress, "No progress bar even on a terminal");
   c->add_flag("--no-sync", f->no_sync, "Do not fsync at commit (survives a crash, not a power loss)");

@@ -12,7 +12,7 @@ namespace recflow::cli {
 void AddInputFlags(CLI::App* command, InputFlags* flags) {
   command->add_option("PATH", flags->paths, "Files, directories or globs ('-' = stdin)")->required();
   command->add_option("--record-type", flags->record_type, "What each record holds")
-      ->check(CLI::IsMember({"example", "sequence-example", "bytes"}))
+      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}))
       ->capture_default_str();
   command->add_option("--compression", flags->compression, "Input compression (auto: magic bytes, then suffix)")
       ->check(CLI::IsMember({"auto", "none", "gzip", "zlib"}))

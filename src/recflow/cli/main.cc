@@ -1,6 +1,8 @@
 // The `recflow` command: parses the command line and dispatches to a subcommand.
 // Exit codes: 0 ok, 1 data or runtime error, 2 usage error.
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -12,12 +14,40 @@
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
+#include "recflow/core/spelling.h"
 
 namespace {
 
 constexpr int kExitOk = 0;
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
+
+/// Makes --help show the default of every single-valued option of `app` and its commands
+/// (`--mode TEXT=error`); flags and lists, whose defaults say nothing, are left out.
+void ShowDefaults(CLI::App* app) {
+  for (CLI::Option* option : app->get_options()) {
+    if (option->get_type_size() > 0 && option->get_items_expected_max() == 1) option->capture_default_str();
+  }
+  for (CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) ShowDefaults(sub);
+}
+
+/// When the first argument is meant as a command but names none, the message (with the command
+/// it most likely meant); "" otherwise. CLI11 alone would say "A subcommand is required".
+std::string UnknownCommandMessage(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  const std::string word = argv[1];
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == word) return "";
+    names.push_back(sub->get_name());
+  }
+  const std::string closest = recflow::ClosestName(word, names);
+  std::string message = "unknown command '" + word + "'";
+  if (!closest.empty()) message += "; did you mean '" + closest + "'?";
+  std::string all;
+  for (const std::string& name : names) all += (all.empty() ? "" : ", ") + name;
+  return message + " (commands: " + all + "; recflow --help)";
+}
 
 int Run(int argc, char** argv) {
   CLI::App app{"recflow: builds and feeds ML training data (TFRecord, tf.Example, Arrow)", "recflow"};
@@ -35,6 +65,11 @@ int Run(int argc, char** argv) {
   CLI::App* run = recflow::cli::AddRunCommand(&app, &run_flags);
   CLI::App* plan = recflow::cli::AddPlanCommand(&app, &run_flags);
   CLI::App* steps = recflow::cli::AddStepsCommand(&app);
+  ShowDefaults(&app);
+  if (const std::string unknown = UnknownCommandMessage(app, argc, argv); !unknown.empty()) {
+    fmt::print(stderr, "recflow: {}\n", unknown);
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

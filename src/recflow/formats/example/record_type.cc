@@ -23,7 +23,9 @@ Result<RecordType> ParseRecordType(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lower == "example") return RecordType::kExample;
-  if (lower == "sequence-example" || lower == "sequenceexample") return RecordType::kSequenceExample;
+  if (lower == "sequence-example" || lower == "sequence_example" || lower == "sequenceexample") {
+    return RecordType::kSequenceExample;
+  }
   if (lower == "bytes" || lower == "bytearray") return RecordType::kByteArray;
   return Status::InvalidArgument("unknown record type '" + std::string(name) +
                                  "' (expected example, sequence-example or bytes)");

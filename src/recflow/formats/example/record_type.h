@@ -15,7 +15,7 @@ enum class RecordType : uint8_t { kExample, kSequenceExample, kByteArray };
 /// "example", "sequence-example" or "bytes".
 std::string_view RecordTypeName(RecordType type);
 
-/// Parses "example", "sequence-example", "bytes" and spark-tfrecord's spellings "Example",
+/// Parses "example", "sequence-example" (or "sequence_example"), "bytes" and spark-tfrecord's spellings "Example",
 /// "SequenceExample", "ByteArray" (case-insensitive). Anything else is InvalidArgument.
 Result<RecordType> ParseRecordType(std::string_view name);
 
