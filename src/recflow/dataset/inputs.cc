@@ -8,6 +8,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "recflow/core/local_path.h"
 #include "recflow/dataset/commit.h"
 
 namespace recflow {
@@ -75,7 +76,8 @@ Status ExpandGlob(const std::string& pattern, std::vector<std::string>* out) {
 
 Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& args) {
   std::vector<std::string> files;
-  for (const std::string& arg : args) {
+  for (const std::string& given : args) {
+    ASSIGN_OR_RETURN(const std::string arg, LocalPath(given));
     if (arg == "-") {
       files.push_back(arg);
       continue;

@@ -74,8 +74,8 @@ class IdxTable {
 BuildResult BuildReadIdx(StepContext& ctx) {
   ASSIGN_OR_RETURN(std::string images, ctx.args->String("images"));
   ASSIGN_OR_RETURN(std::string labels, ctx.args->String("labels"));
-  images = ctx.Path(images);
-  labels = ctx.Path(labels);
+  ASSIGN_OR_RETURN(images, ctx.ArgPath("images", images));
+  ASSIGN_OR_RETURN(labels, ctx.ArgPath("labels", labels));
   auto factory = [images, labels]() -> Result<std::unique_ptr<Source>> {
     ASSIGN_OR_RETURN(auto table, IdxTable::Open(images, labels));
     return MakeCallbackSource(images, table->schema(), [table] { return table->Next(); });
@@ -167,7 +167,8 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
   const int bytes_index = schema->GetFieldIndex(bytes_column);
   if (path_index < 0) return ctx.args->Error("path", "no column '" + path_column + "'");
   if (bytes_index < 0) return ctx.args->Error("bytes", "no column '" + bytes_column + "'");
-  const fs::path root = ctx.Path(dir);
+  ASSIGN_OR_RETURN(const std::string resolved_dir, ctx.ArgPath("dir", dir));
+  const fs::path root = resolved_dir;
   auto fn = [root, path_index, bytes_index](const RowView& row, RowEmitter& out) -> Status {
     if (row.IsNull(path_index) || row.IsNull(bytes_index)) return Status::DataError("a path or bytes value is null");
     ASSIGN_OR_RETURN(std::string_view path, row.Bytes(path_index));
@@ -187,7 +188,7 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
 
 void AddFileSteps(StepRegistry* registry) {
   (void)registry->Add(StepType{"read_idx", "MNIST-format IDX images and labels as {index, image, label}", "", 0, 0,
-                               BuildReadIdx});
+                               BuildReadIdx, NodeKind::kRead});
   (void)registry->Add(StepType{"text_template", "a text column from a template of columns: \"{split}/{index}.png\"", "",
                                1, 1, BuildTextTemplate});
   (void)registry->Add(StepType{"write_files", "write each row's bytes to DIR/PATH (atomically per file)", "", 1, 1,

@@ -48,7 +48,7 @@ BuildResult BuildLoadFile(StepContext& ctx) {
   ASSIGN_OR_RETURN(std::string column, ctx.args->String("column", "path"));
   ASSIGN_OR_RETURN(std::string base, ctx.args->String("base_dir", ""));
   ASSIGN_OR_RETURN(std::string output, ctx.args->String("output", "bytes"));
-  base = ctx.Path(base.empty() ? "." : base);
+  ASSIGN_OR_RETURN(base, ctx.ArgPath("base_dir", base.empty() ? "." : base));
   return AddJob(ctx, column, Field::Make(output, binary()),
                 [base](const std::shared_ptr<ArrayData>& in, ProcessContext& c) {
                   return ops::LoadFiles(in, base, c.row_errors());

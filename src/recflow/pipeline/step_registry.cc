@@ -3,13 +3,21 @@
 
 #include <filesystem>
 
+#include "recflow/core/local_path.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
 
 namespace recflow::pipeline {
 
-std::string StepContext::Path(const std::string& path) const {
+Result<std::string> StepContext::Path(const std::string& text) const {
+  ASSIGN_OR_RETURN(const std::string path, LocalPath(text));
   if (path.empty() || path == "-" || std::filesystem::path(path).is_absolute() || base_dir.empty()) return path;
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+Result<std::string> StepContext::ArgPath(std::string_view key, const std::string& value) const {
+  Result<std::string> path = Path(value);
+  if (!path.ok()) return args->Error(key, path.status().message());
+  return path;
 }
 
 Status StepRegistry::Add(StepType type) {

@@ -21,8 +21,11 @@ struct StepContext {
   StepArgs* args = nullptr;          ///< the op's arguments
   std::string base_dir;              ///< the YAML file's directory
 
-  /// `path` resolved against base_dir when relative.
-  std::string Path(const std::string& path) const;
+  /// `path` (or a file:// URI, see LocalPath) resolved against base_dir when relative;
+  /// InvalidArgument for a URI scheme recflow does not handle.
+  Result<std::string> Path(const std::string& path) const;
+  /// Path(value) of argument `key`, an error located at that argument when it fails.
+  Result<std::string> ArgPath(std::string_view key, const std::string& value) const;
   /// The only main input (the builder's step takes exactly one).
   const PCollection& input() const { return inputs.front(); }
 };
@@ -39,6 +42,10 @@ struct StepType {
   int min_inputs = 1;      ///< 0 for reads
   int max_inputs = 1;      ///< -1 for any number (flatten)
   StepBuilder build;
+  /// The node the step adds (what a plan shows for it while its input is deferred).
+  NodeKind kind = NodeKind::kParDo;
+  /// True for a step fitted over its input in a first pass (a CombineGlobally read as a side input).
+  bool fitted = false;
 };
 
 /// Step kinds by name.
