@@ -109,6 +109,15 @@ SchemaPtr Schema::WithMetadata(std::shared_ptr<const KeyValueMetadata> metadata)
   return Make(fields_, std::move(metadata));
 }
 
+SchemaPtr Schema::WithAllNullable() const {
+  std::vector<FieldPtr> fields;
+  fields.reserve(fields_.size());
+  for (const FieldPtr& f : fields_) {
+    fields.push_back(f->nullable() ? f : Field::Make(f->name(), f->type(), /*nullable=*/true, f->metadata()));
+  }
+  return Make(std::move(fields), metadata_);
+}
+
 bool Schema::Equals(const Schema& other, bool check_metadata) const {
   if (this == &other) return true;
   if (fields_.size() != other.fields_.size()) return false;

@@ -103,6 +103,9 @@ class Schema {
   const std::shared_ptr<const KeyValueMetadata>& metadata() const { return metadata_; }
   /// A copy with other metadata.
   SchemaPtr WithMetadata(std::shared_ptr<const KeyValueMetadata> metadata) const;
+  /// A copy whose top-level fields are all nullable (what inference from a sample that did not
+  /// see the whole input must give: a null may come after the sample).
+  SchemaPtr WithAllNullable() const;
 
   /// Same fields in the same order (and metadata, of schema and fields, when `check_metadata`).
   bool Equals(const Schema& other, bool check_metadata = false) const;

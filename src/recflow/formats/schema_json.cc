@@ -28,6 +28,19 @@ Result<DataTypePtr> ParseType(std::string_view text, bool* timestamp) {
                            "' (bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, timestamp, list<T>)");
 }
 
+/// The field `name` of the schema-file type `type` (timestamps tagged with their logical type).
+Result<FieldPtr> MakeField(std::string_view name, std::string_view type, bool nullable) {
+  bool timestamp = false;
+  auto parsed = ParseType(type, &timestamp);
+  if (!parsed.ok()) return parsed.status().WithField(name);
+  std::shared_ptr<const KeyValueMetadata> metadata;
+  if (timestamp) {
+    metadata = std::make_shared<KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{
+        {std::string(kLogicalTypeKey), std::string(kTimestampLogicalType)}});
+  }
+  return Field::Make(std::string(name), *parsed, nullable, std::move(metadata));
+}
+
 Result<FieldPtr> ParseField(simdjson::dom::element element, size_t index) {
   simdjson::dom::object object;
   if (element.get_object().get(object)) {
@@ -50,15 +63,7 @@ Result<FieldPtr> ParseField(simdjson::dom::element element, size_t index) {
   }
   if (name.empty()) return Status::DataError("field " + std::to_string(index) + " has no name");
   if (type.empty()) return Status::DataError("field '" + std::string(name) + "' has no type");
-  bool timestamp = false;
-  auto parsed = ParseType(type, &timestamp);
-  if (!parsed.ok()) return parsed.status().WithField(name);
-  std::shared_ptr<const KeyValueMetadata> metadata;
-  if (timestamp) {
-    metadata = std::make_shared<KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{
-        {std::string(kLogicalTypeKey), std::string(kTimestampLogicalType)}});
-  }
-  return Field::Make(std::string(name), *parsed, nullable, std::move(metadata));
+  return MakeField(name, type, nullable);
 }
 
 }  // namespace
@@ -99,6 +104,39 @@ Result<SchemaPtr> ReadSchemaFile(const std::string& path) {
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, ReadWholeFile(path));
   return ParseSchemaJson(std::string_view(reinterpret_cast<const char*>(data->data()), static_cast<size_t>(data->size())),
                          path);
+}
+
+Result<SchemaPtr> ParseSchemaHints(const std::vector<std::string>& hints) {
+  std::vector<FieldPtr> fields;
+  std::set<std::string, std::less<>> names;
+  for (const std::string& hint : hints) {
+    const size_t colon = hint.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == hint.size()) {
+      return Status::InvalidArgument("schema hint '" + hint + "': expected NAME:TYPE (e.g. trip_seconds:float32)");
+    }
+    auto field = MakeField(std::string_view(hint).substr(0, colon), std::string_view(hint).substr(colon + 1), true);
+    if (!field.ok()) return Status::InvalidArgument("schema hint '" + hint + "': " + field.status().message());
+    if (!names.insert((*field)->name()).second) {
+      return Status::InvalidArgument("schema hint '" + hint + "': column '" + (*field)->name() + "' is hinted twice");
+    }
+    fields.push_back(std::move(field).ValueUnsafe());
+  }
+  return Schema::Make(std::move(fields));
+}
+
+Result<SchemaPtr> ApplySchemaHints(const SchemaPtr& inferred, const SchemaPtr& hints, const std::string& input) {
+  if (hints == nullptr || hints->num_fields() == 0) return inferred;
+  std::vector<FieldPtr> fields = inferred->fields();
+  for (const FieldPtr& hint : hints->fields()) {
+    const int index = inferred->GetFieldIndex(hint->name());
+    if (index < 0) {
+      return Status::InvalidArgument("schema hint for '" + hint->name() + "': no such column in " + input + " (" +
+                                     inferred->ToString() + ")");
+    }
+    const FieldPtr& old = fields[static_cast<size_t>(index)];
+    fields[static_cast<size_t>(index)] = Field::Make(old->name(), hint->type(), old->nullable(), hint->metadata());
+  }
+  return Schema::Make(std::move(fields), inferred->metadata());
 }
 
 }  // namespace recflow

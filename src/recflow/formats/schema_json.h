@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
@@ -20,5 +21,16 @@ Result<SchemaPtr> ParseSchemaJson(std::string_view json, const std::string& name
 
 /// Reads and parses a schema file.
 Result<SchemaPtr> ReadSchemaFile(const std::string& path);
+
+/// Parses schema hints `NAME:TYPE` (`trip_seconds:float32`; the type is one of the schema
+/// file's type names, split at the last `:`) into a schema of the hinted columns, nullable.
+/// InvalidArgument for a hint without a name or type, an unknown type or a column hinted twice.
+Result<SchemaPtr> ParseSchemaHints(const std::vector<std::string>& hints);
+
+/// `inferred` with the type of every column `hints` names replaced by the hinted one (and its
+/// logical-type metadata), other columns and every column's nullability kept, as DuckDB's
+/// `types` and Spark's schema hints override single columns. InvalidArgument naming `input`
+/// when a hint names no column of `inferred`. `hints` may be null (no hints).
+Result<SchemaPtr> ApplySchemaHints(const SchemaPtr& inferred, const SchemaPtr& hints, const std::string& input);
 
 }  // namespace recflow

@@ -11,6 +11,7 @@
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
+#include "recflow/formats/schema_json.h"
 #include "recflow/formats/tfrecord/sampled_schema.h"
 
 namespace recflow::pipeline {
@@ -62,6 +63,10 @@ class ChainedSource final : public Source {
         name_(files_.size() == 1 ? files_[0].path : std::to_string(files_.size()) + " files") {}
 
   Status Init() {
+    if (options_.type_hints != nullptr && (formats_[0] == InputFormat::kAvro || formats_[0] == InputFormat::kArrow)) {
+      return Status::InvalidArgument("schema hints apply to inferred schemas (CSV, JSON Lines, TFRecord); " +
+                                     files_[0].path + " carries its own schema: cast its columns in a pipeline instead");
+    }
     if (files_.size() > 1 && SchemaInferred(formats_[0]) && formats_[0] == InputFormat::kTfrecord) {
       // Features differ from file to file (a feature only some partitions have): sample them all.
       auto open = [this](size_t k) { return tfrecord::RecordReader::Open(files_[k].path, options_.tfrecord.reader); };
@@ -69,7 +74,7 @@ class ChainedSource final : public Source {
                        tfrecord::InferSampledSchema(files_.size(), open, options_.tfrecord.record_type,
                                                     options_.tfrecord.inference_records,
                                                     options_.tfrecord.skip_bad_records));
-      data_schema_ = sampled.schema;
+      ASSIGN_OR_RETURN(data_schema_, ApplySchemaHints(sampled.schema, options_.type_hints, name_));
     } else {
       RETURN_NOT_OK(OpenFile(0, nullptr));
       data_schema_ = current_->schema();
@@ -77,11 +82,7 @@ class ChainedSource final : public Source {
     if (files_.size() > 1 && SchemaInferred(formats_[0])) {
       // Inference saw a sample: a column it never found null may be null (or a feature
       // missing) in a later file, so every column is nullable.
-      std::vector<FieldPtr> relaxed;
-      for (const FieldPtr& f : data_schema_->fields()) {
-        relaxed.push_back(Field::Make(f->name(), f->type(), /*nullable=*/true, f->metadata()));
-      }
-      data_schema_ = Schema::Make(std::move(relaxed), data_schema_->metadata());
+      data_schema_ = data_schema_->WithAllNullable();
       RETURN_NOT_OK(OpenFile(0, data_schema_));
     }
     std::vector<FieldPtr> fields = data_schema_->fields();

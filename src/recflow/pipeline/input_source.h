@@ -39,6 +39,9 @@ struct InputOptions {
   jsonl::ReadOptions jsonl = jsonl::ReadOptions::Defaults();
   tfrecord::SourceOptions tfrecord = tfrecord::SourceOptions::Defaults();
   avro::ReadOptions avro = avro::ReadOptions::Defaults();
+  /// Column types overriding inference (also set in the csv, jsonl and tfrecord options); Avro
+  /// and Arrow files carry their own schema and refuse hints. Null: none.
+  SchemaPtr type_hints;
 };
 
 /// Expands `args` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,

@@ -2,6 +2,7 @@
 #include "recflow/pipeline/io_specs.h"
 
 #include "recflow/core/compression.h"
+#include "recflow/core/local_path.h"
 #include "recflow/dataset/save_mode.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/csv/csv_output_format.h"
@@ -23,8 +24,14 @@ Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
   ASSIGN_OR_RETURN(example::RecordType record_type, example::ParseRecordType(spec.record_type));
   SchemaPtr schema;
   if (!spec.schema_file.empty()) {
-    ASSIGN_OR_RETURN(schema, ReadSchemaFile(spec.schema_file));
+    ASSIGN_OR_RETURN(const std::string schema_file, LocalPath(spec.schema_file));
+    ASSIGN_OR_RETURN(schema, ReadSchemaFile(schema_file));
   }
+  if (schema != nullptr && !spec.schema_hints.empty()) {
+    return Status::InvalidArgument("schema hints refine an inferred schema: give the types in the schema file instead");
+  }
+  ASSIGN_OR_RETURN(in.type_hints, ParseSchemaHints(spec.schema_hints));
+  if (in.type_hints->num_fields() == 0) in.type_hints = nullptr;
   const bool skip = spec.skip_bad;
   // CSV
   ASSIGN_OR_RETURN(in.csv.dialect.delimiter, SingleChar("the delimiter", spec.delimiter));
@@ -33,22 +40,25 @@ Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
     ASSIGN_OR_RETURN(in.csv.dialect.comment, SingleChar("the comment character", spec.comment));
   }
   in.csv.header = !spec.no_header;
-  if (spec.null_values_given) in.csv.null_values = spec.null_values;
+  in.csv.null_values.insert(in.csv.null_values.end(), spec.null_values.begin(), spec.null_values.end());
   in.csv.block_size = spec.block_size;
   in.csv.inference_rows = spec.infer_rows;
   in.csv.schema = schema;
+  in.csv.type_hints = in.type_hints;
   in.csv.bad_rows = skip ? csv::BadRowsMode::kSkip : csv::BadRowsMode::kFail;
   RETURN_NOT_OK(in.csv.Validate());
   // JSON Lines
   in.jsonl.block_size = spec.block_size;
   in.jsonl.inference_rows = spec.infer_rows;
   in.jsonl.schema = schema;
+  in.jsonl.type_hints = in.type_hints;
   in.jsonl.bad_rows = skip ? jsonl::BadRowsMode::kSkip : jsonl::BadRowsMode::kFail;
   RETURN_NOT_OK(in.jsonl.Validate());
   // TFRecord
   in.tfrecord.record_type = record_type;
   in.tfrecord.inference_records = spec.infer_rows;
   in.tfrecord.schema = schema;
+  in.tfrecord.type_hints = in.type_hints;
   in.tfrecord.skip_bad_records = skip;
   RETURN_NOT_OK(in.tfrecord.Validate());
   // Avro (its schema is in the file; a schema file does not apply)
@@ -113,7 +123,7 @@ Result<dataset::Sharding> MakeSharding(const OutputSpec& spec) {
 
 Result<dataset::SinkOptions> MakeSinkOptions(const OutputSpec& spec) {
   dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-  options.output = spec.output;
+  ASSIGN_OR_RETURN(options.output, LocalPath(spec.output));
   ASSIGN_OR_RETURN(options.format, MakeFormatFactory(spec));
   if (!IsArrow(spec.format)) {
     if (spec.compression == "lz4" || spec.compression == "zstd") {

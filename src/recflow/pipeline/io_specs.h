@@ -17,12 +17,12 @@ namespace recflow::pipeline {
 struct InputSpec {
   std::string from = "auto";       ///< csv, jsonl, tfrecord, avro, arrow/feather, or auto (by suffix)
   std::string schema_file;         ///< a JSON schema overriding inference
+  std::vector<std::string> schema_hints;  ///< NAME:TYPE overriding inference for single columns
   std::string record_type = "example";  ///< TFRecord records: example or sequence_example
   std::string delimiter = ",";     ///< CSV field delimiter (one character, or "tab")
   std::string quote = "\"";
   bool no_header = false;
-  std::vector<std::string> null_values;
-  bool null_values_given = false;  ///< null_values replaces the default (empty text only)
+  std::vector<std::string> null_values;  ///< texts read as null besides the empty field
   std::string comment;
   int64_t block_size = int64_t{1} << 20;
   int64_t infer_rows = 10000;

@@ -10,6 +10,7 @@
 #include "recflow/formats/csv/block_source_internal.h"
 #include "recflow/formats/csv/inference.h"
 #include "recflow/formats/csv/row_converter_internal.h"
+#include "recflow/formats/schema_json.h"
 
 namespace recflow::csv {
 
@@ -100,9 +101,11 @@ Status CsvReader::InferSchema() {
   bool know_width = have_names;
   int64_t seen = 0;
   std::string scratch;
+  bool whole_input = false;  // the sample reached the end of the input
   for (size_t bi = 0; seen < options_.inference_rows; ++bi) {
     if (bi == pending_.size()) {
       ASSIGN_OR_RETURN(const bool loaded, LoadBlock());
+      whole_input = !loaded;
       if (!loaded) break;
     }
     const Pending& p = pending_[bi];
@@ -126,9 +129,11 @@ Status CsvReader::InferSchema() {
   }
   std::vector<FieldPtr> fields;
   for (size_t c = 0; c < columns.size(); ++c) {
-    fields.push_back(columns[c].MakeField(have_names ? names[c] : DefaultColumnName(c), options_.infer_nullability));
+    // Past the sample a null may come in any column: only a sample of the whole input decides.
+    fields.push_back(columns[c].MakeField(have_names ? names[c] : DefaultColumnName(c),
+                                          options_.infer_nullability && whole_input));
   }
-  schema_ = Schema::Make(std::move(fields));
+  ASSIGN_OR_RETURN(schema_, ApplySchemaHints(Schema::Make(std::move(fields)), options_.type_hints, name_));
   return Status::OK();
 }
 

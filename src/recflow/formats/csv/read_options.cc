@@ -32,8 +32,9 @@ Status ReadOptions::Validate() const {
       return Status::InvalidArgument("csv comment character must differ from delimiter, quote, CR and LF");
     }
   }
-  if (schema != nullptr) {
-    for (const auto& field : schema->fields()) {
+  for (const SchemaPtr& s : {schema, type_hints}) {
+    if (s == nullptr) continue;
+    for (const auto& field : s->fields()) {
       if (!field->type()->is_primitive()) {
         return Status::InvalidArgument("csv cannot read column '" + field->name() + "' of type " +
                                        field->type()->ToString());

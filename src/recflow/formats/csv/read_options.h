@@ -56,13 +56,17 @@ struct ReadOptions {
   std::vector<std::string> null_values = {""};
   /// Data rows sampled for type inference (ignored when `schema` is set).
   int64_t inference_rows = 10000;
-  /// Mark an inferred column non-nullable when its sample held no null; when false every
-  /// inferred column is nullable (safer when nulls may appear after the sample).
+  /// Mark an inferred column non-nullable when the sample covered the whole input and held no
+  /// null there; when false (or when the input goes on past the sample) every inferred column is
+  /// nullable, so that a null after the sample never fails valid data.
   bool infer_nullability = true;
   /// Explicit column names and types; overrides the header names and inference. Supported
   /// types: bool, int8..int64, uint8..uint64, float32, float64, utf8, binary, and int64 with
   /// the timestamp logical type (see recflow::kLogicalTypeKey in columnar/schema.h).
   SchemaPtr schema;
+  /// Types of single columns that override inference (ApplySchemaHints, `--schema-hint`);
+  /// ignored when `schema` is set. The same types as `schema`.
+  SchemaPtr type_hints;
   /// When non-empty (and `header` is set), the header row must hold exactly these names, else a
   /// DataError naming the file and the first differing column. Used when files are read as one
   /// dataset, so a later file whose columns are reordered or renamed is not misread.

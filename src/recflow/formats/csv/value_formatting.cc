@@ -1,6 +1,7 @@
 // AppendFloat, and FormatTimestamp on the shared timestamp text (value_text.h).
 #include "recflow/formats/csv/value_formatting.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -18,6 +19,10 @@ void AppendFloating(T v, std::string* out) {
   char buf[64];
   const auto res = std::to_chars(buf, buf + sizeof(buf), v);
   out->append(buf, res.ptr);
+  // A whole number keeps a fraction (600 → "600.0"), so text readers infer a float again.
+  if (std::find_if(buf, res.ptr, [](char c) { return c != '-' && (c < '0' || c > '9'); }) == res.ptr) {
+    out->append(".0");
+  }
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ void AppendInteger(T v, std::string* out) {
 }
 
 /// Appends `v` in the shortest form that ParseFloat<float> reads back to the same float32
-/// ("0.1", "1e+20", "-0"); infinities as "inf" / "-inf", every NaN as "nan".
+/// ("0.1", "1e+20"), a whole number with ".0" ("600.0", "-0.0") so that it reads back as a
+/// float, not an integer; infinities as "inf" / "-inf", every NaN as "nan".
 void AppendFloat(float v, std::string* out);
 /// Same for float64.
 void AppendFloat(double v, std::string* out);

@@ -33,7 +33,10 @@ TEST(ValueFormattingTest, FloatsAreShortestAndSpelledAsTheReaderReadsThem) {
   EXPECT_EQ(Text(0.1f), "0.1");
   EXPECT_EQ(Text(0.1), "0.1");
   EXPECT_EQ(Text(1e20), "1e+20");
-  EXPECT_EQ(Text(-0.0), "-0");
+  EXPECT_EQ(Text(-0.0), "-0.0");  // whole numbers keep a fraction: read back, they are floats
+  EXPECT_EQ(Text(600.0), "600.0");
+  EXPECT_EQ(Text(600.0f), "600.0");
+  EXPECT_EQ(Text(-3.0), "-3.0");
   EXPECT_EQ(Text(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(Text(-std::numeric_limits<float>::infinity()), "-inf");
   EXPECT_EQ(Text(std::numeric_limits<double>::quiet_NaN()), "nan");

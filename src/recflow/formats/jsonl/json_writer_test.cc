@@ -74,7 +74,7 @@ TEST(JsonWriterTest, ShortestRoundTripFloats) {
   EXPECT_EQ(Render([](JsonWriter& w) { w.Double(0.1); }), "0.1");
   EXPECT_EQ(Render([](JsonWriter& w) { w.Double(static_cast<double>(0.1f)); }), "0.10000000149011612");
   EXPECT_EQ(Render([](JsonWriter& w) { w.Float(-2.5f); }), "-2.5");
-  EXPECT_EQ(Render([](JsonWriter& w) { w.Float(1.0f); }), "1");
+  EXPECT_EQ(Render([](JsonWriter& w) { w.Float(1.0f); }), "1.0");  // still a float when read back
   EXPECT_EQ(Render([](JsonWriter& w) { w.Float(3.4028235e38f); }), "3.4028235e+38");
 }
 

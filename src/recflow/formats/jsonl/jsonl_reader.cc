@@ -8,6 +8,7 @@
 #include "recflow/formats/jsonl/line_source_internal.h"
 #include "recflow/formats/jsonl/record_converter_internal.h"
 #include "recflow/formats/jsonl/record_parser_internal.h"
+#include "recflow/formats/schema_json.h"
 
 namespace recflow::jsonl {
 
@@ -40,8 +41,10 @@ JsonlReader::~JsonlReader() = default;
 
 Status JsonlReader::InferSchema() {
   TypeInference record(options_.infer_timestamps);
+  bool whole_input = false;  // the sample reached the end of the input
   while (static_cast<int64_t>(sample_.size()) < options_.inference_rows) {
     ASSIGN_OR_RETURN(const std::optional<Line> line, source_->Next());
+    whole_input = !line.has_value();
     if (!line.has_value()) break;
     sample_.push_back({sample_text_.size(), line->text.size(), line->offset, line->number});
     sample_text_.append(line->text).push_back('\n');
@@ -50,7 +53,9 @@ Status JsonlReader::InferSchema() {
     if (parsed.ok() && !parsed->get_object().get(object)) record.ObserveMembers(object);
   }
   sample_text_.append(static_cast<size_t>(kLinePadding), ' ');
-  schema_ = Schema::Make(record.MakeMemberFields(options_.infer_nullability));
+  // Past the sample a field may be null or missing: only a sample of the whole input decides.
+  ASSIGN_OR_RETURN(schema_, ApplySchemaHints(Schema::Make(record.MakeMemberFields(options_.infer_nullability && whole_input)),
+                                              options_.type_hints, name_));
   return Status::OK();
 }
 

@@ -37,8 +37,9 @@ Status ReadOptions::Validate() const {
   if (max_depth < 1 || max_depth > kMaxDepth) {
     return Status::InvalidArgument("jsonl max_depth must be in [1, 1024], got " + std::to_string(max_depth));
   }
-  if (schema != nullptr) {
-    for (const auto& field : schema->fields()) RETURN_NOT_OK(CheckType(*field, max_depth - 1));
+  for (const SchemaPtr& s : {schema, type_hints}) {
+    if (s == nullptr) continue;
+    for (const auto& field : s->fields()) RETURN_NOT_OK(CheckType(*field, max_depth - 1));
   }
   return Status::OK();
 }

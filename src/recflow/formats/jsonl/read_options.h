@@ -25,8 +25,9 @@ struct ReadOptions {
   int64_t batch_rows = 65536;
   /// Records sampled for type inference (ignored when `schema` is set).
   int64_t inference_rows = 10000;
-  /// Mark an inferred field non-nullable when the sample never had it null or missing; when
-  /// false every inferred field is nullable (safer when nulls may appear after the sample).
+  /// Mark an inferred field non-nullable when the sample covered the whole input and held no
+  /// null there; when false (or when the input goes on past the sample) every inferred field is
+  /// nullable, so that a null after the sample never fails valid data.
   bool infer_nullability = true;
   /// Infer strings that all parse as ISO-8601 (csv::ParseTimestampMicros) as timestamps: int64
   /// microseconds tagged with kTimestampLogicalType, as the CSV reader does.
@@ -38,6 +39,9 @@ struct ReadOptions {
   /// keys are null. Supported types: bool, int8..int64, uint8..uint64, float32, float64, utf8,
   /// binary, int64 with the timestamp logical type, list<T> and struct<...> of these.
   SchemaPtr schema;
+  /// Types of single fields that override inference (ApplySchemaHints, `--schema-hint`);
+  /// ignored when `schema` is set. The same types as `schema`.
+  SchemaPtr type_hints;
   /// Fail on the first bad record, or skip bad records.
   BadRowsMode bad_rows = BadRowsMode::kFail;
   /// Receives every skipped record (optional; only with BadRowsMode::kSkip).

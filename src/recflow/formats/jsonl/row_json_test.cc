@@ -51,7 +51,7 @@ TEST(RowJsonTest, RendersScalarsListsNullsAndBytes) {
   ASSERT_TRUE(nulls.AppendNulls(2).ok());
   auto batch = RecordBatch::Make(schema, 2, {Ints(), FloatLists(), Bytes(), *nulls.Finish()});
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
-  EXPECT_EQ(RenderRow(**batch, 0, false), "{\"i\":-7,\"f\":[0.1,2],\"b\":\"caf\xc3\xa9\",\"n\":null}");
+  EXPECT_EQ(RenderRow(**batch, 0, false), "{\"i\":-7,\"f\":[0.1,2.0],\"b\":\"caf\xc3\xa9\",\"n\":null}");
   EXPECT_EQ(RenderRow(**batch, 1, false), R"({"i":null,"f":[],"b":{"$base64":"/wA="},"n":null})");
   // A slice renders the same rows.
   EXPECT_EQ(RenderRow(*(*batch)->Slice(1, 1), 0, false), RenderRow(**batch, 1, false));
@@ -160,7 +160,7 @@ std::string Json(const std::shared_ptr<ArrayData>& data, int64_t i = 0) {
 }
 
 TEST(RowJsonTest, ArrowTypes) {
-  EXPECT_EQ(Json(ArrayData::Make(float16(), 1, {nullptr, BufferOf<uint16_t>({0x3C00})}, 0)), "1");
+  EXPECT_EQ(Json(ArrayData::Make(float16(), 1, {nullptr, BufferOf<uint16_t>({0x3C00})}, 0)), "1.0");
   EXPECT_EQ(Json(ArrayData::Make(date32(), 2, {nullptr, BufferOf<int32_t>({0, 18000})}, 0), 1), R"("2019-04-14")");
   EXPECT_EQ(Json(ArrayData::Make(date64(), 1, {nullptr, BufferOf<int64_t>({-86'400'000})}, 0)), R"("1969-12-31")");
   EXPECT_EQ(Json(ArrayData::Make(time32(TimeUnit::kMilli), 1, {nullptr, BufferOf<int32_t>({3723001})}, 0)),

@@ -33,7 +33,8 @@ Result<SampledSchema> InferSampledSchema(size_t num_files, const ReaderOpener& o
     if (taken == share) result.complete = false;
     budget -= std::min(budget, taken);
   }
-  result.schema = inferrer.Finish();
+  // A record after the sample may lack a feature the sample always had: valid data must not fail.
+  result.schema = result.complete ? inferrer.Finish() : inferrer.Finish()->WithAllNullable();
   return result;
 }
 

@@ -25,7 +25,8 @@ using ReaderOpener = std::function<Result<std::unique_ptr<RecordReader>>(size_t 
 
 /// Observes up to `sample` records (INT64_MAX: all) of `num_files` files with
 /// example::SchemaInferrer: from the start of each file in turn, an even share of the budget
-/// left, so every file contributes even when the first ones are large. A record that does not
+/// left, so every file contributes even when the first ones are large. When the sample is
+/// partial every column is nullable (a later record may lack any feature). A record that does not
 /// decode is skipped when `skip_undecodable`, else a DataError naming the file, record and
 /// offset.
 Result<SampledSchema> InferSampledSchema(size_t num_files, const ReaderOpener& open, example::RecordType type,

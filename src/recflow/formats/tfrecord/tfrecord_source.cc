@@ -6,6 +6,7 @@
 
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
+#include "recflow/formats/schema_json.h"
 #include "recflow/formats/tfrecord/framing.h"
 
 namespace recflow::tfrecord {
@@ -82,8 +83,10 @@ class TfrecordSource final : public Source {
     example::SchemaInferrer inferrer(options_.record_type);
     sample_ = std::make_unique<TfrecordUnit>(context_, nullptr);
     std::string_view record;
+    bool whole_input = false;
     while (sample_->count() < static_cast<size_t>(options_.inference_records)) {
       ASSIGN_OR_RETURN(const bool more, reader_->Next(&record));
+      whole_input = !more;
       if (!more) break;
       Status st = inferrer.Observe(record);
       if (!st.ok() && !options_.skip_bad_records) {
@@ -91,7 +94,9 @@ class TfrecordSource final : public Source {
       }
       sample_->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFramingOverhead);
     }
-    schema_ = inferrer.Finish();
+    // A record after the sample may lack a feature the sample always had: valid data must not fail.
+    const SchemaPtr inferred = whole_input ? inferrer.Finish() : inferrer.Finish()->WithAllNullable();
+    ASSIGN_OR_RETURN(schema_, ApplySchemaHints(inferred, options_.type_hints, name_));
     sample_->set_schema(schema_);
     return Status::OK();
   }

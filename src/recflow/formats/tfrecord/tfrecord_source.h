@@ -21,6 +21,9 @@ struct SourceOptions {
   example::RecordType record_type = example::RecordType::kExample;
   /// The columns to decode; null = inferred from the first `inference_records` records.
   SchemaPtr schema;
+  /// Types of single columns that override inference (ApplySchemaHints, `--schema-hint`);
+  /// ignored when `schema` is set.
+  SchemaPtr type_hints;
   /// Records observed for inference (they are kept in memory and decoded first).
   int64_t inference_records = 10000;
   /// Record bytes gathered per unit.

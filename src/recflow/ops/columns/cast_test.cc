@@ -114,7 +114,7 @@ TEST(CastTest, ParsesDatesAndTimestamps) {
 TEST(CastTest, FormatsText) {
   RowErrors errors;
   EXPECT_TRUE(SameArray(*CastOk(*Numbers<int64_t>({-42, std::nullopt}), utf8(), errors), *Strings({"-42", std::nullopt})));
-  EXPECT_TRUE(SameArray(*CastOk(*Numbers<double>({0.1, -0.0, std::nan("")}), utf8(), errors), *Strings({"0.1", "-0", "nan"})));
+  EXPECT_TRUE(SameArray(*CastOk(*Numbers<double>({0.1, -0.0, std::nan("")}), utf8(), errors), *Strings({"0.1", "-0.0", "nan"})));
   EXPECT_TRUE(SameArray(*CastOk(*Bools({true, false}), utf8(), errors), *Strings({"true", "false"})));
   EXPECT_TRUE(SameArray(*CastOk(*Numbers<int32_t>({19782}, date32()), utf8(), errors), *Strings({"2024-02-29"})));
   EXPECT_TRUE(SameArray(*CastOk(*Numbers<int64_t>({1500}, timestamp(TimeUnit::kMilli, "UTC")), utf8(), errors),
@@ -145,9 +145,9 @@ TEST(CastTest, ListsElementWise) {
   EXPECT_EQ(ErrorRows(errors), (std::vector<int64_t>{3}));  // once per row
   RowErrors back;
   auto text = CastOk(*out, list(utf8()), back);
-  auto expected = StringLists({std::vector<std::optional<std::string>>{"1", "2"}, std::nullopt,
+  auto expected = StringLists({std::vector<std::optional<std::string>>{"1.0", "2.0"}, std::nullopt,
                                std::vector<std::optional<std::string>>{},
-                               std::vector<std::optional<std::string>>{std::nullopt, "4", std::nullopt},
+                               std::vector<std::optional<std::string>>{std::nullopt, "4.0", std::nullopt},
                                std::vector<std::optional<std::string>>{std::nullopt}});
   EXPECT_TRUE(SameArray(*text, *expected));
   // A sliced list keeps its rows and reports rows relative to the slice.
