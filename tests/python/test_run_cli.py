@@ -43,9 +43,10 @@ steps:
     assert steps["read"]["rows_out"] == 334 and steps["filter"]["rows_out"] == rows[0]["n"]
     unknown = run("run", pipeline, "--set", "nope=1")
     assert unknown.returncode == 2 and "no parameter 'nope'" in unknown.stderr
+    (tmp_path / "x.csv").write_text("image\n1\n")
     pipeline.write_text("steps:\n  - read: x.csv\n  - resize: {height: 0}\n")
     bad = run("plan", pipeline)
-    assert bad.returncode != 0 and f"{pipeline}:" in bad.stderr
+    assert bad.returncode == 2 and f"{pipeline}:3:" in bad.stderr
 
 
 def test_bad_csv_rows_of_a_read_step_go_to_its_dead_letter_file(run, tmp_path):

@@ -20,14 +20,14 @@ void AddCommonFlags(CLI::App* c, RunFlags* f) {
   c->add_option("--set", f->set, "Override a pipeline parameter (KEY=VALUE, repeatable)");
 }
 
-Result<pipeline::YamlPipeline> Load(const RunFlags& flags) {
+Result<pipeline::YamlPipeline> Load(const RunFlags& flags, const pipeline::YamlLoadOptions& options = {}) {
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const std::string& item : flags.set) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) return Status::InvalidArgument("--set " + item + ": expected KEY=VALUE");
     overrides.emplace_back(item.substr(0, eq), item.substr(eq + 1));
   }
-  return pipeline::LoadPipelineYaml(flags.pipeline, overrides, pipeline::BuiltinSteps());
+  return pipeline::LoadPipelineYaml(flags.pipeline, overrides, pipeline::BuiltinSteps(), options);
 }
 
 }  // namespace
@@ -92,8 +92,15 @@ Status RunPipelineCommand(const RunFlags& flags) {
 }
 
 Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out) {
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));
+  // An input an earlier job makes may not exist yet: plan what can be planned and say what waits.
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags, {.defer_missing_inputs = true}));
   ASSIGN_OR_RETURN(pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
+  const std::string deferred = pipeline::DeferredSummary(*loaded.pipeline);
+  for (size_t begin = 0; begin < deferred.size();) {
+    const size_t end = deferred.find('\n', begin);
+    fmt::print(stderr, "recflow: warning: {}\n", deferred.substr(begin, end - begin));
+    begin = end + 1;
+  }
   *out->buffer() += flags.dot ? pipeline::PlanToDot(*loaded.pipeline, plan) : pipeline::PlanToText(*loaded.pipeline, plan);
   return Status::OK();
 }

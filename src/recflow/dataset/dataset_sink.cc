@@ -30,29 +30,36 @@ struct DatasetSink::Partition {
   std::map<int64_t, Target*> shards;
 };
 
-Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema) {
+Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const SchemaPtr& input_schema) {
   RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::vector<int> partition_columns, ResolvePartitionColumns(*input_schema, options.partition_by));
-  std::vector<int> data_columns;
+  DatasetLayout layout;
+  ASSIGN_OR_RETURN(layout.partition_columns, ResolvePartitionColumns(*input_schema, options.partition_by));
   std::vector<FieldPtr> data_fields;
   for (int i = 0; i < input_schema->num_fields(); ++i) {
-    if (std::find(partition_columns.begin(), partition_columns.end(), i) != partition_columns.end()) continue;
-    data_columns.push_back(i);
+    if (std::find(layout.partition_columns.begin(), layout.partition_columns.end(), i) != layout.partition_columns.end()) {
+      continue;
+    }
+    layout.data_columns.push_back(i);
     data_fields.push_back(input_schema->field(i));
   }
-  SchemaPtr data_schema = Schema::Make(std::move(data_fields));
-  ASSIGN_OR_RETURN(std::shared_ptr<const OutputFormat> format, options.format(data_schema));
-  if (format->batch_encoding() != nullptr && options.compression != Compression::kNone) {
-    return Status::InvalidArgument(format->name() + " files compress their own bodies; whole-file " +
+  layout.data_schema = Schema::Make(std::move(data_fields));
+  ASSIGN_OR_RETURN(layout.format, options.format(layout.data_schema));
+  if (layout.format->batch_encoding() != nullptr && options.compression != Compression::kNone) {
+    return Status::InvalidArgument(layout.format->name() + " files compress their own bodies; whole-file " +
                                    std::string(CompressionName(options.compression)) + " would hide their index");
   }
+  return layout;
+}
+
+Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema) {
+  ASSIGN_OR_RETURN(DatasetLayout layout, MakeDatasetLayout(options, input_schema));
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
   commit_options.after_step = options.after_commit_step;
   ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
-  std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(data_schema),
-                                                    std::move(partition_columns), std::move(data_columns),
-                                                    std::move(format), std::move(committer)));
+  std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(layout.data_schema),
+                                                    std::move(layout.partition_columns), std::move(layout.data_columns),
+                                                    std::move(layout.format), std::move(committer)));
   if (sink->partition_columns_.empty()) RETURN_NOT_OK(sink->PartitionFor("").status());
   return sink;
 }

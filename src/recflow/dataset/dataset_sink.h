@@ -64,6 +64,21 @@ struct SinkStats {
   int64_t partitions = 0;     ///< partition directories (0 when not partitioned)
 };
 
+/// How rows of one schema are laid out in a dataset: the partition columns, the data columns
+/// and the format made for the data columns.
+struct DatasetLayout {
+  std::vector<int> partition_columns;  ///< indices in the input schema, in partition_by order
+  std::vector<int> data_columns;       ///< the other indices, in input order
+  SchemaPtr data_schema;               ///< the data columns' fields
+  std::shared_ptr<const OutputFormat> format;
+};
+
+/// Checks, without touching the output, that rows of `input_schema` can be written as `options`
+/// says (options valid, partition columns present, the format takes the data columns, whole-file
+/// compression fits the format) and returns the layout. A pipeline's `write` checks this at
+/// build time, so `recflow plan` catches what `run` would reject.
+Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const SchemaPtr& input_schema);
+
 /// A dataset being written. Lifecycle: Open (recovers stale jobs and refuses per save mode),
 /// then for each batch in input order Prepare (any thread) → Assign (in order) → Compress (any
 /// thread) → Write (in order); then Flush → Compress → Write, and Commit. Destroying an

@@ -184,8 +184,8 @@ BuildResult BuildVocabulary(StepContext& ctx) {
   if (Status st = apply.Validate(); !st.ok()) return a.Error("num_oov_buckets", st.message());
   ASSIGN_OR_RETURN(std::string file, a.String("file", ""));
   if (!file.empty()) {
-    file = ctx.Path(file);
-    ctx.pipeline->AddSideFile(file);
+    ASSIGN_OR_RETURN(file, ctx.ArgPath("file", file));
+    if (Status st = ctx.pipeline->AddSideFile(file); !st.ok()) return a.Error("file", st.message());
   }
   ASSIGN_OR_RETURN(FieldPtr field, InputField(ctx, "column", column));
   PCollection fit = ctx.pipeline->CombineGlobally(
@@ -239,11 +239,11 @@ void AddColumnSteps(StepRegistry* registry) {
                                BuildFilter});
   (void)registry->Add(StepType{"fill_null", "replace nulls {name: value}", "columns", 1, 1, BuildFillNull});
   (void)registry->Add(StepType{"standard_scale", "(x - mean) / std, fitted over the data first", "columns", 1, 1,
-                               [](StepContext& ctx) { return BuildScale(ctx, false); }});
+                               [](StepContext& ctx) { return BuildScale(ctx, false); }, NodeKind::kParDo, /*fitted=*/true});
   (void)registry->Add(StepType{"min_max_scale", "(x - min) / (max - min), fitted over the data first", "columns", 1, 1,
-                               [](StepContext& ctx) { return BuildScale(ctx, true); }});
+                               [](StepContext& ctx) { return BuildScale(ctx, true); }, NodeKind::kParDo, /*fitted=*/true});
   (void)registry->Add(StepType{"vocabulary", "ids of a column's values by a vocabulary fitted over the data first", "column",
-                               1, 1, BuildVocabulary});
+                               1, 1, BuildVocabulary, NodeKind::kParDo, /*fitted=*/true});
   (void)registry->Add(StepType{"one_hot", "ids as one-hot float32 vectors", "", 1, 1, BuildOneHot});
   (void)registry->Add(StepType{"hash_bucket", "xxHash64 of a value modulo num_buckets", "", 1, 1, BuildHashBucket});
 }

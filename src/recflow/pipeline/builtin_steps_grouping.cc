@@ -45,12 +45,14 @@ Result<std::optional<PCollection>> BuildCombineGlobally(StepContext& ctx) {
 }  // namespace
 
 void AddGroupingSteps(StepRegistry* registry) {
-  (void)registry->Add(StepType{"flatten", "the rows of several steps of one schema, in input order", "", 1, -1, BuildFlatten});
-  (void)registry->Add(StepType{"group_by_key", "one row per key; other columns become lists", "keys", 1, 1, BuildGroupByKey});
+  (void)registry->Add(StepType{"flatten", "the rows of several steps of one schema, in input order", "", 1, -1, BuildFlatten,
+                               NodeKind::kFlatten});
+  (void)registry->Add(StepType{"group_by_key", "one row per key; other columns become lists", "keys", 1, 1, BuildGroupByKey,
+                               NodeKind::kGroupByKey});
   (void)registry->Add(StepType{"combine_per_key", "one row per key with aggregates (count, count_all, sum, mean, min, max)",
-                               "", 1, 1, BuildCombinePerKey});
+                               "", 1, 1, BuildCombinePerKey, NodeKind::kCombinePerKey});
   (void)registry->Add(StepType{"combine_globally", "one row of aggregates over all rows", "aggregates", 1, 1,
-                               BuildCombineGlobally});
+                               BuildCombineGlobally, NodeKind::kCombineGlobally});
 }
 
 }  // namespace recflow::pipeline

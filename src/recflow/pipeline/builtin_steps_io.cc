@@ -1,4 +1,5 @@
 // Built-in steps read and write: any input recflow reads, any dataset convert writes.
+#include "recflow/ops/image/image_column.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/io_specs.h"
 
@@ -10,17 +11,24 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   ASSIGN_OR_RETURN(std::vector<std::string> paths, a.StringList("path"));
   if (paths.empty()) return a.Error("path", "no input given");
-  for (std::string& path : paths) path = ctx.Path(path);
+  for (std::string& path : paths) {
+    ASSIGN_OR_RETURN(path, ctx.ArgPath("path", path));
+  }
   InputSpec spec;
   ASSIGN_OR_RETURN(spec.from, a.String("format", "auto"));
   ASSIGN_OR_RETURN(spec.schema_file, a.String("schema", ""));
-  if (!spec.schema_file.empty()) spec.schema_file = ctx.Path(spec.schema_file);
+  if (!spec.schema_file.empty()) {
+    ASSIGN_OR_RETURN(spec.schema_file, ctx.ArgPath("schema", spec.schema_file));
+  }
+  if (a.Has("schema_hints")) {
+    ASSIGN_OR_RETURN(auto hints, a.StringMap("schema_hints"));
+    for (const auto& [column, type] : hints) spec.schema_hints.push_back(column + ":" + type);
+  }
   ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", "example"));
   ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", ","));
   ASSIGN_OR_RETURN(spec.quote, a.String("quote", "\""));
   ASSIGN_OR_RETURN(bool header, a.Bool("header", true));
   spec.no_header = !header;
-  spec.null_values_given = a.Has("null_values");
   ASSIGN_OR_RETURN(spec.null_values, a.StringList("null_values"));
   ASSIGN_OR_RETURN(spec.comment, a.String("comment", ""));
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
@@ -38,7 +46,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   OutputSpec spec;
   ASSIGN_OR_RETURN(spec.output, a.String("path"));
-  spec.output = ctx.Path(spec.output);
+  ASSIGN_OR_RETURN(spec.output, ctx.ArgPath("path", spec.output));
   ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
   ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", spec.record_type));
   ASSIGN_OR_RETURN(spec.compression, a.String("compression", spec.compression));
@@ -55,6 +63,14 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", spec.delimiter));
   auto options = MakeSinkOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
+  if (spec.format == "tfrecord") {
+    for (const FieldPtr& field : ctx.input().schema()->fields()) {
+      if (!ops::ImagePixelType(*field->type()).ok()) continue;
+      return a.Error("format", "column '" + field->name() +
+                                   "' holds decoded images: encode them first (encode_image to png or jpeg, or "
+                                   "to_example with image: " + field->name() + ")");
+    }
+  }
   ctx.pipeline->Write(ctx.name, ctx.input(), std::move(options).ValueUnsafe(),
                       spec.format + " " + spec.output);
   return std::optional<PCollection>();
@@ -64,8 +80,9 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
 
 void AddIoSteps(StepRegistry* registry) {
   (void)registry->Add(StepType{"read", "read files, directories or globs (csv, jsonl, tfrecord, avro, arrow)", "path", 0, 0,
-                               BuildRead});
-  (void)registry->Add(StepType{"write", "write a sharded, partitioned, committed dataset", "path", 1, 1, BuildWrite});
+                               BuildRead, NodeKind::kRead});
+  (void)registry->Add(StepType{"write", "write a sharded, partitioned, committed dataset", "path", 1, 1, BuildWrite,
+                               NodeKind::kWrite});
 }
 
 }  // namespace recflow::pipeline

@@ -188,6 +188,9 @@ class Run {
 
 Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics) {
   RETURN_NOT_OK(options.Validate());
+  if (pipeline.has_deferred()) {
+    return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
+  }
   ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline));
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;

@@ -2,8 +2,10 @@
 #include "recflow/pipeline/pipeline.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
+#include "recflow/dataset/dataset_sink.h"
 #include "recflow/pipeline/batch_source.h"
 
 namespace recflow::pipeline {
@@ -24,6 +26,10 @@ std::string_view NodeKindName(NodeKind kind) {
 SchemaPtr PCollection::schema() const {
   if (pipeline_ == nullptr || node_ < 0) return nullptr;
   return pipeline_->node(node_).schema;
+}
+
+bool PCollection::deferred() const {
+  return pipeline_ != nullptr && node_ >= 0 && !pipeline_->node(node_).deferred.empty();
 }
 
 namespace {
@@ -88,6 +94,11 @@ PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string 
     return PCollection(this, -1);
   }
   auto source = factory();
+  if (!source.ok() && defer_missing_inputs_ && source.status().code() == StatusCode::kNotFound) {
+    node.deferred = source.status().message();
+    node.source = std::move(factory);
+    return Add(std::move(node));
+  }
   if (!source.ok()) {
     Fail(node.name, source.status());
     return PCollection(this, -1);
@@ -258,10 +269,9 @@ PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input
 void Pipeline::Write(std::string name, const PCollection& input, dataset::SinkOptions options,
                      std::string description) {
   if (!CheckInput(name, input)) return;
-  Status st = options.Validate();
-  for (const std::string& column : options.partition_by) {
-    if (st.ok()) st = ColumnIndex(*input.schema(), column).status();
-  }
+  // Everything the sink would refuse at run time (a column the format cannot write, say an
+  // image struct without encode_image) fails here, so `plan` catches it.
+  const Status st = dataset::MakeDatasetLayout(options, input.schema()).status();
   if (!st.ok()) {
     Fail(name, st);
     return;
@@ -274,6 +284,44 @@ void Pipeline::Write(std::string name, const PCollection& input, dataset::SinkOp
   node.description = description.empty() ? options.output : std::move(description);
   node.sink = std::move(options);
   Add(std::move(node));
+}
+
+PCollection Pipeline::AddDeferred(std::string name, NodeKind kind, const std::vector<PCollection>& inputs,
+                                  const std::vector<std::pair<std::string, PCollection>>& side_inputs,
+                                  std::string description) {
+  Node node;
+  node.name = std::move(name);
+  node.kind = kind;
+  node.description = std::move(description);
+  for (const PCollection& input : inputs) {
+    if (!CheckInput(node.name, input)) return PCollection(this, -1);
+    node.inputs.push_back(input.node());
+    if (node.deferred.empty()) node.deferred = this->node(input.node()).deferred;
+  }
+  for (const auto& [side_name, side] : side_inputs) {
+    if (!CheckInput(node.name, side)) return PCollection(this, -1);
+    node.side_inputs.emplace_back(side_name, side.node());
+    if (node.deferred.empty()) node.deferred = this->node(side.node()).deferred;
+  }
+  if (node.deferred.empty()) {
+    Fail(node.name, Status::Internal("AddDeferred on inputs that are not deferred"));
+    return PCollection(this, -1);
+  }
+  return Add(std::move(node));
+}
+
+bool Pipeline::has_deferred() const {
+  return std::any_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return !n.deferred.empty(); });
+}
+
+Status Pipeline::AddSideFile(std::string path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    return Status::NotFound("directory " + parent.string() + " does not exist (create it before the run)");
+  }
+  side_files_.push_back(std::move(path));
+  return Status::OK();
 }
 
 PCollection Pipeline::Add(Node node) {

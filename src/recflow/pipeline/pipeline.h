@@ -69,6 +69,10 @@ struct Node {
   std::vector<Aggregate> aggregates;                      ///< kCombine*
   dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
   std::string description;                                ///< one line for plans ("csv labels.csv")
+  /// Non-empty for a node of a pipeline built to be planned before its input exists (see
+  /// Pipeline::set_defer_missing_inputs): why its schema is unknown ("labels.csv: no such file
+  /// or directory"). Such a node has no schema, function or sink; its checks wait for the input.
+  std::string deferred;
 };
 
 /// A handle on the output of one transform.
@@ -80,8 +84,10 @@ class PCollection {
   Pipeline* pipeline() const { return pipeline_; }
   /// The producing node's id (-1 when the producing step failed to build).
   int node() const { return node_; }
-  /// Its rows' schema (nullptr when the producing step failed to build).
+  /// Its rows' schema (nullptr when the producing step failed to build or is deferred).
   SchemaPtr schema() const;
+  /// True when the producing node is deferred (Node::deferred): its schema is not known yet.
+  bool deferred() const;
 
  private:
   Pipeline* pipeline_ = nullptr;
@@ -142,10 +148,23 @@ class Pipeline {
   /// Node `id`.
   const Node& node(int id) const { return nodes_[static_cast<size_t>(id)]; }
 
+  /// Lets a Read whose input does not exist yet (NotFound) build as a deferred node instead of
+  /// failing, so that `recflow plan` can draw a pipeline before an earlier job made its input.
+  /// Steps on deferred inputs are added with AddDeferred; such a pipeline can be planned, not run.
+  void set_defer_missing_inputs(bool defer) { defer_missing_inputs_ = defer; }
+  /// Adds a node of `kind` whose input (a main or side input) is deferred: it keeps its place in
+  /// the graph and the plan, its schema and checks wait for the input.
+  PCollection AddDeferred(std::string name, NodeKind kind, const std::vector<PCollection>& inputs,
+                          const std::vector<std::pair<std::string, PCollection>>& side_inputs,
+                          std::string description);
+  /// True when some node is deferred.
+  bool has_deferred() const;
+
   /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
   /// run: the step writes StagedPath(path), which the runner renames to `path` when every
   /// output commits and removes when the run fails, so a failed run leaves no such file.
-  void AddSideFile(std::string path) { side_files_.push_back(std::move(path)); }
+  /// NotFound when the file's directory does not exist (the run could not write it).
+  Status AddSideFile(std::string path);
   /// The files AddSideFile() declared.
   const std::vector<std::string>& side_files() const { return side_files_; }
 
@@ -164,6 +183,7 @@ class Pipeline {
 
   std::vector<Node> nodes_;
   Status status_;
+  bool defer_missing_inputs_ = false;
   std::vector<std::string> side_files_;
 };
 

@@ -79,6 +79,7 @@ namespace {
 std::string NodeLine(const Node& node) {
   std::string line = node.name + " [" + std::string(NodeKindName(node.kind)) + "]";
   if (!node.description.empty()) line += " " + node.description;
+  if (!node.deferred.empty() && node.kind != NodeKind::kRead) line += " (checks wait for the input)";
   return line;
 }
 
@@ -116,13 +117,31 @@ std::string PlanToText(const Pipeline& pipeline, const Plan& plan) {
           for (const auto& [name, side] : node.side_inputs) text += " side " + name + "=" + pipeline.node(side).name;
           text += "\n";
         }
-        if (node.kind != NodeKind::kWrite) text += "      rows: " + Columns(*node.schema) + "\n";
+        if (!node.deferred.empty()) {
+          text += "      rows: not known yet (" + node.deferred + "); columns and types are checked when it exists\n";
+        } else if (node.kind != NodeKind::kWrite) {
+          text += "      rows: " + Columns(*node.schema) + "\n";
+        }
       }
     };
     section("inputs", stage.roots);
     section("steps (fused)", stage.steps);
     section("consumers", stage.sinks);
     section("kept as side inputs", stage.materialized);
+  }
+  return text;
+}
+
+std::string DeferredSummary(const Pipeline& pipeline) {
+  std::string text;
+  for (const Node& read : pipeline.nodes()) {
+    if (read.kind != NodeKind::kRead || read.deferred.empty()) continue;
+    std::string waiting;
+    for (const Node& node : pipeline.nodes()) {
+      if (node.id != read.id && node.deferred == read.deferred) waiting += (waiting.empty() ? "" : ", ") + node.name;
+    }
+    text += "step '" + read.name + "': " + read.deferred + "; the columns and types of " +
+            (waiting.empty() ? std::string("its consumers") : "steps " + waiting) + " are checked when it exists\n";
   }
   return text;
 }

@@ -17,6 +17,16 @@ Status At(const std::string& file, const YAML::Node& node, const std::string& me
   return Status::InvalidArgument(LocationOf(file, node).ToString() + ": " + message);
 }
 
+/// `st` located at `node`: an input that is missing, unreadable or damaged keeps its code (a
+/// runtime error, exit 1); anything else about the pipeline's text (a wrong column, type or
+/// argument) is a usage error (exit 2).
+Status At(const std::string& file, const YAML::Node& node, const Status& st) {
+  const StatusCode code = st.code();
+  const bool input = code == StatusCode::kNotFound || code == StatusCode::kIOError || code == StatusCode::kDataError ||
+                     code == StatusCode::kOutOfMemory;
+  return Status(input ? code : StatusCode::kInvalidArgument, LocationOf(file, node).ToString() + ": " + st.message());
+}
+
 std::string Join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -59,6 +69,34 @@ class Builder {
   }
 
  private:
+  static bool HasDeferredInput(const StepContext& ctx) {
+    for (const PCollection& input : ctx.inputs) {
+      if (input.deferred()) return true;
+    }
+    for (const auto& [name, side] : ctx.options.side_inputs) {
+      if (side.deferred()) return true;
+    }
+    return false;
+  }
+
+  /// A step on a deferred input keeps its place in the graph with the node kinds it would
+  /// build (a fitted step: its fit, then the step reading the fit as a side input); its
+  /// arguments, columns and types are checked when the input exists.
+  Status AddDeferredStep(StepContext& ctx, const StepType& type, const YAML::Node& op_key) {
+    Pipeline* p = ctx.pipeline;
+    std::vector<std::pair<std::string, PCollection>> sides = ctx.options.side_inputs;
+    if (type.fitted) {
+      sides.emplace_back("fit", p->AddDeferred(ctx.name + ".fit", NodeKind::kCombineGlobally, ctx.inputs, {}, ""));
+    }
+    PCollection out = p->AddDeferred(ctx.name, type.kind, ctx.inputs, sides, type.name);
+    if (!p->status().ok()) return At(file_, op_key, p->status());
+    if (type.kind != NodeKind::kWrite) {
+      outputs_[ctx.name] = out;
+      previous_ = out;
+    }
+    return Status::OK();
+  }
+
   Result<std::string> Text(const YAML::Node& node) const {
     if (!node.IsScalar()) return At(file_, node, "expected a single value");
     auto text = SubstituteParams(node.Scalar(), out_->params);
@@ -145,7 +183,9 @@ class Builder {
     }
     if (const YAML::Node letters = step["dead_letter"]) {
       ASSIGN_OR_RETURN(std::string path, Text(letters));
-      ctx.options.on_error.dead_letter = ctx.Path(path);
+      auto resolved = ctx.Path(path);
+      if (!resolved.ok()) return At(file_, letters, resolved.status().message());
+      ctx.options.on_error.dead_letter = *resolved;
       if (!step["on_error"]) ctx.options.on_error.mode = ErrorPolicy::Mode::kDeadLetter;
     }
     if (ctx.options.on_error.mode == ErrorPolicy::Mode::kDeadLetter && ctx.options.on_error.dead_letter.empty()) {
@@ -154,6 +194,7 @@ class Builder {
     StepArgs args(ctx.name, std::make_shared<YamlValue>(YamlValue{op_node}), LocationOf(file_, op_node), type->shorthand,
                   &out_->params);
     ctx.args = &args;
+    if (HasDeferredInput(ctx)) return AddDeferredStep(ctx, *type, op_key);
     Result<std::optional<PCollection>> built = type->build(ctx);
     if (!built.ok()) {
       const std::string message = built.status().message();
@@ -163,7 +204,7 @@ class Builder {
     }
     RETURN_NOT_OK(args.CheckAllUsed());
     const Status& st = out_->pipeline->status();
-    if (!st.ok()) return At(file_, op_key, st.message());
+    if (!st.ok()) return At(file_, op_key, st);
     if (built->has_value()) {
       outputs_[ctx.name] = **built;
       previous_ = **built;
@@ -184,9 +225,10 @@ class Builder {
 
 Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::string& file, const std::string& base_dir,
                                        const std::vector<std::pair<std::string, std::string>>& overrides,
-                                       const StepRegistry& registry) {
+                                       const StepRegistry& registry, const YamlLoadOptions& options) {
   YamlPipeline out;
   out.pipeline = std::make_unique<Pipeline>();
+  out.pipeline->set_defer_missing_inputs(options.defer_missing_inputs);
   try {
     const YAML::Node doc = YAML::Load(text);
     if (!doc.IsMap()) return At(file, doc, "a pipeline is a mapping with 'steps' (and optional name, description, params)");
@@ -211,10 +253,10 @@ Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::strin
 
 Result<YamlPipeline> LoadPipelineYaml(const std::string& path,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
-                                      const StepRegistry& registry) {
+                                      const StepRegistry& registry, const YamlLoadOptions& options) {
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> text, ReadWholeFile(path));
   const std::string base_dir = std::filesystem::absolute(path).parent_path().string();
-  return ParsePipelineYaml(std::string(text->view()), path, base_dir, overrides, registry);
+  return ParsePipelineYaml(std::string(text->view()), path, base_dir, overrides, registry, options);
 }
 
 }  // namespace recflow::pipeline

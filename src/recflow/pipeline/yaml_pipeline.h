@@ -20,6 +20,14 @@ struct YamlPipeline {
   std::unique_ptr<Pipeline> pipeline;
 };
 
+/// How a pipeline file is built.
+struct YamlLoadOptions {
+  /// Build a read whose input does not exist yet, and the steps after it, as deferred nodes
+  /// (Pipeline::set_defer_missing_inputs) instead of failing: what `recflow plan` does, so a
+  /// pipeline can be drawn before the job that makes its input has run. Such a pipeline cannot run.
+  bool defer_missing_inputs = false;
+};
+
 /// Builds the pipeline in `text` (named `file` in messages; relative paths resolve against
 /// `base_dir`). The document is a mapping with `steps` (a list) and optional `name`,
 /// `description` and `params` (defaults of `${name}` parameters, overridden by `overrides`,
@@ -29,11 +37,11 @@ struct YamlPipeline {
 /// dead_letter) and `dead_letter` (a JSON Lines path). Errors name the line and column.
 Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::string& file, const std::string& base_dir,
                                        const std::vector<std::pair<std::string, std::string>>& overrides,
-                                       const StepRegistry& registry);
+                                       const StepRegistry& registry, const YamlLoadOptions& options = {});
 
 /// ParsePipelineYaml of the file at `path` (relative paths resolve against its directory).
 Result<YamlPipeline> LoadPipelineYaml(const std::string& path,
                                       const std::vector<std::pair<std::string, std::string>>& overrides,
-                                      const StepRegistry& registry);
+                                      const StepRegistry& registry, const YamlLoadOptions& options = {});
 
 }  // namespace recflow::pipeline
