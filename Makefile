@@ -11,14 +11,20 @@ deps:
 	@scripts/install-deps
 
 build: deps
-	@cmake --preset release >/dev/null
+	@cmake --preset release -DRECFLOW_BUILD_TESTS=ON -DRECFLOW_BUILD_BENCHMARKS=ON >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
 test: build
 	ctest --preset release
 	$(PYTHON) -m pytest -q tests/python
 
-demo: build
+# Installs and builds only what the demo runs (a first configure leaves tests and benchmarks out;
+# `make test` adds them to the same build, reusing every object).
+demo:
+	@scripts/install-deps --demo
+	@if [ -f build/release/CMakeCache.txt ]; then cmake --preset release >/dev/null; \
+	else cmake --preset release -DRECFLOW_BUILD_TESTS=OFF -DRECFLOW_BUILD_BENCHMARKS=OFF >/dev/null; fi
+	@cmake --build --preset release -j $(JOBS) --target recflow recflow-idx-to-tfrecord
 	@scripts/demo
 
 # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer.
