@@ -50,6 +50,7 @@ Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
   in.tfrecord.inference_records = spec.infer_rows;
   in.tfrecord.schema = schema;
   in.tfrecord.skip_bad_records = skip;
+  in.tfrecord.reader.max_record_bytes = spec.max_record_bytes;
   RETURN_NOT_OK(in.tfrecord.Validate());
   // Avro (its schema is in the file; a schema file does not apply)
   in.avro.bad_blocks = skip ? avro::BadBlocksMode::kSkip : avro::BadBlocksMode::kFail;
