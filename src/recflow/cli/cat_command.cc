@@ -27,14 +27,8 @@ Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all
 
 /// `st` with a hint that the schema came from a sample, keeping its context.
 Status WithSampleHint(const Status& st) {
-  Status out(st.code(), st.message() + " (the schema was inferred from a sample of " +
-                            std::to_string(kInferenceSample) + " records; --infer-all observes every record)");
-  const ErrorContext& where = st.context();
-  if (!where.file.empty()) out = out.WithFile(where.file);
-  if (where.offset >= 0) out = out.WithOffset(where.offset);
-  if (where.record >= 0) out = out.WithRecord(where.record);
-  if (!where.field.empty()) out = out.WithField(where.field);
-  return out;
+  return st.WithNote(" (the schema was inferred from a sample of " + std::to_string(kInferenceSample) +
+                     " records; --infer-all observes every record)");
 }
 
 /// Prints rows as JSON Lines until the limit is reached or the reader of `out` goes away.

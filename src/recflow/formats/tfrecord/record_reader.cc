@@ -149,6 +149,15 @@ Status RecordReader::FaultStatus(Fault fault, uint64_t length) const {
       .WithOffset(window_origin_ + pos_);
 }
 
+Status RecordReader::WithFirstFault(const Status& st, const Status& current) const {
+  if (st.code() != StatusCode::kDataError) return st;
+  const Status& first = problems_.empty() ? current : problems_.front();
+  if (first.ok()) return st;
+  // Damage in a compressed stream inflates into garbage records before the decompressor
+  // notices: the first of them says where the damage is.
+  return st.WithNote(" (the first fault, where reading went wrong: " + first.ToString() + ")");
+}
+
 Status RecordReader::OverCap(uint64_t length) {
   error_ = Status::DataError("record of " + std::to_string(length) + " bytes is larger than the reader's limit of " +
                              std::to_string(max_record_bytes_) +
@@ -167,7 +176,7 @@ Status RecordReader::OnFault(Fault fault, uint64_t length) {
   }
   const int64_t start = window_origin_ + pos_;
   if (Status st = Resync(); !st.ok()) {
-    error_ = std::move(st);
+    error_ = WithFirstFault(st, fault_status);
     return error_;
   }
   const int64_t skipped = window_origin_ + pos_ - start;
@@ -242,7 +251,8 @@ Status RecordReader::Refill(int64_t need) {
     }
     Result<int64_t> got = stream_->Read(window_.get() + size_, window_capacity_ - size_);
     if (!got.ok()) {
-      error_ = got.status().WithFile(name_).WithRecord(records_returned_).WithOffset(window_origin_ + size_);
+      error_ = WithFirstFault(got.status().WithFile(name_).WithRecord(records_returned_).WithOffset(window_origin_ + size_),
+                              Status::OK());
       return error_;
     }
     if (*got == 0) {

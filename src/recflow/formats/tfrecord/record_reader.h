@@ -106,6 +106,9 @@ class RecordReader {
   Status FaultStatus(Fault fault, uint64_t length) const;
   /// Handles a fault at pos_: returns it, or records it and resynchronises.
   Status OnFault(Fault fault, uint64_t length);
+  /// `st` (an error of the decompressor met while reading or skipping) with the first fault
+  /// skipped before it, else `current` (the fault being skipped), noted in its message.
+  Status WithFirstFault(const Status& st, const Status& current) const;
   /// The sticky error for a record at pos_ whose `length` exceeds max_record_bytes_.
   Status OverCap(uint64_t length);
   /// Scans forward from pos_ + 1 for the next offset holding a whole valid record.

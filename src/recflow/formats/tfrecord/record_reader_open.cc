@@ -16,17 +16,19 @@ namespace {
 /// and for larger inputs, they are streamed.
 constexpr int64_t kWholeDecompressMaxInput = int64_t{256} << 20;
 
-/// True when the decompressed stream of `data` starts with a valid record header or holds
-/// fewer bytes than one: only then is it worth decompressing whole. A bomb of zeros or a
-/// stream of something else fails here after one inflated chunk, not after the whole input.
-bool StartsWithValidFraming(Compression compression, const std::shared_ptr<Buffer>& data) {
+/// True when the decompressed stream of `data` starts with a valid record header announcing
+/// at most `max_record_bytes`, or holds fewer bytes than a header: only then is it worth
+/// decompressing whole. A bomb of zeros, a stream of something else or a first record over
+/// the cap fails here after one inflated chunk, not after the whole input.
+bool StartsWithValidFraming(Compression compression, const std::shared_ptr<Buffer>& data, int64_t max_record_bytes) {
   Result<std::unique_ptr<InputStream>> stream =
       MakeDecompressingStream(compression, std::make_unique<BufferInputStream>(data));
   if (!stream.ok()) return false;
   uint8_t header[kHeaderSize];
   Result<int64_t> got = ReadFully(**stream, header, kHeaderSize);
   if (!got.ok()) return false;
-  return *got < kHeaderSize || HeaderCrcMatches(header);
+  return *got < kHeaderSize ||
+         (HeaderCrcMatches(header) && LoadLittleEndian64(header) <= static_cast<uint64_t>(max_record_bytes));
 }
 
 /// Replays bytes already read from a stream (for detection) before the rest of it.
@@ -83,7 +85,7 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<B
     return reader;
   }
   if (options.decompress_whole && data->size() <= kWholeDecompressMaxInput &&
-      StartsWithValidFraming(compression, data)) {
+      StartsWithValidFraming(compression, data, options.max_record_bytes)) {
     Result<std::shared_ptr<Buffer>> whole = DecompressBuffer(compression, bytes, options.max_record_bytes);
     if (whole.ok()) {
       reader->SetWholeInput(std::move(whole).ValueUnsafe());
