@@ -27,14 +27,8 @@ Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all
 
 /// `st` with a hint that the schema came from a sample, keeping its context.
 Status WithSampleHint(const Status& st) {
-  Status out(st.code(), st.message() + " (the schema was inferred from a sample of " +
-                            std::to_string(kInferenceSample) + " records; --infer-all observes every record)");
-  const ErrorContext& where = st.context();
-  if (!where.file.empty()) out = out.WithFile(where.file);
-  if (where.offset >= 0) out = out.WithOffset(where.offset);
-  if (where.record >= 0) out = out.WithRecord(where.record);
-  if (!where.field.empty()) out = out.WithField(where.field);
-  return out;
+  return st.WithNote(" (the schema was inferred from a sample of " + std::to_string(kInferenceSample) +
+                     " records; --infer-all observes every record)");
 }
 
 /// Prints rows as JSON Lines until the limit is reached or the reader of `out` goes away.
@@ -100,35 +94,10 @@ Status CatEndpoint(const std::string& endpoint, const CatFlags& flags, StdoutWri
   return out->Flush();
 }
 
-}  // namespace
-
-CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
-  CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
-  AddInputFlags(cmd, &flags->inputs);
-  AddSourceFlags(cmd, &flags->source);
-  cmd->add_option("-n,--limit", flags->limit, "Print at most N records")->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--infer-all", flags->infer_all,
-                fmt::format("TFRecord: infer the schema from every record (default: {} spread over the "
-                            "inputs); other formats infer from --infer-rows rows",
-                            kInferenceSample));
-  cmd->footer(
-      "Values follow the inferred schema: scalars for scalar columns, arrays for lists, null for "
-      "missing features. Floats print in the shortest form that round-trips; NaN and infinities as "
-      "the strings \"NaN\", \"Infinity\", \"-Infinity\". Bytes print as UTF-8 strings when valid, "
-      "else as {\"$base64\": \"...\"}. SequenceExample records print as "
-      "{\"context\": {...}, \"feature_lists\": {...}}. CSV, JSON Lines and Avro inputs (by --from or "
-      "suffix) and Hive-partitioned directories are read as convert reads them, partition columns "
-      "included.");
-  return cmd;
-}
-
-Status RunCat(const CatFlags& flags, StdoutWriter* out) {
-  if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
-    return CatEndpoint(flags.inputs.paths[0], flags, out);
-  }
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenTabularInputs(flags.inputs, flags.source));
-  if (source != nullptr) return CatSource(source.get(), flags, out);
-  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));
+/// Prints the records of TFRecord files: a sampled schema first, then every record decoded in
+/// batches; the rows before a fault are printed before the fault is returned.
+Status CatRecords(const CatFlags& flags, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   ASSIGN_OR_RETURN(tfrecord::SampledSchema inference, InferSchema(inputs, flags.infer_all));
   ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(inference.schema, inputs.record_type));
   RowPrinter printer(*inference.schema, inputs.record_type, flags.limit, out);
@@ -142,8 +111,12 @@ Status RunCat(const CatFlags& flags, StdoutWriter* out) {
     ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
     std::string_view record;
     while (!printer.done()) {
-      ASSIGN_OR_RETURN(bool more, file->Next(&record));
-      if (!more) break;
+      Result<bool> more = file->Next(&record);
+      if (!more.ok()) {
+        if (decoder->num_rows() > 0) RETURN_NOT_OK(print_decoded());
+        return more.status();
+      }
+      if (!*more) break;
       Status st = decoder->Append(record);
       if (!st.ok()) {
         if (!inputs.reader_options.skip_corrupt) {
@@ -166,6 +139,46 @@ Status RunCat(const CatFlags& flags, StdoutWriter* out) {
     fmt::print(stderr, "recflow: {} corrupt record(s) skipped\n", corrupt);
   }
   return Status::OK();
+}
+
+Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
+  if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
+    return CatEndpoint(flags.inputs.paths[0], flags, out);
+  }
+  // Standard input cannot be read twice (a sample, then every record): a Source keeps its sample.
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
+                   OpenTabularInputs(flags.inputs, flags.source, /*stdin_as_source=*/true));
+  if (source != nullptr) return CatSource(source.get(), flags, out);
+  return CatRecords(flags, out);
+}
+
+}  // namespace
+
+CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
+  CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
+  AddInputFlags(cmd, &flags->inputs);
+  AddSourceFlags(cmd, &flags->source);
+  cmd->add_option("-n,--limit", flags->limit, "Print at most N records")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--infer-all", flags->infer_all,
+                fmt::format("TFRecord: infer the schema from every record (default: {} spread over the "
+                            "inputs); other formats infer from --infer-rows rows",
+                            kInferenceSample));
+  cmd->footer(
+      "Values follow the inferred schema: scalars for scalar columns, arrays for lists, null for "
+      "missing features. Floats print in the shortest form that round-trips; NaN and infinities as "
+      "the strings \"NaN\", \"Infinity\", \"-Infinity\". Bytes print as UTF-8 strings when valid, "
+      "else as {\"$base64\": \"...\"}. SequenceExample records print as "
+      "{\"context\": {...}, \"feature_lists\": {...}}. Each input's format is recognised by its "
+      "content (then its suffix; --from overrides); CSV, JSON Lines, Avro and Arrow inputs and "
+      "Hive-partitioned directories are read as convert reads them, partition columns included. On a "
+      "fault the records before it are printed, then the fault is reported.");
+  return cmd;
+}
+
+Status RunCat(const CatFlags& flags, StdoutWriter* out) {
+  Status st = CatInputs(flags, out);
+  if (!st.ok()) (void)out->Flush();  // the rows printed before a failure still go out
+  return st;
 }
 
 }  // namespace recflow::cli

@@ -22,7 +22,7 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
                     "Warn about corrupt records, skip them and go on (counted at the end)");
 }
 
-Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags) {
+Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source) {
   tfrecord::ReaderOptions options = tfrecord::ReaderOptions::Defaults();
   if (flags.compression != "auto") {
     options.compression_auto = false;
@@ -30,20 +30,16 @@ Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags) 
   }
   options.verify_crc = !flags.no_verify;
   options.skip_corrupt = flags.skip_corrupt;
+  options.max_record_bytes = source.max_record_bytes;
   RETURN_NOT_OK(options.Validate());
   return options;
 }
 
-Result<Inputs> ResolveInputs(const InputFlags& flags) {
+Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source) {
   Inputs inputs;
   ASSIGN_OR_RETURN(inputs.files, ExpandInputs(flags.paths));
   ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
-  ASSIGN_OR_RETURN(inputs.reader_options, ReaderOptionsFromFlags(flags));
-  for (const auto& file : inputs.files) {
-    if (file == "-" && !inputs.stdin_data) {
-      ASSIGN_OR_RETURN(inputs.stdin_data, ReadWholeFile("-"));
-    }
-  }
+  ASSIGN_OR_RETURN(inputs.reader_options, ReaderOptionsFromFlags(flags, source));
   return inputs;
 }
 
@@ -51,7 +47,6 @@ Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::stri
                                                                  bool read_all) {
   tfrecord::ReaderOptions options = inputs.reader_options;
   options.decompress_whole = read_all;
-  if (path == "-") return tfrecord::RecordReader::FromBuffer(inputs.stdin_data, "<stdin>", options);
   return tfrecord::RecordReader::Open(path, options);
 }
 

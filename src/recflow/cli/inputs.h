@@ -10,6 +10,7 @@
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/tfrecord/record_reader.h"
+#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
@@ -31,17 +32,16 @@ struct Inputs {
   std::vector<std::string> files;  ///< expanded: directories walked, globs matched
   example::RecordType record_type = example::RecordType::kExample;
   tfrecord::ReaderOptions reader_options;
-  /// Standard input, read whole when "-" is among the files, so it can be read twice.
-  std::shared_ptr<Buffer> stdin_data;
 };
 
-/// The TFRecord reader options the flags ask for (--compression, --no-verify, --skip-corrupt).
-Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags);
+/// The TFRecord reader options the flags ask for (--compression, --no-verify, --skip-corrupt,
+/// --max-record-bytes).
+Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source);
 
-/// Expands the paths (ExpandInputs), converts the flags and reads stdin when "-" is given.
-Result<Inputs> ResolveInputs(const InputFlags& flags);
+/// Expands the paths (ExpandInputs) and converts the flags.
+Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source);
 
-/// A reader of `path` ("-": inputs.stdin_data) with inputs.reader_options; `read_all` is false
+/// A reader of `path` ("-": standard input, streamed) with inputs.reader_options; `read_all` is false
 /// when only the first records will be read (compressed input is then inflated as consumed).
 Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::string& path, const Inputs& inputs,
                                                                  bool read_all);
@@ -50,7 +50,7 @@ Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::stri
 /// region the reader skips (with --skip-corrupt).
 class InputFile {
  public:
-  /// Opens `path` ("-": inputs.stdin_data) with inputs.reader_options.
+  /// Opens `path` ("-": standard input, streamed) with inputs.reader_options.
   /// `read_all` is false when only the first records will be read (compressed input is then
   /// inflated as consumed, not whole).
   static Result<std::unique_ptr<InputFile>> Open(const std::string& path, const Inputs& inputs, bool warn,

@@ -13,6 +13,8 @@
 #include "recflow/dataset/inputs.h"
 #include "recflow/formats/example/schema_inference.h"
 #include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/formats/sniff.h"
+#include "recflow/pipeline/input_source.h"
 
 namespace recflow::cli {
 namespace {
@@ -20,6 +22,8 @@ namespace {
 /// What one input file held.
 struct FileReport {
   std::string path;
+  pipeline::DetectedInput detected;
+  bool forced = false;  // --from named the format
   int64_t records = 0;
   int64_t file_bytes = -1;  // -1: unknown (stdin)
   int64_t decoded_bytes = 0;
@@ -37,16 +41,75 @@ struct Report {
   std::vector<example::FeatureStats> stats;
 };
 
-Result<FileReport> InspectFile(const std::string& path, const Inputs& inputs, example::SchemaInferrer* inferrer) {
-  FileReport report;
-  report.path = path;
+/// The size of `path`; -1 for standard input and what has none.
+int64_t FileBytes(const std::string& path) {
   std::error_code ec;
-  if (path != "-") {
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec) report.file_bytes = static_cast<int64_t>(size);
-  } else {
-    report.file_bytes = inputs.stdin_data->size();
+  const auto size = path == "-" ? 0 : std::filesystem::file_size(path, ec);
+  return path == "-" || ec ? -1 : static_cast<int64_t>(size);
+}
+
+/// A report per input with its path, size and what detection found (before anything is read:
+/// standard input is only peeked).
+Result<std::vector<FileReport>> DetectFiles(const InspectFlags& flags) {
+  ASSIGN_OR_RETURN(pipeline::InputFormat format, pipeline::ParseInputFormat(flags.source.from));
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(flags.inputs.paths));
+  std::vector<FileReport> reports;
+  for (const std::string& path : files) {
+    FileReport report;
+    report.path = path;
+    report.file_bytes = FileBytes(path);
+    ASSIGN_OR_RETURN(report.detected, pipeline::DetectInputFormat(path, format));
+    report.forced = format != pipeline::InputFormat::kAuto;
+    report.compression = std::string(formats::CodecName(report.detected.sniffed.codec));
+    reports.push_back(std::move(report));
   }
+  return reports;
+}
+
+/// How the format was decided: "--from", "content", "text" (a CSV/JSON Lines guess), "suffix".
+std::string_view DetectedBy(const FileReport& file) {
+  if (file.forced) return "--from";
+  switch (file.detected.sniffed.certainty) {
+    case formats::Certainty::kChecked: return "content";
+    case formats::Certainty::kGuess: return "text";
+    case formats::Certainty::kSuffix: return "suffix";
+    case formats::Certainty::kNone: break;
+  }
+  return "none";
+}
+
+/// The format column of the tables: what the content is, or the format --from named.
+std::string FormatShown(const FileReport& file) {
+  const formats::ContentKind content = file.detected.sniffed.content;
+  if (file.forced || content == formats::ContentKind::kUnknown || content == formats::ContentKind::kEmpty) {
+    return std::string(pipeline::InputFormatName(file.detected.format));
+  }
+  return std::string(formats::ContentName(content));
+}
+
+/// The detection keys of a file's JSON object: format, content, compression, detected_by,
+/// evidence and, for Arrow IPC streams, arrow_stream ("0.15+" or "pre-0.15").
+void WriteDetectionJson(const FileReport& file, jsonl::JsonWriter* w) {
+  const formats::Sniffed& sniffed = file.detected.sniffed;
+  w->Key("format");
+  w->String(pipeline::InputFormatName(file.detected.format));
+  w->Key("content");
+  w->String(formats::ContentName(sniffed.content));
+  w->Key("compression");
+  w->String(file.compression);
+  w->Key("detected_by");
+  w->String(DetectedBy(file));
+  w->Key("evidence");
+  w->String(sniffed.evidence);
+  if (sniffed.content == formats::ContentKind::kArrowStream ||
+      sniffed.content == formats::ContentKind::kArrowLegacyStream) {
+    w->Key("arrow_stream");
+    w->String(sniffed.content == formats::ContentKind::kArrowStream ? "0.15+" : "pre-0.15");
+  }
+}
+
+Result<FileReport> InspectFile(FileReport report, const Inputs& inputs, example::SchemaInferrer* inferrer) {
+  const std::string& path = report.path;
   ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true));
   std::string_view record;
   while (true) {
@@ -97,10 +160,7 @@ void WriteFileJson(const FileReport& file, bool with_path, jsonl::JsonWriter* w)
   }
   w->Key("decoded_bytes");
   w->Int(file.decoded_bytes);
-  if (with_path) {
-    w->Key("compression");
-    w->String(file.compression);
-  }
+  if (with_path) WriteDetectionJson(file, w);
   w->Key("corrupt_records");
   w->Int(file.corrupt_records);
   w->Key("undecodable_records");
@@ -164,15 +224,17 @@ std::string OrDash(int64_t v) { return v >= 0 ? std::to_string(v) : "-"; }
 void WriteTable(const Report& report, std::string* out) {
   size_t path_width = 5;
   for (const auto& file : report.files) path_width = std::max(path_width, file.path.size());
-  const std::string row_format = "{:<" + std::to_string(path_width) + "}  {:>10}  {:>14}  {:>14}  {:<11}  {:>7}\n";
-  auto row = [&](const FileReport& f, const std::string& name, const std::string& compression) {
-    out->append(fmt::format(fmt::runtime(row_format), name, f.records, OrDash(f.file_bytes), f.decoded_bytes,
-                            compression, f.corrupt_records + f.undecodable_records));
+  const std::string row_format =
+      "{:<" + std::to_string(path_width) + "}  {:<8}  {:>10}  {:>14}  {:>14}  {:<11}  {:>7}\n";
+  auto row = [&](const FileReport& f, const std::string& name, const std::string& format,
+                 const std::string& compression) {
+    out->append(fmt::format(fmt::runtime(row_format), name, format, f.records, OrDash(f.file_bytes),
+                            f.decoded_bytes, compression, f.corrupt_records + f.undecodable_records));
   };
-  out->append(fmt::format(fmt::runtime(row_format), "FILE", "RECORDS", "FILE BYTES", "DECODED BYTES", "COMPRESSION",
-                          "CORRUPT"));
-  for (const auto& file : report.files) row(file, file.path, file.compression);
-  if (report.files.size() > 1) row(report.total, "total", "");
+  out->append(fmt::format(fmt::runtime(row_format), "FILE", "FORMAT", "RECORDS", "FILE BYTES", "DECODED BYTES",
+                          "COMPRESSION", "CORRUPT"));
+  for (const auto& file : report.files) row(file, file.path, FormatShown(file), file.compression);
+  if (report.files.size() > 1) row(report.total, "total", "", "");
 
   out->append(fmt::format("\nschema ({}, inferred from all {} records):\n", example::RecordTypeName(report.record_type),
                           report.total.records));
@@ -215,20 +277,14 @@ struct TableReport {
   std::vector<ColumnStat> columns;
 };
 
-Result<TableReport> InspectSource(Source* source, const InputFlags& flags) {
+Result<TableReport> InspectSource(Source* source, std::vector<FileReport> files) {
   TableReport report;
   report.total.file_bytes = 0;
-  ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(flags.paths));
-  for (const std::string& path : files) {
-    FileReport file;
-    file.path = path;
-    std::error_code ec;
-    const auto size = path == "-" ? 0 : std::filesystem::file_size(path, ec);
-    file.file_bytes = path == "-" || ec ? -1 : static_cast<int64_t>(size);
+  for (const FileReport& file : files) {
     report.total.file_bytes = report.total.file_bytes < 0 || file.file_bytes < 0 ? -1
                                                                                  : report.total.file_bytes + file.file_bytes;
-    report.files.push_back(std::move(file));
   }
+  report.files = std::move(files);
   report.schema = source->schema();
   ColumnStats stats(*report.schema);
   int64_t seen = 0;
@@ -259,6 +315,7 @@ void WriteTableJson(const TableReport& report, std::string* out) {
     w.String(file.path);
     w.Key("file_bytes");
     file.file_bytes >= 0 ? w.Int(file.file_bytes) : w.Null();
+    WriteDetectionJson(file, &w);
     w.EndObject();
   }
   w.EndArray();
@@ -301,10 +358,14 @@ void WriteTableJson(const TableReport& report, std::string* out) {
 void WriteTableText(const TableReport& report, std::string* out) {
   size_t path_width = 5;
   for (const FileReport& file : report.files) path_width = std::max(path_width, file.path.size());
-  const std::string row_format = "{:<" + std::to_string(path_width) + "}  {:>14}\n";
-  out->append(fmt::format(fmt::runtime(row_format), "FILE", "FILE BYTES"));
+  size_t format_width = 6;
+  for (const FileReport& file : report.files) format_width = std::max(format_width, FormatShown(file).size());
+  const std::string row_format =
+      "{:<" + std::to_string(path_width) + "}  {:<" + std::to_string(format_width) + "}  {:<11}  {:>14}\n";
+  out->append(fmt::format(fmt::runtime(row_format), "FILE", "FORMAT", "COMPRESSION", "FILE BYTES"));
   for (const FileReport& file : report.files) {
-    out->append(fmt::format(fmt::runtime(row_format), file.path, OrDash(file.file_bytes)));
+    out->append(
+        fmt::format(fmt::runtime(row_format), file.path, FormatShown(file), file.compression, OrDash(file.file_bytes)));
   }
   out->append(fmt::format("\n{} records, {} skipped, {} bytes decoded\n", report.total.records,
                           report.total.undecodable_records, report.total.decoded_bytes));
@@ -338,9 +399,12 @@ CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
 }
 
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenTabularInputs(flags.inputs, flags.source));
+  // Detected first: standard input is only peeked here, then read once by what follows.
+  ASSIGN_OR_RETURN(std::vector<FileReport> files, DetectFiles(flags));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
+                   OpenTabularInputs(flags.inputs, flags.source, /*stdin_as_source=*/false));
   if (source != nullptr) {
-    ASSIGN_OR_RETURN(TableReport report, InspectSource(source.get(), flags.inputs));
+    ASSIGN_OR_RETURN(TableReport report, InspectSource(source.get(), std::move(files)));
     if (flags.json) {
       WriteTableJson(report, out->buffer());
     } else {
@@ -352,13 +416,13 @@ Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
     }
     return Status::OK();
   }
-  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs));
+  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   example::SchemaInferrer inferrer(inputs.record_type);
   Report report;
   report.record_type = inputs.record_type;
   report.total.file_bytes = 0;
-  for (const auto& path : inputs.files) {
-    ASSIGN_OR_RETURN(FileReport file, InspectFile(path, inputs, &inferrer));
+  for (FileReport& detected : files) {
+    ASSIGN_OR_RETURN(FileReport file, InspectFile(std::move(detected), inputs, &inferrer));
     AddToTotal(file, &report.total);
     report.files.push_back(std::move(file));
   }

@@ -1,7 +1,6 @@
 // Registering the input-format flags and turning them into pipeline::InputOptions.
 #include "recflow/cli/source_flags.h"
 
-
 namespace recflow::cli {
 
 void AddSourceFlags(CLI::App* c, SourceFlags* f) {
@@ -20,6 +19,10 @@ void AddSourceFlags(CLI::App* c, SourceFlags* f) {
   c->add_option("--comment", f->comment, "CSV comment line character");
   c->add_option("--block-size", f->block_size, "Input bytes per parallel unit")->check(CLI::PositiveNumber);
   c->add_option("--infer-rows", f->infer_rows, "Records sampled for type inference")->check(CLI::PositiveNumber);
+  c->add_option("--max-record-bytes", f->max_record_bytes,
+                "TFRecord: the largest record read, and the most decompressed whole into memory (default 1 GiB; "
+                "suffixes K, M, G)")
+      ->transform(CLI::AsSizeValue(/*kb_is_1000=*/false));
 }
 
 Status ConfigureInputs(const SourceFlags& flags, const std::string& record_type, bool skip_bad,

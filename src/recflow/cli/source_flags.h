@@ -17,7 +17,7 @@ namespace recflow::cli {
 using SourceFlags = pipeline::InputSpec;
 
 /// Adds --from, --schema, --delimiter, --quote, --no-header, --null-values, --comment,
-/// --block-size and --infer-rows to `command`.
+/// --block-size, --infer-rows and --max-record-bytes to `command`.
 void AddSourceFlags(CLI::App* command, SourceFlags* flags);
 
 /// Fills `in` from the flags: the format, the schema file, the CSV dialect, inference and unit

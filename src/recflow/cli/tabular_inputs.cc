@@ -23,17 +23,15 @@ Result<bool> AnyPartitionedDirectory(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, const SourceFlags& source) {
+Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, const SourceFlags& source,
+                                                  bool stdin_as_source) {
   ASSIGN_OR_RETURN(pipeline::InputFormat format, pipeline::ParseInputFormat(source.from));
-  bool tabular = format != pipeline::InputFormat::kAuto && format != pipeline::InputFormat::kTfrecord;
-  if (format == pipeline::InputFormat::kAuto) {
-    ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs.paths));
-    for (const std::string& file : files) {
-      Result<pipeline::InputFormat> detected = pipeline::DetectInputFormat(file);
-      tabular = tabular || (detected.ok() && *detected != pipeline::InputFormat::kTfrecord);
-    }
-    // Without another format's suffix or magic every input is TFRecord, whatever its name.
-    if (!tabular) format = pipeline::InputFormat::kTfrecord;
+  ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs.paths));
+  bool tabular = false;
+  for (const std::string& file : files) {
+    // Detection errors (a foreign format, bytes that say nothing) end here, before any reading.
+    ASSIGN_OR_RETURN(pipeline::DetectedInput detected, pipeline::DetectInputFormat(file, format));
+    tabular = tabular || detected.format != pipeline::InputFormat::kTfrecord || (file == "-" && stdin_as_source);
   }
   if (!tabular) {
     ASSIGN_OR_RETURN(tabular, AnyPartitionedDirectory(inputs.paths));
@@ -41,8 +39,7 @@ Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, cons
   if (!tabular) return std::unique_ptr<Source>();
   pipeline::InputOptions options;
   RETURN_NOT_OK(ConfigureInputs(source, inputs.record_type, inputs.skip_corrupt, &options));
-  options.format = format;
-  ASSIGN_OR_RETURN(options.tfrecord.reader, ReaderOptionsFromFlags(inputs));
+  ASSIGN_OR_RETURN(options.tfrecord.reader, ReaderOptionsFromFlags(inputs, source));
   return pipeline::OpenInputs(inputs.paths, options);
 }
 

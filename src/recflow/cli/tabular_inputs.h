@@ -10,13 +10,17 @@
 
 namespace recflow::cli {
 
-/// Opens the inputs as one pipeline Source (pipeline::OpenInputs) when they need it: --from
-/// names a format other than TFRecord, a file's suffix says CSV, JSON Lines or Avro, or a
-/// directory holds Hive `key=value/` partitions (whose columns only the Source adds back).
-/// Returns nullptr when every input is plain TFRecord, for the record-level path with its
-/// sampled inference and per-record warnings. TFRecord inputs of a Source are read with the
-/// reader options of `inputs` and records of its --record-type; --skip-corrupt also skips
-/// records (rows, Avro blocks) that do not decode.
-Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, const SourceFlags& source);
+/// Opens the inputs as one pipeline Source (pipeline::OpenInputs) when they need it: a file is
+/// detected (pipeline::DetectInputFormat: its content, else its suffix, unless --from says)
+/// as a format other than TFRecord, a directory holds Hive `key=value/` partitions (whose
+/// columns only the Source adds back), or standard input is read and `stdin_as_source` says
+/// the caller reads its inputs twice (the Source keeps its inference sample instead). Returns
+/// nullptr when every input is plain TFRecord, for the record-level path with its sampled
+/// inference and per-record warnings. Detection errors (a format recflow does not read) are
+/// returned before anything is read. TFRecord inputs of a Source are read with the reader
+/// options of `inputs` and records of its --record-type; --skip-corrupt also skips records
+/// (rows, Avro blocks) that do not decode.
+Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, const SourceFlags& source,
+                                                  bool stdin_as_source);
 
 }  // namespace recflow::cli

@@ -183,6 +183,24 @@ TEST(CompressionTest, CorruptAndTrailingBytesAreDataErrors) {
             StatusCode::kDataError);
 }
 
+TEST(CompressionTest, BytesInflatedBeforeABadTrailerAreReturnedFirst) {
+  const std::string data = SampleText(3000, 9);
+  std::string gz = CompressStreaming(Compression::kGzip, data);
+  gz[gz.size() - 6] = static_cast<char>(gz[gz.size() - 6] ^ 1);  // the CRC-32 in the trailer
+  auto stream = MakeDecompressingStream(Compression::kGzip,
+                                        std::make_unique<BufferInputStream>(Buffer::FromString(gz), "t.gz"));
+  ASSERT_TRUE(stream.ok());
+  std::string out(data.size() + 100, '\0');
+  auto got = (*stream)->Read(out.data(), static_cast<int64_t>(out.size()));
+  ASSERT_TRUE(got.ok()) << got.status().ToString();  // one zlib call inflated all and met the bad check
+  EXPECT_EQ(out.substr(0, static_cast<size_t>(*got)), data);
+  auto next = (*stream)->Read(out.data(), 10);
+  ASSERT_FALSE(next.ok());
+  EXPECT_NE(next.status().ToString().find("t.gz: corrupt gzip data: incorrect data check"), std::string::npos)
+      << next.status().ToString();
+  EXPECT_EQ((*stream)->Read(out.data(), 10).status().ToString(), next.status().ToString());  // sticky
+}
+
 TEST(CompressionTest, EmptyInputIsAnEmptyStream) {
   EXPECT_EQ(*DecompressStreaming(Compression::kGzip, ""), "");
   EXPECT_EQ(*DecompressStreaming(Compression::kZlib, ""), "");

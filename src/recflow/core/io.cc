@@ -10,6 +10,8 @@
 #include <cstring>
 #include <limits>
 
+#include "recflow/core/input_peek_internal.h"
+
 namespace recflow {
 
 namespace {
@@ -53,6 +55,11 @@ Result<int64_t> ReadFully(InputStream& in, void* out, int64_t n) {
 }
 
 Result<std::unique_ptr<FileInputStream>> FileInputStream::Open(const std::string& path) {
+  if (std::unique_ptr<FileInputStream> peeked = internal::TakePeekedInput(path)) return peeked;
+  return OpenUnpeeked(path);
+}
+
+Result<std::unique_ptr<FileInputStream>> FileInputStream::OpenUnpeeked(const std::string& path) {
   if (path == "-") return FromFd(STDIN_FILENO, "<stdin>", false);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError(path, "cannot open", errno);
@@ -73,6 +80,17 @@ FileInputStream::~FileInputStream() {
 
 Result<int64_t> FileInputStream::Read(void* out, int64_t n) {
   if (n <= 0) return int64_t{0};
+  if (peeked_pos_ < peeked_.size()) {
+    const size_t take = std::min(static_cast<size_t>(n), peeked_.size() - peeked_pos_);
+    std::memcpy(out, peeked_.data() + peeked_pos_, take);
+    peeked_pos_ += take;
+    if (peeked_pos_ == peeked_.size()) {  // all returned: free them
+      std::string().swap(peeked_);
+      peeked_pos_ = 0;
+    }
+    position_ += static_cast<int64_t>(take);
+    return static_cast<int64_t>(take);
+  }
   for (;;) {
     const ssize_t r = ::read(fd_, out, static_cast<size_t>(std::min(n, kMaxIoChunk)));
     if (r >= 0) {

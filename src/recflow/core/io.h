@@ -42,6 +42,8 @@ class OutputStream {
 /// Reads a local file with read(2); "-" is standard input.
 class FileInputStream final : public InputStream {
  public:
+  /// Opens `path`; when PeekInput kept the head of this non-seekable input (standard input, a
+  /// pipe), returns that stream, which reads the kept bytes again before the rest.
   static Result<std::unique_ptr<FileInputStream>> Open(const std::string& path);
   /// Reads the open descriptor `fd` (a socket, a pipe), closed by the destructor when `owned`;
   /// `name` appears in errors. Its regular_size() is -1.
@@ -56,13 +58,26 @@ class FileInputStream final : public InputStream {
   int64_t regular_size() const { return regular_size_; }
 
  private:
+  friend Result<std::string> PeekInput(const std::string& path, int64_t n);
   FileInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
+  /// Opens `path` itself, never a stream PeekInput kept.
+  static Result<std::unique_ptr<FileInputStream>> OpenUnpeeked(const std::string& path);
   int fd_;
   bool owned_;
   std::string name_;
   int64_t position_ = 0;
   int64_t regular_size_ = -1;
+  /// Bytes read from fd_ by PeekInput, returned by Read before anything else.
+  std::string peeked_;
+  size_t peeked_pos_ = 0;
 };
+
+/// The first `n` bytes of `path` (fewer at its end), for format detection. A regular file is
+/// simply read; a non-seekable input ("-" for standard input, a pipe, a FIFO, a device) is read
+/// once and kept open with the bytes peeked, so the next FileInputStream::Open(path) in this
+/// process returns them again before the rest: standard input can be sniffed, then streamed.
+/// Peeking again before that Open returns the same bytes (reading more when `n` is larger).
+Result<std::string> PeekInput(const std::string& path, int64_t n);
 
 /// Reads from a Buffer (zero-copy: the buffer is shared, not copied).
 class BufferInputStream final : public InputStream {

@@ -61,6 +61,12 @@ Status Status::WithField(std::string_view field) const {
   return s;
 }
 
+Status Status::WithNote(std::string_view note) const {
+  Status s(*this);
+  if (s.state_) s.state_->message += note;
+  return s;
+}
+
 std::string Status::ToString() const {
   if (!state_) return "OK";
   const ErrorContext& c = state_->context;

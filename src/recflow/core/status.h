@@ -70,6 +70,8 @@ class [[nodiscard]] Status {
   Status RebaseRecord(int64_t base) const;
   /// Returns a copy with the field name set (when not already set).
   Status WithField(std::string_view field) const;
+  /// Returns a copy whose message ends with `note` (context kept); OK stays OK.
+  Status WithNote(std::string_view note) const;
 
   /// "FILE: record R, byte offset O, field F: message" — the parts that are known.
   std::string ToString() const;

@@ -31,6 +31,13 @@ TEST(StatusTest, OkIsCheapAndEmpty) {
   EXPECT_EQ(sizeof(Status), sizeof(void*));
 }
 
+TEST(StatusTest, WithNoteAppendsAndKeepsTheContext) {
+  const Status st = Status::DataError("bad").WithFile("f").WithRecord(3).WithOffset(40).WithNote(" (why)");
+  EXPECT_EQ(st.ToString(), "f: record 3, byte offset 40: bad (why)");
+  EXPECT_EQ(st.code(), StatusCode::kDataError);
+  EXPECT_TRUE(Status::OK().WithNote("x").ok());
+}
+
 TEST(StatusTest, ContextIsFormattedAndKeptOnce) {
   Status s = Status::DataError("bad data CRC").WithRecord(12).WithOffset(3456).WithFile("a.tfrecord");
   EXPECT_EQ(s.ToString(), "a.tfrecord: record 12, byte offset 3456: bad data CRC");

@@ -38,6 +38,7 @@ class InflateInputStream final : public InputStream {
   }
 
   Result<int64_t> Read(void* out, int64_t n) override {
+    if (!pending_error_.ok()) return pending_error_;
     if (n <= 0 || done_) return int64_t{0};
     const auto want = static_cast<uInt>(std::min(n, kMaxZlibRequest));
     z_.next_out = static_cast<Bytef*>(out);
@@ -55,8 +56,14 @@ class InflateInputStream final : public InputStream {
       if (rc == Z_STREAM_END) {
         in_member_ = false;
       } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-        if (rc == Z_MEM_ERROR) return Status::OutOfMemory(raw_->name() + ": zlib is out of memory");
-        return Error("corrupt " + std::string(CompressionName(codec_)) + " data: " + ZlibMessage(z_, rc));
+        Status error = rc == Z_MEM_ERROR
+                           ? Status::OutOfMemory(raw_->name() + ": zlib is out of memory")
+                           : Error("corrupt " + std::string(CompressionName(codec_)) + " data: " + ZlibMessage(z_, rc));
+        if (z_.avail_out == want) return error;
+        // The bytes inflated in the same call as the error (a bad trailer check comes after
+        // the whole member) are returned first; the error comes with the next read.
+        pending_error_ = std::move(error);
+        break;
       }
     }
     const int64_t got = want - z_.avail_out;
@@ -116,6 +123,8 @@ class InflateInputStream final : public InputStream {
   bool done_ = false;
   int64_t members_ = 0;
   int64_t position_ = 0;
+  /// An error found after bytes that were still returned; every later read returns it.
+  Status pending_error_;
 };
 
 /// Compresses written bytes into a GZIP or ZLIB stream on `raw`.

@@ -33,6 +33,7 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.comment, a.String("comment", ""));
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
   ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
+  ASSIGN_OR_RETURN(spec.max_record_bytes, a.Int("max_record_bytes", spec.max_record_bytes));
   spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
   auto options = MakeInputOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());

@@ -2,8 +2,10 @@
 #include "recflow/pipeline/input_source.h"
 
 #include <filesystem>
+#include <optional>
 #include <utility>
 
+#include "recflow/core/compression.h"
 #include "recflow/core/io.h"
 #include "recflow/dataset/inputs.h"
 #include "recflow/dataset/partition_discovery.h"
@@ -54,20 +56,20 @@ class PartitionedUnit final : public SourceUnit {
 // The files in order, each opened when the previous one is exhausted.
 class ChainedSource final : public Source {
  public:
-  ChainedSource(std::vector<InputFile> files, std::vector<InputFormat> formats, InputOptions options,
+  ChainedSource(std::vector<InputFile> files, std::vector<DetectedInput> detected, InputOptions options,
                 SchemaPtr partition_schema)
       : files_(std::move(files)),
-        formats_(std::move(formats)),
+        detected_(std::move(detected)),
         options_(std::move(options)),
         partition_schema_(std::move(partition_schema)),
         name_(files_.size() == 1 ? files_[0].path : std::to_string(files_.size()) + " files") {}
 
   Status Init() {
-    if (options_.type_hints != nullptr && (formats_[0] == InputFormat::kAvro || formats_[0] == InputFormat::kArrow)) {
+    if (options_.type_hints != nullptr && (format(0) == InputFormat::kAvro || format(0) == InputFormat::kArrow)) {
       return Status::InvalidArgument("schema hints apply to inferred schemas (CSV, JSON Lines, TFRecord); " +
                                      files_[0].path + " carries its own schema: cast its columns in a pipeline instead");
     }
-    if (files_.size() > 1 && SchemaInferred(formats_[0]) && formats_[0] == InputFormat::kTfrecord) {
+    if (files_.size() > 1 && SchemaInferred(format(0)) && format(0) == InputFormat::kTfrecord) {
       // Features differ from file to file (a feature only some partitions have): sample them all.
       auto open = [this](size_t k) { return tfrecord::RecordReader::Open(files_[k].path, options_.tfrecord.reader); };
       ASSIGN_OR_RETURN(tfrecord::SampledSchema sampled,
@@ -79,7 +81,7 @@ class ChainedSource final : public Source {
       RETURN_NOT_OK(OpenFile(0, nullptr));
       data_schema_ = current_->schema();
     }
-    if (files_.size() > 1 && SchemaInferred(formats_[0])) {
+    if (files_.size() > 1 && SchemaInferred(format(0))) {
       // Inference saw a sample: a column it never found null may be null (or a feature
       // missing) in a later file, so every column is nullable.
       data_schema_ = data_schema_->WithAllNullable();
@@ -142,22 +144,34 @@ class ChainedSource final : public Source {
     return false;
   }
 
+  InputFormat format(size_t index) const { return detected_[index].format; }
+
+  /// File `index` as a stream of its bytes, decompressed with the codec its content showed.
+  Result<std::unique_ptr<InputStream>> OpenText(size_t index) const {
+    const Compression codec =
+        formats::ReadableCompression(detected_[index].sniffed.codec).value_or(Compression::kNone);
+    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(files_[index].path));
+    return MakeDecompressingStream(codec, std::move(file));
+  }
+
   Status OpenFile(size_t index, const SchemaPtr& schema) {
     index_ = index;
     const std::string& path = files_[index].path;
-    switch (formats_[index]) {
+    switch (format(index)) {
       case InputFormat::kCsv: {
         csv::ReadOptions o = options_.csv;
         if (schema != nullptr) o.schema = schema;
         // Later files must name their columns as the first CSV file did.
         o.expected_header = csv_header_;
-        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(path, o, csv_header_.empty() ? &csv_header_ : nullptr));
+        ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenText(index));
+        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(std::move(in), o, csv_header_.empty() ? &csv_header_ : nullptr));
         break;
       }
       case InputFormat::kJsonl: {
         jsonl::ReadOptions o = options_.jsonl;
         if (schema != nullptr) o.schema = schema;
-        ASSIGN_OR_RETURN(current_, jsonl::OpenJsonlSource(path, o));
+        ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenText(index));
+        ASSIGN_OR_RETURN(current_, jsonl::OpenJsonlSource(std::move(in), o));
         break;
       }
       case InputFormat::kTfrecord: {
@@ -186,7 +200,7 @@ class ChainedSource final : public Source {
   }
 
   std::vector<InputFile> files_;
-  std::vector<InputFormat> formats_;
+  std::vector<DetectedInput> detected_;
   InputOptions options_;
   SchemaPtr partition_schema_;
   std::string name_;
@@ -196,6 +210,27 @@ class ChainedSource final : public Source {
   size_t index_ = 0;
   std::unique_ptr<Source> current_;
 };
+
+/// The input format that reads `content`; nullopt for unknown and foreign content.
+std::optional<InputFormat> FormatOfContent(formats::ContentKind content) {
+  switch (content) {
+    case formats::ContentKind::kEmpty:  // zero records, as Beam writes empty shards
+    case formats::ContentKind::kTfrecord:
+      return InputFormat::kTfrecord;
+    case formats::ContentKind::kArrowFile:
+    case formats::ContentKind::kArrowStream:
+    case formats::ContentKind::kArrowLegacyStream:
+      return InputFormat::kArrow;
+    case formats::ContentKind::kAvro:
+      return InputFormat::kAvro;
+    case formats::ContentKind::kJsonl:
+      return InputFormat::kJsonl;
+    case formats::ContentKind::kCsv:
+      return InputFormat::kCsv;
+    default:
+      return std::nullopt;
+  }
+}
 
 bool IsDirectory(const std::string& path) {
   std::error_code ec;
@@ -214,39 +249,51 @@ Result<InputFormat> ParseInputFormat(std::string_view name) {
   return Status::InvalidArgument("unknown input format '" + std::string(name) + "' (csv, jsonl, tfrecord, avro, arrow)");
 }
 
+std::string_view InputFormatName(InputFormat format) {
+  switch (format) {
+    case InputFormat::kAuto: return "auto";
+    case InputFormat::kCsv: return "csv";
+    case InputFormat::kJsonl: return "jsonl";
+    case InputFormat::kTfrecord: return "tfrecord";
+    case InputFormat::kAvro: return "avro";
+    case InputFormat::kArrow: return "arrow";
+  }
+  return "unknown";
+}
+
 Result<InputFormat> InputFormatFromName(std::string_view path) {
-  for (std::string_view z : {".gz", ".zz", ".zlib"}) {
-    if (path.ends_with(z)) {
-      path.remove_suffix(z.size());
-      break;
-    }
-  }
-  for (std::string_view s : {".csv", ".tsv"}) {
-    if (path.ends_with(s)) return InputFormat::kCsv;
-  }
-  for (std::string_view s : {".jsonl", ".ndjson", ".json"}) {
-    if (path.ends_with(s)) return InputFormat::kJsonl;
-  }
-  for (std::string_view s : {".tfrecord", ".tfrecords", ".tfr"}) {
-    if (path.ends_with(s)) return InputFormat::kTfrecord;
-  }
-  if (path.ends_with(".avro")) return InputFormat::kAvro;
-  for (std::string_view s : {".arrow", ".arrows", ".feather", ".ipc"}) {
-    if (path.ends_with(s)) return InputFormat::kArrow;
-  }
+  if (std::optional<InputFormat> format = FormatOfContent(formats::ContentFromSuffix(path))) return *format;
   return Status::NotFound("cannot tell the format of " + std::string(path) + " from its name: pass --from");
 }
 
-Result<InputFormat> DetectInputFormat(const std::string& path) {
-  Result<InputFormat> by_name = InputFormatFromName(path);
-  if (by_name.ok() || path == "-") return by_name;
-  auto in = FileInputStream::Open(path);
-  if (!in.ok()) return by_name;
-  char head[6] = {};
-  const Result<int64_t> got = (*in)->Read(head, sizeof(head));
-  const std::string_view bytes(head, got.ok() ? static_cast<size_t>(*got) : 0);
-  if (bytes == "ARROW1" || bytes.starts_with("\xFF\xFF\xFF\xFF")) return InputFormat::kArrow;
-  return by_name;
+Result<DetectedInput> DetectInputFormat(const std::string& path, InputFormat forced) {
+  DetectedInput detected;
+  ASSIGN_OR_RETURN(detected.sniffed, formats::SniffFile(path));
+  const formats::Sniffed& sniffed = detected.sniffed;
+  if (forced != InputFormat::kAuto) {
+    formats::Sniffed codec_only = sniffed;
+    codec_only.content = formats::ContentKind::kUnknown;
+    RETURN_NOT_OK(formats::CheckReadable(path, codec_only));
+    detected.format = forced;
+  } else {
+    RETURN_NOT_OK(formats::CheckReadable(path, sniffed));
+    std::optional<InputFormat> format = FormatOfContent(sniffed.content);
+    if (!format) {
+      return Status::NotFound("cannot tell the format of " + path +
+                              ": its first bytes match no format recflow reads and its name has no known suffix; "
+                              "pass --from");
+    }
+    detected.format = *format;
+  }
+  const bool self_compressed = detected.format == InputFormat::kAvro || detected.format == InputFormat::kArrow;
+  if (self_compressed && sniffed.codec != formats::SniffedCodec::kNone) {
+    return Status::DataError(std::string(formats::CodecName(sniffed.codec)) + "-compressed " +
+                             std::string(InputFormatName(detected.format)) +
+                             " input: recflow reads Avro and Arrow IPC uncompressed (their own block and buffer "
+                             "compression is read); decompress it first")
+        .WithFile(path);
+  }
+  return detected;
 }
 
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options) {
@@ -276,20 +323,17 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
   if (have_unpartitioned && partition_schema->num_fields() > 0) {
     return Status::InvalidArgument("partitioned and unpartitioned inputs cannot be mixed");
   }
-  std::vector<InputFormat> formats;
+  std::vector<DetectedInput> detected;
   for (const InputFile& f : files) {
-    if (options.format != InputFormat::kAuto) {
-      formats.push_back(options.format);
-      continue;
+    ASSIGN_OR_RETURN(DetectedInput input, DetectInputFormat(f.path, options.format));
+    if (!detected.empty() && input.format != detected.front().format) {
+      return Status::InvalidArgument("inputs mix formats (" + files.front().path + " is " +
+                                     std::string(InputFormatName(detected.front().format)) + ", " + f.path + " is " +
+                                     std::string(InputFormatName(input.format)) + "): pass --from");
     }
-    if (f.path == "-") return Status::InvalidArgument("reading standard input needs --from");
-    ASSIGN_OR_RETURN(InputFormat format, DetectInputFormat(f.path));
-    if (!formats.empty() && format != formats.front()) {
-      return Status::InvalidArgument("inputs mix formats (" + files.front().path + ", " + f.path + "): pass --from");
-    }
-    formats.push_back(format);
+    detected.push_back(std::move(input));
   }
-  auto source = std::make_unique<ChainedSource>(std::move(files), std::move(formats), options, partition_schema);
+  auto source = std::make_unique<ChainedSource>(std::move(files), std::move(detected), options, partition_schema);
   RETURN_NOT_OK(source->Init());
   return std::unique_ptr<Source>(std::move(source));
 }

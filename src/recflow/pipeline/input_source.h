@@ -10,6 +10,7 @@
 #include "recflow/formats/avro/read_options.h"
 #include "recflow/formats/csv/read_options.h"
 #include "recflow/formats/jsonl/read_options.h"
+#include "recflow/formats/sniff.h"
 #include "recflow/formats/source.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 
@@ -19,21 +20,33 @@ namespace recflow::pipeline {
 enum class InputFormat : uint8_t { kAuto, kCsv, kJsonl, kTfrecord, kAvro, kArrow };
 
 /// Parses "csv", "jsonl" (or "json"), "tfrecord", "avro", "arrow" (or "feather": IPC files and
-/// streams alike), or "auto"/"" (from each file's suffix).
+/// streams alike), or "auto"/"" (each file's content, then its suffix).
 Result<InputFormat> ParseInputFormat(std::string_view name);
 
-/// The format a file name implies, compression suffixes (.gz, .zz, .zlib) ignored: .csv/.tsv,
-/// .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.arrows/.feather/.ipc;
+/// "csv", "jsonl", "tfrecord", "avro", "arrow"; "auto".
+std::string_view InputFormatName(InputFormat format);
+
+/// The format a file name implies (formats::ContentFromSuffix, compression suffixes ignored);
 /// NotFound otherwise.
 Result<InputFormat> InputFormatFromName(std::string_view path);
 
-/// InputFormatFromName, else what the first bytes say: Arrow IPC for a file starting with
-/// `ARROW1` or a stream starting with the continuation marker; NotFound otherwise.
-Result<InputFormat> DetectInputFormat(const std::string& path);
+/// What detection found for one input: the format it is read as and what its bytes showed.
+struct DetectedInput {
+  InputFormat format = InputFormat::kAuto;
+  formats::Sniffed sniffed;
+};
+
+/// Sniffs `path` (formats::SniffFile: standard input "-" and pipes are peeked, then still read
+/// from their first byte) and decides its format: `forced` unless it is kAuto (--from), else
+/// the content (an empty input with no telling suffix is TFRecord: zero records). A codec or a
+/// format recflow does not read is a DataError naming the file and what was found (a forced
+/// format skips the content check), as is gzip/zlib around Avro or Arrow IPC; bytes that say
+/// nothing, with no telling suffix, are NotFound ("pass --from").
+Result<DetectedInput> DetectInputFormat(const std::string& path, InputFormat forced = InputFormat::kAuto);
 
 /// How each input file is read.
 struct InputOptions {
-  /// The format of every file, or kAuto to go by suffix (all files must agree).
+  /// The format of every file, or kAuto to detect it (all files must agree).
   InputFormat format = InputFormat::kAuto;
   csv::ReadOptions csv = csv::ReadOptions::Defaults();
   jsonl::ReadOptions jsonl = jsonl::ReadOptions::Defaults();
@@ -45,7 +58,8 @@ struct InputOptions {
 };
 
 /// Expands `args` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,
-/// globs; "-" = stdin, which needs an explicit format) and reads the files one after the other
+/// globs; "-" = stdin), detects each file's format (DetectInputFormat; all must agree) and
+/// compression, and reads the files one after the other
 /// as a single Source. The schema comes from the first file (explicit or inferred); later files
 /// are read with that schema. Files under a directory argument with `key=value/` directories
 /// get those columns appended (DiscoverPartitions: int64, float64 or utf8, null for

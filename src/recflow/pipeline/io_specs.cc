@@ -60,6 +60,7 @@ Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
   in.tfrecord.schema = schema;
   in.tfrecord.type_hints = in.type_hints;
   in.tfrecord.skip_bad_records = skip;
+  in.tfrecord.reader.max_record_bytes = spec.max_record_bytes;
   RETURN_NOT_OK(in.tfrecord.Validate());
   // Avro (its schema is in the file; a schema file does not apply)
   in.avro.bad_blocks = skip ? avro::BadBlocksMode::kSkip : avro::BadBlocksMode::kFail;

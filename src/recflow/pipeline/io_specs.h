@@ -9,6 +9,7 @@
 #include "recflow/core/result.h"
 #include "recflow/dataset/sink_options.h"
 #include "recflow/formats/example/record_type.h"
+#include "recflow/formats/tfrecord/record_reader.h"
 #include "recflow/pipeline/input_source.h"
 
 namespace recflow::pipeline {
@@ -26,6 +27,8 @@ struct InputSpec {
   std::string comment;
   int64_t block_size = int64_t{1} << 20;
   int64_t infer_rows = 10000;
+  /// TFRecord: the reader's memory cap, the largest record it buffers (ReaderOptions).
+  int64_t max_record_bytes = tfrecord::kDefaultMaxRecordBytes;
   bool skip_bad = false;           ///< bad records are left out (as SkippedRecords) instead of failing
 };
 

@@ -36,6 +36,9 @@ Status ReaderOptions::Validate() const {
   if (compression > Compression::kZlib) {
     return Status::InvalidArgument("unknown compression code " + std::to_string(static_cast<int>(compression)));
   }
+  if (max_record_bytes < 1) {
+    return Status::InvalidArgument("max_record_bytes must be at least 1, not " + std::to_string(max_record_bytes));
+  }
   return Status::OK();
 }
 
@@ -43,7 +46,8 @@ RecordReader::RecordReader(std::string name, Compression compression, const Read
     : name_(std::move(name)),
       compression_(compression),
       verify_crc_(options.verify_crc),
-      skip_corrupt_(options.skip_corrupt) {}
+      skip_corrupt_(options.skip_corrupt),
+      max_record_bytes_(options.max_record_bytes) {}
 
 RecordReader::~RecordReader() = default;
 
@@ -87,6 +91,7 @@ Result<bool> RecordReader::Next(std::string_view* record) {
       RETURN_NOT_OK(OnFault(Fault::kLengthTooLarge, length));
       continue;
     }
+    if (length > static_cast<uint64_t>(max_record_bytes_)) [[unlikely]] return OverCap(length);
     const int64_t total = kFramingOverhead + static_cast<int64_t>(length);
     if (total > avail) [[unlikely]] {
       if (!at_end_) {
@@ -144,6 +149,25 @@ Status RecordReader::FaultStatus(Fault fault, uint64_t length) const {
       .WithOffset(window_origin_ + pos_);
 }
 
+Status RecordReader::WithFirstFault(const Status& st, const Status& current) const {
+  if (st.code() != StatusCode::kDataError) return st;
+  const Status& first = problems_.empty() ? current : problems_.front();
+  if (first.ok()) return st;
+  // Damage in a compressed stream inflates into garbage records before the decompressor
+  // notices: the first of them says where the damage is.
+  return st.WithNote(" (the first fault, where reading went wrong: " + first.ToString() + ")");
+}
+
+Status RecordReader::OverCap(uint64_t length) {
+  error_ = Status::DataError("record of " + std::to_string(length) + " bytes is larger than the reader's limit of " +
+                             std::to_string(max_record_bytes_) +
+                             " bytes (max_record_bytes; --max-record-bytes raises it)")
+               .WithFile(name_)
+               .WithRecord(records_returned_)
+               .WithOffset(window_origin_ + pos_);
+  return error_;
+}
+
 Status RecordReader::OnFault(Fault fault, uint64_t length) {
   Status fault_status = FaultStatus(fault, length);
   if (!skip_corrupt_) {
@@ -152,7 +176,7 @@ Status RecordReader::OnFault(Fault fault, uint64_t length) {
   }
   const int64_t start = window_origin_ + pos_;
   if (Status st = Resync(); !st.ok()) {
-    error_ = std::move(st);
+    error_ = WithFirstFault(st, fault_status);
     return error_;
   }
   const int64_t skipped = window_origin_ + pos_ - start;
@@ -183,7 +207,7 @@ Status RecordReader::Resync() {
     const uint8_t* header = data_ + pos_;
     if (HeaderCrcMatches(header)) {
       const uint64_t length = LoadLittleEndian64(header);
-      if (length <= kMaxRecordLength) {
+      if (length <= std::min(kMaxRecordLength, static_cast<uint64_t>(max_record_bytes_))) {
         const int64_t total = kFramingOverhead + static_cast<int64_t>(length);
         if (total > avail && !at_end_) {
           RETURN_NOT_OK(Refill(total));
@@ -227,7 +251,8 @@ Status RecordReader::Refill(int64_t need) {
     }
     Result<int64_t> got = stream_->Read(window_.get() + size_, window_capacity_ - size_);
     if (!got.ok()) {
-      error_ = got.status().WithFile(name_).WithRecord(records_returned_).WithOffset(window_origin_ + size_);
+      error_ = WithFirstFault(got.status().WithFile(name_).WithRecord(records_returned_).WithOffset(window_origin_ + size_),
+                              Status::OK());
       return error_;
     }
     if (*got == 0) {

@@ -15,6 +15,9 @@
 
 namespace recflow::tfrecord {
 
+/// The default of ReaderOptions::max_record_bytes: 1 GiB.
+inline constexpr int64_t kDefaultMaxRecordBytes = int64_t{1} << 30;
+
 /// How a RecordReader interprets its input.
 struct ReaderOptions {
   /// The codec used when `compression_auto` is false.
@@ -30,18 +33,24 @@ struct ReaderOptions {
   /// Turn off when only the first records will be read: the stream then inflates only what is
   /// consumed.
   bool decompress_whole = true;
+  /// The reader's memory cap: the largest record it returns (a record announcing more is a
+  /// DataError naming the cap, never skipped as corrupt), and the most a compressed input is
+  /// decompressed whole into memory. The CLI's --max-record-bytes and the read step's
+  /// max_record_bytes set it.
+  int64_t max_record_bytes = kDefaultMaxRecordBytes;
 
-  /// Auto-detected compression, CRCs verified, fail on the first fault.
+  /// Auto-detected compression, CRCs verified, fail on the first fault, 1 GiB records.
   static ReaderOptions Defaults() { return {}; }
-  /// Checks that `compression` is a known codec.
+  /// Checks that `compression` is a known codec and the cap is positive.
   Status Validate() const;
 };
 
 /// Reads TFRecord records front to back. Uncompressed files and buffers are read in place
-/// (memory-mapped, zero-copy); compressed inputs are decompressed whole when small, otherwise
-/// streamed through a window that grows only with the largest record. Every fault is a DataError
-/// naming the input, the record index and the byte offset (in the decompressed stream) of the
-/// record's header; see docs/formats/tfrecord.md.
+/// (memory-mapped, zero-copy); compressed inputs are decompressed whole when small and their
+/// first record header checks out, otherwise streamed through a window that grows only with
+/// the largest record (at most max_record_bytes). Every fault is a DataError naming the input,
+/// the record index and the byte offset (in the decompressed stream) of the record's header;
+/// see docs/formats/tfrecord.md.
 class RecordReader {
  public:
   /// The number of problems kept for problems() when skipping corrupt records.
@@ -97,6 +106,11 @@ class RecordReader {
   Status FaultStatus(Fault fault, uint64_t length) const;
   /// Handles a fault at pos_: returns it, or records it and resynchronises.
   Status OnFault(Fault fault, uint64_t length);
+  /// `st` (an error of the decompressor met while reading or skipping) with the first fault
+  /// skipped before it, else `current` (the fault being skipped), noted in its message.
+  Status WithFirstFault(const Status& st, const Status& current) const;
+  /// The sticky error for a record at pos_ whose `length` exceeds max_record_bytes_.
+  Status OverCap(uint64_t length);
   /// Scans forward from pos_ + 1 for the next offset holding a whole valid record.
   Status Resync();
 
@@ -104,6 +118,7 @@ class RecordReader {
   Compression compression_;
   bool verify_crc_;
   bool skip_corrupt_;
+  int64_t max_record_bytes_;
 
   // The bytes being parsed: the whole input, or the stream window.
   const uint8_t* data_ = nullptr;

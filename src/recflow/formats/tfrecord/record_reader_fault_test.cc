@@ -146,5 +146,46 @@ TEST(CorruptCompressionTest, RecordsBeforeTheDamageAreReturned) {
   EXPECT_EQ(more.status().context().record, good);
 }
 
+TEST_F(FaultTest, ARecordOverTheCapIsRefusedAndNeverSkipped) {
+  ReaderOptions options = ReaderOptions::Defaults();
+  options.max_record_bytes = static_cast<int64_t>(records_[2].size()) - 1;
+  ExpectFault(bytes_, {2, offsets_[2], "is larger than the reader's limit of"}, options);
+  options.skip_corrupt = true;  // a record over the cap is not corruption
+  ExpectFault(bytes_, {2, offsets_[2], "--max-record-bytes raises it"}, options);
+  options.max_record_bytes = 0;
+  EXPECT_EQ(options.Validate().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(FaultTest, AGzipBombIsRefusedAtItsFirstHeader) {
+  // 64 MiB of zeros: whole decompression would hold them all; the framing check stops at 12 bytes.
+  const std::string zeros(size_t{1} << 20, '\0');
+  auto member = CompressBuffer(Compression::kGzip, std::span(reinterpret_cast<const uint8_t*>(zeros.data()), zeros.size()));
+  ASSERT_TRUE(member.ok());
+  std::string bomb;
+  for (int i = 0; i < 64; ++i) bomb += std::string((*member)->view());
+  ExpectFault(bomb, {0, 0, "bad length CRC"});
+}
+
+TEST(CorruptCompressionTest, SkippingADamagedGzipStreamNamesTheFirstFault) {
+  const std::vector<std::string> records = SampleRecords(300);
+  auto bytes = EncodeRecords(records, Compression::kGzip);
+  ASSERT_TRUE(bytes.ok());
+  std::string damaged = *bytes;
+  damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 0xff);
+  ReaderOptions options = ReaderOptions::Defaults();
+  options.skip_corrupt = true;
+  auto reader = RecordReader::FromBuffer(Buffer::FromString(damaged), "damaged.gz", options);
+  ASSERT_TRUE(reader.ok());
+  std::string_view record;
+  Result<bool> more = true;
+  while ((more = (*reader)->Next(&record)).ok() && *more) {
+  }
+  ASSERT_FALSE(more.ok());
+  const std::string message = more.status().ToString();
+  EXPECT_NE(message.find("corrupt gzip data"), std::string::npos) << message;
+  EXPECT_NE(message.find("(the first fault, where reading went wrong: damaged.gz: record "), std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace recflow::tfrecord

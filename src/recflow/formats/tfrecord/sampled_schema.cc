@@ -19,8 +19,15 @@ Result<SampledSchema> InferSampledSchema(size_t num_files, const ReaderOpener& o
     std::string_view record;
     int64_t taken = 0;
     while (taken < share) {
-      ASSIGN_OR_RETURN(bool more, reader->Next(&record));
-      if (!more) break;
+      Result<bool> more = reader->Next(&record);
+      // A fault (bad framing, corrupt compressed data) ends the file's sample: the records
+      // before it are read, and the fault reported, by whoever reads the file next.
+      if (!more.ok() && more.status().code() == StatusCode::kDataError) {
+        result.complete = false;
+        break;
+      }
+      RETURN_NOT_OK(more.status());
+      if (!*more) break;
       Status st = inferrer.Observe(record);
       if (!st.ok()) {
         if (skip_undecodable) continue;

@@ -28,7 +28,9 @@ using ReaderOpener = std::function<Result<std::unique_ptr<RecordReader>>(size_t 
 /// left, so every file contributes even when the first ones are large. When the sample is
 /// partial every column is nullable (a later record may lack any feature). A record that does not
 /// decode is skipped when `skip_undecodable`, else a DataError naming the file, record and
-/// offset.
+/// offset. A fault of the reader (a DataError: bad framing, corrupt compressed data, a record
+/// over the cap) ends that file's share, leaving the fault to the pass that reads the records
+/// (which prints the records before it); the sample is then partial.
 Result<SampledSchema> InferSampledSchema(size_t num_files, const ReaderOpener& open, example::RecordType type,
                                          int64_t sample, bool skip_undecodable);
 

@@ -1,6 +1,7 @@
 // TfrecordSource: inference over a kept sample, then units of copied records decoded in parallel.
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -25,17 +26,40 @@ class TfrecordUnit final : public SourceUnit {
   TfrecordUnit(std::shared_ptr<const SharedContext> context, SchemaPtr schema)
       : context_(std::move(context)), schema_(std::move(schema)) {}
 
-  void Add(std::string_view record, int64_t offset, int64_t framed_bytes) {
-    bytes_.append(record);
-    ends_.push_back(bytes_.size());
-    offsets_.push_back(offset);
-    input_bytes_ += framed_bytes;
+  /// Copies the record in; OutOfMemory (naming the file, record and offset) when it cannot.
+  Status Add(std::string_view record, int64_t index, int64_t offset) {
+    try {
+      bytes_.append(record);
+      ends_.push_back(bytes_.size());
+      offsets_.push_back(offset);
+    } catch (const std::bad_alloc&) {
+      return Status::OutOfMemory("cannot hold a record of " + std::to_string(record.size()) + " bytes in memory")
+          .WithFile(context_->name)
+          .WithRecord(index)
+          .WithOffset(offset);
+    }
+    input_bytes_ += static_cast<int64_t>(record.size()) + kFramingOverhead;
+    return Status::OK();
   }
   size_t size() const { return bytes_.size(); }
   size_t count() const { return ends_.size(); }
   void set_schema(SchemaPtr schema) { schema_ = std::move(schema); }
 
   Result<DecodedUnit> Decode() override {
+    try {
+      return DecodeRecords();
+    } catch (const std::bad_alloc&) {
+      return Status::OutOfMemory("cannot decode " + std::to_string(ends_.size()) + " records of " +
+                                 std::to_string(bytes_.size()) + " bytes: out of memory")
+          .WithFile(context_->name)
+          .WithOffset(offsets_.empty() ? 0 : offsets_.front());
+    }
+  }
+
+  int64_t input_bytes() const override { return input_bytes_; }
+
+ private:
+  Result<DecodedUnit> DecodeRecords() {
     ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, context_->options.record_type));
     DecodedUnit out;
     size_t begin = 0;
@@ -53,9 +77,6 @@ class TfrecordUnit final : public SourceUnit {
     return out;
   }
 
-  int64_t input_bytes() const override { return input_bytes_; }
-
- private:
   std::shared_ptr<const SharedContext> context_;
   SchemaPtr schema_;
   std::string bytes_;
@@ -85,14 +106,19 @@ class TfrecordSource final : public Source {
     std::string_view record;
     bool whole_input = false;
     while (sample_->count() < static_cast<size_t>(options_.inference_records)) {
-      ASSIGN_OR_RETURN(const bool more, reader_->Next(&record));
-      whole_input = !more;
-      if (!more) break;
+      Result<bool> more = reader_->Next(&record);
+      if (!more.ok() && more.status().code() == StatusCode::kDataError) {
+        error_ = more.status();  // returned after the sample's records, as NextUnit does
+        break;
+      }
+      RETURN_NOT_OK(more.status());
+      whole_input = !*more;
+      if (!*more) break;
       Status st = inferrer.Observe(record);
       if (!st.ok() && !options_.skip_bad_records) {
         return st.WithFile(name_).WithOffset(reader_->record_offset()).WithRecord(reader_->record_index());
       }
-      sample_->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFramingOverhead);
+      RETURN_NOT_OK(sample_->Add(record, reader_->record_index(), reader_->record_offset()));
     }
     // A record after the sample may lack a feature the sample always had: valid data must not fail.
     const SchemaPtr inferred = whole_input ? inferrer.Finish() : inferrer.Finish()->WithAllNullable();
@@ -105,18 +131,22 @@ class TfrecordSource final : public Source {
   const std::string& name() const override { return name_; }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
-    if (!error_.ok()) return error_;
     if (sample_ != nullptr && sample_->count() > 0) return std::unique_ptr<SourceUnit>(std::move(sample_));
+    if (!error_.ok()) return error_;
     auto unit = std::make_unique<TfrecordUnit>(context_, schema_);
     std::string_view record;
     while (static_cast<int64_t>(unit->size()) < options_.unit_bytes) {
       auto more = reader_->Next(&record);
       if (!more.ok()) {
         error_ = more.status();
+        if (unit->count() > 0) break;  // the records before the fault come first
         return error_;
       }
       if (!*more) break;
-      unit->Add(record, reader_->record_offset(), static_cast<int64_t>(record.size()) + kFramingOverhead);
+      if (Status st = unit->Add(record, reader_->record_index(), reader_->record_offset()); !st.ok()) {
+        error_ = st;
+        return error_;
+      }
     }
     if (unit->count() == 0) return std::unique_ptr<SourceUnit>();
     return std::unique_ptr<SourceUnit>(std::move(unit));

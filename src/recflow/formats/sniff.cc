@@ -1,0 +1,217 @@
+// Sniff: compression by magic, then the content by magic, framing, Arrow stream head or text; the name last.
+#include "recflow/formats/sniff.h"
+
+#include <array>
+#include <vector>
+
+#include "recflow/core/io.h"
+#include "recflow/formats/sniff_arrow_internal.h"
+#include "recflow/formats/sniff_magic_internal.h"
+#include "recflow/formats/tfrecord/framing.h"
+
+namespace recflow::formats {
+
+namespace {
+
+using internal::MagicMatch;
+
+/// The first bytes of a gzip or zlib stream, decompressed up to kSniffHeadBytes: what the
+/// compressed head yields before it ends or turns out corrupt. Nullopt when nothing inflates.
+std::optional<std::vector<uint8_t>> InflateHead(Compression codec, std::span<const uint8_t> head) {
+  auto raw = std::make_unique<BufferInputStream>(Buffer::Wrap(head.data(), static_cast<int64_t>(head.size())));
+  Result<std::unique_ptr<InputStream>> stream = MakeDecompressingStream(codec, std::move(raw));
+  if (!stream.ok()) return std::nullopt;
+  std::vector<uint8_t> out(static_cast<size_t>(kSniffHeadBytes));
+  size_t size = 0;
+  bool failed = false;
+  while (size < out.size()) {
+    Result<int64_t> got = (*stream)->Read(out.data() + size, static_cast<int64_t>(out.size() - size));
+    if (!got.ok()) {  // corrupt, or the compressed head ends here: keep what came out
+      failed = true;
+      break;
+    }
+    if (*got == 0) break;
+    size += static_cast<size_t>(*got);
+  }
+  if (failed && size == 0) return std::nullopt;
+  out.resize(size);
+  return out;
+}
+
+/// The content decided by bytes alone, strongest checks first; kUnknown when none holds.
+MagicMatch<ContentKind> BinaryContent(std::span<const uint8_t> head) {
+  if (head.size() >= static_cast<size_t>(tfrecord::kHeaderSize) && tfrecord::HeaderCrcMatches(head.data())) {
+    return {ContentKind::kTfrecord, "a TFRecord header with a valid length CRC"};
+  }
+  MagicMatch<ContentKind> magic = internal::MatchContentMagic(head);
+  if (magic.kind != ContentKind::kUnknown) return magic;
+  switch (internal::CheckArrowStreamHead(head)) {
+    case internal::ArrowStreamHead::kCurrent:
+      return {ContentKind::kArrowStream, "continuation marker and a Schema message"};
+    case internal::ArrowStreamHead::kLegacy:
+      return {ContentKind::kArrowLegacyStream, "a length-prefixed Schema message without continuation marker"};
+    case internal::ArrowStreamHead::kNone:
+      break;
+  }
+  return {ContentKind::kUnknown, ""};
+}
+
+bool IsText(ContentKind content) { return content == ContentKind::kCsv || content == ContentKind::kJsonl; }
+
+/// The content of decompressed bytes, with the name deciding text formats and unknown bytes.
+void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Sniffed* out) {
+  const ContentKind by_name = ContentFromSuffix(name);
+  if (bytes.empty()) {
+    out->content = by_name == ContentKind::kUnknown ? ContentKind::kEmpty : by_name;
+    out->certainty = by_name == ContentKind::kUnknown ? Certainty::kChecked : Certainty::kSuffix;
+    out->evidence = "no bytes";
+    return;
+  }
+  MagicMatch<ContentKind> binary = BinaryContent(bytes);
+  if (binary.kind != ContentKind::kUnknown) {
+    out->content = binary.kind;
+    out->certainty = Certainty::kChecked;
+    out->evidence = std::move(binary.evidence);
+    return;
+  }
+  if (by_name != ContentKind::kUnknown) {
+    out->content = by_name;
+    out->certainty = Certainty::kSuffix;
+    return;
+  }
+  const ContentKind text = internal::GuessText(bytes);
+  if (IsText(text)) {
+    out->content = text;
+    out->certainty = Certainty::kGuess;
+    out->evidence = text == ContentKind::kJsonl ? "text starting with '{'" : "text";
+  }
+}
+
+}  // namespace
+
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
+  if (head.size() > static_cast<size_t>(kSniffHeadBytes)) head = head.first(static_cast<size_t>(kSniffHeadBytes));
+  Sniffed out;
+  // Uncompressed binary content first: a TFRecord length or an Arrow stream length can look
+  // like a zlib header (a first record of 40056 bytes starts 78 9c).
+  if (BinaryContent(head).kind != ContentKind::kUnknown) {
+    DecideContent(name, head, &out);
+    return out;
+  }
+  MagicMatch<SniffedCodec> codec = internal::MatchCodecMagic(head);
+  std::optional<std::vector<uint8_t>> inflated;
+  if (codec.kind == SniffedCodec::kNone && LooksLikeZlib(head)) {
+    // Two header bytes are a weak sign: the head must also inflate.
+    inflated = InflateHead(Compression::kZlib, head);
+    if (inflated) codec = {SniffedCodec::kZlib, "a zlib header that inflates"};
+  } else if (codec.kind == SniffedCodec::kGzip) {
+    inflated = InflateHead(Compression::kGzip, head);
+  }
+  out.codec = codec.kind;
+  if (codec.kind == SniffedCodec::kNone) {
+    DecideContent(name, head, &out);
+    return out;
+  }
+  if (!ReadableCompression(codec.kind)) {
+    out.evidence = std::move(codec.evidence);
+    return out;
+  }
+  // A gzip head that does not inflate is still gzip: the reader names the fault and offset.
+  if (inflated) DecideContent(name, *inflated, &out);
+  if (out.content == ContentKind::kUnknown) {
+    out.content = ContentFromSuffix(name);
+    if (out.content != ContentKind::kUnknown) out.certainty = Certainty::kSuffix;
+  }
+  out.evidence = out.evidence.empty() ? codec.evidence : codec.evidence + ", then " + out.evidence;
+  return out;
+}
+
+Result<Sniffed> SniffFile(const std::string& path) {
+  Result<std::string> head = PeekInput(path, kSniffHeadBytes);
+  if (!head.ok()) return head.status().WithFile(path);
+  return Sniff(path, std::span(reinterpret_cast<const uint8_t*>(head->data()), head->size()));
+}
+
+ContentKind ContentFromSuffix(std::string_view name) {
+  for (std::string_view z : {".gz", ".zz", ".zlib"}) {
+    if (name.ends_with(z)) {
+      name.remove_suffix(z.size());
+      break;
+    }
+  }
+  struct Suffix {
+    std::string_view suffix;
+    ContentKind content;
+  };
+  static constexpr std::array kSuffixes{
+      Suffix{".csv", ContentKind::kCsv},          Suffix{".tsv", ContentKind::kCsv},
+      Suffix{".jsonl", ContentKind::kJsonl},      Suffix{".ndjson", ContentKind::kJsonl},
+      Suffix{".json", ContentKind::kJsonl},       Suffix{".tfrecord", ContentKind::kTfrecord},
+      Suffix{".tfrecords", ContentKind::kTfrecord}, Suffix{".tfr", ContentKind::kTfrecord},
+      Suffix{".avro", ContentKind::kAvro},        Suffix{".arrow", ContentKind::kArrowFile},
+      Suffix{".feather", ContentKind::kArrowFile}, Suffix{".ipc", ContentKind::kArrowFile},
+      Suffix{".arrows", ContentKind::kArrowStream}, Suffix{".parquet", ContentKind::kParquet},
+      Suffix{".orc", ContentKind::kOrc},          Suffix{".tif", ContentKind::kTiff},
+      Suffix{".tiff", ContentKind::kTiff},        Suffix{".TIF", ContentKind::kTiff},
+  };
+  for (const Suffix& s : kSuffixes) {
+    if (name.ends_with(s.suffix)) return s.content;
+  }
+  return ContentKind::kUnknown;
+}
+
+std::string_view CodecName(SniffedCodec codec) {
+  switch (codec) {
+    case SniffedCodec::kNone: return "none";
+    case SniffedCodec::kGzip: return "gzip";
+    case SniffedCodec::kZlib: return "zlib";
+    case SniffedCodec::kZstd: return "zstd";
+    case SniffedCodec::kBzip2: return "bzip2";
+    case SniffedCodec::kXz: return "xz";
+    case SniffedCodec::kLz4Frame: return "lz4";
+    case SniffedCodec::kSnappyFramed: return "snappy";
+  }
+  return "unknown";
+}
+
+std::optional<Compression> ReadableCompression(SniffedCodec codec) {
+  switch (codec) {
+    case SniffedCodec::kNone: return Compression::kNone;
+    case SniffedCodec::kGzip: return Compression::kGzip;
+    case SniffedCodec::kZlib: return Compression::kZlib;
+    default: return std::nullopt;
+  }
+}
+
+std::string_view ContentName(ContentKind content) {
+  switch (content) {
+    case ContentKind::kUnknown: return "unknown";
+    case ContentKind::kEmpty: return "empty";
+    case ContentKind::kTfrecord: return "TFRecord";
+    case ContentKind::kArrowFile: return "Arrow IPC file";
+    case ContentKind::kArrowStream: return "Arrow IPC stream";
+    case ContentKind::kArrowLegacyStream: return "Arrow IPC stream (pre-0.15 format)";
+    case ContentKind::kAvro: return "Avro";
+    case ContentKind::kJsonl: return "JSON Lines";
+    case ContentKind::kCsv: return "CSV";
+    case ContentKind::kParquet: return "Parquet file";
+    case ContentKind::kOrc: return "ORC file";
+    case ContentKind::kTiff: return "TIFF/GeoTIFF image";
+    case ContentKind::kBigTiff: return "BigTIFF image";
+    case ContentKind::kPng: return "PNG image";
+    case ContentKind::kJpeg: return "JPEG image";
+    case ContentKind::kGif: return "GIF image";
+    case ContentKind::kHdf5: return "HDF5 file";
+    case ContentKind::kNumpy: return "NumPy array file";
+    case ContentKind::kZip: return "ZIP archive";
+    case ContentKind::kFeatherV1: return "Feather v1 file";
+    case ContentKind::kPdf: return "PDF document";
+    case ContentKind::kSqlite: return "SQLite database";
+    case ContentKind::kSevenZip: return "7-Zip archive";
+  }
+  return "unknown";
+}
+
+bool IsForeign(ContentKind content) { return content >= ContentKind::kParquet; }
+
+}  // namespace recflow::formats

@@ -1,0 +1,109 @@
+// Recognising an input by its content: the compression around it and the format inside, with
+// how sure the guess is (the rules are in docs/formats/detection.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "recflow/core/compression.h"
+#include "recflow/core/result.h"
+
+namespace recflow::formats {
+
+/// The compression a file's first bytes show.
+enum class SniffedCodec : uint8_t {
+  kNone,
+  kGzip,
+  kZlib,
+  // Codecs recflow does not read: named in an error.
+  kZstd,
+  kBzip2,
+  kXz,
+  kLz4Frame,
+  kSnappyFramed,
+};
+
+/// What a file holds (inside its compression).
+enum class ContentKind : uint8_t {
+  kUnknown,  ///< nothing recognised
+  kEmpty,    ///< no bytes at all
+  kTfrecord,
+  kArrowFile,
+  kArrowStream,        ///< Arrow IPC stream since 0.15: continuation marker, length, Message
+  kArrowLegacyStream,  ///< Arrow IPC stream before 0.15: length, Message
+  kAvro,
+  kJsonl,
+  kCsv,
+  // Formats recflow does not read: named in an error.
+  kParquet,
+  kOrc,
+  kTiff,
+  kBigTiff,
+  kPng,
+  kJpeg,
+  kGif,
+  kHdf5,
+  kNumpy,
+  kZip,
+  kFeatherV1,
+  kPdf,
+  kSqlite,
+  kSevenZip,
+};
+
+/// How the content was decided, from the surest to the weakest.
+enum class Certainty : uint8_t {
+  kNone,      ///< neither content nor name says anything
+  kSuffix,    ///< the file name's suffix only
+  kGuess,     ///< text that looks like CSV or JSON Lines
+  kChecked,   ///< a magic number or framing checked in the bytes
+};
+
+/// What Sniff found.
+struct Sniffed {
+  SniffedCodec codec = SniffedCodec::kNone;
+  ContentKind content = ContentKind::kUnknown;
+  Certainty certainty = Certainty::kNone;
+  /// What in the bytes decided it ("magic PAR1", "a TFRecord header with a valid length CRC");
+  /// empty when the name decided.
+  std::string evidence;
+};
+
+/// Bytes of an input's head that Sniff looks at (compressed; the decompressed head it inspects
+/// is at most as large).
+inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
+
+/// Decides what an input holds from its first bytes `head` (up to kSniffHeadBytes; the whole
+/// input when shorter) and its path or name. Compression first (gzip and zlib are decompressed
+/// up to kSniffHeadBytes and looked into), then the content: binary magic and framing decide
+/// over the name; text (CSV vs JSON Lines) goes by the name's suffix when it has one, else by
+/// the text; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
+
+/// Sniff on the head of `path`, peeked with PeekInput so that standard input ("-") and pipes
+/// still read from their first byte afterwards. I/O errors name the file.
+Result<Sniffed> SniffFile(const std::string& path);
+
+/// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
+/// .csv/.tsv, .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.feather/.ipc
+/// (Arrow IPC file), .arrows (Arrow IPC stream), .parquet, .orc, .tif/.tiff; kUnknown otherwise.
+ContentKind ContentFromSuffix(std::string_view name);
+
+/// "gzip", "zlib", "zstd", "bzip2", "xz", "lz4", "snappy"; "none".
+std::string_view CodecName(SniffedCodec codec);
+/// The codec as a Compression recflow reads; nullopt for kZstd and the other foreign codecs.
+std::optional<Compression> ReadableCompression(SniffedCodec codec);
+/// "TFRecord", "Arrow IPC file", "Arrow IPC stream", "Arrow IPC stream (pre-0.15 format)",
+/// "Avro", "JSON Lines", "CSV", "Parquet file", "GeoTIFF/TIFF image", ..., "unknown", "empty".
+std::string_view ContentName(ContentKind content);
+/// True for the formats recflow does not read (Parquet, TIFF, ...).
+bool IsForeign(ContentKind content);
+
+/// The DataError for an input recflow does not read (a foreign format or codec), naming the
+/// file, what was detected and what to do instead; OK for anything recflow reads.
+Status CheckReadable(const std::string& path, const Sniffed& sniffed);
+
+}  // namespace recflow::formats

@@ -1,0 +1,13 @@
+// libFuzzer target: arbitrary bytes as the head of an input, sniffed under a few names.
+#include <cstddef>
+#include <cstdint>
+
+#include "recflow/formats/sniff.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  for (const char* name : {"fuzz", "fuzz.csv", "fuzz.tfrecord.gz"}) {
+    const recflow::formats::Sniffed sniffed = recflow::formats::Sniff(name, {data, size});
+    (void)recflow::formats::CheckReadable(name, sniffed);
+  }
+  return 0;
+}
