@@ -68,9 +68,9 @@ Status CatSource(Source* source, const CatFlags& flags, StdoutWriter* out) {
   int64_t seen = 0;  // input records before the next unit
   int64_t skipped = 0;
   while (!printer.done()) {
-    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source->NextUnit());
+    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, NextSourceUnit(*source));
     if (unit == nullptr) break;
-    Result<DecodedUnit> decoded = unit->Decode();
+    Result<DecodedUnit> decoded = DecodeUnit(*unit);
     if (!decoded.ok()) return decoded.status().RebaseRecord(seen);
     for (const SkippedRecord& record : decoded->skipped) Warn(record.error.RebaseRecord(seen));
     skipped += static_cast<int64_t>(decoded->skipped.size());

@@ -289,10 +289,10 @@ Result<TableReport> InspectSource(Source* source, std::vector<FileReport> files)
   ColumnStats stats(*report.schema);
   int64_t seen = 0;
   while (true) {
-    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source->NextUnit());
+    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, NextSourceUnit(*source));
     if (unit == nullptr) break;
     report.total.decoded_bytes += unit->input_bytes();
-    Result<DecodedUnit> decoded = unit->Decode();
+    Result<DecodedUnit> decoded = DecodeUnit(*unit);
     if (!decoded.ok()) return decoded.status().RebaseRecord(seen);
     for (const SkippedRecord& record : decoded->skipped) Warn(record.error.RebaseRecord(seen));
     report.total.undecodable_records += static_cast<int64_t>(decoded->skipped.size());

@@ -1,6 +1,7 @@
 // The `recflow` command: parses the command line and dispatches to a subcommand.
 // Exit codes: 0 ok, 1 data or runtime error, 2 usage error.
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,8 @@ int main(int argc, char** argv) {
   recflow::cli::TuneAllocator();
   try {
     return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "recflow: out of memory\n");
   } catch (const std::exception& e) {
     fmt::print(stderr, "recflow: internal error: {}\n", e.what());
   } catch (...) {

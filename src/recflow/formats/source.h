@@ -65,4 +65,13 @@ class Source {
   virtual int64_t stored_bytes() const { return -1; }
 };
 
+/// unit.Decode(), with an allocation failure (std::bad_alloc) turned into an OutOfMemory status
+/// that the caller decorates with the file and record like any other decoding error: a huge
+/// input never ends the process with a bare bad_alloc. Callers decode units through this.
+Result<DecodedUnit> DecodeUnit(SourceUnit& unit);
+
+/// source.NextUnit(), with an allocation failure turned into an OutOfMemory status naming
+/// source.current_file(). Callers take units through this.
+Result<std::unique_ptr<SourceUnit>> NextSourceUnit(Source& source);
+
 }  // namespace recflow

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include <oneapi/tbb/parallel_pipeline.h>
@@ -34,7 +35,7 @@ class Stage {
   Token* Read() {
     while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
       auto token = std::make_unique<Token>();
-      auto unit = inputs_[input_]->NextUnit();
+      auto unit = NextSourceUnit(*inputs_[input_]);
       if (!unit.ok()) {
         token->status = unit.status();
         read_done_ = true;
@@ -58,7 +59,7 @@ class Stage {
   Token* Process(Token* t) {
     Count(&StageProgress::units_started);
     if (!t->status.ok() || stop_.load(std::memory_order_relaxed)) return t;
-    auto decoded = t->unit->Decode();
+    auto decoded = DecodeUnit(*t->unit);
     t->unit.reset();
     if (!decoded.ok()) {
       t->status = decoded.status();
@@ -66,7 +67,13 @@ class Stage {
     }
     t->skipped = std::move(decoded->skipped);
     t->input_records = decoded->input_records;
-    auto state = program_->Process(t->info, std::move(decoded).ValueUnsafe());
+    Result<std::unique_ptr<UnitState>> state = Status::Internal("not processed");
+    try {
+      state = program_->Process(t->info, std::move(decoded).ValueUnsafe());
+    } catch (const std::bad_alloc&) {  // named by its file and records in Assign, like any unit error
+      state = Status::OutOfMemory("out of memory running the stage's steps on " + std::to_string(t->input_records) +
+                                  " records");
+    }
     if (!state.ok()) {
       t->status = state.status();
     } else {
