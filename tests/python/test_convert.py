@@ -156,9 +156,28 @@ def test_too_long_partition_path_is_refused_and_nothing_is_committed(run, tmp_pa
     src.write_text(json.dumps({"k": "v", "n": 0}) + "\n" + json.dumps({"k": "/" * 1000, "n": 1}) + "\n")
     out = tmp_path / "out"
     result = run("convert", src, "-o", out, "--partition-by", "k", "--no-sync")
-    assert result.returncode != 0
+    assert result.returncode == 1, "a value is a data error, not a usage error"
     assert "2048-byte limit" in result.stderr and "record 1" in result.stderr, result.stderr
+    assert f"{src}" in result.stderr and "'k'" in result.stderr and "%2F%2F%2F" in result.stderr, result.stderr
     assert not (out / "_SUCCESS").exists() and data_files(out) == []
+
+
+def test_a_partition_column_name_too_long_for_a_directory_is_a_usage_error_before_any_row(run, tmp_path):
+    src = tmp_path / "header_only.csv"
+    src.write_text("k" * 250 + ",v\n")
+    result = run("convert", src, "-o", tmp_path / "out", "--partition-by", "k" * 250, "--no-sync")
+    assert result.returncode == 2 and "too long" in result.stderr, result.stderr
+
+
+def test_inputs_whose_partition_columns_disagree_are_data_errors(run, tmp_path):
+    for name, key in (("a", "p"), ("b", "q")):
+        (tmp_path / name / f"{key}=1").mkdir(parents=True)
+        (tmp_path / name / f"{key}=1" / "part-0.jsonl").write_text('{"v": 1}\n')
+    (tmp_path / "flat.jsonl").write_text('{"v": 2}\n')
+    for inputs, message in (((tmp_path / "a", tmp_path / "b"), "has partition columns"),
+                            ((tmp_path / "a", tmp_path / "flat.jsonl"), "cannot be mixed")):
+        result = run("convert", *inputs, "-o", tmp_path / "out", "--to", "jsonl", "--no-sync")
+        assert result.returncode == 1 and message in result.stderr, result.stderr
 
 
 def test_save_modes(run, tmp_path):

@@ -267,13 +267,13 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
     } else if (partition_schema->num_fields() == 0) {
       partition_schema = found;
     } else if (!partition_schema->Equals(*found)) {
-      return Status::InvalidArgument("input " + arg + " has partition columns " + found->ToString() +
+      return Status::DataError("input " + arg + " has partition columns " + found->ToString() +
                                      ", other inputs " + partition_schema->ToString());
     }
     for (size_t i = 0; i < expanded.size(); ++i) files.push_back({std::move(expanded[i]), std::move(values[i])});
   }
   if (have_unpartitioned && partition_schema->num_fields() > 0) {
-    return Status::InvalidArgument("partitioned and unpartitioned inputs cannot be mixed");
+    return Status::DataError("partitioned and unpartitioned inputs cannot be mixed");
   }
   std::vector<InputFormat> formats;
   for (const InputFile& f : files) {

@@ -47,7 +47,7 @@ struct InputOptions {
 /// are read with that schema. Files under a directory argument with `key=value/` directories
 /// get those columns appended (DiscoverPartitions: int64, float64 or utf8, null for
 /// `__HIVE_DEFAULT_PARTITION__`); every directory argument must have the same partition
-/// columns, and partitioned and unpartitioned inputs cannot be mixed.
+/// columns, and partitioned and unpartitioned inputs cannot be mixed (DataError).
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::pipeline
