@@ -76,6 +76,8 @@ DatasetSink::~DatasetSink() {
 
 const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
 
+const std::string& DatasetSink::resolved_output() const { return committer_->resolved_output(); }
+
 Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const {
   out->groups.clear();
   ASSIGN_OR_RETURN(std::vector<PartitionRows> groups, GroupRowsByPartition(batch, partition_columns_));
@@ -313,9 +315,20 @@ void DatasetSink::Flush(SinkWork* out) {
   }
 }
 
-Status DatasetSink::Commit() {
+Status DatasetSink::PrepareCommit() {
   if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
-  finished_ = true;
+  if (prepared_) return Status::OK();
+  Status st = FinishFiles();
+  if (st.ok()) st = committer_->Prepare();
+  if (!st.ok()) {
+    finished_ = true;  // only Abort() is left
+    return st;
+  }
+  prepared_ = true;
+  return Status::OK();
+}
+
+Status DatasetSink::FinishFiles() {
   for (auto& t : targets_) {
     if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
       CompressedChunk trailer;
@@ -339,6 +352,12 @@ Status DatasetSink::Commit() {
   stats_.files = static_cast<int64_t>(targets_.size());
   stats_.partitions = partition_columns_.empty() ? 0 : static_cast<int64_t>(partitions_.size());
   files_.reset();
+  return Status::OK();
+}
+
+Status DatasetSink::Commit() {
+  RETURN_NOT_OK(PrepareCommit());
+  finished_ = true;
   return committer_->Commit();
 }
 

@@ -304,6 +304,48 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
 }
 
+TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
+  // Another writer fills output "b" while the run is under way, so that its error-mode write
+  // refuses at commit; output "a", sorted first, must not be committed either.
+  class Intruder final : public DoFn {
+   public:
+    explicit Intruder(fs::path file) : file_(std::move(file)) {}
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override { return input; }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
+      fs::create_directories(file_.parent_path());
+      std::ofstream(file_) << "someone else's";
+      return DoFnOutput{std::make_shared<RecordBatch>(input), {}};
+    }
+
+   private:
+    fs::path file_;
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  p.Write("write a", rows, FeatherSink(dir_ / "a"));
+  p.Write("write b", p.ParDo("intrude", rows, std::make_shared<Intruder>(dir_ / "b" / "intruder")), FeatherSink(dir_ / "b"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(result.status().ToString().find("step 'write b'"), std::string::npos) << result.status().ToString();
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir_)) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"b"}) << "output a was committed, or staging was left behind";
+}
+
+TEST_F(PipelineTest, TwoWritesToOneOutputAreRefused) {
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  p.Write("first", rows, FeatherSink(dir_ / "out"));
+  p.Write("second", rows, FeatherSink(dir_ / "." / "out"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("steps 'first' and 'second' both write"), std::string::npos)
+      << result.status().ToString();
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
 // A row function that fails on ids divisible by 10.
 Pipeline FailingPipeline(const fs::path& out, ErrorPolicy policy) {
   Pipeline p;
