@@ -197,6 +197,39 @@ def test_save_modes(run, tmp_path):
     assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["a1", "a2"]
 
 
+def test_partition_values_read_back_as_written_through_the_schema_file(run, tmp_path):
+    src = tmp_path / "zips.jsonl"
+    src.write_text('{"zip": "007", "n": 1}\n{"zip": "7", "n": 2}\n{"zip": "+7", "n": 3}\n')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--partition-by", "zip", "--to", "jsonl")
+    schema = json.loads((out / "_recflow_schema.json").read_text())
+    assert schema == {"recflow_dataset_schema": 1, "partition_by": ["zip"],
+                      "fields": [{"name": "zip", "type": "utf8", "nullable": False},
+                                 {"name": "n", "type": "int64", "nullable": False}]}
+    back = tmp_path / "back"
+    convert(run, out, "-o", back, "--to", "jsonl")
+    assert sorted((r["n"], r["zip"]) for r in read_jsonl_dir(back)) == [(1, "007"), (2, "7"), (3, "+7")]
+    (out / "_recflow_schema.json").unlink()  # a dataset without one: Spark's inference
+    convert(run, out, "-o", tmp_path / "inferred", "--to", "jsonl")
+    assert sorted((r["n"], r["zip"]) for r in read_jsonl_dir(tmp_path / "inferred")) == [(1, 7), (2, 7), (3, 7)]
+
+
+def test_rows_that_do_not_match_the_dataset_are_refused_before_anything_is_written(run, tmp_path):
+    first = tmp_path / "first.jsonl"
+    first.write_text('{"zip": "007", "n": 1}\n')
+    out = tmp_path / "out"
+    convert(run, first, "-o", out, "--partition-by", "zip", "--to", "jsonl")
+    before = sorted(p.name for p in out.rglob("*"))
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"zip": 7, "n": 2}\n')
+    for mode in ("append", "overwrite-partitions"):
+        result = run("convert", other, "-o", out, "--partition-by", "zip", "--to", "jsonl", "--mode", mode, "--no-sync")
+        assert result.returncode == 1, result.stderr
+        assert "its column 0 is 'zip' of type utf8, the rows' is 'zip' of type int64" in result.stderr, result.stderr
+        assert sorted(p.name for p in out.rglob("*")) == before
+        assert sorted(os.listdir(tmp_path)) == ["first.jsonl", "other.jsonl", "out"]
+
+
 def test_bad_rows_fail_by_default_with_file_and_line_and_leave_no_output(run, tmp_path):
     src = tmp_path / "bad.csv"
     src.write_text("a,b\n1,2\n3,4,5\n6,7\n")

@@ -22,6 +22,9 @@ std::string TrimTrailingSlashes(std::string output) {
   return output;
 }
 
+/// True for the save modes whose new dataset keeps entries of the old one.
+bool KeepsEntries(SaveMode mode) { return mode == SaveMode::kAppend || mode == SaveMode::kOverwritePartitions; }
+
 }  // namespace
 
 CommitOptions CommitOptions::Defaults() { return CommitOptions(); }
@@ -87,6 +90,10 @@ Status DatasetCommitter::Start() {
                                      "to a directory inside it");
     }
     if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
+    if (options_.schema && KeepsEntries(mode_)) {
+      ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(target));
+      if (existing) RETURN_NOT_OK(existing->Merge(*options_.schema, output_).status());
+    }
   }
   ASSIGN_OR_RETURN(created_parents_, internal::CreateMissingDirectories(paths_->parent));
   RETURN_NOT_OK(internal::RemoveStaleJobs(*paths_));
@@ -129,9 +136,14 @@ Status DatasetCommitter::Prepare() {
     return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
   }
   if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
-  const std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
-  if (exists) RETURN_NOT_OK(internal::LinkKeptEntries(target, staging, mode_, staged, replaced_top_level).status());
+  std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
+  if (options_.schema) replaced_top_level.emplace_back(kSchemaFileName);
+  int64_t kept = 0;
+  if (exists) {
+    ASSIGN_OR_RETURN(kept, internal::LinkKeptEntries(target, staging, mode_, staged, replaced_top_level));
+  }
   AfterStep("kept entries linked");
+  RETURN_NOT_OK(WriteSchema(exists, kept));
   RETURN_NOT_OK(internal::WriteSmallFile(staging + "/" + std::string(kSuccessFileName), "", options_.sync));
   struct stat st;
   if (exists && ::stat(target.c_str(), &st) == 0) ::chmod(staging.c_str(), st.st_mode & 07777);
@@ -143,6 +155,21 @@ Status DatasetCommitter::Prepare() {
   AfterStep("staging synced");
   prepared_ = true;
   return Status::OK();
+}
+
+Status DatasetCommitter::WriteSchema(bool output_exists, int64_t kept) {
+  if (!options_.schema) return Status::OK();
+  DatasetSchema schema = *options_.schema;
+  std::optional<DatasetSchema> existing;
+  if (output_exists && KeepsEntries(mode_)) {
+    ASSIGN_OR_RETURN(existing, ReadDatasetSchema(paths_->output));
+  }
+  if (existing) {
+    ASSIGN_OR_RETURN(schema, existing->Merge(*options_.schema, output_));
+  } else if (kept > 0) {
+    return Status::OK();  // kept files of a dataset without a schema file: their types are unknown
+  }
+  return internal::WriteSmallFile(staging_dir() + "/" + std::string(kSchemaFileName), schema.ToJson(), options_.sync);
 }
 
 Status DatasetCommitter::Swap() {

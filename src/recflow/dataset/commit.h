@@ -3,11 +3,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/save_mode.h"
 
 namespace recflow::dataset {
@@ -34,6 +36,12 @@ struct CommitOptions {
   /// fsync the job's files, the staging directories and the parent after the swap, so that
   /// the commit also survives power loss. Without it, it still survives a crash or kill.
   bool sync = true;
+  /// The schema of the rows, written to the new dataset's schema file (kSchemaFileName). With
+  /// append and overwrite-partitions it must match the schema file of the dataset already
+  /// there (DatasetSchema::Merge); a dataset there without one that keeps entries gets none
+  /// (its files' types are unknown). Without a schema here, no schema file is written, and
+  /// append and overwrite-partitions keep the existing one like any other file.
+  std::optional<DatasetSchema> schema;
   /// Test hook: called after each step of Prepare() and Commit() (output locked, kept entries
   /// linked, staging synced, swapped, old dataset removed, ...) with its description; may be empty.
   std::function<void(std::string_view step)> after_step;
@@ -41,7 +49,7 @@ struct CommitOptions {
   /// commit takes by itself when renameat2 answers EINVAL).
   bool rename_exchange = true;
 
-  /// A fresh job id, sync on, no hook.
+  /// A fresh job id, sync on, no schema, no hook.
   static CommitOptions Defaults();
   /// InvalidArgument when job_id is neither empty nor a canonical UUID.
   Status Validate() const;
@@ -50,7 +58,7 @@ struct CommitOptions {
 /// InvalidArgument unless `relative_path` is a path a job may stage: non-empty, relative, made of
 /// `/`-separated components that are non-empty, at most 255 bytes, hold no control characters,
 /// and do not start with `.` or `_` (so `..` and `.` are refused, and nothing hides from readers
-/// or collides with `_SUCCESS`).
+/// or collides with `_SUCCESS` or the schema file).
 Status ValidateStagedPath(std::string_view relative_path);
 
 /// The commit protocol of one job writing a dataset directory (see "Commit protocol" in
@@ -64,9 +72,10 @@ class DatasetCommitter {
   /// Starts a job on directory `output` (not created: the commit creates it; missing parents
   /// are, and removed again when the job fails). Refuses an output that is not a directory
   /// (AlreadyExists) or is a mount point (InvalidArgument: it cannot be swapped), under
-  /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists). Removes what
-  /// killed jobs left beside the output, then creates and locks the job's lock file and its
-  /// staging tree.
+  /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists), and, with a
+  /// schema in `options` and a save mode that keeps data, rows that do not match the schema
+  /// file there (DataError). Removes what killed jobs left beside the output, then creates and
+  /// locks the job's lock file and its staging tree.
   static Result<std::unique_ptr<DatasetCommitter>> Begin(const std::string& output, SaveMode mode,
                                                          CommitOptions options = CommitOptions::Defaults());
   /// Aborts the job unless it was committed or aborted.
@@ -80,9 +89,10 @@ class DatasetCommitter {
 
   /// Completes the new dataset without touching the output: waits for the output's commit lock
   /// (held until Commit() or Abort(), so that commits to one output never interleave), checks
-  /// the save mode again (error: still empty), hard-links what the save mode keeps of the
-  /// current dataset into the staging tree (refusing name collisions with AlreadyExists),
-  /// writes `_SUCCESS`, and fsyncs (when options.sync). Several outputs of one run are prepared first and swapped after, in the
+  /// the save mode again (error: still empty; the schema file still matching), hard-links what
+  /// the save mode keeps of the current dataset into the staging tree (refusing name
+  /// collisions with AlreadyExists), writes `_SUCCESS` and the schema file, and fsyncs (when
+  /// options.sync). Several outputs of one run are prepared first and swapped after, in the
   /// order of their paths, so that a refusal leaves every output as it was.
   Status Prepare();
 
@@ -111,6 +121,8 @@ class DatasetCommitter {
   DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id);
   /// Begin() after the object exists (so that its destructor cleans up a failed start).
   Status Start();
+  /// Writes the schema file of the new dataset (see CommitOptions::schema).
+  Status WriteSchema(bool output_exists, int64_t kept);
   /// The swap proper (see Commit()).
   Status Swap();
   /// Calls the options' after_step hook, if any.

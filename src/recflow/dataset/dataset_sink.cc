@@ -49,6 +49,7 @@ Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, Sche
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
   commit_options.after_step = options.after_commit_step;
+  commit_options.schema = DatasetSchema::Of(*input_schema, options.partition_by);
   ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
   std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(data_schema),
                                                     std::move(partition_columns), std::move(data_columns),

@@ -14,7 +14,7 @@ namespace recflow {
 /// - a directory is walked recursively and its regular files (symlinks to files included,
 ///   symlinked directories not descended) are listed sorted by path, skipping every file or
 ///   directory whose name starts with `_` or `.` (as Spark does: `_SUCCESS`, `.crc`,
-///   `_temporary`); nothing is ever written (a dataset recflow commits is complete
+///   `_recflow_schema.json`); nothing is ever written (a dataset recflow commits is complete
 ///   at every instant, see docs/formats/datasets.md);
 /// - otherwise an argument with `*`, `?` or `[` is a glob(3) pattern; its matches are expanded
 ///   as above, and matches whose name starts with `_` or `.` are skipped unless the pattern's own

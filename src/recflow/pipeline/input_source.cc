@@ -258,7 +258,7 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
     std::vector<std::vector<dataset::PartitionValue>> values(expanded.size());
     SchemaPtr found = Schema::Make({});
     if (IsDirectory(arg)) {
-      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverPartitions(arg, expanded));
+      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverDatasetPartitions(arg, expanded));
       found = discovered.schema;
       values = std::move(discovered.values);
     }

@@ -35,8 +35,8 @@ class Run {
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(RunOneStage(s)));
     // Every output is completed beside its directory first, so that a refusal (an append
-    // collision, an error-mode output that gained content) leaves every output as it was;
-    // then each is swapped in. Outputs are taken in the order of their paths, so that runs writing the same
+    // collision, an error-mode output that gained content, a schema that does not match)
+    // leaves every output as it was; then each is swapped in. Outputs are taken in the order of their paths, so that runs writing the same
     // outputs take their commit locks in one order and cannot deadlock.
     std::vector<size_t> order(sinks_.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
