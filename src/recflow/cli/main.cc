@@ -1,5 +1,6 @@
 // The `recflow` command: parses the command line and dispatches to a subcommand.
-// Exit codes: 0 ok, 1 data or runtime error, 2 usage error.
+// Exit codes: 0 ok, 1 data or runtime error, 2 usage error; convert and run exit 143 on SIGTERM
+// and 130 on SIGINT after removing their unfinished outputs.
 #include <exception>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
+#include "recflow/cli/termination.h"
 
 namespace {
 
@@ -51,10 +53,12 @@ int Run(int argc, char** argv) {
   } else if (cat->parsed()) {
     st = recflow::cli::RunCat(cat_flags, &out);
   } else if (convert->parsed()) {
+    recflow::cli::HandleTerminationSignals();
     st = recflow::cli::RunConvert(convert_flags, &out);
   } else if (serve->parsed()) {
     st = recflow::cli::RunServe(serve_flags);
   } else if (run->parsed()) {
+    recflow::cli::HandleTerminationSignals();
     st = recflow::cli::RunPipelineCommand(run_flags);
   } else if (plan->parsed()) {
     st = recflow::cli::RunPlanCommand(run_flags, &out);

@@ -11,6 +11,7 @@
 #include "recflow/dataset/partition_path.h"
 #include "recflow/dataset/shard_naming.h"
 #include "recflow/dataset/stale_jobs_internal.h"
+#include "recflow/dataset/staging_registry.h"
 
 namespace recflow::dataset {
 
@@ -95,12 +96,20 @@ Status DatasetCommitter::Start() {
       if (existing) RETURN_NOT_OK(existing->Merge(*options_.schema, output_).status());
     }
   }
+  registration_ = std::make_unique<StagingRegistration>(output_);
   ASSIGN_OR_RETURN(created_parents_, internal::CreateMissingDirectories(paths_->parent));
+  for (const std::string& dir : created_parents_) registration_->AddCreatedDirectory(dir);
   RETURN_NOT_OK(internal::RemoveStaleJobs(*paths_));
   // The lock exists before anything else of the job and goes last, so names of a job without
   // a lock file never belong to a live job.
-  ASSIGN_OR_RETURN(internal::JobLock lock, internal::JobLock::Create(paths_->JobLockPath(job_id_)));
-  job_lock_ = std::make_unique<internal::JobLock>(std::move(lock));
+  const std::vector<std::string> job_paths = {staging_dir(), paths_->Aside(job_id_), paths_->JobLockPath(job_id_)};
+  for (const std::string& path : job_paths) registration_->AddPath(path);
+  Result<internal::JobLock> lock = internal::JobLock::Create(paths_->JobLockPath(job_id_));
+  if (!lock.ok()) {  // the names are not this job's (a job id given twice): leave them
+    for (const std::string& path : job_paths) registration_->RemovePath(path);
+    return lock.status();
+  }
+  job_lock_ = std::make_unique<internal::JobLock>(std::move(lock).ValueUnsafe());
   return internal::MakeDirectory(staging_dir());
 }
 
@@ -127,6 +136,7 @@ Status DatasetCommitter::Prepare() {
   if (prepared_) return Status::OK();
   ASSIGN_OR_RETURN(internal::OutputLock lock, internal::OutputLock::Acquire(paths_->OutputLockPath()));
   output_lock_ = std::make_unique<internal::OutputLock>(std::move(lock));
+  registration_->AddPath(output_lock_->path());
   AfterStep("output locked");
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
@@ -191,7 +201,7 @@ Status DatasetCommitter::Swap() {
 
 Status DatasetCommitter::Commit() {
   RETURN_NOT_OK(Prepare());
-  RETURN_NOT_OK(Swap());
+  RETURN_NOT_OK(registration_->Swap([this] { return Swap(); }));
   swapped_ = true;
   AfterStep("swapped");
   const Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
@@ -208,7 +218,10 @@ Status DatasetCommitter::Abort() {
 
 Status DatasetCommitter::Finish() {
   finished_ = true;
-  if (output_lock_) output_lock_->Release();
+  if (output_lock_) {
+    output_lock_->Release();
+    registration_->RemovePath(output_lock_->path());
+  }
   Status st;
   if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
     st = internal::RemoveTree(staging_dir());
@@ -218,6 +231,7 @@ Status DatasetCommitter::Finish() {
   if (!swapped_) {
     for (const std::string& dir : created_parents_) internal::RemoveDirectoryIfEmpty(dir);
   }
+  registration_.reset();
   return st;
 }
 

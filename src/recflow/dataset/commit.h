@@ -20,6 +20,8 @@ class OutputLock;
 struct OutputPaths;
 }  // namespace internal
 
+class StagingRegistration;
+
 /// The directory earlier recflow versions staged jobs in, inside the output. Readers skip it
 /// (its name starts with `_`); writers ignore it (an output holding only it counts as empty)
 /// and do not carry it into the new dataset.
@@ -135,6 +137,7 @@ class DatasetCommitter {
   CommitOptions options_;
   std::string job_id_;
   std::unique_ptr<internal::OutputPaths> paths_;
+  std::unique_ptr<StagingRegistration> registration_;
   std::unique_ptr<internal::JobLock> job_lock_;
   std::unique_ptr<internal::OutputLock> output_lock_;
   std::vector<std::string> created_parents_;  // deepest first

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "recflow/dataset/staging_registry.h"
 #include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
@@ -30,6 +31,10 @@ class Run {
       : pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
 
   Result<RunResult> Execute() {
+    for (const std::string& file : pipeline_.side_files()) {
+      side_files_.push_back(std::make_unique<dataset::StagingRegistration>(file));
+      side_files_.back()->AddPath(StagedPath(file));
+    }
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
     }
@@ -50,9 +55,12 @@ class Run {
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     const auto& side_files = pipeline_.side_files();
     for (size_t k = 0; k < side_files.size(); ++k) {
-      std::error_code error;
-      std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
-      if (error) return Fail(Status::IOError(side_files[k] + ": cannot commit: " + error.message()));
+      RETURN_NOT_OK(Fail(side_files_[k]->Swap([&]() -> Status {
+        std::error_code error;
+        std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
+        if (error) return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
+        return Status::OK();
+      })));
     }
     RETURN_NOT_OK(letters_.Close());
     return result;
@@ -185,6 +193,7 @@ class Run {
   RunMetrics* metrics_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
+  std::vector<std::unique_ptr<dataset::StagingRegistration>> side_files_;   // per side file, removed on termination
   std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
   std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
 };

@@ -143,8 +143,9 @@ class Pipeline {
   const Node& node(int id) const { return nodes_[static_cast<size_t>(id)]; }
 
   /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
-  /// run: the step writes StagedPath(path), which the runner renames to `path` when every
-  /// output commits and removes when the run fails, so a failed run leaves no such file.
+  /// run: the step writes StagedPath(path), which the runner renames to `path` once every
+  /// output is committed and removes when the run fails or is interrupted (SIGTERM, SIGINT:
+  /// dataset::StagingRegistration), so such a run leaves no such file.
   void AddSideFile(std::string path) { side_files_.push_back(std::move(path)); }
   /// The files AddSideFile() declared.
   const std::vector<std::string>& side_files() const { return side_files_; }
