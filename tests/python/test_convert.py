@@ -2,6 +2,7 @@
 import gzip
 import json
 import os
+import re
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -195,6 +196,21 @@ def test_save_modes(run, tmp_path):
     assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["a1", "b2", "b2", "b3", "b3"]
     convert(run, a, "-o", out, "--partition-by", "p", "--to", "jsonl", "--mode", "overwrite")
     assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["a1", "a2"]
+
+
+def test_beam_named_appends_never_take_the_names_of_shards_already_there(run, tmp_path):
+    src = tmp_path / "rows.jsonl"
+    src.write_text('{"p": 1, "v": "x"}\n{"p": 2, "v": "y"}\n')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--partition-by", "p", "--to", "jsonl", "--shards", "2")
+    for _ in range(2):
+        convert(run, src, "-o", out, "--partition-by", "p", "--to", "jsonl", "--shards", "2", "--mode", "append")
+    assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["x", "x", "x", "y", "y", "y"]
+    names = sorted(f.name for f in data_files(out) if f.parent.name == "p=1")
+    assert names[:2] == ["part-00000-of-00002.jsonl", "part-00001-of-00002.jsonl"]
+    tags = {n.split("-")[1] for n in names[2:]}
+    assert len(names) == 6 and len(tags) == 2, names
+    assert all(re.fullmatch(r"part-[0-9a-f]{8}-0000[01]-of-00002\.jsonl", n) for n in names[2:]), names
 
 
 def test_partition_values_read_back_as_written_through_the_schema_file(run, tmp_path):

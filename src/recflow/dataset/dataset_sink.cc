@@ -120,6 +120,11 @@ Result<std::string> DatasetSink::FinalName(const Partition& partition, int64_t s
   ShardNamer namer;
   namer.naming = options_.naming;
   namer.prefix = options_.prefix;
+  if (options_.naming == ShardNaming::kBeam && options_.mode == SaveMode::kAppend) {
+    // Appended shards must not take the names of shards already there: the job's tag goes
+    // between the prefix and the shard fields (part-1f5b4d1a-00000-of-00004).
+    namer.prefix.append("-").append(committer_->job_id(), 0, kAppendTagLength);
+  }
   namer.suffix = suffix_;
   namer.num_shards = num_shards;
   namer.job_uuid = committer_->job_id();

@@ -41,6 +41,9 @@ struct SinkBatch {
   std::vector<Group> groups;  ///< in order of first appearance in the batch
 };
 
+/// Hex digits of the job id that Beam-named shards of an append carry (see SinkOptions::naming).
+inline constexpr size_t kAppendTagLength = 8;
+
 /// Chunks ready to compress and write (made by Assign and Flush).
 struct SinkWork {
   /// Bytes for one file.
