@@ -8,6 +8,7 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/input_source.h"
@@ -331,6 +332,39 @@ TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(dir_)) left.push_back(entry.path().filename().string());
   EXPECT_EQ(left, std::vector<std::string>{"b"}) << "output a was committed, or staging was left behind";
+}
+
+TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
+  // A partition column of int32 comes back as the int32 the schema file records, not as
+  // inference's int64.
+  class Ids final : public DoFn {
+   public:
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
+      return Schema::Make({input->field(0), Field::Make("bucket", int32(), false)});
+    }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
+      Int32Builder buckets;
+      for (int64_t i = 0; i < input.num_rows(); ++i) RETURN_NOT_OK(buckets.Append(static_cast<int32_t>(i % 3)));
+      ASSIGN_OR_RETURN(auto column, buckets.Finish());
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(ctx.output_schema(), input.num_rows(), {input.column_data(0), column}));
+      return DoFnOutput{batch, {}};
+    }
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 30, 10));
+  dataset::SinkOptions sink = FeatherSink(dir_ / "out");
+  sink.partition_by = {"bucket"};
+  p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  auto recorded = dataset::ReadDatasetSchema((dir_ / "out").string());
+  ASSERT_TRUE(recorded.ok() && recorded->has_value());
+  EXPECT_EQ((*recorded)->partition_by, std::vector<std::string>{"bucket"});
+  EXPECT_EQ((*recorded)->fields, (std::vector<dataset::RecordedField>{{"id", "int64", false}, {"bucket", "int32", false}}));
+  const auto batches = ReadBack(dir_ / "out");
+  ASSERT_FALSE(batches.empty());
+  EXPECT_TRUE(batches[0]->schema()->field(1)->Equals(*Field::Make("bucket", int32(), false)))
+      << batches[0]->schema()->ToString();
 }
 
 TEST_F(PipelineTest, TwoWritesToOneOutputAreRefused) {
