@@ -2,6 +2,7 @@
 import gzip
 import json
 import os
+import re
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -156,9 +157,28 @@ def test_too_long_partition_path_is_refused_and_nothing_is_committed(run, tmp_pa
     src.write_text(json.dumps({"k": "v", "n": 0}) + "\n" + json.dumps({"k": "/" * 1000, "n": 1}) + "\n")
     out = tmp_path / "out"
     result = run("convert", src, "-o", out, "--partition-by", "k", "--no-sync")
-    assert result.returncode != 0
+    assert result.returncode == 1, "a value is a data error, not a usage error"
     assert "2048-byte limit" in result.stderr and "record 1" in result.stderr, result.stderr
-    assert not (out / "_SUCCESS").exists() and data_files(out) == []
+    assert f"{src}" in result.stderr and "'k'" in result.stderr and "%2F%2F%2F" in result.stderr, result.stderr
+    assert not out.exists() and os.listdir(tmp_path) == ["long.jsonl"], "the failed job left something"
+
+
+def test_a_partition_column_name_too_long_for_a_directory_is_a_usage_error_before_any_row(run, tmp_path):
+    src = tmp_path / "header_only.csv"
+    src.write_text("k" * 250 + ",v\n")
+    result = run("convert", src, "-o", tmp_path / "out", "--partition-by", "k" * 250, "--no-sync")
+    assert result.returncode == 2 and "too long" in result.stderr, result.stderr
+
+
+def test_inputs_whose_partition_columns_disagree_are_data_errors(run, tmp_path):
+    for name, key in (("a", "p"), ("b", "q")):
+        (tmp_path / name / f"{key}=1").mkdir(parents=True)
+        (tmp_path / name / f"{key}=1" / "part-0.jsonl").write_text('{"v": 1}\n')
+    (tmp_path / "flat.jsonl").write_text('{"v": 2}\n')
+    for inputs, message in (((tmp_path / "a", tmp_path / "b"), "has partition columns"),
+                            ((tmp_path / "a", tmp_path / "flat.jsonl"), "cannot be mixed")):
+        result = run("convert", *inputs, "-o", tmp_path / "out", "--to", "jsonl", "--no-sync")
+        assert result.returncode == 1 and message in result.stderr, result.stderr
 
 
 def test_save_modes(run, tmp_path):
@@ -178,6 +198,54 @@ def test_save_modes(run, tmp_path):
     assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["a1", "a2"]
 
 
+def test_beam_named_appends_never_take_the_names_of_shards_already_there(run, tmp_path):
+    src = tmp_path / "rows.jsonl"
+    src.write_text('{"p": 1, "v": "x"}\n{"p": 2, "v": "y"}\n')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--partition-by", "p", "--to", "jsonl", "--shards", "2")
+    for _ in range(2):
+        convert(run, src, "-o", out, "--partition-by", "p", "--to", "jsonl", "--shards", "2", "--mode", "append")
+    assert sorted(r["v"] for r in read_jsonl_dir(out)) == ["x", "x", "x", "y", "y", "y"]
+    names = sorted(f.name for f in data_files(out) if f.parent.name == "p=1")
+    assert names[:2] == ["part-00000-of-00002.jsonl", "part-00001-of-00002.jsonl"]
+    tags = {n.split("-")[1] for n in names[2:]}
+    assert len(names) == 6 and len(tags) == 2, names
+    assert all(re.fullmatch(r"part-[0-9a-f]{8}-0000[01]-of-00002\.jsonl", n) for n in names[2:]), names
+
+
+def test_partition_values_read_back_as_written_through_the_schema_file(run, tmp_path):
+    src = tmp_path / "zips.jsonl"
+    src.write_text('{"zip": "007", "n": 1}\n{"zip": "7", "n": 2}\n{"zip": "+7", "n": 3}\n')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--partition-by", "zip", "--to", "jsonl")
+    schema = json.loads((out / "_recflow_schema.json").read_text())
+    assert schema == {"recflow_dataset_schema": 1, "partition_by": ["zip"],
+                      "fields": [{"name": "zip", "type": "utf8", "nullable": False},
+                                 {"name": "n", "type": "int64", "nullable": False}]}
+    back = tmp_path / "back"
+    convert(run, out, "-o", back, "--to", "jsonl")
+    assert sorted((r["n"], r["zip"]) for r in read_jsonl_dir(back)) == [(1, "007"), (2, "7"), (3, "+7")]
+    (out / "_recflow_schema.json").unlink()  # a dataset without one: Spark's inference
+    convert(run, out, "-o", tmp_path / "inferred", "--to", "jsonl")
+    assert sorted((r["n"], r["zip"]) for r in read_jsonl_dir(tmp_path / "inferred")) == [(1, 7), (2, 7), (3, 7)]
+
+
+def test_rows_that_do_not_match_the_dataset_are_refused_before_anything_is_written(run, tmp_path):
+    first = tmp_path / "first.jsonl"
+    first.write_text('{"zip": "007", "n": 1}\n')
+    out = tmp_path / "out"
+    convert(run, first, "-o", out, "--partition-by", "zip", "--to", "jsonl")
+    before = sorted(p.name for p in out.rglob("*"))
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"zip": 7, "n": 2}\n')
+    for mode in ("append", "overwrite-partitions"):
+        result = run("convert", other, "-o", out, "--partition-by", "zip", "--to", "jsonl", "--mode", mode, "--no-sync")
+        assert result.returncode == 1, result.stderr
+        assert "its column 0 is 'zip' of type utf8, the rows' is 'zip' of type int64" in result.stderr, result.stderr
+        assert sorted(p.name for p in out.rglob("*")) == before
+        assert sorted(os.listdir(tmp_path)) == ["first.jsonl", "other.jsonl", "out"]
+
+
 def test_bad_rows_fail_by_default_with_file_and_line_and_leave_no_output(run, tmp_path):
     src = tmp_path / "bad.csv"
     src.write_text("a,b\n1,2\n3,4,5\n6,7\n")
@@ -185,7 +253,7 @@ def test_bad_rows_fail_by_default_with_file_and_line_and_leave_no_output(run, tm
     result = run("convert", src, "-o", out, "--no-sync")
     assert result.returncode == 1
     assert str(src) in result.stderr and "line 3" in result.stderr and "record 1" in result.stderr
-    assert data_files(out) == [] and not (out / "_SUCCESS").exists()
+    assert not out.exists(), "a failed convert left an output directory that was not there"
 
 
 def test_csv_files_read_as_one_dataset_must_share_the_header(run, tmp_path):

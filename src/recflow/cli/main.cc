@@ -1,5 +1,6 @@
 // The `recflow` command: parses the command line and dispatches to a subcommand.
-// Exit codes: 0 ok, 1 data or runtime error, 2 usage error.
+// Exit codes: 0 ok, 1 data or runtime error, 2 usage error; convert and run exit 143 on SIGTERM
+// and 130 on SIGINT after removing their unfinished outputs.
 #include <exception>
 #include <new>
 #include <string>
@@ -15,6 +16,7 @@
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
+#include "recflow/cli/termination.h"
 #include "recflow/core/spelling.h"
 
 namespace {
@@ -87,10 +89,12 @@ int Run(int argc, char** argv) {
   } else if (cat->parsed()) {
     st = recflow::cli::RunCat(cat_flags, &out);
   } else if (convert->parsed()) {
+    recflow::cli::HandleTerminationSignals();
     st = recflow::cli::RunConvert(convert_flags, &out);
   } else if (serve->parsed()) {
     st = recflow::cli::RunServe(serve_flags);
   } else if (run->parsed()) {
+    recflow::cli::HandleTerminationSignals();
     st = recflow::cli::RunPipelineCommand(run_flags);
   } else if (plan->parsed()) {
     st = recflow::cli::RunPlanCommand(run_flags, &out);

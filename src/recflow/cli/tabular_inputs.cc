@@ -15,7 +15,7 @@ Result<bool> AnyPartitionedDirectory(const std::vector<std::string>& paths) {
     std::error_code ec;
     if (path == "-" || !std::filesystem::is_directory(path, ec)) continue;
     ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs({path}));
-    ASSIGN_OR_RETURN(dataset::DiscoveredPartitions found, dataset::DiscoverPartitions(path, files));
+    ASSIGN_OR_RETURN(dataset::DiscoveredPartitions found, dataset::DiscoverDatasetPartitions(path, files));
     if (found.schema->num_fields() > 0) return true;
   }
   return false;

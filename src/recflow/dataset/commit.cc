@@ -1,28 +1,30 @@
-// The job side of the commit protocol: staging paths, commit through the journal, abort.
+// The job side of the commit protocol: staging beside the output, completing the new tree, the swap, abort.
 #include "recflow/dataset/commit.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <filesystem>
-#include <vector>
 
 #include "recflow/dataset/commit_fs_internal.h"
-#include "recflow/dataset/commit_journal_internal.h"
+#include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_plan_internal.h"
 #include "recflow/dataset/partition_path.h"
 #include "recflow/dataset/shard_naming.h"
 #include "recflow/dataset/stale_jobs_internal.h"
+#include "recflow/dataset/staging_registry.h"
 
 namespace recflow::dataset {
 
 namespace {
-
-std::string TemporaryDir(const std::string& output) { return output + "/" + std::string(kTemporaryDirName); }
 
 /// `output` without trailing slashes (but "/" stays "/").
 std::string TrimTrailingSlashes(std::string output) {
   while (output.size() > 1 && output.back() == '/') output.pop_back();
   return output;
 }
+
+/// True for the save modes whose new dataset keeps entries of the old one.
+bool KeepsEntries(SaveMode mode) { return mode == SaveMode::kAppend || mode == SaveMode::kOverwritePartitions; }
 
 }  // namespace
 
@@ -57,101 +59,180 @@ Status ValidateStagedPath(std::string_view relative_path) {
   return Status::OK();
 }
 
-DatasetCommitter::DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id,
-                                   std::unique_ptr<internal::JobLock> lock)
-    : output_(std::move(output)),
-      mode_(mode),
-      options_(std::move(options)),
-      job_id_(std::move(job_id)),
-      lock_(std::move(lock)) {}
-
-Status RecoverDataset(const std::string& output) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(std::filesystem::path(output) / std::string(kTemporaryDirName), ec)) {
-    return Status::OK();
-  }
-  return internal::RecoverStaleJobs(output, /*sync=*/true);
-}
-
-Result<std::unique_ptr<DatasetCommitter>> DatasetCommitter::Begin(const std::string& output, SaveMode mode,
-                                                                  CommitOptions options) {
-  RETURN_NOT_OK(options.Validate());
-  if (output.empty()) return Status::InvalidArgument("empty output directory");
-  std::string dir = TrimTrailingSlashes(output);
-  if (internal::PathExists(dir) && !internal::IsDirectory(dir)) {
-    return Status::AlreadyExists("output '" + dir + "' exists and is not a directory");
-  }
-  RETURN_NOT_OK(internal::RecoverStaleJobs(dir, options.sync));
-  if (mode == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(dir));
-  std::string job_id = options.job_id.empty() ? NewRandomUuid() : options.job_id;
-  const std::string temporary = TemporaryDir(dir);
-  RETURN_NOT_OK(internal::CreateDirectories(temporary));
-  // The lock exists before the job directory, so a directory without a lock is never a live job.
-  ASSIGN_OR_RETURN(internal::JobLock lock, internal::JobLock::Create(temporary + "/" + job_id +
-                                                                      std::string(internal::kLockSuffix)));
-  RETURN_NOT_OK(internal::CreateDirectories(temporary + "/" + job_id + "/data"));
-  return std::unique_ptr<DatasetCommitter>(
-      new DatasetCommitter(std::move(dir), mode, std::move(options), std::move(job_id),
-                           std::make_unique<internal::JobLock>(std::move(lock))));
-}
+DatasetCommitter::DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id)
+    : output_(std::move(output)), mode_(mode), options_(std::move(options)), job_id_(std::move(job_id)) {}
 
 DatasetCommitter::~DatasetCommitter() {
   if (!finished_) (void)Abort();
 }
 
-std::string DatasetCommitter::JobDir() const { return TemporaryDir(output_) + "/" + job_id_; }
+Result<std::unique_ptr<DatasetCommitter>> DatasetCommitter::Begin(const std::string& output, SaveMode mode,
+                                                                  CommitOptions options) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(internal::OutputPaths paths, internal::OutputPaths::For(output));
+  std::string job_id = options.job_id.empty() ? NewRandomUuid() : options.job_id;
+  std::unique_ptr<DatasetCommitter> job(
+      new DatasetCommitter(TrimTrailingSlashes(output), mode, std::move(options), std::move(job_id)));
+  job->paths_ = std::make_unique<internal::OutputPaths>(std::move(paths));
+  RETURN_NOT_OK(job->Start());
+  return job;
+}
+
+Status DatasetCommitter::Start() {
+  const std::string& target = paths_->output;
+  if (internal::PathExists(target)) {
+    if (!internal::IsDirectory(target)) {
+      return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
+    }
+    ASSIGN_OR_RETURN(bool mount_point, internal::IsMountPoint(target));
+    if (mount_point) {
+      return Status::InvalidArgument("output '" + output_ + "' is a mount point: recflow commits by swapping the " +
+                                     "output with a directory beside it, which cannot cross file systems; write " +
+                                     "to a directory inside it");
+    }
+    if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
+    if (options_.schema && KeepsEntries(mode_)) {
+      ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(target));
+      if (existing) RETURN_NOT_OK(existing->Merge(*options_.schema, output_).status());
+    }
+  }
+  registration_ = std::make_unique<StagingRegistration>(output_);
+  ASSIGN_OR_RETURN(created_parents_, internal::CreateMissingDirectories(paths_->parent));
+  for (const std::string& dir : created_parents_) registration_->AddCreatedDirectory(dir);
+  RETURN_NOT_OK(internal::RemoveStaleJobs(*paths_));
+  // The lock exists before anything else of the job and goes last, so names of a job without
+  // a lock file never belong to a live job.
+  const std::vector<std::string> job_paths = {staging_dir(), paths_->Aside(job_id_), paths_->JobLockPath(job_id_)};
+  for (const std::string& path : job_paths) registration_->AddPath(path);
+  Result<internal::JobLock> lock = internal::JobLock::Create(paths_->JobLockPath(job_id_));
+  if (!lock.ok()) {  // the names are not this job's (a job id given twice): leave them
+    for (const std::string& path : job_paths) registration_->RemovePath(path);
+    return lock.status();
+  }
+  job_lock_ = std::make_unique<internal::JobLock>(std::move(lock).ValueUnsafe());
+  return internal::MakeDirectory(staging_dir());
+}
+
+std::string DatasetCommitter::staging_dir() const { return paths_->Staging(job_id_); }
+
+const std::string& DatasetCommitter::resolved_output() const { return paths_->output; }
 
 void DatasetCommitter::AfterStep(std::string_view step) const {
   if (options_.after_step) options_.after_step(step);
 }
 
 Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_path) {
-  if (finished_) return Status::InvalidArgument("job " + job_id_ + " is already committed or aborted");
+  if (finished_ || prepared_) return Status::InvalidArgument("job " + job_id_ + " is already committing or over");
   RETURN_NOT_OK(ValidateStagedPath(relative_path));
-  const std::string path = JobDir() + "/data/" + relative_path;
-  const size_t slash = path.rfind('/');
-  RETURN_NOT_OK(internal::CreateDirectories(path.substr(0, slash)));
-  return path;
+  const size_t slash = relative_path.rfind('/');
+  if (slash != std::string::npos) {
+    RETURN_NOT_OK(internal::CreateDirectoriesBelow(staging_dir(), std::string_view(relative_path).substr(0, slash)));
+  }
+  return staging_dir() + "/" + relative_path;
 }
 
-Status DatasetCommitter::Commit() {
+Status DatasetCommitter::Prepare() {
   if (finished_) return Status::InvalidArgument("job " + job_id_ + " is already committed or aborted");
-  const std::string job_dir = JobDir();
-  ASSIGN_OR_RETURN(std::vector<std::string> files, internal::ListFilesRecursively(job_dir + "/data"));
-  RETURN_NOT_OK(internal::WriteEmptyFile(job_dir + "/" + std::string(kSuccessFileName), options_.sync));
+  if (prepared_) return Status::OK();
+  ASSIGN_OR_RETURN(internal::OutputLock lock, internal::OutputLock::Acquire(paths_->OutputLockPath()));
+  output_lock_ = std::make_unique<internal::OutputLock>(std::move(lock));
+  registration_->AddPath(output_lock_->path());
+  AfterStep("output locked");
+  const std::string& target = paths_->output;
+  const std::string staging = staging_dir();
+  ASSIGN_OR_RETURN(std::vector<std::string> staged, internal::ListFilesRecursively(staging));
+  const bool exists = internal::PathExists(target);
+  if (exists && !internal::IsDirectory(target)) {
+    return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
+  }
+  if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
+  std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
+  if (options_.schema) replaced_top_level.emplace_back(kSchemaFileName);
+  int64_t kept = 0;
+  if (exists) {
+    ASSIGN_OR_RETURN(kept, internal::LinkKeptEntries(target, staging, mode_, staged, replaced_top_level));
+  }
+  AfterStep("kept entries linked");
+  RETURN_NOT_OK(WriteSchema(exists, kept));
+  RETURN_NOT_OK(internal::WriteSmallFile(staging + "/" + std::string(kSuccessFileName), "", options_.sync));
+  struct stat st;
+  if (exists && ::stat(target.c_str(), &st) == 0) ::chmod(staging.c_str(), st.st_mode & 07777);
   if (options_.sync) {
-    for (const std::string& file : files) RETURN_NOT_OK(internal::SyncPath(job_dir + "/data/" + file));
-    ASSIGN_OR_RETURN(std::vector<std::string> dirs, internal::ListDirectoriesRecursively(job_dir));
+    for (const std::string& file : staged) RETURN_NOT_OK(internal::SyncPath(staging + "/" + file));
+    ASSIGN_OR_RETURN(std::vector<std::string> dirs, internal::ListDirectoriesRecursively(staging));
     for (const std::string& dir : dirs) RETURN_NOT_OK(internal::SyncPath(dir));
   }
   AfterStep("staging synced");
-  const std::string job_rel = std::string(kTemporaryDirName) + "/" + job_id_;
-  ASSIGN_OR_RETURN(internal::CommitJournal journal, internal::PlanCommit(output_, job_rel, mode_, files));
-  RETURN_NOT_OK(internal::WriteJournal(job_dir, journal, options_.sync));
-  AfterStep("journal written");
-  RETURN_NOT_OK(internal::ApplyJournal(output_, journal, options_.sync, options_.after_step));
-  RETURN_NOT_OK(internal::RemoveJournal(job_dir, options_.sync));
-  AfterStep("journal removed");
-  return Finish();
+  prepared_ = true;
+  return Status::OK();
+}
+
+Status DatasetCommitter::WriteSchema(bool output_exists, int64_t kept) {
+  if (!options_.schema) return Status::OK();
+  DatasetSchema schema = *options_.schema;
+  std::optional<DatasetSchema> existing;
+  if (output_exists && KeepsEntries(mode_)) {
+    ASSIGN_OR_RETURN(existing, ReadDatasetSchema(paths_->output));
+  }
+  if (existing) {
+    ASSIGN_OR_RETURN(schema, existing->Merge(*options_.schema, output_));
+  } else if (kept > 0) {
+    return Status::OK();  // kept files of a dataset without a schema file: their types are unknown
+  }
+  return internal::WriteSmallFile(staging_dir() + "/" + std::string(kSchemaFileName), schema.ToJson(), options_.sync);
+}
+
+Status DatasetCommitter::Swap() {
+  const std::string& target = paths_->output;
+  const std::string staging = staging_dir();
+  if (!internal::PathExists(target)) return internal::MoveNoReplace(staging, target);
+  if (options_.rename_exchange) {
+    ASSIGN_OR_RETURN(bool exchanged, internal::TryExchange(staging, target));
+    if (exchanged) return Status::OK();
+  }
+  // No RENAME_EXCHANGE here: the output is missing between these two renames.
+  const std::string aside = paths_->Aside(job_id_);
+  RETURN_NOT_OK(internal::MoveNoReplace(target, aside));
+  AfterStep("old dataset moved aside");
+  Status st = internal::MoveNoReplace(staging, target);
+  if (!st.ok()) (void)internal::MoveNoReplace(aside, target);
+  return st;
+}
+
+Status DatasetCommitter::Commit() {
+  RETURN_NOT_OK(Prepare());
+  RETURN_NOT_OK(registration_->Swap([this] { return Swap(); }));
+  swapped_ = true;
+  AfterStep("swapped");
+  const Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  // The output is committed: what cannot be removed now is a stale job's for the next writer.
+  (void)Finish();
+  AfterStep("old dataset removed");
+  return synced;
 }
 
 Status DatasetCommitter::Abort() {
   if (finished_) return Status::OK();
-  const std::string job_dir = JobDir();
-  ASSIGN_OR_RETURN(std::optional<internal::CommitJournal> journal, internal::ReadJournal(job_dir));
-  if (journal) {
-    RETURN_NOT_OK(internal::ApplyJournal(output_, *journal, options_.sync, nullptr));
-    RETURN_NOT_OK(internal::RemoveJournal(job_dir, options_.sync));
-  }
   return Finish();
 }
 
 Status DatasetCommitter::Finish() {
-  RETURN_NOT_OK(internal::RemoveTree(JobDir()));
-  RETURN_NOT_OK(lock_->RemoveAndRelease());
   finished_ = true;
-  internal::RemoveDirectoryIfEmpty(TemporaryDir(output_));
-  return Status::OK();
+  if (output_lock_) {
+    output_lock_->Release();
+    registration_->RemovePath(output_lock_->path());
+  }
+  Status st;
+  if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
+    st = internal::RemoveTree(staging_dir());
+    if (st.ok()) st = internal::RemoveTree(paths_->Aside(job_id_));
+    if (st.ok()) st = job_lock_->RemoveAndRelease();
+  }
+  if (!swapped_) {
+    for (const std::string& dir : created_parents_) internal::RemoveDirectoryIfEmpty(dir);
+  }
+  registration_.reset();
+  return st;
 }
 
 }  // namespace recflow::dataset

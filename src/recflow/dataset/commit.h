@@ -1,40 +1,57 @@
-// DatasetCommitter: stage a job's files under OUTPUT/_temporary and commit them atomically.
+// DatasetCommitter: build a job's complete dataset in a hidden sibling of OUTPUT and swap it in with one rename.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/save_mode.h"
 
 namespace recflow::dataset {
 
 namespace internal {
-/// The flock(2) a live job holds on its lock file (commit_fs_internal.h).
 class JobLock;
+class OutputLock;
+struct OutputPaths;
 }  // namespace internal
 
-/// The directory under an output that holds the jobs in progress (invisible to readers).
+class StagingRegistration;
+
+/// The directory earlier recflow versions staged jobs in, inside the output. Readers skip it
+/// (its name starts with `_`); writers ignore it (an output holding only it counts as empty)
+/// and do not carry it into the new dataset.
 inline constexpr std::string_view kTemporaryDirName = "_temporary";
 
-/// The empty marker file a commit writes last, as Spark and Hadoop do.
+/// The empty marker file every commit puts at the top of the new dataset, as Spark and Hadoop do.
 inline constexpr std::string_view kSuccessFileName = "_SUCCESS";
 
 /// Options of one commit job.
 struct CommitOptions {
-  /// The job id naming `_temporary/<job_id>/`: a canonical UUID, or empty for a fresh one from
+  /// The job id naming its staging tree: a canonical UUID, or empty for a fresh one from
   /// NewRandomUuid(). Pass the ShardNamer's job_uuid to share it with Spark-style shard names.
   std::string job_id;
-  /// fsync staged files, the journal and every directory the commit touches, so that the commit
-  /// also survives power loss. Without it, it still survives a crash or kill of the process.
+  /// fsync the job's files, the staging directories and the parent after the swap, so that
+  /// the commit also survives power loss. Without it, it still survives a crash or kill.
   bool sync = true;
-  /// Test hook: called after every step of Commit() (staging synced, journal written, each
-  /// rename, journal removed) with a description of the step; may be empty.
+  /// The schema of the rows, written to the new dataset's schema file (kSchemaFileName). With
+  /// append and overwrite-partitions it must match the schema file of the dataset already
+  /// there (DatasetSchema::Merge); a dataset there without one that keeps entries gets none
+  /// (its files' types are unknown). Without a schema here, no schema file is written, and
+  /// append and overwrite-partitions keep the existing one like any other file.
+  std::optional<DatasetSchema> schema;
+  /// Test hook: called after each step of Prepare() and Commit() (output locked, kept entries
+  /// linked, staging synced, swapped, old dataset removed, ...) with its description; may be empty.
   std::function<void(std::string_view step)> after_step;
+  /// Test hook: false commits as on a file system without RENAME_EXCHANGE (the fallback the
+  /// commit takes by itself when renameat2 answers EINVAL).
+  bool rename_exchange = true;
 
-  /// A fresh job id, sync on, no hook.
+  /// A fresh job id, sync on, no schema, no hook.
   static CommitOptions Defaults();
   /// InvalidArgument when job_id is neither empty nor a canonical UUID.
   Status Validate() const;
@@ -43,27 +60,24 @@ struct CommitOptions {
 /// InvalidArgument unless `relative_path` is a path a job may stage: non-empty, relative, made of
 /// `/`-separated components that are non-empty, at most 255 bytes, hold no control characters,
 /// and do not start with `.` or `_` (so `..` and `.` are refused, and nothing hides from readers
-/// or collides with `_SUCCESS` or `_temporary`).
+/// or collides with `_SUCCESS` or the schema file).
 Status ValidateStagedPath(std::string_view relative_path);
 
-/// Finishes what crashed jobs left in `output/_temporary`, as the next Begin() would: commits
-/// past their commit point are completed, the others' staging deleted; live jobs are left
-/// alone. Does nothing when there is no `_temporary`. Readers call this before listing a
-/// dataset directory, so they see the previous dataset or the complete new one, never a mix.
-Status RecoverDataset(const std::string& output);
-
 /// The commit protocol of one job writing a dataset directory (see "Commit protocol" in
-/// docs/formats/datasets.md). Writers create their files at the paths NewFilePath() gives;
-/// Commit() moves them into the output so that a crash at any moment, once the next Begin() on
-/// the same output has recovered, leaves either the previous dataset or the complete new one.
-/// Not thread-safe; one committer per job.
+/// docs/formats/datasets.md). The job builds the complete new dataset in a staging tree beside
+/// the output (`.<name>.recflow-<job id>` in the output's parent, hidden from every reader),
+/// and Commit() swaps it with the output in one renameat2(RENAME_EXCHANGE): at every instant,
+/// the output is the complete old dataset or the complete new one, for any reader, even across
+/// a crash. Readers never need to recover anything. Not thread-safe; one committer per job.
 class DatasetCommitter {
  public:
-  /// Starts a job on directory `output` (created when missing): recovers the stale jobs crashed
-  /// runs left in `output/_temporary` (finishing commits that passed their commit point,
-  /// deleting the others), refuses with AlreadyExists under SaveMode::kErrorIfExists when the
-  /// output holds committed content (anything besides `_temporary`), then creates and locks
-  /// `output/_temporary/<job-id>/`.
+  /// Starts a job on directory `output` (not created: the commit creates it; missing parents
+  /// are, and removed again when the job fails). Refuses an output that is not a directory
+  /// (AlreadyExists) or is a mount point (InvalidArgument: it cannot be swapped), under
+  /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists), and, with a
+  /// schema in `options` and a save mode that keeps data, rows that do not match the schema
+  /// file there (DataError). Removes what killed jobs left beside the output, then creates and
+  /// locks the job's lock file and its staging tree.
   static Result<std::unique_ptr<DatasetCommitter>> Begin(const std::string& output, SaveMode mode,
                                                          CommitOptions options = CommitOptions::Defaults());
   /// Aborts the job unless it was committed or aborted.
@@ -72,42 +86,63 @@ class DatasetCommitter {
   DatasetCommitter& operator=(const DatasetCommitter&) = delete;
 
   /// The staging path of data file `relative_path` (checked by ValidateStagedPath), its parent
-  /// directories created. Writers need not fsync: Commit() does.
+  /// directories created. Writers need not fsync: Prepare() does.
   Result<std::string> NewFilePath(const std::string& relative_path);
 
-  /// Fsyncs the staged files (when options.sync), plans the renames for the save mode (refusing
-  /// append collisions and, under kErrorIfExists, an output that gained content, before anything
-  /// moves), writes the journal (the commit point), applies it, writes `_SUCCESS` last and
-  /// removes the job directory. An error after the commit point leaves the journal for Abort()
-  /// or the next Begin() to finish.
+  /// Completes the new dataset without touching the output: waits for the output's commit lock
+  /// (held until Commit() or Abort(), so that commits to one output never interleave), checks
+  /// the save mode again (error: still empty; the schema file still matching), hard-links what
+  /// the save mode keeps of the current dataset into the staging tree (refusing name
+  /// collisions with AlreadyExists), writes `_SUCCESS` and the schema file, and fsyncs (when
+  /// options.sync). Several outputs of one run are prepared first and swapped after, in the
+  /// order of their paths, so that a refusal leaves every output as it was.
+  Status Prepare();
+
+  /// Prepare() unless done, then swaps the staging tree with the output: RENAME_EXCHANGE (or
+  /// RENAME_NOREPLACE when the output does not exist yet), or, where the file system lacks
+  /// RENAME_EXCHANGE, two renames (the output aside, the staging tree in; between them the
+  /// output does not exist, and a crash there is rolled back by the next writer). Then releases
+  /// the commit lock and deletes the old dataset.
   Status Commit();
 
-  /// Removes the job's staging directory and lock. When the job already passed its commit point
-  /// (Commit() failed after writing the journal), the commit is finished instead.
+  /// Removes the job's staging tree and lock files; the output stays as it was.
   Status Abort();
 
   /// The job's id (a UUID).
   const std::string& job_id() const { return job_id_; }
-  /// The output directory.
+  /// The output directory, as given.
   const std::string& output() const { return output_; }
+  /// The output directory, absolute, symlinks resolved: where the commit happens.
+  const std::string& resolved_output() const;
   /// The save mode.
   SaveMode mode() const { return mode_; }
+  /// The job's staging tree (the new dataset until the swap).
+  std::string staging_dir() const;
 
  private:
-  DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id,
-                   std::unique_ptr<internal::JobLock> lock);
-  /// `output/_temporary/<job-id>`.
-  std::string JobDir() const;
+  DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id);
+  /// Begin() after the object exists (so that its destructor cleans up a failed start).
+  Status Start();
+  /// Writes the schema file of the new dataset (see CommitOptions::schema).
+  Status WriteSchema(bool output_exists, int64_t kept);
+  /// The swap proper (see Commit()).
+  Status Swap();
   /// Calls the options' after_step hook, if any.
   void AfterStep(std::string_view step) const;
-  /// Removes the job directory and lock; the job is over.
+  /// Removes everything of the job but the output; the job is over.
   Status Finish();
 
   std::string output_;
   SaveMode mode_;
   CommitOptions options_;
   std::string job_id_;
-  std::unique_ptr<internal::JobLock> lock_;
+  std::unique_ptr<internal::OutputPaths> paths_;
+  std::unique_ptr<StagingRegistration> registration_;
+  std::unique_ptr<internal::JobLock> job_lock_;
+  std::unique_ptr<internal::OutputLock> output_lock_;
+  std::vector<std::string> created_parents_;  // deepest first
+  bool prepared_ = false;
+  bool swapped_ = false;
   bool finished_ = false;
 };
 

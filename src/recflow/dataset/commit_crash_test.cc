@@ -1,15 +1,13 @@
-// Crash consistency of commits: SIGKILL a committing child at spread-out moments, recover, compare.
+// Crash consistency of commits: SIGKILL a committing child after every step; the output, read before anything else runs, is old or new.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <random>
-#include <thread>
 
 #include "recflow/dataset/commit.h"
 #include "recflow/dataset/commit_testing.h"
@@ -24,14 +22,20 @@ using testing::Tree;
 using testing::WriteFile;
 using testing::WriteTree;
 
-constexpr int kTrialsPerMode = 8;
+/// At least this many kills per case, and at least one after every step and one never.
+constexpr int kMinTrialsPerCase = 10;
 constexpr int kFilesPerJob = 12;
-constexpr auto kStepDelay = std::chrono::milliseconds(2);
 
 const Tree kOld = {{"_SUCCESS", ""},
                    {"label=0/part-00000-of-00003", "old0"},
                    {"label=1/part-00001-of-00003", "old1"},
                    {"label=2/part-00002-of-00003", std::string(5000, 'o')}};
+
+/// One crash test: a save mode, and whether the file system has RENAME_EXCHANGE.
+struct Case {
+  SaveMode mode;
+  bool exchange;
+};
 
 /// The files the job writes: shards spread over partitions label=1 (replacing old data) and label=3 (new).
 Tree JobFiles() {
@@ -42,6 +46,9 @@ Tree JobFiles() {
   }
   return files;
 }
+
+/// The dataset before the job: none under error mode.
+Tree Old(SaveMode mode) { return mode == SaveMode::kErrorIfExists ? Tree() : kOld; }
 
 /// The complete dataset the job should leave under `mode`.
 Tree Expected(SaveMode mode) {
@@ -55,18 +62,18 @@ Tree Expected(SaveMode mode) {
   return expected;
 }
 
-/// Runs the whole job on `output`. Before Commit() and after every commit step it calls
-/// `signal`, records the step's name as the last line of `step_log`, and sleeps a little.
-Status RunSlowJob(const std::string& output, SaveMode mode, const std::string& step_log,
-                  const std::function<void()>& signal) {
+/// Runs the whole job on `output`. After staging and after every commit step it records the
+/// step's name as the last line of `step_log` and calls `pause` (which returns when the job
+/// may go on).
+Status RunJob(const std::string& output, const Case& c, const std::string& step_log, const std::function<void()>& pause) {
   const auto after_step = [&](std::string_view step) {
     std::ofstream(step_log, std::ios::app) << step << "\n" << std::flush;
-    signal();
-    std::this_thread::sleep_for(kStepDelay);
+    pause();
   };
   CommitOptions options = CommitOptions::Defaults();
   options.after_step = after_step;
-  ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(output, mode, options));
+  options.rename_exchange = c.exchange;
+  ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(output, c.mode, options));
   for (const auto& [rel, content] : JobFiles()) {
     ASSIGN_OR_RETURN(std::string path, job->NewFilePath(rel));
     WriteFile(path, content);
@@ -83,92 +90,121 @@ std::string LastStep(const std::string& step_log) {
   return last;
 }
 
-/// Recovery as a rerun does it: Begin (which recovers stale jobs) and Abort.
-Status Recover(const std::string& output) {
-  ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(output, SaveMode::kAppend));
-  return job->Abort();
+/// What a reader that globs data files sees: every file whose path has no `_`/`.` component,
+/// plus `_SUCCESS` (to tell the two datasets' markers apart too).
+Tree ReadAsAReader(const std::string& output) {
+  Tree tree = ReadTree(output);
+  std::erase_if(tree, [](const auto& entry) {
+    const std::string& rel = entry.first;
+    return rel != kSuccessFileName && (rel.front() == '_' || rel.front() == '.' || rel.find("/_") != std::string::npos ||
+                                       rel.find("/.") != std::string::npos);
+  });
+  return tree;
 }
 
-class CommitCrashTest : public ::testing::TestWithParam<SaveMode> {
+/// Names beside `output` other than itself.
+std::vector<std::string> Siblings(const std::string& output) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(fs::path(output).parent_path())) {
+    if (entry.path() != fs::path(output)) names.push_back(entry.path().filename().string());
+  }
+  return names;
+}
+
+class CommitCrashTest : public ::testing::TestWithParam<Case> {
  protected:
   recflow::testing::ScratchDir dir_;
 };
 
-TEST_P(CommitCrashTest, KillAtAnyMomentLeavesOldOrNewDataset) {
-  const SaveMode mode = GetParam();
-  // How many steps the commit has, so that kills can be spread across all of them.
-  const std::string calibration = dir_.File("calibration");
-  WriteTree(calibration, kOld);
+TEST_P(CommitCrashTest, KillAtEveryStepLeavesOldOrNewDatasetForEveryReader) {
+  const Case c = GetParam();
+  // How many steps the job has, so that the kills cover every one of them.
+  const std::string calibration = dir_.File("calibration/out");
+  WriteTree(calibration, Old(c.mode));
   int num_steps = 0;
-  ASSERT_TRUE(RunSlowJob(calibration, mode, dir_.File("calibration.log"), [&] { ++num_steps; }).ok());
-  ASSERT_EQ(ReadTree(calibration, false), Expected(mode));
-  std::mt19937 random(static_cast<unsigned>(mode));
+  ASSERT_TRUE(RunJob(calibration, c, dir_.File("calibration.log"), [&] { ++num_steps; }).ok());
+  ASSERT_EQ(ReadAsAReader(calibration), Expected(c.mode));
+  const int trials = std::max(kMinTrialsPerCase, num_steps + 1);
 
-  int saw_old = 0, saw_new = 0, killed = 0, killed_mid_rename = 0;
-  for (int trial = 0; trial < kTrialsPerMode; ++trial) {
-    const std::string output = dir_.File("trial" + std::to_string(trial));
-    const std::string step_log = output + ".log";
-    WriteTree(output, kOld);
-    int step_pipe[2];
+  int saw_old = 0, saw_new = 0, saw_missing = 0, killed = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const std::string output = dir_.File("trial" + std::to_string(trial) + "/out");
+    const std::string step_log = dir_.File("trial" + std::to_string(trial) + ".log");
+    fs::create_directories(fs::path(output).parent_path());
+    WriteTree(output, Old(c.mode));
+    int step_pipe[2], go_pipe[2];
     ASSERT_EQ(::pipe(step_pipe), 0);
+    ASSERT_EQ(::pipe(go_pipe), 0);
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
       ::close(step_pipe[0]);
-      const Status st = RunSlowJob(output, mode, step_log, [&] { (void)!::write(step_pipe[1], "s", 1); });
+      ::close(go_pipe[1]);
+      char go = 0;
+      const Status st = RunJob(output, c, step_log, [&] {
+        (void)!::write(step_pipe[1], "s", 1);
+        (void)!::read(go_pipe[0], &go, 1);
+      });
       ::_exit(st.ok() ? 0 : 1);
     }
     ::close(step_pipe[1]);
-    // Wait for step 1 + trial * num_steps / trials of the child (spreading the trials over the
-    // whole commit), then kill it at a random moment within the next ~1.5 steps.
-    const int target_step = 1 + trial * num_steps / kTrialsPerMode;
+    ::close(go_pipe[0]);
+    // The child stops after each step until told to go on: kill it while it waits after step
+    // `target` (1-based; past the last step it finishes).
+    const int target = 1 + trial % (num_steps + 1);
     char byte = 0;
-    for (int seen = 0; seen < target_step && ::read(step_pipe[0], &byte, 1) == 1;) ++seen;
+    for (int seen = 1; ::read(step_pipe[0], &byte, 1) == 1; ++seen) {
+      if (seen == target) {
+        ::kill(child, SIGKILL);
+        break;
+      }
+      (void)!::write(go_pipe[1], "g", 1);
+    }
     ::close(step_pipe[0]);
-    // Trial 0 kills at once, surely before the commit point (the child sleeps after signalling).
-    const int delay_us = trial == 0 ? 0 : std::uniform_int_distribution<int>(0, 3000)(random);
-    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
-    ::kill(child, SIGKILL);
+    ::close(go_pipe[1]);
     int wstatus = 0;
     ASSERT_EQ(::waitpid(child, &wstatus, 0), child);
     const std::string last_step = LastStep(step_log);
     if (WIFSIGNALED(wstatus)) {
       ++killed;
-      // Killed after the commit point with renames still to do: recovery must roll forward.
-      if (last_step == "journal written" || last_step.starts_with("rename ")) ++killed_mid_rename;
     } else {
-      ASSERT_EQ(WEXITSTATUS(wstatus), 0) << "the child's commit failed";
+      ASSERT_EQ(WEXITSTATUS(wstatus), 0) << "the child's job failed";
     }
 
-    Tree after;
-    for (int run = 0; run < 2; ++run) {  // the second run checks that recovery is idempotent
-      const Status st = Recover(output);
-      ASSERT_TRUE(st.ok()) << "trial " << trial << ": " << st.ToString();
-      const Tree tree = ReadTree(output, false);
-      EXPECT_FALSE(fs::exists(fs::path(output) / "_temporary")) << "trial " << trial;
-      if (run == 0) {
-        after = tree;
-        ASSERT_TRUE(tree == kOld || tree == Expected(mode))
-            << "trial " << trial << " (killed after step '" << last_step << "'): a mixed dataset";
-      } else {
-        EXPECT_EQ(tree, after) << "trial " << trial << ": recovery is not idempotent";
-      }
+    // Before anything else runs: the output is exactly the old or the new dataset. Without
+    // RENAME_EXCHANGE it may also be missing (killed between the two renames).
+    const Tree seen = ReadAsAReader(output);
+    const bool missing = !fs::exists(output);
+    ASSERT_TRUE(seen == Old(c.mode) || seen == Expected(c.mode) || (!c.exchange && missing))
+        << "trial " << trial << " (killed after step '" << last_step << "'): a mixed dataset";
+    if (missing && c.mode != SaveMode::kErrorIfExists) {
+      ++saw_missing;
+    } else {
+      (seen == Expected(c.mode) ? saw_new : saw_old) += 1;
     }
-    (after == kOld ? saw_old : saw_new) += 1;
+    // The next writer removes what the killed job left (rolling a half-done fallback swap
+    // back) and leaves the dataset as the reader saw it, or as it was before the job.
+    auto next = DatasetCommitter::Begin(output, SaveMode::kAppend);
+    ASSERT_TRUE(next.ok()) << "trial " << trial << ": " << next.status().ToString();
+    ASSERT_TRUE((*next)->Abort().ok());
+    const Tree after = ReadTree(output, false);
+    EXPECT_TRUE(after == (missing ? Old(c.mode) : seen)) << "trial " << trial << " after '" << last_step << "'";
+    EXPECT_EQ(Siblings(output), std::vector<std::string>()) << "trial " << trial << " after '" << last_step << "'";
   }
-  std::printf("mode %s: %d steps, %d killed (%d between renames), %d old, %d new\n",
-              std::string(SaveModeName(mode)).c_str(), num_steps, killed, killed_mid_rename, saw_old, saw_new);
-  EXPECT_GT(killed_mid_rename, 0) << "no kill landed while the renames were under way";
-  EXPECT_GT(saw_old, 0) << "no kill landed before the commit point";
-  EXPECT_GT(saw_new, 0) << "no kill landed after the commit point";
+  std::printf("mode %s%s: %d steps, %d killed, %d old, %d new, %d missing\n", std::string(SaveModeName(c.mode)).c_str(),
+              c.exchange ? "" : " (no RENAME_EXCHANGE)", num_steps, killed, saw_old, saw_new, saw_missing);
+  EXPECT_GT(saw_old, 0) << "no kill landed before the swap";
+  EXPECT_GT(saw_new, 0) << "no kill landed after the swap";
 }
 
-INSTANTIATE_TEST_SUITE_P(AllReplacingModes, CommitCrashTest,
-                         ::testing::Values(SaveMode::kOverwrite, SaveMode::kAppend, SaveMode::kOverwritePartitions),
-                         [](const ::testing::TestParamInfo<SaveMode>& info) {
-                           std::string name(SaveModeName(info.param));
+INSTANTIATE_TEST_SUITE_P(AllModes, CommitCrashTest,
+                         ::testing::Values(Case{SaveMode::kErrorIfExists, true}, Case{SaveMode::kOverwrite, true},
+                                           Case{SaveMode::kAppend, true}, Case{SaveMode::kOverwritePartitions, true},
+                                           Case{SaveMode::kOverwrite, false}, Case{SaveMode::kAppend, false}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name(SaveModeName(info.param.mode));
                            std::erase(name, '-');
-                           return name;
+                           return name + (info.param.exchange ? "" : "WithoutExchange");
                          });
 
 }  // namespace

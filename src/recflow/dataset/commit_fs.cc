@@ -2,17 +2,15 @@
 #include "recflow/dataset/commit_fs_internal.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
-#include <utility>
 
 namespace recflow::dataset::internal {
 
@@ -40,6 +38,20 @@ bool IsDirectory(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+Result<bool> IsMountPoint(const std::string& path) {
+  struct statx stx;
+  if (::statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx) != 0) {
+    return ErrnoError("cannot stat", path, errno);
+  }
+  if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0) return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+  struct stat self, parent;
+  const std::string parent_path = fs::path(path).parent_path().string();
+  if (::lstat(path.c_str(), &self) != 0 || ::lstat(parent_path.c_str(), &parent) != 0) {
+    return ErrnoError("cannot stat", path, errno);
+  }
+  return self.st_dev != parent.st_dev;
+}
+
 Status SyncPath(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoError("cannot open for fsync", path, errno);
@@ -50,18 +62,66 @@ Status SyncPath(const std::string& path) {
   return Status::OK();
 }
 
-Status RenameNoReplace(const std::string& from, const std::string& to) {
+Status MoveNoReplace(const std::string& from, const std::string& to) {
+  const auto exists = [&] { return Status::AlreadyExists("cannot move '" + from + "' to '" + to + "': it exists"); };
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return Status::OK();
-  const int err = errno;
-  if (err == EEXIST) return Status::AlreadyExists("cannot move '" + from + "' to '" + to + "': destination exists");
+  int err = errno;
+  if (err == EINVAL) {  // the file system lacks RENAME_NOREPLACE
+    if (PathExists(to)) return exists();
+    if (::rename(from.c_str(), to.c_str()) == 0) return Status::OK();
+    err = errno;
+  }
+  if (err == EEXIST) return exists();
   return Status::IOError("cannot move '" + from + "' to '" + to + "': " + std::strerror(err));
 }
 
-Status CreateDirectories(const std::string& path) {
-  std::error_code ec;
-  fs::create_directories(path, ec);
-  if (ec) return CodeError("cannot create directory", path, ec);
+Result<bool> TryExchange(const std::string& a, const std::string& b) {
+  if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return true;
+  const int err = errno;
+  if (err == EINVAL) return false;
+  return Status::IOError("cannot exchange '" + a + "' and '" + b + "': " + std::strerror(err));
+}
+
+Status HardLink(const std::string& from, const std::string& to) {
+  if (::linkat(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), 0) == 0) return Status::OK();
+  const int err = errno;
+  if (err == EEXIST) return Status::AlreadyExists("cannot link '" + from + "' as '" + to + "': it exists");
+  return Status::IOError("cannot hard-link '" + from + "' as '" + to + "': " + std::strerror(err));
+}
+
+Status MakeDirectory(const std::string& path, unsigned mode) {
+  if (::mkdir(path.c_str(), static_cast<mode_t>(mode)) == 0) return Status::OK();
+  const int err = errno;
+  if (err == EEXIST) return Status::AlreadyExists("cannot create directory '" + path + "': it exists");
+  return ErrnoError("cannot create directory", path, err);
+}
+
+Result<std::vector<std::string>> CreateMissingDirectories(const std::string& path) {
+  std::vector<std::string> missing;
+  for (fs::path p = fs::path(path).lexically_normal(); !p.empty() && !PathExists(p.string()); p = p.parent_path()) {
+    missing.push_back(p.string());
+    if (p == p.parent_path()) break;
+  }
+  std::vector<std::string> created;
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    Status st = MakeDirectory(*it);
+    if (st.code() == StatusCode::kAlreadyExists && IsDirectory(*it)) continue;  // made by someone else meanwhile
+    RETURN_NOT_OK(st);
+    created.insert(created.begin(), *it);
+  }
   if (!IsDirectory(path)) return Status::IOError("cannot create directory '" + path + "': not a directory");
+  return created;
+}
+
+Status CreateDirectoriesBelow(const std::string& root, std::string_view relative) {
+  std::string path = root;
+  size_t begin = 0;
+  while (begin < relative.size()) {
+    const size_t end = std::min(relative.find('/', begin), relative.size());
+    path.append("/").append(relative.substr(begin, end - begin));
+    if (!IsDirectory(path)) RETURN_NOT_OK(MakeDirectory(path));
+    begin = end + 1;
+  }
   return Status::OK();
 }
 
@@ -107,63 +167,19 @@ Status RemoveTree(const std::string& path) {
 
 void RemoveDirectoryIfEmpty(const std::string& path) { ::rmdir(path.c_str()); }
 
-Status WriteEmptyFile(const std::string& path, bool sync) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+Status WriteSmallFile(const std::string& path, std::string_view content, bool sync) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return ErrnoError("cannot create", path, errno);
-  const int rc = sync ? ::fsync(fd) : 0;
-  const int err = errno;
+  size_t done = 0;
+  int err = 0;
+  while (done < content.size() && err == 0) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) done += static_cast<size_t>(n);
+  }
+  if (err == 0 && sync && ::fsync(fd) != 0) err = errno;
   ::close(fd);
-  if (rc != 0) return ErrnoError("cannot fsync", path, err);
-  return Status::OK();
-}
-
-Result<JobLock> JobLock::Create(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return ErrnoError("cannot create lock file", path, errno);
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return ErrnoError("cannot lock", path, err);
-  }
-  return JobLock(fd, path);
-}
-
-Result<JobLock> JobLock::TryAcquire(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound("lock file '" + path + "' vanished");
-    return ErrnoError("cannot open lock file", path, errno);
-  }
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd);
-    if (err == EWOULDBLOCK) return JobLock(-1, path);
-    return ErrnoError("cannot lock", path, err);
-  }
-  return JobLock(fd, path);
-}
-
-JobLock::JobLock(JobLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
-
-JobLock& JobLock::operator=(JobLock&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = std::exchange(other.fd_, -1);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
-JobLock::~JobLock() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-Status JobLock::RemoveAndRelease() {
-  if (fd_ < 0) return Status::OK();
-  const int rc = ::unlink(path_.c_str());
-  const int err = errno;
-  ::close(std::exchange(fd_, -1));
-  if (rc != 0 && err != ENOENT) return ErrnoError("cannot remove lock file", path_, err);
+  if (err != 0) return ErrnoError("cannot write", path, err);
   return Status::OK();
 }
 

@@ -1,7 +1,8 @@
-// File system primitives of the commit protocol: fsync, no-replace rename, listing, removal, job locks.
+// File system primitives of the commit protocol: fsync, exchange and no-replace renames, hard links, listing, removal.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recflow/core/result.h"
@@ -14,15 +15,42 @@ bool PathExists(const std::string& path);
 /// True when `path` is a directory (not following a final symlink).
 bool IsDirectory(const std::string& path);
 
+/// True when directory `path` is the root of a mounted file system (statx(2)'s
+/// STATX_ATTR_MOUNT_ROOT, or a device different from its parent's where the kernel does not
+/// report that attribute): such a directory cannot be renamed. IOError when it cannot be stat'ed.
+Result<bool> IsMountPoint(const std::string& path);
+
 /// fsync(2) of a file or directory opened read-only; IOError naming it on failure.
 Status SyncPath(const std::string& path);
 
-/// renameat2(2) with RENAME_NOREPLACE: moves `from` to `to` atomically, failing (AlreadyExists)
-/// when `to` exists. Never overwrites, so a replayed or racing move cannot clobber data.
-Status RenameNoReplace(const std::string& from, const std::string& to);
+/// Moves `from` to `to` atomically without ever replacing anything: renameat2(2) with
+/// RENAME_NOREPLACE, AlreadyExists when `to` exists. Where the file system does not support
+/// the flag (EINVAL), it checks that `to` does not exist and uses rename(2); callers hold the
+/// output lock, so no other recflow writer can create `to` in between.
+Status MoveNoReplace(const std::string& from, const std::string& to);
 
-/// mkdir -p; IOError naming the path on failure (including an existing non-directory).
-Status CreateDirectories(const std::string& path);
+/// Swaps two existing paths atomically: renameat2(2) with RENAME_EXCHANGE. Returns false
+/// (nothing moved) when the file system does not support it (EINVAL), IOError naming both
+/// paths for any other failure.
+Result<bool> TryExchange(const std::string& a, const std::string& b);
+
+/// A new hard link `to` of `from` (not following a symlink `from`); AlreadyExists when `to`
+/// exists, IOError naming both otherwise.
+Status HardLink(const std::string& from, const std::string& to);
+
+/// mkdir(2) of one directory with `mode` (before the umask); AlreadyExists when `path` exists,
+/// IOError naming it otherwise. Never creates parents, so nothing can be recreated under a
+/// directory that was removed.
+Status MakeDirectory(const std::string& path, unsigned mode = 0777);
+
+/// mkdir -p of `path`; returns the directories it created, deepest first (for removing them
+/// again when the job fails). IOError naming the path on failure (including an existing
+/// non-directory).
+Result<std::vector<std::string>> CreateMissingDirectories(const std::string& path);
+
+/// Creates the directories of `relative` (a `/`-separated relative path) under `root`, which
+/// must exist, one MakeDirectory at a time: if `root` was removed, nothing is recreated.
+Status CreateDirectoriesBelow(const std::string& root, std::string_view relative);
 
 /// Names in directory `path` (not `.`/`..`), sorted; IOError when it cannot be listed.
 Result<std::vector<std::string>> ListDirectory(const std::string& path);
@@ -39,32 +67,7 @@ Status RemoveTree(const std::string& path);
 /// rmdir(2) when `path` is an empty directory; does nothing otherwise (best effort tidying).
 void RemoveDirectoryIfEmpty(const std::string& path);
 
-/// Creates (or truncates) an empty file and, when `sync`, fsyncs it.
-Status WriteEmptyFile(const std::string& path, bool sync);
-
-/// An exclusive flock(2) on a lock file, held until destruction. A crashed process's locks are
-/// released by the kernel, which is how a job directory is known to be stale.
-class JobLock {
- public:
-  /// Creates `path` (it must not exist) and locks it.
-  static Result<JobLock> Create(const std::string& path);
-  /// Locks an existing `path` without waiting. The result does not hold the lock (held() is
-  /// false) when a live process holds it; NotFound when the file does not exist.
-  static Result<JobLock> TryAcquire(const std::string& path);
-  JobLock(JobLock&& other) noexcept;
-  JobLock& operator=(JobLock&& other) noexcept;
-  JobLock(const JobLock&) = delete;
-  JobLock& operator=(const JobLock&) = delete;
-  ~JobLock();
-  /// True when this object holds the lock.
-  bool held() const { return fd_ >= 0; }
-  /// Unlinks the lock file (while still holding it) and releases the lock.
-  Status RemoveAndRelease();
-
- private:
-  JobLock(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-  int fd_ = -1;
-  std::string path_;
-};
+/// Creates (or truncates) `path` holding `content` and, when `sync`, fsyncs it.
+Status WriteSmallFile(const std::string& path, std::string_view content, bool sync);
 
 }  // namespace recflow::dataset::internal

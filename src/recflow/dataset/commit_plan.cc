@@ -1,7 +1,12 @@
-// Turning a save mode and a staged job into the ordered renames of its commit journal.
+// LinkKeptEntries: walking the committed dataset and hard-linking what the save mode keeps into the staging tree.
 #include "recflow/dataset/commit_plan_internal.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <set>
+#include <system_error>
 
 #include "recflow/dataset/commit.h"
 #include "recflow/dataset/commit_fs_internal.h"
@@ -10,62 +15,17 @@ namespace recflow::dataset::internal {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 /// The parent of a relative path, "" at the top level.
 std::string RelativeParent(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
-/// True when `dir` is a proper ancestor directory of relative path `path`.
-bool IsInside(const std::string& path, const std::string& dir) {
-  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
-}
-
-/// Committed top-level entries of `output`: everything but `_temporary`, sorted.
-Result<std::vector<std::string>> CommittedEntries(const std::string& output) {
-  ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(output));
-  std::erase(names, std::string(kTemporaryDirName));
-  return names;
-}
-
-/// AlreadyExists unless `relative` can be created under `output`: it must not exist, and every
-/// existing ancestor must be a directory.
-Status RequirePlaceable(const std::string& output, const std::string& relative, bool may_exist) {
-  for (std::string dir = RelativeParent(relative); !dir.empty(); dir = RelativeParent(dir)) {
-    const std::string path = output + "/" + dir;
-    if (PathExists(path) && !IsDirectory(path)) {
-      return Status::AlreadyExists("cannot commit '" + relative + "': '" + path + "' exists and is not a directory");
-    }
-  }
-  if (!may_exist && PathExists(output + "/" + relative)) {
-    return Status::AlreadyExists("cannot append '" + relative + "': '" + output + "/" + relative + "' already exists");
-  }
-  return Status::OK();
-}
-
-/// Builds the steps; numbers the backups it makes.
-class Planner {
- public:
-  explicit Planner(const std::string& job_rel) : job_rel_(job_rel) {}
-  void MoveAside(const std::string& committed) {
-    journal_.steps.push_back({committed, job_rel_ + "/backup/" + std::to_string(num_backups_++)});
-  }
-  void MoveIn(const std::string& staged) { journal_.steps.push_back({job_rel_ + "/data/" + staged, staged}); }
-  CommitJournal Finish() {
-    journal_.steps.push_back({job_rel_ + "/" + std::string(kSuccessFileName), std::string(kSuccessFileName)});
-    return std::move(journal_);
-  }
-
- private:
-  std::string job_rel_;
-  CommitJournal journal_;
-  int num_backups_ = 0;
-};
-
-std::set<std::string> TopLevelEntries(const std::vector<std::string>& files) {
-  std::set<std::string> top;
-  for (const std::string& file : files) top.insert(file.substr(0, file.find('/')));
-  return top;
+/// True when relative path `path` is `dir` or lies inside it.
+bool IsAtOrInside(const std::string& path, const std::string& dir) {
+  return path.starts_with(dir) && (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
 /// The staged files' parent directories, dropping those inside another one; contains "" when a
@@ -76,59 +36,77 @@ std::set<std::string> WrittenPartitions(const std::vector<std::string>& files) {
   std::set<std::string> outermost;
   for (const std::string& dir : parents) {
     bool nested = false;
-    for (const std::string& other : parents) nested = nested || (!other.empty() && IsInside(dir, other));
+    for (const std::string& other : parents) nested = nested || (!other.empty() && other != dir && IsAtOrInside(dir, other));
     if (!nested) outermost.insert(dir);
   }
   return outermost;
 }
 
+/// Recreates directory `rel` of the dataset in the staging tree (merging with a staged one).
+Status KeepDirectory(const std::string& from, const std::string& to, const std::string& rel) {
+  if (PathExists(to)) {
+    if (IsDirectory(to)) return Status::OK();
+    return Status::AlreadyExists("cannot commit '" + rel + "': the dataset has a directory where the job wrote a file");
+  }
+  struct stat st;
+  const unsigned mode = ::lstat(from.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0777;
+  RETURN_NOT_OK(MakeDirectory(to, mode));
+  ::chmod(to.c_str(), static_cast<mode_t>(mode));  // mkdir applied the umask
+  return Status::OK();
+}
+
 }  // namespace
 
-Status RequireNoCommittedContent(const std::string& output) {
+Status RequireNoCommittedContent(const std::string& output, const std::string& name) {
   if (!PathExists(output)) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<std::string> entries, CommittedEntries(output));
+  ASSIGN_OR_RETURN(std::vector<std::string> entries, ListDirectory(output));
+  std::erase(entries, std::string(kTemporaryDirName));
   if (!entries.empty()) {
-    return Status::AlreadyExists("output '" + output + "' already holds a dataset (found '" + entries.front() +
+    return Status::AlreadyExists("output '" + name + "' already holds a dataset (found '" + entries.front() +
                                  "'); choose another save mode to replace or extend it");
   }
   return Status::OK();
 }
 
-Result<CommitJournal> PlanCommit(const std::string& output, const std::string& job_rel, SaveMode mode,
-                                 const std::vector<std::string>& staged_files) {
-  Planner plan(job_rel);
-  const std::string success(kSuccessFileName);
-  ASSIGN_OR_RETURN(std::vector<std::string> committed, CommittedEntries(output));
-  const bool has_success = PathExists(output + "/" + success);
-  std::set<std::string> partitions;
+Result<int64_t> LinkKeptEntries(const std::string& output, const std::string& staging, SaveMode mode,
+                                const std::vector<std::string>& staged_files,
+                                const std::vector<std::string>& replaced_top_level) {
+  if (mode != SaveMode::kAppend && mode != SaveMode::kOverwritePartitions) return 0;
+  std::set<std::string> replaced;
   if (mode == SaveMode::kOverwritePartitions) {
-    partitions = WrittenPartitions(staged_files);
-    if (partitions.contains("")) mode = SaveMode::kOverwrite;
+    replaced = WrittenPartitions(staged_files);
+    if (replaced.contains("")) return 0;
   }
-  switch (mode) {
-    case SaveMode::kErrorIfExists:
-      RETURN_NOT_OK(RequireNoCommittedContent(output));
-      for (const std::string& top : TopLevelEntries(staged_files)) plan.MoveIn(top);
-      break;
-    case SaveMode::kOverwrite:
-      for (const std::string& entry : committed) plan.MoveAside(entry);
-      for (const std::string& top : TopLevelEntries(staged_files)) plan.MoveIn(top);
-      break;
-    case SaveMode::kAppend:
-      for (const std::string& file : staged_files) RETURN_NOT_OK(RequirePlaceable(output, file, false));
-      if (has_success) plan.MoveAside(success);
-      for (const std::string& file : staged_files) plan.MoveIn(file);
-      break;
-    case SaveMode::kOverwritePartitions:
-      for (const std::string& dir : partitions) RETURN_NOT_OK(RequirePlaceable(output, dir, true));
-      if (has_success) plan.MoveAside(success);
-      for (const std::string& dir : partitions) {
-        if (PathExists(output + "/" + dir)) plan.MoveAside(dir);
+  std::set<std::string> skipped_top(replaced_top_level.begin(), replaced_top_level.end());
+  skipped_top.insert(std::string(kTemporaryDirName));
+  int64_t kept = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(output, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string rel = it->path().lexically_relative(output).string();
+    const bool is_dir = it->symlink_status(ec).type() == fs::file_type::directory;
+    if (ec) break;
+    const bool skip = (it.depth() == 0 && skipped_top.contains(rel)) ||
+                      std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) { return IsAtOrInside(rel, p); });
+    if (skip) {
+      if (is_dir) it.disable_recursion_pending();
+      continue;
+    }
+    const std::string from = it->path().string();
+    const std::string to = staging + "/" + rel;
+    if (is_dir) {
+      RETURN_NOT_OK(KeepDirectory(from, to, rel));
+    } else {
+      Status st = HardLink(from, to);
+      if (st.code() == StatusCode::kAlreadyExists) {
+        return Status::AlreadyExists("cannot " + std::string(SaveModeName(mode)) + " '" + rel + "': the dataset in '" +
+                                     output + "' already has it");
       }
-      for (const std::string& dir : partitions) plan.MoveIn(dir);
-      break;
+      RETURN_NOT_OK(st);
+    }
+    ++kept;
   }
-  return plan.Finish();
+  if (ec) return Status::IOError("cannot list directory '" + output + "': " + ec.message());
+  return kept;
 }
 
 }  // namespace recflow::dataset::internal

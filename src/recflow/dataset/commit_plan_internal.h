@@ -1,30 +1,34 @@
-// Planning a commit: which renames, in which order, make a staged job the committed dataset.
+// What a save mode keeps of the committed dataset: hard links of its entries in the job's staging tree.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "recflow/dataset/commit_journal_internal.h"
+#include "recflow/core/result.h"
 #include "recflow/dataset/save_mode.h"
 
 namespace recflow::dataset::internal {
 
-/// AlreadyExists naming `output` when it holds anything besides `_temporary`.
-Status RequireNoCommittedContent(const std::string& output);
+/// AlreadyExists naming the output as `name` when `output` exists and holds anything besides a
+/// `_temporary` directory an earlier recflow version left (which counts as empty).
+Status RequireNoCommittedContent(const std::string& output, const std::string& name);
 
-/// The journal that commits job `job_rel` (its directory relative to `output`, holding the staged
-/// tree in `data/`, an empty `_SUCCESS`, and receiving displaced entries in `backup/<n>`) whose
-/// staged files are `staged_files` (relative to `data/`), under `mode`:
-/// - error: refuse (AlreadyExists) unless the output holds nothing committed, then move the
-///   staged top-level entries in;
-/// - overwrite: move every committed top-level entry aside, then the staged ones in;
-/// - append: refuse (AlreadyExists, before anything moves) a staged file whose final path exists
-///   or has a non-directory ancestor, then move the old `_SUCCESS` aside and each file in;
-/// - overwrite-partitions: the replaced partitions are the staged files' parent directories
-///   (minus those inside another one); each is moved aside if it exists, then the staged one in.
-///   A staged file at the top level makes the whole dataset one partition: overwrite.
-/// Every plan ends by moving the job's `_SUCCESS` into place.
-Result<CommitJournal> PlanCommit(const std::string& output, const std::string& job_rel, SaveMode mode,
-                                 const std::vector<std::string>& staged_files);
+/// Completes the staging tree `staging`, which holds the job's own files `staged_files`
+/// (relative paths), with hard links of what `mode` keeps of the dataset in `output`:
+/// - error, overwrite: nothing;
+/// - append: every entry, except the top-level names in `replaced_top_level` (the `_SUCCESS`
+///   marker and files the job rewrites) and a legacy `_temporary`;
+/// - overwrite-partitions: the same, minus the partitions the job writes: the parent
+///   directories of its files, leaving out those inside another one. A staged file at the top
+///   level makes the whole dataset one partition: nothing is kept, as in overwrite.
+/// Directories are recreated (with their permission bits), everything else (files, symlinks)
+/// is hard-linked, so kept data is never copied and the old tree can be deleted after the swap
+/// without touching it. AlreadyExists naming the path when a kept entry collides with a staged
+/// one (an append of a file name the dataset already has, a file where the job needs a
+/// directory). Returns how many entries were kept.
+Result<int64_t> LinkKeptEntries(const std::string& output, const std::string& staging, SaveMode mode,
+                                const std::vector<std::string>& staged_files,
+                                const std::vector<std::string>& replaced_top_level);
 
 }  // namespace recflow::dataset::internal

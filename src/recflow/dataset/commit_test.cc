@@ -1,10 +1,16 @@
-// Tests for the dataset commit protocol: save modes, staged path checks, collisions, stale jobs.
+// Tests for the dataset commit protocol: save modes, staged path checks, hard links, collisions, locks, stale jobs.
 #include "recflow/dataset/commit.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "recflow/dataset/commit_testing.h"
@@ -23,18 +29,44 @@ const Tree kOld = {{"_SUCCESS", ""},
                    {"label=0/part-00000-of-00002.tfrecord", "old0"},
                    {"label=1/part-00001-of-00002.tfrecord", "old1"}};
 
+const std::string kStaleJob = "0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11";
+
+/// The inode of `path`, to tell a hard link from a copy.
+ino_t Inode(const fs::path& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_ino;
+}
+
 class CommitTest : public ::testing::Test {
  protected:
   std::string Output() const { return dir_.File("out"); }
 
   /// Runs one job writing `files` (relative path -> content) under `mode`.
-  Status RunJob(SaveMode mode, const Tree& files) {
-    ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(Output(), mode));
+  Status RunJob(SaveMode mode, const Tree& files, CommitOptions options = CommitOptions::Defaults()) {
+    ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(Output(), mode, std::move(options)));
     for (const auto& [rel, content] : files) {
       ASSIGN_OR_RETURN(std::string path, job->NewFilePath(rel));
       WriteFile(path, content);
     }
     return job->Commit();
+  }
+
+  /// Names beside the output in its parent (staging trees and locks left behind).
+  std::vector<std::string> Siblings() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_.path())) {
+      if (entry.path().filename() != "out") names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  /// A stale job's names beside the output: its staging tree holding `staged`, and a lock file
+  /// nobody holds.
+  void MakeStaleJob(const Tree& staged) {
+    WriteTree(dir_.path() / (".out.recflow-" + kStaleJob), staged);
+    WriteFile(dir_.path() / (".out.recflow-" + kStaleJob + ".lock"), "");
   }
 
   recflow::testing::ScratchDir dir_;
@@ -63,9 +95,10 @@ TEST(StagedPathTest, AcceptsRelativeDataPaths) {
 }
 
 TEST(StagedPathTest, RefusesEscapesHiddenNamesAndControlCharacters) {
-  for (const std::string& bad : std::vector<std::string>{"", "/etc/passwd", "..", "../x", "a/../../x", ".", "./a", "a//b", "a/", "_SUCCESS",
-                                "_temporary/x", "a/.crc", std::string("a\nb"), std::string("a\0b", 3),
-                                std::string(256, 'x')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"", "/etc/passwd", "..", "../x", "a/../../x", ".", "./a", "a//b", "a/", "_SUCCESS",
+                                "_recflow_schema.json", "_temporary/x", "a/.crc", std::string("a\nb"),
+                                std::string("a\0b", 3), std::string(256, 'x')}) {
     Status st = ValidateStagedPath(bad);
     EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << bad;
   }
@@ -81,19 +114,24 @@ TEST(CommitOptionsTest, JobIdMustBeAUuid) {
   EXPECT_TRUE(options.Validate().ok());
 }
 
-TEST_F(CommitTest, NewFilePathStagesUnderTheJobDirectory) {
+TEST_F(CommitTest, NewFilePathStagesInAHiddenSiblingAndTheOutputAppearsAtCommit) {
   CommitOptions options = CommitOptions::Defaults();
   options.job_id = "1f5b4d1a-2c3e-4b5a-9d8e-0123456789ab";
-  auto job = DatasetCommitter::Begin(Output(), SaveMode::kErrorIfExists, options);
+  auto job = DatasetCommitter::Begin(Output() + "/", SaveMode::kErrorIfExists, options);
   ASSERT_TRUE(job.ok()) << job.status().ToString();
   EXPECT_EQ((*job)->job_id(), options.job_id);
+  EXPECT_EQ((*job)->output(), Output());
   auto path = (*job)->NewFilePath("label=3/part-00000-of-00016.tfrecord.gz");
   ASSERT_TRUE(path.ok()) << path.status().ToString();
-  EXPECT_EQ(*path, Output() + "/_temporary/" + options.job_id + "/data/label=3/part-00000-of-00016.tfrecord.gz");
+  EXPECT_EQ(*path, dir_.File(".out.recflow-" + options.job_id + "/label=3/part-00000-of-00016.tfrecord.gz"));
   EXPECT_TRUE(fs::is_directory(fs::path(*path).parent_path()));
+  EXPECT_FALSE(fs::exists(Output()));
   EXPECT_EQ((*job)->NewFilePath("../escape").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ((*job)->NewFilePath("/abs").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_FALSE(fs::exists(dir_.path() / "escape"));
+  WriteFile(*path, "x");
+  ASSERT_TRUE((*job)->Commit().ok());
+  EXPECT_EQ(ReadTree(Output()), (Tree{{"_SUCCESS", ""}, {"label=3/part-00000-of-00016.tfrecord.gz", "x"}}));
+  EXPECT_TRUE(Siblings().empty());
 }
 
 TEST_F(CommitTest, ErrorModeWritesANewDatasetAndThenRefusesIt) {
@@ -105,8 +143,8 @@ TEST_F(CommitTest, ErrorModeWritesANewDatasetAndThenRefusesIt) {
   EXPECT_NE(again.status().message().find(Output()), std::string::npos) << again.status().ToString();
 }
 
-TEST_F(CommitTest, ErrorModeTreatsAStaleTemporaryAsEmpty) {
-  WriteFile(fs::path(Output()) / "_temporary/0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11/data/f", "stale");
+TEST_F(CommitTest, ErrorModeTreatsALegacyTemporaryAsEmptyAndDropsIt) {
+  WriteFile(fs::path(Output()) / "_temporary" / kStaleJob / "JOURNAL", "recflow-commit-journal 1\n");
   ASSERT_TRUE(RunJob(SaveMode::kErrorIfExists, {{"f", "new"}}).ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
 }
@@ -119,14 +157,17 @@ TEST_F(CommitTest, ErrorModeRefusesContentThatAppearedBeforeCommit) {
   EXPECT_EQ((*job)->Commit().code(), StatusCode::kAlreadyExists);
   EXPECT_TRUE((*job)->Abort().ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"other", "someone else"}}));
+  EXPECT_TRUE(Siblings().empty());
 }
 
 TEST_F(CommitTest, OverwriteReplacesTheWholeDataset) {
   WriteTree(Output(), kOld);
   WriteFile(fs::path(Output()) / "stray.txt", "x");
+  ASSERT_EQ(::chmod(Output().c_str(), 0750), 0);
   ASSERT_TRUE(RunJob(SaveMode::kOverwrite, {{"label=1/part-00000-of-00001.tfrecord", "new1"}}).ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"label=1/part-00000-of-00001.tfrecord", "new1"}}));
-  EXPECT_FALSE(fs::exists(fs::path(Output()) / "_temporary"));
+  EXPECT_EQ(fs::status(Output()).permissions() & fs::perms::all, fs::perms(0750));
+  EXPECT_TRUE(Siblings().empty());
 }
 
 TEST_F(CommitTest, OverwriteOfAMissingOutputCreatesIt) {
@@ -134,17 +175,22 @@ TEST_F(CommitTest, OverwriteOfAMissingOutputCreatesIt) {
   EXPECT_EQ(ReadTree(Output()), (Tree{{"_SUCCESS", ""}, {"f", "1"}}));
 }
 
-TEST_F(CommitTest, AppendAddsFiles) {
+TEST_F(CommitTest, AppendAddsFilesAndKeepsTheOldOnesAsHardLinks) {
   WriteTree(Output(), kOld);
+  WriteFile(fs::path(Output()) / "label=0/.part-00000-of-00002.tfrecord.crc", "crc");
+  const ino_t old0 = Inode(fs::path(Output()) / "label=0/part-00000-of-00002.tfrecord");
   ASSERT_TRUE(RunJob(SaveMode::kAppend, {{"label=1/part-00000-x.tfrecord", "a1"}, {"label=2/part-00000-x.tfrecord", "a2"}})
                   .ok());
   Tree expected = kOld;
+  expected["label=0/.part-00000-of-00002.tfrecord.crc"] = "crc";
   expected["label=1/part-00000-x.tfrecord"] = "a1";
   expected["label=2/part-00000-x.tfrecord"] = "a2";
   EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_EQ(Inode(fs::path(Output()) / "label=0/part-00000-of-00002.tfrecord"), old0) << "copied, not linked";
+  EXPECT_TRUE(Siblings().empty());
 }
 
-TEST_F(CommitTest, AppendCollisionMovesNothing) {
+TEST_F(CommitTest, AppendCollisionChangesNothing) {
   WriteTree(Output(), kOld);
   auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
   ASSERT_TRUE(job.ok());
@@ -156,18 +202,23 @@ TEST_F(CommitTest, AppendCollisionMovesNothing) {
   EXPECT_EQ(ReadTree(Output()), kOld);
   EXPECT_TRUE((*job)->Abort().ok());
   EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
 }
 
 TEST_F(CommitTest, AppendRefusesAFileWhereADirectoryMustGo) {
   WriteTree(Output(), {{"label=0", "a file"}});
   EXPECT_EQ(RunJob(SaveMode::kAppend, {{"label=0/f", "x"}}).code(), StatusCode::kAlreadyExists);
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"label=0", "a file"}}));
+  WriteTree(Output(), {{"label=1/f", "a directory"}});
+  EXPECT_EQ(RunJob(SaveMode::kAppend, {{"label=1", "x"}}).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"label=0", "a file"}, {"label=1/f", "a directory"}}));
 }
 
 TEST_F(CommitTest, OverwritePartitionsReplacesOnlyWrittenPartitions) {
   Tree old = kOld;
   old["label=2/x=1/f"] = "old2";
   WriteTree(Output(), old);
+  const ino_t old2 = Inode(fs::path(Output()) / "label=2/x=1/f");
   ASSERT_TRUE(RunJob(SaveMode::kOverwritePartitions, {{"label=1/part-00000-of-00002.tfrecord", "new1a"},
                                                       {"label=1/part-00001-of-00002.tfrecord", "new1b"},
                                                       {"label=3/x=0/f", "new3"}})
@@ -178,6 +229,7 @@ TEST_F(CommitTest, OverwritePartitionsReplacesOnlyWrittenPartitions) {
                                               {"label=1/part-00001-of-00002.tfrecord", "new1b"},
                                               {"label=2/x=1/f", "old2"},
                                               {"label=3/x=0/f", "new3"}}));
+  EXPECT_EQ(Inode(fs::path(Output()) / "label=2/x=1/f"), old2) << "copied, not linked";
 }
 
 TEST_F(CommitTest, OverwritePartitionsWithTopLevelFilesOverwritesAll) {
@@ -186,7 +238,17 @@ TEST_F(CommitTest, OverwritePartitionsWithTopLevelFilesOverwritesAll) {
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"part-00000-of-00001", "flat"}}));
 }
 
-TEST_F(CommitTest, DestructorAborts) {
+TEST_F(CommitTest, AppendDropsALegacyTemporary) {
+  Tree old = kOld;
+  old["_temporary/" + kStaleJob + "/data/label=5/f"] = "half committed by an old version";
+  WriteTree(Output(), old);
+  ASSERT_TRUE(RunJob(SaveMode::kAppend, {{"label=5/g", "new"}}).ok());
+  Tree expected = kOld;
+  expected["label=5/g"] = "new";
+  EXPECT_EQ(ReadTree(Output(), false), expected);
+}
+
+TEST_F(CommitTest, DestructorAbortsAndAFailedJobRemovesTheDirectoriesItCreated) {
   WriteTree(Output(), kOld);
   {
     auto job = DatasetCommitter::Begin(Output(), SaveMode::kOverwrite);
@@ -194,6 +256,16 @@ TEST_F(CommitTest, DestructorAborts) {
     WriteFile(*(*job)->NewFilePath("f"), "never committed");
   }
   EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
+  const std::string deep = dir_.File("a/b/out");
+  {
+    auto job = DatasetCommitter::Begin(deep, SaveMode::kErrorIfExists);
+    ASSERT_TRUE(job.ok());
+    EXPECT_TRUE(fs::is_directory(dir_.path() / "a/b"));
+    WriteFile(*(*job)->NewFilePath("f"), "never committed");
+    EXPECT_TRUE((*job)->Abort().ok());
+  }
+  EXPECT_FALSE(fs::exists(dir_.path() / "a"));
 }
 
 TEST_F(CommitTest, CommitIsOnce) {
@@ -214,25 +286,85 @@ TEST_F(CommitTest, OutputThatIsAFileIsRefused) {
   EXPECT_EQ(job.status().code(), StatusCode::kAlreadyExists);
 }
 
-TEST_F(CommitTest, StaleJobsAreCleanedAndLiveJobsKept) {
+TEST_F(CommitTest, AMountPointIsRefusedBeforeAnythingIsWritten) {
+  struct stat proc {}, root {};
+  if (::stat("/proc", &proc) != 0 || ::stat("/", &root) != 0 || proc.st_dev == root.st_dev) {
+    GTEST_SKIP() << "no /proc mount point";
+  }
+  auto job = DatasetCommitter::Begin("/proc", SaveMode::kOverwrite);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(job.status().message().find("mount point"), std::string::npos) << job.status().ToString();
+}
+
+TEST_F(CommitTest, ASymlinkedOutputCommitsToItsTarget) {
+  WriteTree(dir_.path() / "real", kOld);
+  fs::create_directory_symlink("real", Output());
+  ASSERT_TRUE(RunJob(SaveMode::kOverwrite, {{"f", "new"}}).ok());
+  EXPECT_TRUE(fs::is_symlink(Output()));
+  EXPECT_EQ(ReadTree(dir_.path() / "real", false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
+}
+
+TEST_F(CommitTest, WithoutRenameExchangeTheOutputIsMissingBetweenTwoRenamesOnly) {
   WriteTree(Output(), kOld);
-  const fs::path temporary = fs::path(Output()) / "_temporary";
-  // A crashed job: its lock file exists but nobody holds it.
-  const std::string stale = "0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11";
-  WriteFile(temporary / (stale + ".lock"), "");
-  WriteFile(temporary / stale / "data/label=0/part-00000-of-00002.tfrecord", "partial");
-  // An orphan directory without a lock file.
-  WriteFile(temporary / "orphan/data/f", "partial");
+  CommitOptions options = CommitOptions::Defaults();
+  options.rename_exchange = false;
+  std::vector<std::string> steps;
+  options.after_step = [&](std::string_view step) {
+    steps.emplace_back(step);
+    if (step == "old dataset moved aside") {
+      EXPECT_FALSE(fs::exists(Output()));
+    } else if (step != "swapped" && step != "old dataset removed") {
+      EXPECT_EQ(ReadTree(Output()), kOld) << step;
+    }
+  };
+  ASSERT_TRUE(RunJob(SaveMode::kAppend, {{"label=2/f", "new"}}, options).ok());
+  EXPECT_NE(std::find(steps.begin(), steps.end(), "old dataset moved aside"), steps.end());
+  Tree expected = kOld;
+  expected["label=2/f"] = "new";
+  EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, ConcurrentAppendsKeepEachOthersFiles) {
+  WriteTree(Output(), kOld);
+  constexpr int kWriters = 6;
+  std::vector<Status> results(kWriters);
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      results[static_cast<size_t>(w)] = RunJob(SaveMode::kAppend, {{"label=" + std::to_string(w % 3) + "/w" + std::to_string(w), "x"}});
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  Tree expected = kOld;
+  for (int w = 0; w < kWriters; ++w) {
+    EXPECT_TRUE(results[static_cast<size_t>(w)].ok()) << results[static_cast<size_t>(w)].ToString();
+    expected["label=" + std::to_string(w % 3) + "/w" + std::to_string(w)] = "x";
+  }
+  EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, StaleJobsAreRemovedByTheNextWriterAndLiveJobsKept) {
+  WriteTree(Output(), kOld);
+  MakeStaleJob({{"label=0/part-00000-of-00002.tfrecord", "partial"}});
+  // Leftovers of a job that was killed after its lock file was removed... cannot happen, but
+  // names without any lock file are never a live job's.
+  const std::string orphan = "1f5b4d1a-2c3e-4b5a-9d8e-0123456789ab";
+  WriteFile(dir_.path() / (".out.recflow-" + orphan + ".removing/f"), "being removed");
+  // Names that are not recflow's stay.
+  WriteFile(dir_.path() / ".out.recflow-notajob", "someone's");
   auto live = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
   ASSERT_TRUE(live.ok()) << live.status().ToString();
-  EXPECT_FALSE(fs::exists(temporary / stale));
-  EXPECT_FALSE(fs::exists(temporary / (stale + ".lock")));
-  EXPECT_FALSE(fs::exists(temporary / "orphan"));
+  EXPECT_EQ(Siblings(), (std::vector<std::string>{".out.recflow-" + (*live)->job_id(),
+                                                  ".out.recflow-" + (*live)->job_id() + ".lock",
+                                                  ".out.recflow-notajob"}));
   WriteFile(*(*live)->NewFilePath("label=5/f"), "live");
 
   auto other = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
   ASSERT_TRUE(other.ok()) << other.status().ToString();
-  EXPECT_TRUE(fs::exists(temporary / (*live)->job_id() / "data/label=5/f")) << "a live job was cleaned";
+  EXPECT_TRUE(fs::exists((*live)->staging_dir() + "/label=5/f")) << "a live job was cleaned";
   ASSERT_TRUE((*other)->Abort().ok());
   ASSERT_TRUE((*live)->Commit().ok());
   Tree expected = kOld;
@@ -240,37 +372,44 @@ TEST_F(CommitTest, StaleJobsAreCleanedAndLiveJobsKept) {
   EXPECT_EQ(ReadTree(Output(), false), expected);
 }
 
-TEST_F(CommitTest, AStaleJobPastItsCommitPointIsFinished) {
+TEST_F(CommitTest, APreparedJobHoldsTheOutputLockUntilItCommits) {
   WriteTree(Output(), kOld);
-  const std::string job = "0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11";
-  const fs::path job_dir = fs::path(Output()) / "_temporary" / job;
-  WriteFile(job_dir.string() + ".lock", "");
-  WriteFile(job_dir / "data/label=1/g", "new");
-  WriteFile(job_dir / "_SUCCESS", "");
-  // The commit was killed after moving the old _SUCCESS and label=1 aside.
-  fs::create_directories(job_dir / "backup");
-  fs::rename(fs::path(Output()) / "_SUCCESS", job_dir / "backup/0");
-  fs::rename(fs::path(Output()) / "label=1", job_dir / "backup/1");
-  const std::string prefix = "_temporary/" + job;
-  WriteFile(job_dir / "JOURNAL", "recflow-commit-journal 1\nrename\t_SUCCESS\t" + prefix + "%2Fbackup%2F0\nrename\tlabel%3D1\t" +
-                                      prefix + "%2Fbackup%2F1\nrename\t" + prefix + "%2Fdata%2Flabel%3D1\tlabel%3D1\nrename\t" +
-                                      prefix + "%2F_SUCCESS\t_SUCCESS\nend\n");
-  for (int run = 0; run < 2; ++run) {
-    auto recovery = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
-    ASSERT_TRUE(recovery.ok()) << recovery.status().ToString();
-    ASSERT_TRUE((*recovery)->Abort().ok());
-    EXPECT_EQ(ReadTree(Output(), false),
-              (Tree{{"_SUCCESS", ""}, {"label=0/part-00000-of-00002.tfrecord", "old0"}, {"label=1/g", "new"}}));
-  }
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
+  ASSERT_TRUE(job.ok());
+  WriteFile(*(*job)->NewFilePath("label=2/f"), "new");
+  ASSERT_TRUE((*job)->Prepare().ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld) << "Prepare touched the output";
+  const std::string lock = dir_.File(".out.recflow-lock");
+  const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_NE(::flock(fd, LOCK_EX | LOCK_NB), 0) << "another writer could link the dataset before the swap";
+  EXPECT_EQ(errno, EWOULDBLOCK);
+  ::close(fd);
+  ASSERT_TRUE((*job)->Commit().ok());
+  EXPECT_FALSE(fs::exists(lock));
 }
 
-TEST_F(CommitTest, AMalformedJournalIsReported) {
-  const fs::path job_dir = fs::path(Output()) / "_temporary/0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11";
-  WriteFile(job_dir / "JOURNAL", "recflow-commit-journal 1\nrename\tx");
+TEST_F(CommitTest, AFallbackSwapKilledBetweenItsRenamesIsRolledBack) {
+  // Killed after moving the old dataset aside, before moving the staging tree in.
+  MakeStaleJob({{"_SUCCESS", ""}, {"f", "new"}});
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), kOld);
   auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
-  ASSERT_FALSE(job.ok());
-  EXPECT_EQ(job.status().code(), StatusCode::kDataError);
-  EXPECT_NE(job.status().ToString().find("JOURNAL"), std::string::npos) << job.status().ToString();
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  ASSERT_TRUE((*job)->Abort().ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AStaleOldTreeAfterACompletedFallbackSwapIsDeleted) {
+  // Killed after both renames: the output is the new dataset, the old one lies aside.
+  WriteTree(Output(), {{"_SUCCESS", ""}, {"f", "new"}});
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), kOld);
+  WriteFile(dir_.path() / (".out.recflow-" + kStaleJob + ".lock"), "");
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  ASSERT_TRUE((*job)->Abort().ok());
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
+  EXPECT_TRUE(Siblings().empty());
 }
 
 }  // namespace

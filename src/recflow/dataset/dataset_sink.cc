@@ -56,6 +56,7 @@ Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, Sche
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
   commit_options.after_step = options.after_commit_step;
+  commit_options.schema = DatasetSchema::Of(*input_schema, options.partition_by);
   ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
   std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(layout.data_schema),
                                                     std::move(layout.partition_columns), std::move(layout.data_columns),
@@ -82,6 +83,8 @@ DatasetSink::~DatasetSink() {
 }
 
 const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
+
+const std::string& DatasetSink::resolved_output() const { return committer_->resolved_output(); }
 
 Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const {
   out->groups.clear();
@@ -124,6 +127,11 @@ Result<std::string> DatasetSink::FinalName(const Partition& partition, int64_t s
   ShardNamer namer;
   namer.naming = options_.naming;
   namer.prefix = options_.prefix;
+  if (options_.naming == ShardNaming::kBeam && options_.mode == SaveMode::kAppend) {
+    // Appended shards must not take the names of shards already there: the job's tag goes
+    // between the prefix and the shard fields (part-1f5b4d1a-00000-of-00004).
+    namer.prefix.append("-").append(committer_->job_id(), 0, kAppendTagLength);
+  }
   namer.suffix = suffix_;
   namer.num_shards = num_shards;
   namer.job_uuid = committer_->job_id();
@@ -320,9 +328,20 @@ void DatasetSink::Flush(SinkWork* out) {
   }
 }
 
-Status DatasetSink::Commit() {
+Status DatasetSink::PrepareCommit() {
   if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
-  finished_ = true;
+  if (prepared_) return Status::OK();
+  Status st = FinishFiles();
+  if (st.ok()) st = committer_->Prepare();
+  if (!st.ok()) {
+    finished_ = true;  // only Abort() is left
+    return st;
+  }
+  prepared_ = true;
+  return Status::OK();
+}
+
+Status DatasetSink::FinishFiles() {
   for (auto& t : targets_) {
     if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
       CompressedChunk trailer;
@@ -346,6 +365,12 @@ Status DatasetSink::Commit() {
   stats_.files = static_cast<int64_t>(targets_.size());
   stats_.partitions = partition_columns_.empty() ? 0 : static_cast<int64_t>(partitions_.size());
   files_.reset();
+  return Status::OK();
+}
+
+Status DatasetSink::Commit() {
+  RETURN_NOT_OK(PrepareCommit());
+  finished_ = true;
   return committer_->Commit();
 }
 

@@ -41,6 +41,9 @@ struct SinkBatch {
   std::vector<Group> groups;  ///< in order of first appearance in the batch
 };
 
+/// Hex digits of the job id that Beam-named shards of an append carry (see SinkOptions::naming).
+inline constexpr size_t kAppendTagLength = 8;
+
 /// Chunks ready to compress and write (made by Assign and Flush).
 struct SinkWork {
   /// Bytes for one file.
@@ -116,7 +119,11 @@ class DatasetSink {
   /// Moves every partial chunk into `*out` (after the last Assign).
   void Flush(SinkWork* out);
   /// Finishes every file (creating empty shards where the sharding promises them), gives them
-  /// their final names and commits the dataset (see DatasetCommitter::Commit).
+  /// their final names and completes the new dataset beside the output without touching it
+  /// (DatasetCommitter::Prepare: from here until Commit or Abort, this holds the output's
+  /// commit lock). Done once; Commit() calls it when it was not called.
+  Status PrepareCommit();
+  /// PrepareCommit(), then swaps the new dataset in (see DatasetCommitter::Commit).
   Status Commit();
   /// Abandons the job: its staging directory is removed, the output stays as it was.
   Status Abort();
@@ -124,6 +131,8 @@ class DatasetSink {
   const SinkStats& stats() const { return stats_; }
   /// The committer's job id.
   const std::string& job_id() const;
+  /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output).
+  const std::string& resolved_output() const;
 
  private:
   struct Target;
@@ -137,6 +146,8 @@ class DatasetSink {
   void TakeChunk(Target* target, SinkWork* out);
   void LimitPending(SinkWork* out);
   Result<std::string> FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const;
+  /// Finishes every file and gives it its final name (the first half of PrepareCommit).
+  Status FinishFiles();
 
   SinkOptions options_;
   SchemaPtr data_schema_;
@@ -151,6 +162,7 @@ class DatasetSink {
   std::vector<std::unique_ptr<Target>> targets_;  // indexed by file id
   int64_t pending_bytes_ = 0;
   SinkStats stats_;
+  bool prepared_ = false;
   bool finished_ = false;
 };
 

@@ -9,7 +9,6 @@
 #include <system_error>
 
 #include "recflow/core/local_path.h"
-#include "recflow/dataset/commit.h"
 
 namespace recflow {
 
@@ -86,7 +85,6 @@ Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& ar
     const bool exists = fs::exists(arg, ec);
     if (ec && ec != std::errc::no_such_file_or_directory) return FsError(arg, ec);
     if (exists) {
-      if (fs::is_directory(arg, ec)) RETURN_NOT_OK(dataset::RecoverDataset(arg));
       RETURN_NOT_OK(ExpandExisting(arg, &files));
     } else if (HasGlobChars(arg)) {
       RETURN_NOT_OK(ExpandGlob(arg, &files));

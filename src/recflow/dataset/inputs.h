@@ -11,11 +11,11 @@ namespace recflow {
 /// Turns input arguments into the files to read, in order:
 /// - "-" (standard input) passes through;
 /// - an existing file is kept as given, whatever its name;
-/// - a directory is first recovered (dataset::RecoverDataset: a commit a crashed job left half
-///   done is finished, so the listing shows the previous dataset or the complete new one), then
-///   walked recursively and its regular files (symlinks to files included,
+/// - a directory is walked recursively and its regular files (symlinks to files included,
 ///   symlinked directories not descended) are listed sorted by path, skipping every file or
-///   directory whose name starts with `_` or `.` (as Spark does: `_SUCCESS`, `.crc`, `_temporary`);
+///   directory whose name starts with `_` or `.` (as Spark does: `_SUCCESS`, `.crc`,
+///   `_recflow_schema.json`); nothing is ever written (a dataset recflow commits is complete
+///   at every instant, see docs/formats/datasets.md);
 /// - otherwise an argument with `*`, `?` or `[` is a glob(3) pattern; its matches are expanded
 ///   as above, and matches whose name starts with `_` or `.` are skipped unless the pattern's own
 ///   last component starts with that character too.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -35,6 +36,26 @@ TEST_F(InputsTest, DirectoriesAreWalkedSortedSkippingHiddenNames) {
   EXPECT_EQ(*files, (std::vector<std::string>{Path("data/a.tfrecord"), Path("data/b.tfrecord"),
                                               Path("data/part-1.gz"), Path("data/part-2.gz"),
                                               Path("data/sub/c.tfrecord")}));
+}
+
+TEST_F(InputsTest, ReadingNeverWrites) {
+  // What an earlier recflow version left of a commit killed half way: its journal is not
+  // replayed by a reader (nor by anything since), and nothing is created or removed.
+  const fs::path job = dir_.path() / "data/_temporary/0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11";
+  fs::create_directories(job / "backup");
+  std::ofstream(job / "JOURNAL") << "recflow-commit-journal 1\nrename\tb.tfrecord\t_temporary%2Fx\nend\n";
+  std::ofstream(dir_.path() / ".data.recflow-0b5e1bd6-4d1c-4c9e-8c4e-5d1f0e2a7b11.lock") << "";
+  const auto snapshot = [&] {
+    std::vector<std::string> paths;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_.path())) paths.push_back(entry.path().string());
+    std::sort(paths.begin(), paths.end());
+    return paths;
+  };
+  const std::vector<std::string> before = snapshot();
+  auto files = ExpandInputs({Path("data")});
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_EQ(files->size(), 5u);
+  EXPECT_EQ(snapshot(), before);
 }
 
 TEST_F(InputsTest, FilesAndDashPassThroughInOrder) {

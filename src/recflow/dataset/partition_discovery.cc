@@ -1,15 +1,12 @@
-// DiscoverPartitions (layout checks, Spark-style type inference) and constant partition columns.
+// DiscoverPartitions: layout checks, then the types a schema file records or Spark-style type inference.
 #include "recflow/dataset/partition_discovery.h"
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
-#include <limits>
 #include <optional>
 #include <string_view>
-#include <system_error>
 
-#include "recflow/columnar/builder.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/partition_path.h"
 
 namespace recflow::dataset {
@@ -27,70 +24,16 @@ struct FileLayout {
   std::vector<PartitionKeyValue> levels;
 };
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-/// Skips ASCII digits from `i`; returns how many there were.
-size_t SkipDigits(std::string_view s, size_t* i) {
-  const size_t start = *i;
-  while (*i < s.size() && IsDigit(s[*i])) ++*i;
-  return *i - start;
-}
-
-/// `[+-]?[0-9]+` fitting in int64 (Java's Long.parseLong).
-std::optional<int64_t> ParseInt64(std::string_view s) {
-  size_t i = 0;
-  if (!s.empty() && s[0] == '+') {
-    s.remove_prefix(1);
-  } else if (!s.empty() && s[0] == '-') {
-    i = 1;
-  }
-  if (SkipDigits(s, &i) == 0 || i != s.size()) return std::nullopt;
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return value;
-}
-
-/// Java's decimal Double.parseDouble grammar without whitespace and d/f suffixes:
-/// `[+-]?(NaN|Infinity|digits[.digits?][exp]|.digits[exp])`, exp = `[eE][+-]?digits`.
-/// std::nullopt when it does not match or is outside float64's range.
-std::optional<double> ParseFloat64(std::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "NaN") return std::numeric_limits<double>::quiet_NaN();
-  if (s == "Infinity")
-    return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-  size_t i = 0;
-  size_t digits = SkipDigits(s, &i);
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    digits += SkipDigits(s, &i);
-  }
-  if (digits == 0) return std::nullopt;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (SkipDigits(s, &i) == 0) return std::nullopt;
-  }
-  if (i != s.size()) return std::nullopt;
-  double value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return negative ? -value : value;
-}
-
 ValueKind Classify(const std::optional<std::string>& value) {
   if (!value.has_value()) return ValueKind::kNull;
-  if (ParseInt64(*value).has_value()) return ValueKind::kInt64;
+  if (ParseDecimalInt64(*value).has_value()) return ValueKind::kInt64;
   // An integer too large for int64 is Spark's decimal; keep its digits as text.
   std::string_view digits = *value;
   if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
-  size_t i = 0;
-  if (SkipDigits(digits, &i) > 0 && i == digits.size()) return ValueKind::kUtf8;
-  if (ParseFloat64(*value).has_value()) return ValueKind::kFloat64;
+  if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return ValueKind::kUtf8;
+  }
+  if (ParseJavaDouble(*value).has_value()) return ValueKind::kFloat64;
   return ValueKind::kUtf8;
 }
 
@@ -111,9 +54,9 @@ PartitionValue Convert(const std::optional<std::string>& value, ValueKind column
   if (!value.has_value()) return std::monostate();
   switch (column_kind) {
     case ValueKind::kInt64:
-      return *ParseInt64(*value);
+      return *ParseDecimalInt64(*value);
     case ValueKind::kFloat64:
-      return *ParseFloat64(*value);
+      return *ParseJavaDouble(*value);
     case ValueKind::kNull:
     case ValueKind::kUtf8:
       break;
@@ -176,50 +119,56 @@ bool SameShape(const FileLayout& a, const FileLayout& b) {
   return true;
 }
 
-/// Appends `num_rows` copies of `value` (checked against `field`) to a fresh builder.
-Result<std::shared_ptr<ArrayData>> ConstantColumn(const Field& field, const PartitionValue& value, int64_t num_rows) {
-  const TypeId id = field.type()->id();
-  const bool matches = std::holds_alternative<std::monostate>(value) ||
-                       (id == TypeId::kInt64 && std::holds_alternative<int64_t>(value)) ||
-                       (id == TypeId::kFloat64 && std::holds_alternative<double>(value)) ||
-                       (id == TypeId::kUtf8 && std::holds_alternative<std::string>(value));
-  if (!matches || (id != TypeId::kInt64 && id != TypeId::kFloat64 && id != TypeId::kUtf8)) {
-    return Status::TypeError("partition value does not match the column type " + field.type()->ToString())
-        .WithField(field.name());
+std::string Names(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return "[" + text + "]";
+}
+
+/// The partition values of every file typed as `recorded` says: the files' partition columns
+/// must be the recorded ones, in order; each value is read as its column's type.
+Result<DiscoveredPartitions> TypeAsRecorded(const SchemaPtr& recorded, const std::vector<std::string>& files,
+                                            const std::vector<FileLayout>& layouts, const FileLayout* reference,
+                                            size_t reference_index) {
+  std::vector<std::string> keys, names;
+  if (reference != nullptr) {
+    for (const PartitionKeyValue& level : reference->levels) keys.push_back(RecordedName(level.key));
   }
-  if (std::holds_alternative<std::monostate>(value) && !field.nullable()) {
-    return Status::TypeError("null partition value in a non-nullable column").WithField(field.name());
+  for (const FieldPtr& field : recorded->fields()) names.push_back(field->name());
+  if (keys != names) {
+    return Status::DataError("the dataset's schema file records partition columns " + Names(names) + " but " +
+                             (reference != nullptr ? Describe(*reference) : std::string("no partition directories")) +
+                             " were found")
+        .WithFile(files.empty() ? std::string() : files[reference_index]);
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<ArrayBuilder> builder, MakeBuilder(field.type()));
-  if (std::holds_alternative<std::monostate>(value)) {
-    RETURN_NOT_OK(builder->AppendNulls(num_rows));
-  } else if (const auto* i = std::get_if<int64_t>(&value)) {
-    auto* ints = static_cast<Int64Builder*>(builder.get());
-    RETURN_NOT_OK(ints->Reserve(num_rows));
-    for (int64_t row = 0; row < num_rows; ++row) ints->UnsafeAppend(*i);
-  } else if (const auto* d = std::get_if<double>(&value)) {
-    auto* doubles = static_cast<Float64Builder*>(builder.get());
-    RETURN_NOT_OK(doubles->Reserve(num_rows));
-    for (int64_t row = 0; row < num_rows; ++row) doubles->UnsafeAppend(*d);
-  } else {
-    const std::string& text = std::get<std::string>(value);
-    const auto size = static_cast<int64_t>(text.size());
-    if (size > 0 && num_rows > kMaxInt32Offset / size) {
-      return Status::InvalidArgument(std::to_string(num_rows) + " rows of a " + std::to_string(size) +
-                                     "-byte partition value exceed a utf8 column's capacity")
-          .WithField(field.name());
+  DiscoveredPartitions result;
+  result.schema = recorded;
+  result.values.resize(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    for (int c = 0; c < recorded->num_fields(); ++c) {
+      const Field& field = *recorded->field(c);
+      const std::optional<std::string>& text = layouts[f].levels[static_cast<size_t>(c)].value;
+      if (!text.has_value()) {
+        if (!field.nullable()) {
+          return Status::DataError("null partition value in a column the schema file records as not nullable")
+              .WithFile(files[f])
+              .WithField(field.name());
+        }
+        result.values[f].emplace_back();
+        continue;
+      }
+      Result<PartitionValue> value = ParsePartitionValue(*text, *field.type());
+      if (!value.ok()) return value.status().WithFile(files[f]).WithField(field.name());
+      result.values[f].push_back(std::move(value).ValueUnsafe());
     }
-    auto* strings = static_cast<BinaryBuilder*>(builder.get());
-    RETURN_NOT_OK(strings->Reserve(num_rows));
-    RETURN_NOT_OK(strings->ReserveData(size * num_rows));
-    for (int64_t row = 0; row < num_rows; ++row) RETURN_NOT_OK(strings->Append(text));
   }
-  return builder->Finish();
+  return result;
 }
 
 }  // namespace
 
-Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, const std::vector<std::string>& files) {
+Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, const std::vector<std::string>& files,
+                                                const SchemaPtr& recorded) {
   fs::path base = fs::path(base_dir).lexically_normal();
   if (base.filename().empty() && base != base.root_path()) base = base.parent_path();
   std::vector<FileLayout> layouts;
@@ -236,17 +185,18 @@ Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, con
       reference_index = f;
     }
   }
+  for (size_t f = 0; reference != nullptr && f < layouts.size(); ++f) {
+    if (!SameShape(layouts[f], *reference)) {
+      return Status::DataError("conflicting partition directory layouts: " + files[f] + " has " + Describe(layouts[f]) +
+                               " but " + files[reference_index] + " has " + Describe(*reference));
+    }
+  }
+  if (recorded != nullptr) return TypeAsRecorded(recorded, files, layouts, reference, reference_index);
   DiscoveredPartitions result;
   result.values.resize(files.size());
   if (reference == nullptr) {
     result.schema = Schema::Make({});
     return result;
-  }
-  for (size_t f = 0; f < layouts.size(); ++f) {
-    if (!SameShape(layouts[f], *reference)) {
-      return Status::DataError("conflicting partition directory layouts: " + files[f] + " has " + Describe(layouts[f]) +
-                               " but " + files[reference_index] + " has " + Describe(*reference));
-    }
   }
   std::vector<FieldPtr> fields;
   for (size_t c = 0; c < reference->levels.size(); ++c) {
@@ -266,22 +216,13 @@ Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, con
   return result;
 }
 
-Result<std::vector<std::shared_ptr<ArrayData>>> MakePartitionColumns(const Schema& partition_schema,
-                                                                     const std::vector<PartitionValue>& values,
-                                                                     int64_t num_rows) {
-  if (num_rows < 0) return Status::InvalidArgument("negative row count " + std::to_string(num_rows));
-  if (values.size() != static_cast<size_t>(partition_schema.num_fields())) {
-    return Status::InvalidArgument(std::to_string(values.size()) + " partition values for " +
-                                   std::to_string(partition_schema.num_fields()) + " partition columns");
+Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files) {
+  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(dir));
+  SchemaPtr partition_types;
+  if (recorded) {
+    ASSIGN_OR_RETURN(partition_types, recorded->PartitionSchema(dir + "/" + std::string(kSchemaFileName)));
   }
-  std::vector<std::shared_ptr<ArrayData>> columns;
-  columns.reserve(values.size());
-  for (int c = 0; c < partition_schema.num_fields(); ++c) {
-    ASSIGN_OR_RETURN(std::shared_ptr<ArrayData> column,
-                     ConstantColumn(*partition_schema.field(c), values[static_cast<size_t>(c)], num_rows));
-    columns.push_back(std::move(column));
-  }
-  return columns;
+  return DiscoverPartitions(dir, files, partition_types);
 }
 
 }  // namespace recflow::dataset

@@ -1,26 +1,19 @@
-// Spark-style partition discovery: `key=value` directories above data files become typed columns.
+// Partition discovery: `key=value` directories above data files become columns typed by the schema file or Spark-style inference.
 #pragma once
 
-#include <cstdint>
-#include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
-#include "recflow/columnar/array_data.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
+#include "recflow/dataset/partition_values.h"
 
 namespace recflow::dataset {
-
-/// One file's value of one partition column: null (std::monostate), int64, float64 or utf8,
-/// matching the column's type in the discovered schema.
-using PartitionValue = std::variant<std::monostate, int64_t, double, std::string>;
 
 /// What partition discovery found for a list of files.
 struct DiscoveredPartitions {
   /// The partition columns in directory order (outermost first); no fields when the files are
-  /// not partitioned. A field is nullable exactly when some file's value is null.
+  /// not partitioned. Inferred: a field is nullable exactly when some file's value is null.
   SchemaPtr schema;
   /// values[f][c]: file f's value of column c, in the order of the files given.
   std::vector<std::vector<PartitionValue>> values;
@@ -51,16 +44,20 @@ struct DiscoveredPartitions {
 /// dates and timestamps stay utf8; booleans are utf8 (`true`), as in Spark, which never infers
 /// booleans for partitions. Types are inferred from unescaped values (Spark reads the escaped
 /// text; the two differ only for escapes no writer produces, such as `%31`).
+/// With `recorded` (the partition columns a dataset's schema file records, see
+/// DatasetSchema::PartitionSchema), nothing is inferred: every file's partition columns must
+/// be the recorded ones in order (DataError naming the file otherwise), each value is read as
+/// its column's type (ParsePartitionValue; DataError naming the file and column), and the
+/// schema is `recorded`. A partition column written from strings `007`, `7` and `+7` thus
+/// reads back as those strings, where inference would make them the int64 7.
 /// InvalidArgument when a file is not under `base_dir` (compared lexically, after normalizing
 /// `.` and `..`; the file system is not consulted).
-Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, const std::vector<std::string>& files);
+Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, const std::vector<std::string>& files,
+                                                const SchemaPtr& recorded = nullptr);
 
-/// Builds, for one file, one constant column of `num_rows` rows per field of `partition_schema`
-/// holding that file's value (all nulls for a null value), ready to append to the file's record
-/// batches. TypeError when a value does not match its field's type (int64, float64 or utf8) or
-/// is null for a non-nullable field; InvalidArgument when the counts differ or num_rows < 0.
-Result<std::vector<std::shared_ptr<ArrayData>>> MakePartitionColumns(const Schema& partition_schema,
-                                                                     const std::vector<PartitionValue>& values,
-                                                                     int64_t num_rows);
+/// DiscoverPartitions of the data files of dataset directory `dir` (as ExpandInputs lists
+/// them) with the partition types `dir`'s schema file (kSchemaFileName) records; inferred
+/// when there is none. DataError naming the schema file when it is malformed. Only reads.
+Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files);
 
 }  // namespace recflow::dataset

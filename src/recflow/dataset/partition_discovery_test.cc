@@ -1,4 +1,4 @@
-// Tests for partition discovery (layouts, type inference, nulls) and constant partition columns.
+// Tests for partition discovery: layouts, type inference, nulls, types recorded in a schema file.
 #include "recflow/dataset/partition_discovery.h"
 
 #include <gtest/gtest.h>
@@ -165,38 +165,6 @@ TEST(PartitionDiscoveryTest, LongValuesAreJoinedAndBrokenChainsNamed) {
   EXPECT_NE(broken.status().ToString().find("/d/a=x%+/b=1/f0"), std::string::npos) << broken.status().ToString();
 }
 
-TEST(PartitionColumnsTest, BuildsConstantColumns) {
-  const auto schema = Schema::Make({Field::Make("year", int64(), false), Field::Make("score", float64(), true),
-                                    Field::Make("city", utf8(), true), Field::Make("none", utf8(), true)});
-  auto columns = MakePartitionColumns(*schema, {int64_t{2024}, 2.5, std::string("x/y"), std::monostate()}, 3);
-  ASSERT_TRUE(columns.ok()) << columns.status().ToString();
-  ASSERT_EQ(columns->size(), 4u);
-  for (int c = 0; c < 4; ++c) {
-    const ArrayData& column = *(*columns)[static_cast<size_t>(c)];
-    EXPECT_TRUE(column.type->Equals(*schema->field(c)->type()));
-    EXPECT_EQ(column.length, 3);
-    EXPECT_TRUE(ValidateFull(column).ok()) << ValidateFull(column).ToString();
-  }
-  const ArrayData& year = *(*columns)[0];
-  const ArrayData& score = *(*columns)[1];
-  const ArrayData& city = *(*columns)[2];
-  const ArrayData& none = *(*columns)[3];
-  for (int64_t row = 0; row < 3; ++row) {
-    EXPECT_EQ(year.GetValues<int64_t>(1)[row], 2024);
-    EXPECT_EQ(score.GetValues<double>(1)[row], 2.5);
-    const int32_t* offsets = city.GetValues<int32_t>(1);
-    const auto* data = reinterpret_cast<const char*>(city.buffers[2]->data());
-    EXPECT_EQ(std::string(data + offsets[row], static_cast<size_t>(offsets[row + 1] - offsets[row])), "x/y");
-  }
-  EXPECT_EQ(year.null_count, 0);
-  EXPECT_EQ(city.null_count, 0);
-  EXPECT_EQ(none.null_count, 3);
-
-  auto empty = MakePartitionColumns(*schema, {int64_t{1}, 0.0, std::string(), std::monostate()}, 0);
-  ASSERT_TRUE(empty.ok()) << empty.status().ToString();
-  EXPECT_EQ((*empty)[0]->length, 0);
-}
-
 TEST(PartitionColumnsTest, DiscoveredValuesFitTheDiscoveredSchema) {
   auto found = DiscoverOne({"1", "__HIVE_DEFAULT_PARTITION__"});
   for (const auto& file_values : found.values) {
@@ -206,21 +174,60 @@ TEST(PartitionColumnsTest, DiscoveredValuesFitTheDiscoveredSchema) {
   }
 }
 
-TEST(PartitionColumnsTest, MismatchesAreRefused) {
-  const auto schema = Schema::Make({Field::Make("year", int64(), false)});
-  auto wrong_type = MakePartitionColumns(*schema, {std::string("2024")}, 1);
-  ASSERT_FALSE(wrong_type.ok());
-  EXPECT_EQ(wrong_type.status().code(), StatusCode::kTypeError);
-  EXPECT_EQ(wrong_type.status().context().field, "year");
-  auto null_in_non_nullable = MakePartitionColumns(*schema, {std::monostate()}, 1);
-  EXPECT_EQ(null_in_non_nullable.status().code(), StatusCode::kTypeError);
-  EXPECT_EQ(MakePartitionColumns(*schema, {}, 1).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(MakePartitionColumns(*schema, {int64_t{1}}, -1).status().code(), StatusCode::kInvalidArgument);
-  const auto bool_schema = Schema::Make({Field::Make("flag", boolean())});
-  EXPECT_EQ(MakePartitionColumns(*bool_schema, {int64_t{1}}, 1).status().code(), StatusCode::kTypeError);
-  const auto text_schema = Schema::Make({Field::Make("t", utf8())});
-  EXPECT_EQ(MakePartitionColumns(*text_schema, {std::string(1000, 'x')}, int64_t{1} << 40).status().code(),
-            StatusCode::kInvalidArgument);
+TEST(PartitionDiscoveryTest, RecordedTypesReplaceInference) {
+  const auto recorded = Schema::Make({Field::Make("zip", utf8(), false), Field::Make("n", int32(), true)});
+  auto found = DiscoverPartitions("/d", Under("/d", {"zip=007/n=1/f0", "zip=7/n=-2/f1", "zip=+7/n=__HIVE_DEFAULT_PARTITION__/f2"}),
+                                  recorded);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_TRUE(found->schema->Equals(*recorded));
+  EXPECT_EQ(found->values[0], (std::vector<PartitionValue>{std::string("007"), int64_t{1}}));
+  EXPECT_EQ(found->values[1], (std::vector<PartitionValue>{std::string("7"), int64_t{-2}}));
+  EXPECT_EQ(found->values[2], (std::vector<PartitionValue>{std::string("+7"), std::monostate()}));
+  auto inferred = DiscoverPartitions("/d", Under("/d", {"zip=007/n=1/f0", "zip=7/n=2/f1", "zip=+7/n=3/f2"}));
+  ASSERT_TRUE(inferred.ok());
+  EXPECT_EQ(inferred->values[2][0], PartitionValue(int64_t{7})) << "without a record, Spark's inference";
+}
+
+TEST(PartitionDiscoveryTest, FilesThatDisagreeWithTheRecordAreDataErrors) {
+  const auto recorded = Schema::Make({Field::Make("n", int8(), false)});
+  const auto error_of = [&](const std::vector<std::string>& rels) {
+    auto found = DiscoverPartitions("/d", Under("/d", rels), recorded);
+    EXPECT_FALSE(found.ok());
+    return found.ok() ? Status::OK() : found.status();
+  };
+  const Status out_of_range = error_of({"n=1/f0", "n=128/f1"});
+  EXPECT_EQ(out_of_range.code(), StatusCode::kDataError);
+  EXPECT_EQ(out_of_range.context().file, "/d/n=128/f1");
+  EXPECT_EQ(out_of_range.context().field, "n");
+  EXPECT_NE(out_of_range.message().find("'128'"), std::string::npos) << out_of_range.ToString();
+  EXPECT_EQ(error_of({"n=__HIVE_DEFAULT_PARTITION__/f0"}).code(), StatusCode::kDataError);
+  const Status other_key = error_of({"m=1/f0"});
+  EXPECT_EQ(other_key.code(), StatusCode::kDataError);
+  EXPECT_NE(other_key.message().find("[n]"), std::string::npos) << other_key.ToString();
+  EXPECT_EQ(error_of({"f0"}).code(), StatusCode::kDataError);
+  auto unpartitioned = DiscoverPartitions("/d", Under("/d", {"n=1/f0"}), Schema::Make({}));
+  EXPECT_EQ(unpartitioned.status().code(), StatusCode::kDataError);
+}
+
+TEST(PartitionDiscoveryTest, ADatasetDirectoryIsTypedByItsSchemaFile) {
+  testing::ScratchDir dir;
+  std::ofstream(dir.path() / "_recflow_schema.json")
+      << R"({"recflow_dataset_schema": 1, "partition_by": ["zip"],)"
+      << R"( "fields": [{"name": "v", "type": "int64", "nullable": true}, {"name": "zip", "type": "utf8", "nullable": false}]})";
+  for (const char* zip : {"007", "7"}) {
+    fs::create_directories(dir.path() / (std::string("zip=") + zip));
+    std::ofstream(dir.path() / (std::string("zip=") + zip) / "part-0.jsonl") << "{}";
+  }
+  auto files = ExpandInputs({dir.path().string()});
+  ASSERT_TRUE(files.ok());
+  auto found = DiscoverDatasetPartitions(dir.path().string(), *files);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_TRUE(found->schema->field(0)->Equals(*Field::Make("zip", utf8(), false)));
+  EXPECT_EQ(found->values[0][0], PartitionValue(std::string("007")));
+  std::ofstream(dir.path() / "_recflow_schema.json") << R"({"recflow_dataset_schema": 1, "fields": [})";
+  auto malformed = DiscoverDatasetPartitions(dir.path().string(), *files);
+  EXPECT_EQ(malformed.status().code(), StatusCode::kDataError);
+  EXPECT_NE(malformed.status().ToString().find("_recflow_schema.json"), std::string::npos) << malformed.status().ToString();
 }
 
 }  // namespace

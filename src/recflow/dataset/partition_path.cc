@@ -125,7 +125,7 @@ Result<std::string> PartitionPath(const std::vector<PartitionKeyValue>& levels) 
     if (!path.empty()) path.push_back('/');
     path += name;
     if (path.size() > kMaxPartitionPathBytes) {
-      return Status::InvalidArgument("partition path for column '" + EscapePathName(level.key) + "' and value " +
+      return Status::DataError("partition path for column '" + EscapePathName(level.key) + "' and value " +
                                      Quote(level.value ? EscapePathName(*level.value) : std::string()) +
                                      " would be " + std::to_string(path.size()) + " bytes, longer than the " +
                                      std::to_string(kMaxPartitionPathBytes) + "-byte limit");

@@ -70,8 +70,9 @@ std::string UnescapePathName(std::string_view escaped);
 Result<std::string> PartitionLevelPath(std::string_view key, std::optional<std::string_view> value);
 
 /// The relative path `k1=v1/k2=v2/...` of a partition (no leading or trailing `/`), each level
-/// made by PartitionLevelPath. An empty list gives an empty path. InvalidArgument, naming the
-/// column and the start of its value, when the path would be longer than kMaxPartitionPathBytes.
+/// made by PartitionLevelPath. An empty list gives an empty path. DataError (the values are
+/// data), naming the column and the start of its value, when the path would be longer than
+/// kMaxPartitionPathBytes; PartitionLevelPath's InvalidArgument for a bad column name.
 Result<std::string> PartitionPath(const std::vector<PartitionKeyValue>& levels);
 
 /// Joins the directories of a value split by PartitionLevelPath back into one logical name

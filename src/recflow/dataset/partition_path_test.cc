@@ -201,7 +201,7 @@ TEST(PartitionPathTest, OverlongKeysAndPathsAreRefusedNamingTheColumn) {
 
   auto too_long = PartitionPath({{"a", "1"}, {"city", std::string(700, '/')}});
   ASSERT_FALSE(too_long.ok());
-  EXPECT_EQ(too_long.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(too_long.status().code(), StatusCode::kDataError) << "a value is data, not usage";
   EXPECT_NE(too_long.status().message().find("'city'"), std::string::npos) << too_long.status().message();
   EXPECT_NE(too_long.status().message().find("2100 bytes escaped"), std::string::npos) << too_long.status().message();
   EXPECT_TRUE(PartitionPath({{"city", std::string(600, '/')}}).ok());

@@ -103,6 +103,7 @@ Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std
       return Status::InvalidArgument("partition column '" + names[i] + "' has type " + field.type()->ToString() +
                                      ", which cannot name a directory");
     }
+    RETURN_NOT_OK(PartitionLevelPath(names[i], "").status());  // a name that leaves room for values
     indices.push_back(index);
   }
   if (!names.empty() && indices.size() == static_cast<size_t>(schema.num_fields())) {

@@ -19,15 +19,17 @@ struct PartitionRows {
   std::vector<int64_t> rows;
 };
 
-/// InvalidArgument unless every name is a column of `schema`, appears once, and has a type a
-/// partition directory can hold (bool, integers, floats, utf8). Returns the column indices.
+/// InvalidArgument unless every name is a column of `schema`, appears once, has a type a
+/// partition directory can hold (bool, integers, floats, utf8) and is short enough to leave
+/// room for a value in a directory name. Returns the column indices.
 Result<std::vector<int>> ResolvePartitionColumns(const Schema& schema, const std::vector<std::string>& names);
 
 /// Splits the rows of `batch` by the values of columns `columns` (from ResolvePartitionColumns)
 /// into groups in order of first appearance. A value is written as Spark writes it: integers in
 /// decimal, bools `true`/`false`, floats in the shortest form that reads back to the same
 /// double, utf8 as is, null as kHiveDefaultPartition; with no columns, one group of every row (none for
-/// an empty batch). Errors (a partition column name too long for a directory name) name the column and row.
+/// an empty batch). A partition path too long for the file system is a DataError naming the
+/// column, the start of the value and the row.
 Result<std::vector<PartitionRows>> GroupRowsByPartition(const RecordBatch& batch, const std::vector<int>& columns);
 
 }  // namespace recflow::dataset

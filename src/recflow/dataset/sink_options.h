@@ -44,7 +44,9 @@ struct SinkOptions {
   int level = -1;
   /// Files per partition.
   Sharding sharding;
-  /// Beam or Spark file names, and their prefix.
+  /// Beam or Spark file names, and their prefix. Beam names of an append carry the first
+  /// kAppendTagLength hex digits of the job id after the prefix (`part-1f5b4d1a-00000-of-00004`)
+  /// so that they never take the name of a shard already there.
   ShardNaming naming = ShardNaming::kBeam;
   /// The start of every file name.
   std::string prefix = "part";

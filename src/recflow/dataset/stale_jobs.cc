@@ -1,47 +1,52 @@
-// Finding stale job directories by their unheld locks and rolling their commits forward or back.
+// Finding stale jobs beside an output by their unheld locks and removing what they left.
 #include "recflow/dataset/stale_jobs_internal.h"
 
+#include <map>
 #include <vector>
 
-#include "recflow/dataset/commit.h"
 #include "recflow/dataset/commit_fs_internal.h"
-#include "recflow/dataset/commit_journal_internal.h"
+#include "recflow/dataset/commit_locks_internal.h"
 
 namespace recflow::dataset::internal {
 
 namespace {
 
-/// Replays the job's journal if it has one, then deletes the job directory.
-Status RecoverJob(const std::string& output, const std::string& job_dir, bool sync) {
-  ASSIGN_OR_RETURN(std::optional<CommitJournal> journal, ReadJournal(job_dir));
-  if (journal) {
-    RETURN_NOT_OK(ApplyJournal(output, *journal, sync, nullptr));
-    RETURN_NOT_OK(RemoveJournal(job_dir, sync));
+/// Removes one stale job's names (`names`, in the parent), its lock file last.
+Status RemoveJob(const OutputPaths& paths, const std::string& job, const std::vector<std::string>& names) {
+  const std::string lock_path = paths.JobLockPath(job);
+  std::optional<JobLock> lock;
+  if (PathExists(lock_path)) {
+    Result<JobLock> tried = JobLock::TryAcquire(lock_path);
+    if (!tried.ok() && tried.status().code() == StatusCode::kNotFound) return Status::OK();  // just finished
+    RETURN_NOT_OK(tried.status());
+    if (!tried->held()) return Status::OK();  // a live job
+    lock.emplace(std::move(tried).ValueUnsafe());
   }
-  return RemoveTree(job_dir);
+  const std::string staging = paths.Staging(job);
+  const std::string aside = paths.Aside(job);
+  if (!PathExists(paths.output) && IsDirectory(aside) && IsDirectory(staging)) {
+    Status st = MoveNoReplace(aside, paths.output);  // killed between the two renames: roll back
+    if (!st.ok() && st.code() != StatusCode::kAlreadyExists) return st;
+  }
+  for (const std::string& name : names) {
+    const std::string path = paths.parent + "/" + name;
+    if (path != lock_path) RETURN_NOT_OK(RemoveTree(path));
+  }
+  return lock ? lock->RemoveAndRelease() : Status::OK();
 }
 
 }  // namespace
 
-Status RecoverStaleJobs(const std::string& output, bool sync) {
-  const std::string temporary = output + "/" + std::string(kTemporaryDirName);
-  if (!IsDirectory(temporary)) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(temporary));
+Status RemoveStaleJobs(const OutputPaths& paths) {
+  ASSIGN_OR_RETURN(std::vector<std::string> names, ListDirectory(paths.parent));
+  std::map<std::string, std::vector<std::string>> jobs;
   for (const std::string& name : names) {
-    const std::string path = temporary + "/" + name;
-    if (name.ends_with(kLockSuffix)) {
-      Result<JobLock> lock = JobLock::TryAcquire(path);
-      if (!lock.ok() && lock.status().code() == StatusCode::kNotFound) continue;  // another cleaner was faster
-      RETURN_NOT_OK(lock.status());
-      if (!lock->held()) continue;  // a live job
-      RETURN_NOT_OK(RecoverJob(output, temporary + "/" + name.substr(0, name.size() - kLockSuffix.size()), sync));
-      RETURN_NOT_OK(lock->RemoveAndRelease());
-    } else if (IsDirectory(path) && !PathExists(path + std::string(kLockSuffix))) {
-      // Locks are created before their directories, so a directory without one is an orphan.
-      RETURN_NOT_OK(RecoverJob(output, path, sync));
-    }
+    if (std::optional<std::string> job = paths.JobOf(name)) jobs[*job].push_back(name);
   }
-  RemoveDirectoryIfEmpty(temporary);
+  for (const auto& [job, job_names] : jobs) RETURN_NOT_OK(RemoveJob(paths, job, job_names));
+  // A killed writer's output lock file: removed (under the lock) unless a live writer holds it.
+  ASSIGN_OR_RETURN(std::optional<OutputLock> output_lock, OutputLock::TryAcquire(paths.OutputLockPath()));
+  if (output_lock) output_lock->Release();
   return Status::OK();
 }
 

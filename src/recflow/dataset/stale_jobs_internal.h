@@ -1,22 +1,19 @@
-// Recovering the jobs a crashed process left under OUTPUT/_temporary.
+// Removing what killed jobs left beside an output (staging trees, old trees, lock files).
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "recflow/core/status.h"
+#include "recflow/dataset/staging_names_internal.h"
 
 namespace recflow::dataset::internal {
 
-/// Suffix of a job's lock file `_temporary/<job-id>.lock`, created and flock(2)ed before the job
-/// directory `_temporary/<job-id>/` and removed after it.
-inline constexpr std::string_view kLockSuffix = ".lock";
-
-/// Finishes or discards every stale job under `output/_temporary`: a job is stale when no live
-/// process holds its lock (the kernel drops a killed process's flock), or when its directory has
-/// no lock file at all. A stale job with a journal passed its commit point, so its journal is
-/// replayed (roll forward); one without a journal never touched the dataset and is deleted.
-/// Live jobs are left alone. Removes `_temporary` when it ends up empty.
-Status RecoverStaleJobs(const std::string& output, bool sync);
+/// Removes every stale job's leftovers beside `paths.output`. A job is stale when its lock file
+/// exists but nobody holds it (the kernel drops a killed process's flock), or when it left
+/// names without a lock file (the lock is created first and removed last, so such names never
+/// belong to a live job). Live jobs are left alone. A stale job killed between the two renames
+/// of a commit on a file system without RENAME_EXCHANGE (its old tree aside, its staging tree
+/// still there, the output missing) has its old tree moved back: the output is the previous
+/// dataset again. An output lock file nobody holds is removed too. Only writers call this;
+/// readers never write.
+Status RemoveStaleJobs(const OutputPaths& paths);
 
 }  // namespace recflow::dataset::internal

@@ -306,7 +306,7 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
     std::vector<std::vector<dataset::PartitionValue>> values(expanded.size());
     SchemaPtr found = Schema::Make({});
     if (IsDirectory(arg)) {
-      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverPartitions(arg, expanded));
+      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverDatasetPartitions(arg, expanded));
       found = discovered.schema;
       values = std::move(discovered.values);
     }
@@ -315,13 +315,13 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
     } else if (partition_schema->num_fields() == 0) {
       partition_schema = found;
     } else if (!partition_schema->Equals(*found)) {
-      return Status::InvalidArgument("input " + arg + " has partition columns " + found->ToString() +
+      return Status::DataError("input " + arg + " has partition columns " + found->ToString() +
                                      ", other inputs " + partition_schema->ToString());
     }
     for (size_t i = 0; i < expanded.size(); ++i) files.push_back({std::move(expanded[i]), std::move(values[i])});
   }
   if (have_unpartitioned && partition_schema->num_fields() > 0) {
-    return Status::InvalidArgument("partitioned and unpartitioned inputs cannot be mixed");
+    return Status::DataError("partitioned and unpartitioned inputs cannot be mixed");
   }
   std::vector<DetectedInput> detected;
   for (const InputFile& f : files) {

@@ -62,9 +62,10 @@ struct InputOptions {
 /// compression, and reads the files one after the other
 /// as a single Source. The schema comes from the first file (explicit or inferred); later files
 /// are read with that schema. Files under a directory argument with `key=value/` directories
-/// get those columns appended (DiscoverPartitions: int64, float64 or utf8, null for
-/// `__HIVE_DEFAULT_PARTITION__`); every directory argument must have the same partition
-/// columns, and partitioned and unpartitioned inputs cannot be mixed.
+/// get those columns appended (DiscoverDatasetPartitions: the types the dataset's schema file
+/// records, else inferred as int64, float64 or utf8; null for `__HIVE_DEFAULT_PARTITION__`);
+/// every directory argument must have the same partition columns, and partitioned and
+/// unpartitioned inputs cannot be mixed (DataError).
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::pipeline

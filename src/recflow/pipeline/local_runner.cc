@@ -2,10 +2,12 @@
 // stages need; commit every output at the end.
 #include "recflow/pipeline/local_runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <system_error>
 
+#include "recflow/dataset/staging_registry.h"
 #include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
@@ -29,53 +31,58 @@ class Run {
       : pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
 
   Result<RunResult> Execute() {
+    for (const std::string& file : pipeline_.side_files()) {
+      side_files_.push_back(std::make_unique<dataset::StagingRegistration>(file));
+      side_files_.back()->AddPath(StagedPath(file));
+    }
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
     }
-    for (size_t s = 0; s < plan_.stages.size(); ++s) {
-      Status st = RunOneStage(s);
-      if (!st.ok()) {
-        for (auto& [id, sink] : sinks_) (void)sink->Abort();
-        RemoveSideFiles(0);
-        (void)letters_.Close();
-        return st;
-      }
-    }
+    for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(RunOneStage(s)));
+    // Every output is completed beside its directory first, so that a refusal (an append
+    // collision, an error-mode output that gained content, a schema that does not match)
+    // leaves every output as it was; then each is swapped in. Outputs are taken in the order of their paths, so that runs writing the same
+    // outputs take their commit locks in one order and cannot deadlock.
+    std::vector<size_t> order(sinks_.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
+    });
+    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->PrepareCommit())));
     RunResult result;
     result.stages = plan_.stages.size();
-    for (size_t k = 0; k < sinks_.size(); ++k) {
-      auto& [id, sink] = sinks_[k];
-      Status st = sink->Commit();
-      if (!st.ok()) {
-        for (size_t rest = k; rest < sinks_.size(); ++rest) (void)sinks_[rest].second->Abort();
-        RemoveSideFiles(0);
-        (void)letters_.Close();
-        return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
-      }
-      result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
-    }
+    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
+    for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     const auto& side_files = pipeline_.side_files();
     for (size_t k = 0; k < side_files.size(); ++k) {
-      std::error_code error;
-      std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
-      if (error) {
-        RemoveSideFiles(k);
-        (void)letters_.Close();
-        return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
-      }
+      RETURN_NOT_OK(Fail(side_files_[k]->Swap([&]() -> Status {
+        std::error_code error;
+        std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
+        if (error) return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
+        return Status::OK();
+      })));
     }
     RETURN_NOT_OK(letters_.Close());
     return result;
   }
 
  private:
-  // Removes the staged side files from the `first`-th on (a failed run leaves none).
-  void RemoveSideFiles(size_t first) {
-    const auto& side_files = pipeline_.side_files();
-    for (size_t k = first; k < side_files.size(); ++k) {
+  // `st`, naming the step of node `id`.
+  Status StepStatus(int id, const Status& st) const {
+    return st.ok() ? st : Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
+  }
+
+  // On an error: aborts every output not committed yet and removes the staged side files not
+  // renamed yet, so that a failed run leaves them as they were. Returns `st`.
+  Status Fail(Status st) {
+    if (st.ok()) return st;
+    for (auto& [id, sink] : sinks_) (void)sink->Abort();
+    for (const std::string& file : pipeline_.side_files()) {
       std::error_code ignored;
-      std::filesystem::remove(StagedPath(side_files[k]), ignored);
+      std::filesystem::remove(StagedPath(file), ignored);
     }
+    (void)letters_.Close();
+    return st;
   }
 
   Status RunOneStage(size_t s) {
@@ -114,6 +121,12 @@ class Run {
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
         if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
+        for (const auto& [other, written] : sinks_) {
+          if (written->resolved_output() == (*sink)->resolved_output()) {
+            return Status::InvalidArgument("steps '" + pipeline_.node(other).name + "' and '" + node.name +
+                                           "' both write " + (*sink)->resolved_output());
+          }
+        }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         writers[id] = std::make_unique<SinkWriter>(sinks_.back().second.get());
       } else {
@@ -180,6 +193,7 @@ class Run {
   RunMetrics* metrics_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
+  std::vector<std::unique_ptr<dataset::StagingRegistration>> side_files_;   // per side file, removed on termination
   std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
   std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
 };

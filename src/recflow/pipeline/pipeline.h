@@ -161,9 +161,10 @@ class Pipeline {
   bool has_deferred() const;
 
   /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
-  /// run: the step writes StagedPath(path), which the runner renames to `path` when every
-  /// output commits and removes when the run fails, so a failed run leaves no such file.
-  /// NotFound when the file's directory does not exist (the run could not write it).
+  /// run: the step writes StagedPath(path), which the runner renames to `path` once every
+  /// output is committed and removes when the run fails or is interrupted (SIGTERM, SIGINT:
+  /// dataset::StagingRegistration), so such a run leaves no such file. NotFound when the file's
+  /// directory does not exist (the run could not write it).
   Status AddSideFile(std::string path);
   /// The files AddSideFile() declared.
   const std::vector<std::string>& side_files() const { return side_files_; }

@@ -8,6 +8,7 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/input_source.h"
@@ -302,6 +303,81 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   EXPECT_NE(result.status().ToString().find("step 'liar'"), std::string::npos) << result.status().ToString();
   EXPECT_NE(result.status().ToString().find("as its OutputSchema said"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
+}
+
+TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
+  // Another writer fills output "b" while the run is under way, so that its error-mode write
+  // refuses at commit; output "a", sorted first, must not be committed either.
+  class Intruder final : public DoFn {
+   public:
+    explicit Intruder(fs::path file) : file_(std::move(file)) {}
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override { return input; }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
+      fs::create_directories(file_.parent_path());
+      std::ofstream(file_) << "someone else's";
+      return DoFnOutput{std::make_shared<RecordBatch>(input), {}};
+    }
+
+   private:
+    fs::path file_;
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  p.Write("write a", rows, FeatherSink(dir_ / "a"));
+  p.Write("write b", p.ParDo("intrude", rows, std::make_shared<Intruder>(dir_ / "b" / "intruder")), FeatherSink(dir_ / "b"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(result.status().ToString().find("step 'write b'"), std::string::npos) << result.status().ToString();
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir_)) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"b"}) << "output a was committed, or staging was left behind";
+}
+
+TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
+  // A partition column of int32 comes back as the int32 the schema file records, not as
+  // inference's int64.
+  class Ids final : public DoFn {
+   public:
+    Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
+      return Schema::Make({input->field(0), Field::Make("bucket", int32(), false)});
+    }
+    Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
+      Int32Builder buckets;
+      for (int64_t i = 0; i < input.num_rows(); ++i) RETURN_NOT_OK(buckets.Append(static_cast<int32_t>(i % 3)));
+      ASSIGN_OR_RETURN(auto column, buckets.Finish());
+      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(ctx.output_schema(), input.num_rows(), {input.column_data(0), column}));
+      return DoFnOutput{batch, {}};
+    }
+  };
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 30, 10));
+  dataset::SinkOptions sink = FeatherSink(dir_ / "out");
+  sink.partition_by = {"bucket"};
+  p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  auto recorded = dataset::ReadDatasetSchema((dir_ / "out").string());
+  ASSERT_TRUE(recorded.ok() && recorded->has_value());
+  EXPECT_EQ((*recorded)->partition_by, std::vector<std::string>{"bucket"});
+  EXPECT_EQ((*recorded)->fields, (std::vector<dataset::RecordedField>{{"id", "int64", false}, {"bucket", "int32", false}}));
+  const auto batches = ReadBack(dir_ / "out");
+  ASSERT_FALSE(batches.empty());
+  EXPECT_TRUE(batches[0]->schema()->field(1)->Equals(*Field::Make("bucket", int32(), false)))
+      << batches[0]->schema()->ToString();
+}
+
+TEST_F(PipelineTest, TwoWritesToOneOutputAreRefused) {
+  Pipeline p;
+  auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+  p.Write("first", rows, FeatherSink(dir_ / "out"));
+  p.Write("second", rows, FeatherSink(dir_ / "." / "out"));
+  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("steps 'first' and 'second' both write"), std::string::npos)
+      << result.status().ToString();
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
 // A row function that fails on ids divisible by 10.

@@ -1,0 +1,51 @@
+// OutputPaths: the hidden sibling names of an output's staging trees and locks.
+#include "recflow/dataset/staging_names_internal.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "recflow/dataset/shard_naming.h"
+
+namespace recflow::dataset::internal {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Longest part of the output's name kept in sibling names: `.` + name + `.recflow-` + a UUID +
+/// `.old.removing` stays within 255 bytes.
+constexpr size_t kMaxNameBytes = 190;
+constexpr size_t kJobIdBytes = 36;
+
+}  // namespace
+
+Result<OutputPaths> OutputPaths::For(const std::string& output) {
+  if (output.empty()) return Status::InvalidArgument("empty output directory");
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(output, ec);
+  fs::path resolved = ec ? fs::path() : fs::weakly_canonical(absolute, ec);
+  if (ec) return Status::IOError("cannot resolve output '" + output + "': " + ec.message());
+  if (!resolved.has_filename()) resolved = resolved.parent_path();  // a trailing '/'
+  if (resolved == resolved.root_path() || !resolved.has_filename()) {
+    return Status::InvalidArgument("output '" + output + "' is the root directory");
+  }
+  OutputPaths paths;
+  paths.output = resolved.string();
+  paths.parent = resolved.parent_path().string();
+  const std::string name = resolved.filename().string();
+  std::string hidden = ".";
+  hidden.append(name, 0, std::min(name.size(), kMaxNameBytes)).append(".recflow-");
+  paths.stem = (fs::path(paths.parent) / hidden).string();
+  return paths;
+}
+
+std::optional<std::string> OutputPaths::JobOf(std::string_view name_in_parent) const {
+  const std::string_view prefix = std::string_view(stem).substr(parent.size() + (parent == "/" ? 0 : 1));
+  if (!name_in_parent.starts_with(prefix)) return std::nullopt;
+  const std::string_view rest = name_in_parent.substr(prefix.size());
+  if (rest.size() < kJobIdBytes || !IsCanonicalUuid(rest.substr(0, kJobIdBytes))) return std::nullopt;
+  return std::string(rest.substr(0, kJobIdBytes));
+}
+
+}  // namespace recflow::dataset::internal

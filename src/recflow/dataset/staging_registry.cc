@@ -1,0 +1,97 @@
+// The registry of unfinished outputs: a mutex-guarded map that a termination handler empties for good.
+#include "recflow/dataset/staging_registry.h"
+
+#include <map>
+#include <mutex>
+
+#include "recflow/dataset/commit_fs_internal.h"
+#include "recflow/dataset/staging_names_internal.h"
+
+namespace recflow::dataset {
+
+namespace {
+
+struct Entry {
+  std::string output;
+  std::vector<std::string> paths;
+  std::vector<std::string> created_dirs;
+  bool committed = false;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<int, Entry> entries;
+  int next_id = 0;
+};
+
+/// Never destroyed: a termination handler may use it while the process exits.
+Registry& TheRegistry() {
+  static Registry* registry = new Registry();
+  return *registry;
+}
+
+/// Removes `path`: a directory is renamed first so that nothing can be created under its name.
+void RemoveNow(const std::string& path) {
+  std::string doomed = path;
+  if (internal::IsDirectory(path) && internal::MoveNoReplace(path, path + std::string(internal::kRemovingSuffix)).ok()) {
+    doomed += internal::kRemovingSuffix;
+  }
+  (void)internal::RemoveTree(doomed);
+}
+
+}  // namespace
+
+StagingRegistration::StagingRegistration(std::string output) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  id_ = r.next_id++;
+  r.entries[id_].output = std::move(output);
+}
+
+StagingRegistration::~StagingRegistration() {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.entries.erase(id_);
+}
+
+void StagingRegistration::AddPath(const std::string& path) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.entries[id_].paths.push_back(path);
+}
+
+void StagingRegistration::RemovePath(const std::string& path) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::erase(r.entries[id_].paths, path);
+}
+
+void StagingRegistration::AddCreatedDirectory(const std::string& dir) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.entries[id_].created_dirs.push_back(dir);
+}
+
+Status StagingRegistration::Swap(const std::function<Status()>& swap) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  Status st = swap();
+  if (st.ok()) r.entries[id_].committed = true;
+  return st;
+}
+
+std::vector<std::string> RemoveUnfinishedOutputs() {
+  Registry& r = TheRegistry();
+  r.mutex.lock();  // never unlocked: the process exits
+  std::vector<std::string> lines;
+  for (const auto& [id, entry] : r.entries) {
+    for (const std::string& path : entry.paths) RemoveNow(path);
+    for (const std::string& dir : entry.created_dirs) internal::RemoveDirectoryIfEmpty(dir);
+    lines.push_back(entry.committed ? "'" + entry.output + "' was already committed"
+                                    : "removed the unfinished output of '" + entry.output +
+                                          "'; what was there is unchanged");
+  }
+  return lines;
+}
+
+}  // namespace recflow::dataset
