@@ -25,8 +25,8 @@ Status WriteTimestamp(int64_t micros, JsonWriter* writer) {
   return Status::OK();
 }
 
-/// The text of a date, time, timestamp or decimal element (AppendDateText and friends).
-Status AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
+/// Appends the text of a date, time, timestamp or decimal element (AppendDateText and friends).
+void AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
   const DataType& type = *data.type;
   switch (type.id()) {
     case TypeId::kDate32: return AppendDateText(ValueAt<int32_t>(data, i), out);
@@ -41,8 +41,7 @@ Status AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
       return AppendTimestampText(ValueAt<int64_t>(data, i), type.params().unit, !type.params().timezone.empty(), out);
     default: {  // decimals
       const int width = type.bit_width() / 8;
-      AppendDecimalText(data.buffers[1]->data() + (data.offset + i) * width, width, type.params().scale, out);
-      return Status::OK();
+      return AppendDecimalText(data.buffers[1]->data() + (data.offset + i) * width, width, type.params().scale, out);
     }
   }
 }
@@ -141,7 +140,7 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: {
       std::string text;
-      RETURN_NOT_OK(AppendTypedText(data, i, &text).WithField(field.name()));
+      AppendTypedText(data, i, &text);
       writer->String(text);
       break;
     }
