@@ -124,6 +124,50 @@ TEST(BatchDecoder, ErrorsNameTheFileOffsetAndBatch) {
   EXPECT_NE(bad_dict.status().message().find("dictionary batch 0"), std::string::npos) << bad_dict.status().ToString();
 }
 
+TEST(BatchDecoder, ErrorsInABufferNameItsByteOffsetThroughBuffersAndStreams) {
+  // Batch 1's values buffer (after a 24-byte validity buffer) is a bad Zstandard frame.
+  const auto zstd = static_cast<int>(fb::CompressionType::ZSTD);
+  const std::string values = Bytes(std::vector<int32_t>{1, 2, 3, 4});
+  Body good;
+  good.Add("");
+  good.Add(Bytes(std::vector<int64_t>{-1}) + values);
+  Body bad;
+  bad.Add(Bytes(std::vector<int64_t>{-1}) + std::string(16, '\xFF'));
+  bad.Add(Bytes(std::vector<int64_t>{16}) + "not a zstd frame");
+  const std::string schema = testing::Int32SchemaMessage();
+  const std::string first = BatchMessage(4, {fb::FieldNode(4, 0)}, good, zstd);
+  const std::string second = BatchMessage(4, {fb::FieldNode(4, 0)}, bad, zstd);
+  const std::string stream = schema + first + second + testing::EndOfStream();
+  const auto second_at = static_cast<int64_t>(schema.size() + first.size());
+  const int64_t body_at = second_at + static_cast<int64_t>(second.size() - bad.bytes.size());
+  const int64_t buffer_at = body_at + bad.buffers[1].offset();
+
+  auto from_buffer = ReadStream(stream);
+  ASSERT_FALSE(from_buffer.ok());
+  EXPECT_EQ(from_buffer.status().context().file, "hand.arrows");
+  EXPECT_EQ(from_buffer.status().context().offset, buffer_at) << from_buffer.status().ToString();
+  EXPECT_NE(from_buffer.status().message().find("record batch 1: buffer 1:"), std::string::npos)
+      << from_buffer.status().ToString();
+
+  // The same through an InputStream (a pipe or socket): the offset counts the bytes read.
+  auto reader = IpcStreamReader::Open(std::make_unique<BufferInputStream>(Buffer::FromString(stream), "<stdin>"));
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE((*reader)->Next().ok());
+  const Status st = (*reader)->Next().status();
+  EXPECT_EQ(st.context().file, "<stdin>");
+  EXPECT_EQ(st.context().offset, buffer_at) << st.ToString();
+
+  // A problem of the decoded values names the message and the column.
+  Body nulls;
+  nulls.Add(std::string(1, '\x0F'));  // no nulls in the bitmap, the node says 2
+  nulls.Add(values);
+  const std::string lying = BatchMessage(4, {fb::FieldNode(4, 2)}, nulls);
+  auto counted = ReadStream(schema + first + lying + testing::EndOfStream());
+  ASSERT_FALSE(counted.ok());
+  EXPECT_EQ(counted.status().context().offset, second_at);
+  EXPECT_EQ(counted.status().context().field, "x") << counted.status().ToString();
+}
+
 TEST(BatchDecoder, MisalignedBuffersAreCopiedAlignedOthersAreNot) {
   // int32 values at body offset 2 (misaligned) and at offset 0 (aligned).
   for (const int pad : {2, 0}) {
