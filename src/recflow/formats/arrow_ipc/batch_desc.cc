@@ -57,8 +57,17 @@ Result<RecordBatchDesc> ConvertRecordBatch(const fb::RecordBatch* batch, int64_t
     }
     out.compression = static_cast<CompressionCodec>(codec);
   }
-  if (batch->variadicBufferCounts() != nullptr && batch->variadicBufferCounts()->size() > 0) {
-    return site.Error("variadic buffers (view types) are not supported");
+  if (const auto* counts = batch->variadicBufferCounts()) {
+    int64_t total = 0;
+    for (flatbuffers::uoffset_t i = 0; i < counts->size(); ++i) {
+      const int64_t count = counts->Get(i);
+      if (count < 0 || count > static_cast<int64_t>(out.buffers.size()) - total) {
+        return site.Error("variadic buffer count " + std::to_string(i) + " (" + std::to_string(count) +
+                          ") is negative or more than the batch's " + std::to_string(out.buffers.size()) + " buffers");
+      }
+      total += count;
+      out.variadic_buffer_counts.push_back(count);
+    }
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "recflow/columnar/element_access.h"
 #include "recflow/formats/arrow_ipc/body_compression_internal.h"
 #include "recflow/formats/arrow_ipc/body_reader_internal.h"
 
@@ -43,6 +44,16 @@ Result<std::shared_ptr<Buffer>> SwappedCopy(const Buffer& in, const ValueShape& 
   const int64_t values = in.size() / shape.size;  // a trailing partial value is left as is
   for (int64_t v = 0; v < values; ++v) {
     uint8_t* value = p + v * shape.size;
+    if (shape.views) {
+      ReverseInPlace(value, 4);
+      int32_t size;
+      std::memcpy(&size, value, sizeof(size));
+      if (size > kInlineViewBytes) {
+        ReverseInPlace(value + 8, 4);
+        ReverseInPlace(value + 12, 4);
+      }
+      continue;
+    }
     for (int i = 0; i < shape.num_parts; ++i) {
       ReverseInPlace(value, shape.parts[i]);
       value += shape.parts[i];

@@ -106,11 +106,15 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kBinary: writer->Bytes(BinaryValue(data, i)); break;
     case TypeId::kUtf8: writer->String(BinaryValue(data, i)); break;
     case TypeId::kLargeBinary:
-    case TypeId::kFixedSizeBinary: writer->Bytes(BinaryValue(data, i)); break;
-    case TypeId::kLargeUtf8: writer->String(BinaryValue(data, i)); break;
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kBinaryView: writer->Bytes(BinaryValue(data, i)); break;
+    case TypeId::kLargeUtf8:
+    case TypeId::kUtf8View: writer->String(BinaryValue(data, i)); break;
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
     case TypeId::kMap: {  // a map is the list of its {key, value} entries
       const ChildRange range = ListRange(data, i);
       const Field& item = *data.type->fields()[0];
@@ -130,6 +134,8 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
       const Field values("values", data.type->value_type(), true, nullptr);
       return WriteJsonValue(values, *data.dictionary, DictionaryIndex(data, i), writer);
     }
+    case TypeId::kRunEndEncoded:
+      return WriteJsonValue(*data.type->fields()[1], *data.children[1], RunIndex(data, i), writer);
     case TypeId::kFloat16: writer->Float(HalfToFloat(ValueAt<uint16_t>(data, i))); break;
     case TypeId::kDuration: writer->Int(ValueAt<int64_t>(data, i)); break;
     case TypeId::kDate32:
@@ -137,6 +143,8 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kTime32:
     case TypeId::kTime64:
     case TypeId::kTimestamp:
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: {
       std::string text;
