@@ -93,7 +93,7 @@ std::pair<StreamFraming, Verdict> CheckStream(std::string_view head, First first
   if (length <= 0 || length > kMaxMetadataBytes) return {framing, Verdict::kNotAMessage};
   std::string_view metadata = head.substr(static_cast<size_t>(prefix));
   if (static_cast<int64_t>(metadata.size()) > length) metadata = metadata.substr(0, static_cast<size_t>(length));
-  if (reinterpret_cast<uintptr_t>(metadata.data()) % 8 != 0) {
+  if (!metadata.empty() && reinterpret_cast<uintptr_t>(metadata.data()) % 8 != 0) {
     // flatbuffers reads its scalars in place: give it the metadata 8-byte aligned, as written.
     std::vector<uint64_t> aligned((metadata.size() + 7) / 8);
     std::memcpy(aligned.data(), metadata.data(), metadata.size());
