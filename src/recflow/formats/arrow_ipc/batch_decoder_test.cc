@@ -168,6 +168,32 @@ TEST(BatchDecoder, ErrorsInABufferNameItsByteOffsetThroughBuffersAndStreams) {
   EXPECT_EQ(counted.status().context().field, "x") << counted.status().ToString();
 }
 
+TEST(BatchDecoder, LegacyFramedStreamsBuiltByHandDecodeLikeCurrentOnes) {
+  // Before Arrow 0.15 a message starts with its int32 length, no continuation marker, and the
+  // stream ends with a length of 0 (4 zero bytes).
+  flatbuffers::FlatBufferBuilder schema_fbb;
+  testing::FinishSchemaMessage(
+      schema_fbb, {testing::MakeField(schema_fbb, "x", fb::Type::Int, fb::CreateInt(schema_fbb, 32, true).Union())},
+      fb::MetadataVersion::V4);
+  Body body;
+  body.Add(std::string(1, '\x0B'));  // 1101: element 2 is null
+  body.Add(Bytes(std::vector<int32_t>{7, -8, 0, 9}));
+  const std::vector<fb::FieldNode> nodes = {fb::FieldNode(4, 1)};
+  flatbuffers::FlatBufferBuilder batch_fbb;
+  auto batch = fb::CreateRecordBatchDirect(batch_fbb, 4, &nodes, &body.buffers);
+  batch_fbb.Finish(fb::CreateMessage(batch_fbb, fb::MetadataVersion::V4, fb::MessageHeader::RecordBatch, batch.Union(),
+                                     static_cast<int64_t>(body.bytes.size())));
+  const std::string legacy = Frame(schema_fbb, "", true) + Frame(batch_fbb, body.bytes, true) + std::string(4, '\0');
+  const std::string current = Frame(schema_fbb) + Frame(batch_fbb, body.bytes) + testing::EndOfStream();
+  auto from_legacy = ReadStream(legacy + "bytes after the end are not read");
+  auto from_current = ReadStream(current);
+  ASSERT_TRUE(from_legacy.ok()) << from_legacy.status().ToString();
+  ASSERT_TRUE(from_current.ok()) << from_current.status().ToString();
+  ASSERT_EQ(from_legacy->size(), 1u);
+  EXPECT_EQ((*from_legacy)[0]->ToString(), "x: int32 = [7, -8, null, 9]\n");
+  EXPECT_TRUE((*from_legacy)[0]->Equals(*(*from_current)[0]));
+}
+
 TEST(BatchDecoder, MisalignedBuffersAreCopiedAlignedOthersAreNot) {
   // int32 values at body offset 2 (misaligned) and at offset 0 (aligned).
   for (const int pad : {2, 0}) {
