@@ -18,7 +18,9 @@ void ColumnStats::Observe(const RecordBatch& batch) {
     ColumnStat& stat = stats_[c];
     stat.nulls += column.null_count;
     const TypeId id = column.type->id();
-    if (id != TypeId::kList && id != TypeId::kLargeList && id != TypeId::kFixedSizeList && id != TypeId::kMap) continue;
+    const bool list_like = id == TypeId::kList || id == TypeId::kLargeList || id == TypeId::kFixedSizeList ||
+                           id == TypeId::kMap || id == TypeId::kListView || id == TypeId::kLargeListView;
+    if (!list_like) continue;
     const uint8_t* validity = column.validity();
     for (int64_t i = 0; i < column.length; ++i) {
       if (validity != nullptr && !bit_util::GetBit(validity, column.offset + i)) continue;

@@ -25,6 +25,7 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   spec.output = flags.output;
   spec.format = flags.to;
   spec.record_type = flags.record_type;
+  spec.decimals = flags.decimals;
   spec.compression = flags.compression;
   spec.level = flags.level;
   spec.shards = flags.shards;
@@ -94,6 +95,9 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
       ->check(CLI::IsMember({"tfrecord", "jsonl", "csv", "arrow", "feather"}));
   c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
+  c->add_option("--decimals", f->decimals,
+                "TFRecord: decimal columns as exact text (string, the default) or the nearest float")
+      ->check(CLI::IsMember({"string", "float"}));
   c->add_option("--compression", f->compression,
                 "Output compression: whole files (gzip, zlib) or, for arrow/feather, bodies (lz4, zstd)")
       ->check(CLI::IsMember({"none", "gzip", "zlib", "lz4", "zstd"}));

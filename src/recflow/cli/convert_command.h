@@ -19,6 +19,7 @@ struct ConvertFlags {
   std::string output;
   std::string to = "tfrecord";
   std::string record_type = "example";
+  std::string decimals = "string";
   std::string compression = "none";
   int level = -1;
   int64_t shards = 0;

@@ -31,6 +31,16 @@ namespace recflow {
 ///    children); sparse children are indexed like struct children, dense ones through offsets
 ///  - dictionary: {validity, indices of DataType::params().index_type}; `dictionary` holds the
 ///    values
+///  - binary_view / utf8_view: {validity, views, data buffers...}: 16 bytes per element, an
+///    int32 size, then the bytes themselves when size <= 12 (zero-padded), else their first 4
+///    bytes, an int32 index into the data buffers (buffers[2 + index]) and an int32 offset there
+///  - list_view / large_list_view: {validity, offsets, sizes} (int32 / int64 each); children =
+///    {values}; element i holds child slots offsets[i] ... offsets[i] + sizes[i] - 1, in any
+///    order and possibly overlapping
+///  - run_end_encoded: {} (no buffers, null_count 0: nulls live in the values); children =
+///    {run_ends (int16/32/64, strictly increasing, no nulls), values}; logical slot s lies in
+///    the first run whose end exceeds s, and takes that run's value
+///  - decimal32 / decimal64: {validity, values} of 4 / 8 bytes each
 /// The validity buffer may be nullptr when null_count == 0. Offsets are absolute positions in
 /// the data buffer / child array. `offset` is Arrow's: element i of this array is slot
 /// offset + i of every buffer; struct children are indexed with the struct's offset too

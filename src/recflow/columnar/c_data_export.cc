@@ -84,6 +84,7 @@ void FillSchema(const DataType& type, std::string name, int64_t flags, const Key
 struct ArrayPrivate {
   std::shared_ptr<ArrayData> data;
   std::vector<const void*> buffers;
+  std::vector<int64_t> variadic_sizes;  ///< views: the size of each data buffer, the last C buffer
   std::vector<ArrowArray> children;
   std::vector<ArrowArray*> child_pointers;
   std::unique_ptr<ArrowArray> dictionary;
@@ -95,6 +96,12 @@ void FillArray(std::shared_ptr<ArrayData> data, ArrowArray* out) {
   const size_t first = data->type->id() == TypeId::kUnion ? 1 : 0;
   for (size_t b = first; b < data->buffers.size(); ++b) {
     owned->buffers.push_back(data->buffers[b] ? data->buffers[b]->data() : nullptr);
+  }
+  if (data->type->id() == TypeId::kBinaryView || data->type->id() == TypeId::kUtf8View) {
+    for (size_t b = 2; b < data->buffers.size(); ++b) {
+      owned->variadic_sizes.push_back(data->buffers[b] ? data->buffers[b]->size() : 0);
+    }
+    owned->buffers.push_back(owned->variadic_sizes.data());
   }
   owned->children.resize(data->children.size());
   for (size_t i = 0; i < data->children.size(); ++i) {

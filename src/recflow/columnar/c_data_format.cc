@@ -78,7 +78,15 @@ std::string FormatOf(const DataType& type) {
     case TypeId::kUtf8: return "u";
     case TypeId::kLargeUtf8: return "U";
     case TypeId::kDecimal128: return "d:" + std::to_string(p.width) + "," + std::to_string(p.scale);
-    case TypeId::kDecimal256: return "d:" + std::to_string(p.width) + "," + std::to_string(p.scale) + ",256";
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
+    case TypeId::kDecimal256:
+      return "d:" + std::to_string(p.width) + "," + std::to_string(p.scale) + "," + std::to_string(type.bit_width());
+    case TypeId::kBinaryView: return "vz";
+    case TypeId::kUtf8View: return "vu";
+    case TypeId::kListView: return "+vl";
+    case TypeId::kLargeListView: return "+vL";
+    case TypeId::kRunEndEncoded: return "+r";
     case TypeId::kFixedSizeBinary: return "w:" + std::to_string(p.width);
     case TypeId::kDate32: return "tdD";
     case TypeId::kDate64: return "tdm";
@@ -136,7 +144,9 @@ Result<DataTypePtr> TypeFromFormat(std::string_view format, std::vector<FieldPtr
   }
   if (format.starts_with("d:")) {
     ASSIGN_OR_RETURN(std::vector<int32_t> ints, ParseInts(format.substr(2), format));
-    if (ints.size() < 2 || ints.size() > 3 || (ints.size() == 3 && ints[2] != 128 && ints[2] != 256)) return unknown();
+    const bool known_width =
+        ints.size() == 2 || (ints.size() == 3 && (ints[2] == 32 || ints[2] == 64 || ints[2] == 128 || ints[2] == 256));
+    if (ints.size() < 2 || !known_width) return unknown();
     return decimal(ints[0], ints[1], ints.size() == 3 ? ints[2] : 128);
   }
   if (format.starts_with("w:")) {
@@ -144,6 +154,8 @@ Result<DataTypePtr> TypeFromFormat(std::string_view format, std::vector<FieldPtr
     if (ints.size() != 1 || ints[0] < 0) return unknown();
     return fixed_size_binary(ints[0]);
   }
+  if (format == "vz") return binary_view();
+  if (format == "vu") return utf8_view();
   if (format == "tdD") return date32();
   if (format == "tdm") return date64();
   if (format == "tiM") return interval(IntervalUnit::kYearMonth);
@@ -164,6 +176,18 @@ Result<DataTypePtr> TypeFromFormat(std::string_view format, std::vector<FieldPtr
   if (format == "+l" || format == "+L") {
     RETURN_NOT_OK(ExpectChildren(children, 1, format));
     return format == "+l" ? list(children[0]) : large_list(children[0]);
+  }
+  if (format == "+vl" || format == "+vL") {
+    RETURN_NOT_OK(ExpectChildren(children, 1, format));
+    return format == "+vl" ? list_view(children[0]) : large_list_view(children[0]);
+  }
+  if (format == "+r") {
+    RETURN_NOT_OK(ExpectChildren(children, 2, format));
+    const TypeId run_ends = children[0]->type()->id();
+    if (run_ends != TypeId::kInt16 && run_ends != TypeId::kInt32 && run_ends != TypeId::kInt64) {
+      return Status::DataError("run ends of type " + children[0]->type()->ToString() + ", not int16, int32 or int64");
+    }
+    return run_end_encoded(children[0]->type(), children[1]->type());
   }
   if (format.starts_with("+w:")) {
     RETURN_NOT_OK(ExpectChildren(children, 1, format));

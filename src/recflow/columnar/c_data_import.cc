@@ -103,9 +103,12 @@ class Importer {
     const int64_t end = c.offset + c.length;
     const TypeId id = type->id();
     const size_t c_buffers = CBufferCount(*type);
-    if (c.n_buffers != static_cast<int64_t>(c_buffers) || (c_buffers > 0 && c.buffers == nullptr)) {
+    const bool views = id == TypeId::kBinaryView || id == TypeId::kUtf8View;
+    const bool count_ok = views ? c.n_buffers >= static_cast<int64_t>(c_buffers)
+                                : c.n_buffers == static_cast<int64_t>(c_buffers);
+    if (!count_ok || (c_buffers > 0 && c.buffers == nullptr)) {
       return Status::DataError(type->ToString() + " array with " + std::to_string(c.n_buffers) + " buffers, expected " +
-                               std::to_string(c_buffers));
+                               (views ? "at least " : "") + std::to_string(c_buffers));
     }
     auto data = std::make_shared<ArrayData>();
     data->type = type;
@@ -116,12 +119,14 @@ class Importer {
       data->null_count = c.length;
       return data;
     }
-    if (c.null_count < 0) {  // "unknown": count it
+    if (c.null_count < 0 && id != TypeId::kRunEndEncoded) {  // "unknown": count it
       data->null_count = c.buffers[0] == nullptr ? 0
                                                  : c.length - bit_util::CountSetBits(static_cast<const uint8_t*>(c.buffers[0]),
                                                                                      c.offset, c.length);
     }
-    if (id == TypeId::kUnion) {
+    if (id == TypeId::kRunEndEncoded) {
+      data->null_count = 0;  // no buffers of its own: its nulls are its values'
+    } else if (id == TypeId::kUnion) {
       data->buffers.push_back(nullptr);
       data->buffers.push_back(Wrap(c.buffers[0], end));
       if (type->params().union_mode == UnionMode::kDense) data->buffers.push_back(Wrap(c.buffers[1], end * 4));
@@ -143,6 +148,15 @@ class Importer {
         case TypeId::kList:
         case TypeId::kMap: data->buffers.push_back(Wrap(c.buffers[1], (end + 1) * 4)); break;
         case TypeId::kLargeList: data->buffers.push_back(Wrap(c.buffers[1], (end + 1) * 8)); break;
+        case TypeId::kListView:
+        case TypeId::kLargeListView: {
+          const int64_t width = id == TypeId::kListView ? 4 : 8;
+          data->buffers.push_back(Wrap(c.buffers[1], end * width));
+          data->buffers.push_back(Wrap(c.buffers[2], end * width));
+          break;
+        }
+        case TypeId::kBinaryView:
+        case TypeId::kUtf8View: RETURN_NOT_OK(WrapViews(c, end, *data)); break;
         case TypeId::kBool: data->buffers.push_back(Wrap(c.buffers[1], bit_util::BytesForBits(end))); break;
         case TypeId::kDictionary:
           data->buffers.push_back(Wrap(c.buffers[1], end * (type->params().index_type->bit_width() / 8)));
@@ -175,12 +189,14 @@ class Importer {
   }
 
  private:
-  /// Buffers the C layout has for `type` (a union has no validity slot there).
+  /// Buffers the C layout has for `type` (a union has no validity slot there; views have at
+  /// least 3: validity, views, then their data buffers and one of the data buffers' int64 sizes).
   static size_t CBufferCount(const DataType& type) {
     switch (type.id()) {
-      case TypeId::kNull: return 0;
+      case TypeId::kNull: case TypeId::kRunEndEncoded: return 0;
       case TypeId::kStruct: case TypeId::kFixedSizeList: return 1;
-      case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8: return 3;
+      case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8:
+      case TypeId::kListView: case TypeId::kLargeListView: case TypeId::kBinaryView: case TypeId::kUtf8View: return 3;
       case TypeId::kUnion: return type.params().union_mode == UnionMode::kDense ? 2 : 1;
       default: return 2;
     }
@@ -194,6 +210,21 @@ class Importer {
     std::memcpy(&last, static_cast<const uint8_t*>(c.buffers[1]) + end * static_cast<int64_t>(sizeof(Offset)),
                 sizeof(last));
     return last < 0 ? 0 : static_cast<int64_t>(last);
+  }
+
+  /// The views and data buffers of a binary view array, sized by the last C buffer.
+  Status WrapViews(const ArrowArray& c, int64_t end, ArrayData& data) {
+    data.buffers.push_back(Wrap(c.buffers[1], end * 16));
+    const int64_t data_buffers = c.n_buffers - 3;
+    const auto* sizes = static_cast<const int64_t*>(c.buffers[c.n_buffers - 1]);
+    if (data_buffers > 0 && sizes == nullptr) return Status::DataError("binary view array without its buffer sizes");
+    for (int64_t k = 0; k < data_buffers; ++k) {
+      int64_t size;
+      std::memcpy(&size, sizes + k, sizeof(size));
+      if (size < 0) return Status::DataError("binary view data buffer " + std::to_string(k) + " of negative size");
+      data.buffers.push_back(Wrap(c.buffers[2 + k], size));
+    }
+    return Status::OK();
   }
 
   std::shared_ptr<Buffer> Wrap(const void* pointer, int64_t size) {

@@ -7,7 +7,9 @@
 
 #include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/builder.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/equals.h"
+#include "recflow/columnar/run_ends.h"
 
 namespace recflow {
 namespace {
@@ -160,6 +162,79 @@ Status ConcatList(const ArrayVector& arrays, ArrayData& out) {
   return Status::OK();
 }
 
+/// Views of each array one after the other, the data buffers of each appended in turn (a
+/// view's buffer index shifted past those of the arrays before it).
+Status ConcatViews(const ArrayVector& arrays, ArrayData& out) {
+  BufferBuilder views;
+  std::vector<std::shared_ptr<Buffer>> data_buffers;
+  for (const auto& a : arrays) {
+    const auto base = static_cast<int64_t>(data_buffers.size());
+    if (base + static_cast<int64_t>(a->buffers.size()) > std::numeric_limits<int32_t>::max()) {
+      return Status::DataError("concatenate: more view data buffers than an int32 index reaches");
+    }
+    for (int64_t i = 0; i < a->length; ++i) {
+      uint8_t view[kViewBytes];
+      std::memcpy(view, a->buffers[1]->data() + (a->offset + i) * kViewBytes, kViewBytes);
+      int32_t size, index;
+      std::memcpy(&size, view, sizeof(size));
+      if (size > kInlineViewBytes) {
+        std::memcpy(&index, view + 8, sizeof(index));
+        index += static_cast<int32_t>(base);
+        std::memcpy(view + 8, &index, sizeof(index));
+      }
+      RETURN_NOT_OK(views.Append(view, kViewBytes));
+    }
+    data_buffers.insert(data_buffers.end(), a->buffers.begin() + 2, a->buffers.end());
+  }
+  out.buffers.push_back(views.Finish());
+  out.buffers.insert(out.buffers.end(), data_buffers.begin(), data_buffers.end());
+  return Status::OK();
+}
+
+/// List views over the whole children of each array, joined: offsets shifted by the child
+/// elements before them, sizes as they are.
+template <typename Offset>
+Status ConcatListViews(const ArrayVector& arrays, ArrayData& out) {
+  BufferBuilder offsets, sizes;
+  ArrayVector children;
+  int64_t base = 0;
+  for (const auto& a : arrays) {
+    for (int64_t i = 0; i < a->length; ++i) {
+      const int64_t value = base + a->GetValues<Offset>(1)[i];
+      if (value > std::numeric_limits<Offset>::max()) {
+        return Status::DataError("concatenate: list view offsets overflow " + std::to_string(sizeof(Offset) * 8) + " bits");
+      }
+      RETURN_NOT_OK(offsets.AppendValue(static_cast<Offset>(value)));
+      RETURN_NOT_OK(sizes.AppendValue(a->GetValues<Offset>(2)[i]));
+    }
+    children.push_back(a->children[0]);
+    base += a->children[0]->length;
+  }
+  out.buffers.push_back(offsets.Finish());
+  out.buffers.push_back(sizes.Finish());
+  ASSIGN_OR_RETURN(auto child, Concatenate(children));
+  out.children.push_back(std::move(child));
+  return Status::OK();
+}
+
+/// The runs each array uses, their ends shifted by the elements before them, and their values.
+Status ConcatRuns(const ArrayVector& arrays, ArrayData& out) {
+  std::vector<int64_t> ends;
+  ArrayVector values;
+  int64_t base = 0;
+  for (const auto& a : arrays) {
+    int64_t first_run = 0;
+    const std::vector<int64_t> visible = VisibleRunEnds(*a, &first_run);
+    for (const int64_t end : visible) ends.push_back(base + end);
+    values.push_back(a->children[1]->Slice(first_run, static_cast<int64_t>(visible.size())));
+    base += a->length;
+  }
+  ASSIGN_OR_RETURN(auto run_ends, MakeRunEnds(out.type->fields()[0]->type(), ends));
+  ASSIGN_OR_RETURN(auto joined, Concatenate(values));
+  out.children = {std::move(run_ends), std::move(joined)};
+  return Status::OK();
+}
+
 /// Fills the buffers after validity, the children and the dictionary of `out`.
 Status ConcatBody(const ArrayVector& arrays, ArrayData& out) {
   const DataType& type = *out.type;
@@ -179,6 +254,11 @@ Status ConcatBody(const ArrayVector& arrays, ArrayData& out) {
     case TypeId::kList:
     case TypeId::kMap: return ConcatList<int32_t>(arrays, out);
     case TypeId::kLargeList: return ConcatList<int64_t>(arrays, out);
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: return ConcatViews(arrays, out);
+    case TypeId::kListView: return ConcatListViews<int32_t>(arrays, out);
+    case TypeId::kLargeListView: return ConcatListViews<int64_t>(arrays, out);
+    case TypeId::kRunEndEncoded: return ConcatRuns(arrays, out);
     case TypeId::kFixedSizeList: {
       const int64_t size = type.params().width;
       std::vector<std::pair<int64_t, int64_t>> ranges;
@@ -237,7 +317,7 @@ Result<std::shared_ptr<ArrayData>> Concatenate(const ArrayVector& arrays) {
   for (const auto& a : arrays) out->null_count += a->null_count;
   if (type->id() == TypeId::kUnion) {
     out->buffers.push_back(nullptr);
-  } else {
+  } else if (type->id() != TypeId::kRunEndEncoded) {  // which has no buffers at all
     ASSIGN_OR_RETURN(auto validity, ConcatValidity(arrays, out->length));
     out->buffers.push_back(std::move(validity));
   }

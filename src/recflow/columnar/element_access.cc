@@ -47,6 +47,25 @@ std::string_view BinaryValue(const ArrayData& data, int64_t i) {
       begin = Load<int64_t>(data, 1, slot);
       end = Load<int64_t>(data, 1, slot + 1);
       break;
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: {
+      const auto* view = reinterpret_cast<const char*>(data.buffers[1]->data()) + slot * kViewBytes;
+      int32_t size = 0;
+      std::memcpy(&size, view, sizeof(size));
+      if (size <= kInlineViewBytes) {
+        bytes = view + 4;
+        end = size;
+        break;
+      }
+      int32_t index = 0;
+      int32_t offset = 0;
+      std::memcpy(&index, view + 8, sizeof(index));
+      std::memcpy(&offset, view + 12, sizeof(offset));
+      begin = offset;
+      bytes = reinterpret_cast<const char*>(data.buffers[2 + static_cast<size_t>(index)]->data());
+      end = begin + size;
+      break;
+    }
     default:
       bytes = reinterpret_cast<const char*>(data.buffers[2] ? data.buffers[2]->data() : nullptr);
       begin = Load<int32_t>(data, 1, slot);
@@ -68,6 +87,8 @@ ChildRange ListRange(const ArrayData& data, int64_t i) {
       const auto begin = Load<int64_t>(data, 1, slot);
       return {begin, Load<int64_t>(data, 1, slot + 1) - begin};
     }
+    case TypeId::kListView: return {Load<int32_t>(data, 1, slot), Load<int32_t>(data, 2, slot)};
+    case TypeId::kLargeListView: return {Load<int64_t>(data, 1, slot), Load<int64_t>(data, 2, slot)};
     default: {
       const auto begin = Load<int32_t>(data, 1, slot);
       return {begin, Load<int32_t>(data, 1, slot + 1) - begin};
@@ -91,6 +112,26 @@ int64_t IntegerValue(const ArrayData& data, int64_t i) { return LoadInteger(*dat
 
 int64_t DictionaryIndex(const ArrayData& data, int64_t i) {
   return LoadInteger(*data.type->params().index_type, data, data.offset + i);
+}
+
+int64_t RunEnd(const ArrayData& data, int64_t run) {
+  const ArrayData& run_ends = *data.children[0];
+  return LoadInteger(*run_ends.type, run_ends, run_ends.offset + run);
+}
+
+int64_t RunIndex(const ArrayData& data, int64_t i) {
+  const int64_t slot = data.offset + i;
+  int64_t low = 0;
+  int64_t high = data.children[0]->length - 1;  // validation guarantees RunEnd(high) > slot
+  while (low < high) {
+    const int64_t mid = low + (high - low) / 2;
+    if (RunEnd(data, mid) > slot) {
+      high = mid;
+    } else {
+      low = mid + 1;
+    }
+  }
+  return low;
 }
 
 }  // namespace recflow

@@ -35,11 +35,15 @@ bool ValueEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi)
     case TypeId::kUtf8:
     case TypeId::kLargeBinary:
     case TypeId::kLargeUtf8:
-    case TypeId::kFixedSizeBinary: return BinaryValue(a, ai) == BinaryValue(b, bi);
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: return BinaryValue(a, ai) == BinaryValue(b, bi);
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
-    case TypeId::kMap: {
+    case TypeId::kMap:
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
       const ChildRange x = ListRange(a, ai);
       const ChildRange y = ListRange(b, bi);
       return x.length == y.length && RangeEquals(*a.children[0], x.start, *b.children[0], y.start, x.length);
@@ -52,6 +56,8 @@ bool ValueEquals(const ArrayData& a, int64_t ai, const ArrayData& b, int64_t bi)
     }
     case TypeId::kDictionary:
       return RangeEquals(*a.dictionary, DictionaryIndex(a, ai), *b.dictionary, DictionaryIndex(b, bi), 1);
+    case TypeId::kRunEndEncoded:  // equal values, whatever the runs
+      return RangeEquals(*a.children[1], RunIndex(a, ai), *b.children[1], RunIndex(b, bi), 1);
     case TypeId::kStruct:
       for (size_t f = 0; f < a.children.size(); ++f) {
         if (!RangeEquals(*a.children[f], a.offset + ai, *b.children[f], b.offset + bi, 1)) return false;

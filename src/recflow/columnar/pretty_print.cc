@@ -64,12 +64,16 @@ void AppendValue(const std::shared_ptr<ArrayData>& data, int64_t i, int64_t max_
     case TypeId::kLargeBinary:
     case TypeId::kLargeUtf8:
     case TypeId::kFixedSizeBinary:
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View:
       AppendBytes(BinaryValue(*data, i), out);
       break;
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
-    case TypeId::kMap: {
+    case TypeId::kMap:
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
       const ChildRange range = ListRange(*data, i);
       AppendRange(data->children[0], range.start, range.length, max_elements, out);
       break;
@@ -80,6 +84,7 @@ void AppendValue(const std::shared_ptr<ArrayData>& data, int64_t i, int64_t max_
       break;
     }
     case TypeId::kDictionary: AppendElement(data->dictionary, DictionaryIndex(*data, i), max_elements, out); break;
+    case TypeId::kRunEndEncoded: AppendElement(data->children[1], RunIndex(*data, i), max_elements, out); break;
     case TypeId::kDate32:
     case TypeId::kDate64:
     case TypeId::kTime32:
@@ -87,6 +92,8 @@ void AppendValue(const std::shared_ptr<ArrayData>& data, int64_t i, int64_t max_
     case TypeId::kTimestamp:
     case TypeId::kDuration: AppendNumber(IntegerValue(*data, i), out); break;
     case TypeId::kFloat16:
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
     case TypeId::kInterval: {

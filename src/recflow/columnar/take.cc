@@ -6,6 +6,7 @@
 
 #include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/columnar/run_ends.h"
 
 namespace recflow {
 
@@ -82,6 +83,24 @@ Status TakeBinary(const ArrayData& data, std::span<const int64_t> indices, std::
   return Status::OK();
 }
 
+/// The taken elements of a run_end_encoded array: consecutive elements of one run share a run.
+Result<std::shared_ptr<ArrayData>> TakeRuns(const ArrayData& data, std::span<const int64_t> indices) {
+  std::vector<int64_t> runs;  // the run of the input each output run takes its value from
+  std::vector<int64_t> ends;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const int64_t run = RunIndex(data, indices[i]);
+    if (runs.empty() || runs.back() != run) {
+      runs.push_back(run);
+      ends.push_back(0);
+    }
+    ends.back() = static_cast<int64_t>(i) + 1;
+  }
+  ASSIGN_OR_RETURN(auto run_ends, MakeRunEnds(data.children[0]->type, ends));
+  ASSIGN_OR_RETURN(auto values, Take(*data.children[1], runs));
+  return ArrayData::Make(data.type, static_cast<int64_t>(indices.size()), {}, 0, 0,
+                         {std::move(run_ends), std::move(values)});
+}
+
 }  // namespace
 
 Result<std::shared_ptr<ArrayData>> Take(const ArrayData& data, std::span<const int64_t> indices) {
@@ -118,6 +137,7 @@ Result<std::shared_ptr<ArrayData>> Take(const ArrayData& data, std::span<const i
     }
     return out;
   }
+  if (type.id() == TypeId::kRunEndEncoded) return TakeRuns(data, indices);
   ASSIGN_OR_RETURN(auto validity, TakeValidity(data, indices, &out->null_count));
   out->buffers.push_back(std::move(validity));
   switch (type.id()) {
@@ -159,6 +179,23 @@ Result<std::shared_ptr<ArrayData>> Take(const ArrayData& data, std::span<const i
       }
       ASSIGN_OR_RETURN(auto child, Take(*data.children[0], positions));
       out->children.push_back(std::move(child));
+      return out;
+    }
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: {  // the views still point into the same data buffers
+      ASSIGN_OR_RETURN(auto views, TakeFixed(data, 1, kViewBytes, indices));
+      out->buffers.push_back(std::move(views));
+      out->buffers.insert(out->buffers.end(), data.buffers.begin() + 2, data.buffers.end());
+      return out;
+    }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {  // the offsets and sizes still point into the whole child
+      const int64_t width = type.id() == TypeId::kListView ? 4 : 8;
+      for (int buffer = 1; buffer <= 2; ++buffer) {
+        ASSIGN_OR_RETURN(auto values, TakeFixed(data, buffer, width, indices));
+        out->buffers.push_back(std::move(values));
+      }
+      out->children = data.children;
       return out;
     }
     case TypeId::kStruct: {

@@ -10,8 +10,9 @@ namespace recflow {
 DataType::DataType(TypeId id, std::vector<FieldPtr> fields, TypeParams params)
     : id_(id), fields_(std::move(fields)), params_(std::move(params)) {
   const bool one_child = id_ == TypeId::kList || id_ == TypeId::kLargeList || id_ == TypeId::kFixedSizeList ||
-                         id_ == TypeId::kMap;
+                         id_ == TypeId::kMap || id_ == TypeId::kListView || id_ == TypeId::kLargeListView;
   if (one_child && !fields_.empty()) value_type_ = fields_[0]->type();
+  if (id_ == TypeId::kRunEndEncoded && fields_.size() == 2) value_type_ = fields_[1]->type();
   if (id_ == TypeId::kDictionary) value_type_ = params_.value_type;
 }
 
@@ -55,6 +56,11 @@ std::string DataType::ToString() const {
   switch (id_) {
     case TypeId::kList: return "list<" + item() + ">";
     case TypeId::kLargeList: return "large_list<" + item() + ">";
+    case TypeId::kListView: return "list_view<" + item() + ">";
+    case TypeId::kLargeListView: return "large_list_view<" + item() + ">";
+    case TypeId::kRunEndEncoded:
+      return "run_end_encoded<run_ends=" + fields_[0]->type()->ToString() + ", values=" + fields_[1]->type()->ToString() +
+             ">";
     case TypeId::kFixedSizeList: return "fixed_size_list<" + item() + ">[" + std::to_string(params_.width) + "]";
     case TypeId::kStruct: return "struct<" + members() + ">";
     case TypeId::kUnion:
@@ -64,6 +70,8 @@ std::string DataType::ToString() const {
       return std::string("map<") + entries[0]->type()->ToString() + ", " + entries[1]->type()->ToString() +
              (params_.keys_sorted ? ", keys_sorted" : "") + ">";
     }
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
       return std::string(TypeIdName(id_)) + "(" + std::to_string(params_.width) + ", " +
@@ -93,6 +101,8 @@ int DataType::bit_width() const {
     case TypeId::kInt32: case TypeId::kUInt32: case TypeId::kFloat32: return 32;
     case TypeId::kInt64: case TypeId::kUInt64: case TypeId::kFloat64: return 64;
     case TypeId::kFloat16: return 16;
+    case TypeId::kDecimal32: return 32;
+    case TypeId::kDecimal64: return 64;
     case TypeId::kDecimal128: return 128;
     case TypeId::kDecimal256: return 256;
     case TypeId::kDate32: case TypeId::kTime32: return 32;
@@ -151,6 +161,13 @@ const char* TypeIdName(TypeId id) {
     case TypeId::kMap: return "map";
     case TypeId::kUnion: return "union";
     case TypeId::kDictionary: return "dictionary";
+    case TypeId::kBinaryView: return "binary_view";
+    case TypeId::kUtf8View: return "utf8_view";
+    case TypeId::kListView: return "list_view";
+    case TypeId::kLargeListView: return "large_list_view";
+    case TypeId::kRunEndEncoded: return "run_end_encoded";
+    case TypeId::kDecimal32: return "decimal32";
+    case TypeId::kDecimal64: return "decimal64";
   }
   return "unknown";
 }
@@ -205,6 +222,8 @@ RECFLOW_PRIMITIVE_FACTORY(date32, TypeId::kDate32)
 RECFLOW_PRIMITIVE_FACTORY(date64, TypeId::kDate64)
 RECFLOW_PRIMITIVE_FACTORY(large_binary, TypeId::kLargeBinary)
 RECFLOW_PRIMITIVE_FACTORY(large_utf8, TypeId::kLargeUtf8)
+RECFLOW_PRIMITIVE_FACTORY(binary_view, TypeId::kBinaryView)
+RECFLOW_PRIMITIVE_FACTORY(utf8_view, TypeId::kUtf8View)
 #undef RECFLOW_PRIMITIVE_FACTORY
 
 DataTypePtr list(DataTypePtr value_type) { return list(Field::Make("item", std::move(value_type), true)); }
@@ -221,7 +240,11 @@ DataTypePtr decimal(int32_t precision, int32_t scale, int bit_width) {
   TypeParams p;
   p.width = precision;
   p.scale = scale;
-  return WithParams(bit_width == 256 ? TypeId::kDecimal256 : TypeId::kDecimal128, std::move(p));
+  const TypeId id = bit_width == 32    ? TypeId::kDecimal32
+                    : bit_width == 64  ? TypeId::kDecimal64
+                    : bit_width == 256 ? TypeId::kDecimal256
+                                       : TypeId::kDecimal128;
+  return WithParams(id, std::move(p));
 }
 
 DataTypePtr time32(TimeUnit unit) { return WithUnit(TypeId::kTime32, unit); }
@@ -248,6 +271,17 @@ DataTypePtr fixed_size_binary(int32_t byte_width) {
 }
 
 DataTypePtr large_list(FieldPtr item) { return WithParams(TypeId::kLargeList, TypeParams(), {std::move(item)}); }
+
+DataTypePtr list_view(FieldPtr item) { return WithParams(TypeId::kListView, TypeParams(), {std::move(item)}); }
+
+DataTypePtr large_list_view(FieldPtr item) {
+  return WithParams(TypeId::kLargeListView, TypeParams(), {std::move(item)});
+}
+
+DataTypePtr run_end_encoded(DataTypePtr run_end_type, DataTypePtr value_type) {
+  return WithParams(TypeId::kRunEndEncoded, TypeParams(),
+                    {Field::Make("run_ends", std::move(run_end_type), false), Field::Make("values", std::move(value_type))});
+}
 
 DataTypePtr fixed_size_list(FieldPtr item, int32_t list_size) {
   TypeParams p;

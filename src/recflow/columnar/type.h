@@ -47,6 +47,13 @@ enum class TypeId : uint8_t {
   kMap,              ///< list of struct<key, value> entries
   kUnion,            ///< sparse or dense union of child fields, with type codes
   kDictionary,       ///< indices (an integer type) into a dictionary of values
+  kBinaryView,       ///< 16-byte views: short values inline, longer ones in variadic data buffers
+  kUtf8View,         ///< utf8 as views
+  kListView,         ///< list with an int32 offset and an int32 size per element
+  kLargeListView,    ///< list view with int64 offsets and sizes
+  kRunEndEncoded,    ///< runs: a run_ends child (int16/32/64) and a values child, no validity
+  kDecimal32,        ///< 4-byte little-endian two's complement, with precision and scale
+  kDecimal64,        ///< 8-byte little-endian two's complement, with precision and scale
 };
 
 /// Resolution of time, timestamp and duration values.
@@ -90,11 +97,12 @@ class DataType {
 
   /// The kind of type.
   TypeId id() const { return id_; }
-  /// Children: the list kinds and map exactly one field ("item"; map: "entries", a
-  /// non-nullable struct<key not null, value>), struct and union their members, others none.
+  /// Children: the list kinds (views included) and map exactly one field ("item"; map:
+  /// "entries", a non-nullable struct<key not null, value>), struct and union their members,
+  /// run_end_encoded "run_ends" (not null) and "values", others none.
   const std::vector<FieldPtr>& fields() const { return fields_; }
-  /// The element type of the list kinds (= fields()[0]->type()), map's entries struct, and a
-  /// dictionary's value type; nullptr for other types.
+  /// The element type of the list kinds (= fields()[0]->type()), map's entries struct, a
+  /// dictionary's value type and a run_end_encoded's values type; nullptr for other types.
   const DataTypePtr& value_type() const { return value_type_; }
   /// The parameters (see TypeParams).
   const TypeParams& params() const { return params_; }
@@ -102,10 +110,11 @@ class DataType {
   /// (not metadata).
   bool Equals(const DataType& other) const;
   /// "int64", "list<float32>", "struct<a: int64, b: utf8 not null>", "timestamp[us, tz=UTC]",
-  /// "decimal128(10, 2)", "dictionary<values=utf8, indices=int32>".
+  /// "decimal128(10, 2)", "dictionary<values=utf8, indices=int32>", "list_view<int32>",
+  /// "run_end_encoded<run_ends=int32, values=utf8>".
   std::string ToString() const;
   /// Bits per value of fixed-width types: bool 1, int8 8 ... float64 64, float16 16, decimals
-  /// 128/256, dates, times, timestamps, durations and intervals by their storage,
+  /// 32/64/128/256, dates, times, timestamps, durations and intervals by their storage,
   /// fixed_size_binary 8 × width; 0 for the others.
   int bit_width() const;
   /// int8..int64, uint8..uint64.
@@ -153,7 +162,8 @@ DataTypePtr list(FieldPtr item);
 DataTypePtr struct_(std::vector<FieldPtr> fields);
 
 DataTypePtr float16();
-/// decimal with `precision` digits, `scale` of them after the point; `bit_width` 128 or 256.
+/// decimal with `precision` digits, `scale` of them after the point; `bit_width` 32, 64, 128
+/// or 256 (decimal32 ... decimal256).
 DataTypePtr decimal(int32_t precision, int32_t scale, int bit_width = 128);
 DataTypePtr date32();
 /// The type a schema file or pipeline names with `name`: bool (boolean), int8..int64,
@@ -183,6 +193,17 @@ DataTypePtr map(FieldPtr key, FieldPtr value, bool keys_sorted = false, std::str
 DataTypePtr union_(UnionMode mode, std::vector<FieldPtr> fields, std::vector<int8_t> type_codes = {});
 /// dictionary-encoded values: `index_type` an integer type, `value_type` any type.
 DataTypePtr dictionary(DataTypePtr index_type, DataTypePtr value_type, bool ordered = false);
+/// binary values as 16-byte views (Arrow's BinaryView).
+DataTypePtr binary_view();
+/// utf8 values as 16-byte views (Arrow's Utf8View / StringView).
+DataTypePtr utf8_view();
+/// list_view with an explicit child field (int32 offsets and sizes).
+DataTypePtr list_view(FieldPtr item);
+/// large_list_view with an explicit child field (int64 offsets and sizes).
+DataTypePtr large_list_view(FieldPtr item);
+/// run_end_encoded: a non-nullable "run_ends" child of `run_end_type` (int16, int32 or int64)
+/// and a nullable "values" child of `value_type`.
+DataTypePtr run_end_encoded(DataTypePtr run_end_type, DataTypePtr value_type);
 
 /// "s", "ms", "us", "ns".
 const char* TimeUnitName(TimeUnit unit);

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/columnar/utf8.h"
 
@@ -23,20 +24,25 @@ Status Invalid(const ArrayData& data, const std::string& what) {
                            " array: " + what);
 }
 
+/// Buffers of a `type` array (the views have 2 plus any number of data buffers).
 size_t ExpectedBuffers(const DataType& type) {
   switch (type.id()) {
-    case TypeId::kNull: return 0;
+    case TypeId::kNull: case TypeId::kRunEndEncoded: return 0;
     case TypeId::kStruct: case TypeId::kFixedSizeList: return 1;
-    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8: return 3;
+    case TypeId::kBinary: case TypeId::kUtf8: case TypeId::kLargeBinary: case TypeId::kLargeUtf8:
+    case TypeId::kListView: case TypeId::kLargeListView: return 3;
     case TypeId::kUnion: return type.params().union_mode == UnionMode::kDense ? 3 : 2;
     default: return 2;
   }
 }
 
+bool IsView(const DataType& type) { return type.id() == TypeId::kBinaryView || type.id() == TypeId::kUtf8View; }
+
 size_t ExpectedChildren(const DataType& type) {
   switch (type.id()) {
-    case TypeId::kList: case TypeId::kLargeList: case TypeId::kFixedSizeList: case TypeId::kMap: return 1;
-    case TypeId::kStruct: case TypeId::kUnion: return type.fields().size();
+    case TypeId::kList: case TypeId::kLargeList: case TypeId::kFixedSizeList: case TypeId::kMap:
+    case TypeId::kListView: case TypeId::kLargeListView: return 1;
+    case TypeId::kStruct: case TypeId::kUnion: case TypeId::kRunEndEncoded: return type.fields().size();
     default: return 0;
   }
 }
@@ -106,6 +112,85 @@ Status CheckBinary(const ArrayData& data, bool utf8, bool full) {
   return Status::OK();
 }
 
+/// Buffer `i` holds `count` values of `width` bytes (it may be absent when it needs none).
+Status CheckBufferHolds(const ArrayData& data, size_t i, int64_t count, int64_t width, const char* what) {
+  const int64_t needed = count * width;
+  if (needed > 0 && data.buffers[i] == nullptr) return Invalid(data, std::string("missing ") + what + " buffer");
+  if (BufferSize(data, i) < needed) {
+    return Invalid(data, std::string(what) + " buffer of " + std::to_string(BufferSize(data, i)) +
+                             " bytes, expected at least " + std::to_string(needed));
+  }
+  return Status::OK();
+}
+
+/// The (unaligned) int32 at `bytes`.
+int32_t LoadInt32(const uint8_t* bytes) {
+  int32_t value;
+  std::memcpy(&value, bytes, sizeof(value));
+  return value;
+}
+
+// Checks the views buffer of a binary_view / utf8_view array; with `full`, every valid view:
+// an inline size of at most 12 bytes, or a data buffer index, offset and size inside that
+// buffer and a prefix equal to the bytes it points to (and UTF-8 for utf8_view).
+Status CheckViews(const ArrayData& data, bool utf8, bool full) {
+  RETURN_NOT_OK(CheckBufferHolds(data, 1, data.offset + data.length, kViewBytes, "views"));
+  if (!full) return Status::OK();
+  const uint8_t* validity = data.null_count > 0 ? data.validity() : nullptr;
+  const auto data_buffers = static_cast<int64_t>(data.buffers.size()) - 2;
+  for (int64_t i = 0; i < data.length; ++i) {
+    const int64_t slot = data.offset + i;
+    if (validity != nullptr && !bit_util::GetBit(validity, slot)) continue;
+    const uint8_t* view = data.buffers[1]->data() + slot * kViewBytes;
+    const int32_t size = LoadInt32(view);
+    const std::string element = "element " + std::to_string(i);
+    if (size < 0) return Invalid(data, element + " has negative size " + std::to_string(size));
+    const uint8_t* bytes = view + 4;
+    if (size > kInlineViewBytes) {
+      const int32_t index = LoadInt32(view + 8);
+      const int32_t at = LoadInt32(view + 12);
+      if (index < 0 || index >= data_buffers) {
+        return Invalid(data, element + " points to data buffer " + std::to_string(index) + " of " +
+                                 std::to_string(data_buffers));
+      }
+      const int64_t available = BufferSize(data, 2 + static_cast<size_t>(index));
+      if (at < 0 || int64_t{at} + size > available) {
+        return Invalid(data, element + " points to bytes [" + std::to_string(at) + ", " +
+                                 std::to_string(int64_t{at} + size) + ") outside data buffer " + std::to_string(index) +
+                                 " of " + std::to_string(available) + " bytes");
+      }
+      if (std::memcmp(view + 4, data.buffers[2 + static_cast<size_t>(index)]->data() + at, 4) != 0) {
+        return Invalid(data, element + " has a prefix that differs from its bytes");
+      }
+      bytes = data.buffers[2 + static_cast<size_t>(index)]->data() + at;
+    }
+    if (utf8 && !IsValidUtf8(bytes, size)) return Invalid(data, element + " is not valid UTF-8");
+  }
+  return Status::OK();
+}
+
+// Checks the offsets and sizes buffers of a list view; with `full`, that every element (null
+// ones included, as the format requires) lies inside the child.
+template <typename Offset>
+Status CheckListViews(const ArrayData& data, bool full) {
+  const int64_t end = data.offset + data.length;
+  RETURN_NOT_OK(CheckBufferHolds(data, 1, end, sizeof(Offset), "offsets"));
+  RETURN_NOT_OK(CheckBufferHolds(data, 2, end, sizeof(Offset), "sizes"));
+  if (!full) return Status::OK();
+  const int64_t child_length = data.children[0]->length;
+  for (int64_t slot = data.offset; slot < end; ++slot) {
+    Offset start, size;
+    std::memcpy(&start, data.buffers[1]->data() + slot * static_cast<int64_t>(sizeof(Offset)), sizeof(start));
+    std::memcpy(&size, data.buffers[2]->data() + slot * static_cast<int64_t>(sizeof(Offset)), sizeof(size));
+    if (start < 0 || size < 0 || start > child_length || size > child_length - start) {
+      return Invalid(data, "element " + std::to_string(slot - data.offset) + " has offset " + std::to_string(start) +
+                               " and size " + std::to_string(size) + ", outside the child of " +
+                               std::to_string(child_length));
+    }
+  }
+  return Status::OK();
+}
+
 /// A fixed-width values buffer (buffer 1) holds `end` values of `type`.
 Status CheckValues(const ArrayData& data, int64_t end) {
   const DataType& type = *data.type;
@@ -134,6 +219,7 @@ Status CheckChildLength(const ArrayData& data, size_t i, int64_t needed) {
 Status ValidateImpl(const ArrayData& data, bool full, int depth);
 Status ValidateUnion(const ArrayData& data, bool full, int depth);
 Status ValidateDictionary(const ArrayData& data, bool full, int depth);
+Status ValidateRunEndEncoded(const ArrayData& data, bool full, int depth);
 
 Status CheckChild(const ArrayData& data, size_t i, const DataType& expected, bool full, int depth) {
   const auto& child = data.children[i];
@@ -161,8 +247,8 @@ Status ValidateImpl(const ArrayData& data, bool full, int depth) {
   if (data.null_count < 0 || data.null_count > data.length) {
     return Invalid(data, "null_count " + std::to_string(data.null_count) + " outside [0, length]");
   }
-  if (data.buffers.size() != ExpectedBuffers(type)) {
-    return Invalid(data, std::to_string(data.buffers.size()) + " buffers, expected " +
+  if (IsView(type) ? data.buffers.size() < ExpectedBuffers(type) : data.buffers.size() != ExpectedBuffers(type)) {
+    return Invalid(data, std::to_string(data.buffers.size()) + " buffers, expected " + (IsView(type) ? "at least " : "") +
                              std::to_string(ExpectedBuffers(type)));
   }
   if (data.children.size() != ExpectedChildren(type)) {
@@ -177,6 +263,7 @@ Status ValidateImpl(const ArrayData& data, bool full, int depth) {
     return Status::OK();
   }
   if (type.id() == TypeId::kUnion) return ValidateUnion(data, full, depth);
+  if (type.id() == TypeId::kRunEndEncoded) return ValidateRunEndEncoded(data, full, depth);
 
   // Validity.
   if (data.buffers[0] == nullptr) {
@@ -206,6 +293,18 @@ Status ValidateImpl(const ArrayData& data, bool full, int depth) {
       }
       return CheckChild(data, 0, *type.value_type(), full, depth);
     }
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {
+      if (data.children[0] == nullptr) return Invalid(data, "child 0 is missing");
+      if (type.id() == TypeId::kLargeListView) {
+        RETURN_NOT_OK(CheckListViews<int64_t>(data, full));
+      } else {
+        RETURN_NOT_OK(CheckListViews<int32_t>(data, full));
+      }
+      return CheckChild(data, 0, *type.value_type(), full, depth);
+    }
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: return CheckViews(data, type.id() == TypeId::kUtf8View, full);
     case TypeId::kFixedSizeList: {
       const int64_t size = type.params().width;
       if (size < 0 || (size > 0 && end > std::numeric_limits<int64_t>::max() / size)) {
@@ -263,6 +362,49 @@ Status ValidateUnion(const ArrayData& data, bool full, int depth) {
       return Invalid(data, "element " + std::to_string(slot - data.offset) + " has offset " + std::to_string(at) +
                                " outside child " + std::to_string(child));
     }
+  }
+  return Status::OK();
+}
+
+/// The largest value a run end of `type` (int16, int32 or int64) can hold; 0 for other types.
+int64_t MaxRunEnd(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kInt16: return std::numeric_limits<int16_t>::max();
+    case TypeId::kInt32: return std::numeric_limits<int32_t>::max();
+    case TypeId::kInt64: return std::numeric_limits<int64_t>::max();
+    default: return 0;
+  }
+}
+
+Status ValidateRunEndEncoded(const ArrayData& data, bool full, int depth) {
+  const DataType& type = *data.type;
+  if (data.null_count != 0) return Invalid(data, "a run-end encoded array has no nulls of its own");
+  const DataType& run_end_type = *type.fields()[0]->type();
+  const int64_t max_run_end = MaxRunEnd(run_end_type);
+  if (max_run_end == 0) return Invalid(data, "run ends of type " + run_end_type.ToString() + ", not int16, int32 or int64");
+  const int64_t end = data.offset + data.length;
+  if (end > max_run_end) return Invalid(data, "offset + length " + std::to_string(end) + " exceeds the run end type");
+  RETURN_NOT_OK(CheckChild(data, 0, run_end_type, full, depth));
+  RETURN_NOT_OK(CheckChild(data, 1, *type.fields()[1]->type(), full, depth));
+  const ArrayData& run_ends = *data.children[0];
+  const int64_t runs = run_ends.length;
+  if (run_ends.null_count != 0) return Invalid(data, "run ends have nulls");
+  if (data.children[1]->length < runs) {
+    return Invalid(data, std::to_string(runs) + " run ends but " + std::to_string(data.children[1]->length) + " values");
+  }
+  if (data.length == 0) return Status::OK();
+  if (runs == 0 || RunEnd(data, runs - 1) < end) {
+    return Invalid(data, "the runs end before offset + length " + std::to_string(end));
+  }
+  if (!full) return Status::OK();
+  int64_t previous = 0;
+  for (int64_t run = 0; run < runs; ++run) {
+    const int64_t run_end = RunEnd(data, run);
+    if (run_end <= previous) {
+      return Invalid(data, "run end " + std::to_string(run) + " (" + std::to_string(run_end) +
+                               ") is not above the one before (" + std::to_string(previous) + ")");
+    }
+    previous = run_end;
   }
   return Status::OK();
 }

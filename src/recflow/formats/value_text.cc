@@ -34,27 +34,84 @@ char* PutDigits(int64_t value, int width, char* out) {
   return out + width;
 }
 
-/// Writes `YYYY-MM-DD` of `days` (in the text years); returns the end.
-char* PutDate(int64_t days, char* out) {
-  const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
-  out = PutDigits(static_cast<int>(ymd.year()), 4, out);
-  *out++ = '-';
-  out = PutDigits(static_cast<unsigned>(ymd.month()), 2, out);
-  *out++ = '-';
-  return PutDigits(static_cast<unsigned>(ymd.day()), 2, out);
+/// Writes `value` (>= 0) in decimal with at least `width` digits; returns the end.
+char* PutAtLeast(int64_t value, int width, char* out) {
+  int digits = 1;
+  for (int64_t rest = value / 10; rest > 0; rest /= 10) ++digits;
+  return PutDigits(value, std::max(digits, width), out);
 }
 
-/// Writes `HH:MM:SS[.fraction]` of `in_day` units of `scale` since midnight (in range); returns the end.
-char* PutClock(int64_t in_day, UnitScale scale, char* out) {
-  const int64_t seconds = in_day / scale.per_second;
-  out = PutDigits(seconds / 3600, 2, out);
+/// A day of the proleptic Gregorian calendar.
+struct CivilDate {
+  int64_t year;
+  int month;  // 1..12
+  int day;    // 1..31
+};
+
+/// The calendar date `days` after 1970-01-01 (any int64 day count whose year fits int64: the
+/// whole range of date32, date64 and every timestamp). Counts in 400-year eras of 146097 days,
+/// each starting on a 1 March, so that the leap day ends a year.
+CivilDate CivilFromDays(int64_t days) {
+  constexpr int64_t kDaysPerEra = 146097;
+  const int64_t z = days + 719468;  // days since 0000-03-01
+  const int64_t era = (z >= 0 ? z : z - (kDaysPerEra - 1)) / kDaysPerEra;
+  const int64_t day_of_era = z - era * kDaysPerEra;                                                   // [0, 146096]
+  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;  // [0, 399]
+  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);  // [0, 365]
+  const int64_t month_from_march = (5 * day_of_year + 2) / 153;                                        // [0, 11]
+  CivilDate out;
+  out.day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
+  out.month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  out.year = year_of_era + era * 400 + (out.month <= 2 ? 1 : 0);
+  return out;
+}
+
+/// Writes `YYYY-MM-DD` of `days`, with ISO 8601's expanded year (a sign and at least four
+/// digits) outside the years 0000..9999; returns the end.
+char* PutDate(int64_t days, char* out) {
+  const CivilDate date = CivilFromDays(days);
+  if (date.year < 0 || date.year > 9999) *out++ = date.year < 0 ? '-' : '+';
+  // |year| of an int64 day count stays far below INT64_MAX, so negating it is safe.
+  out = PutAtLeast(date.year < 0 ? -date.year : date.year, 4, out);
+  *out++ = '-';
+  out = PutDigits(date.month, 2, out);
+  *out++ = '-';
+  return PutDigits(date.day, 2, out);
+}
+
+/// Writes `[-]HH:MM:SS[.fraction]` of `value` units of `scale` since midnight, the hours in at
+/// least two digits (more, and a sign, for values outside a day); returns the end.
+char* PutClock(int64_t value, UnitScale scale, char* out) {
+  // The magnitude, unsigned: INT64_MIN has none in int64.
+  const uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+  if (value < 0) *out++ = '-';
+  const auto per_second = static_cast<uint64_t>(scale.per_second);
+  const uint64_t seconds = magnitude / per_second;
+  out = PutAtLeast(static_cast<int64_t>(seconds / 3600), 2, out);
   *out++ = ':';
-  out = PutDigits(seconds / 60 % 60, 2, out);
+  out = PutDigits(static_cast<int64_t>(seconds / 60 % 60), 2, out);
   *out++ = ':';
-  out = PutDigits(seconds % 60, 2, out);
+  out = PutDigits(static_cast<int64_t>(seconds % 60), 2, out);
   if (scale.digits == 0) return out;
   *out++ = '.';
-  return PutDigits(in_day % scale.per_second, scale.digits, out);
+  return PutDigits(static_cast<int64_t>(magnitude % per_second), scale.digits, out);
+}
+
+/// Writes the timestamp text of `value` (see AppendTimestampText); returns the end.
+char* PutTimestamp(int64_t value, TimeUnit unit, bool utc, char* out) {
+  const UnitScale scale = ScaleOf(unit);
+  const int64_t per_day = kSecondsPerDay * scale.per_second;
+  int64_t days = value / per_day;
+  int64_t in_day = value % per_day;
+  if (in_day < 0) {
+    in_day += per_day;
+    --days;
+  }
+  out = PutDate(days, out);
+  *out++ = 'T';
+  out = PutClock(in_day, scale, out);
+  if (utc) *out++ = 'Z';
+  return out;
 }
 
 bool InTextYears(int64_t days) {
@@ -67,58 +124,43 @@ bool InTextYears(int64_t days) {
 
 }  // namespace
 
-Status AppendDateText(int64_t days, std::string* out) {
-  if (!InTextYears(days)) {
-    return Status::TypeError("date " + std::to_string(days) + " days is outside the years 0000..9999");
-  }
-  char text[10];
+void AppendDateText(int64_t days, std::string* out) {
+  char text[kMaxTimestampTextBytes];
   out->append(text, static_cast<size_t>(PutDate(days, text) - text));
-  return Status::OK();
 }
 
-Status AppendTimeText(int64_t value, TimeUnit unit, std::string* out) {
-  const UnitScale scale = ScaleOf(unit);
-  if (value < 0 || value >= kSecondsPerDay * scale.per_second) {
-    return Status::TypeError("time of day " + std::to_string(value) + " " + TimeUnitName(unit) +
-                             " is outside [0, 24 h)");
-  }
+void AppendTimeText(int64_t value, TimeUnit unit, std::string* out) {
   char text[kMaxTimestampTextBytes];
-  out->append(text, static_cast<size_t>(PutClock(value, scale, text) - text));
-  return Status::OK();
+  out->append(text, static_cast<size_t>(PutClock(value, ScaleOf(unit), text) - text));
 }
 
 Result<size_t> FormatTimestampText(int64_t value, TimeUnit unit, bool utc, char* out) {
-  const UnitScale scale = ScaleOf(unit);
-  const int64_t per_day = kSecondsPerDay * scale.per_second;
-  int64_t days = value / per_day;
-  int64_t in_day = value % per_day;
-  if (in_day < 0) {
-    in_day += per_day;
-    --days;
-  }
+  const int64_t per_day = kSecondsPerDay * ScaleOf(unit).per_second;
+  const int64_t days = value / per_day - (value % per_day < 0 ? 1 : 0);
   if (!InTextYears(days)) {
     return Status::TypeError("timestamp " + std::to_string(value) + " " + TimeUnitName(unit) +
                              " is outside the years 0000..9999 that ISO-8601 text can hold");
   }
-  char* end = PutDate(days, out);
-  *end++ = 'T';
-  end = PutClock(in_day, scale, end);
-  if (utc) *end++ = 'Z';
-  return static_cast<size_t>(end - out);
+  return static_cast<size_t>(PutTimestamp(value, unit, utc, out) - out);
 }
 
-Status AppendTimestampText(int64_t value, TimeUnit unit, bool utc, std::string* out) {
+void AppendTimestampText(int64_t value, TimeUnit unit, bool utc, std::string* out) {
   char text[kMaxTimestampTextBytes];
-  ASSIGN_OR_RETURN(const size_t length, FormatTimestampText(value, unit, utc, text));
-  out->append(text, length);
-  return Status::OK();
+  out->append(text, static_cast<size_t>(PutTimestamp(value, unit, utc, text) - text));
 }
 
 void AppendDecimalText(const uint8_t* bytes, int byte_width, int32_t scale, std::string* out) {
-  // Magnitude as little-endian 64-bit limbs.
+  // Magnitude as little-endian 64-bit limbs (a 4-byte value sign-extended into one).
   uint64_t limbs[4] = {0, 0, 0, 0};
-  const int n = byte_width / 8;
-  std::memcpy(limbs, bytes, static_cast<size_t>(byte_width));
+  const int n = byte_width < 8 ? 1 : byte_width / 8;
+  if (byte_width == 4) {
+    int32_t narrow;
+    std::memcpy(&narrow, bytes, sizeof(narrow));
+    const int64_t wide = narrow;
+    std::memcpy(limbs, &wide, sizeof(wide));
+  } else {
+    std::memcpy(limbs, bytes, static_cast<size_t>(byte_width));
+  }
   const bool negative = (limbs[n - 1] >> 63) != 0;
   if (negative) {  // two's complement negation
     bool carry = true;

@@ -12,20 +12,19 @@ namespace {
 
 std::string Date(int64_t days) {
   std::string out;
-  EXPECT_TRUE(AppendDateText(days, &out).ok());
+  AppendDateText(days, &out);
   return out;
 }
 
 std::string Time(int64_t value, TimeUnit unit) {
   std::string out;
-  EXPECT_TRUE(AppendTimeText(value, unit, &out).ok());
+  AppendTimeText(value, unit, &out);
   return out;
 }
 
 std::string Timestamp(int64_t value, TimeUnit unit, bool utc) {
   std::string out;
-  Status st = AppendTimestampText(value, unit, utc, &out);
-  EXPECT_TRUE(st.ok()) << st.ToString();
+  AppendTimestampText(value, unit, utc, &out);
   return out;
 }
 
@@ -44,25 +43,38 @@ TEST(ValueTextTest, Dates) {
   EXPECT_EQ(Date(-1), "1969-12-31");
   EXPECT_EQ(Date(18000), "2019-04-14");
   EXPECT_EQ(Date(-719528), "0000-01-01");
-  std::string out;
-  EXPECT_EQ(AppendDateText(-719529, &out).code(), StatusCode::kTypeError);
-  EXPECT_EQ(AppendDateText(2932897, &out).code(), StatusCode::kTypeError);  // 10000-01-01
+  EXPECT_EQ(Date(11016), "2000-02-29");
+  EXPECT_EQ(Date(-141427), "1582-10-15");
+  // Beyond 0000..9999: ISO 8601's expanded years, to the ends of date32.
+  EXPECT_EQ(Date(-719529), "-0001-12-31");
+  EXPECT_EQ(Date(2932896), "9999-12-31");
+  EXPECT_EQ(Date(2932897), "+10000-01-01");
+  EXPECT_EQ(Date(INT32_MAX), "+5881580-07-11");
+  EXPECT_EQ(Date(INT32_MIN), "-5877641-06-23");
 }
 
 TEST(ValueTextTest, TimesAndTimestamps) {
   EXPECT_EQ(Time(3723, TimeUnit::kSecond), "01:02:03");
   EXPECT_EQ(Time(3723001, TimeUnit::kMilli), "01:02:03.001");
   EXPECT_EQ(Time(86'399'999'999'999, TimeUnit::kNano), "23:59:59.999999999");
-  std::string out;
-  EXPECT_EQ(AppendTimeText(86'400, TimeUnit::kSecond, &out).code(), StatusCode::kTypeError);
-  EXPECT_EQ(AppendTimeText(-1, TimeUnit::kMicro, &out).code(), StatusCode::kTypeError);
+  // Times the Arrow format lets a producer write beyond a day print rather than fail.
+  EXPECT_EQ(Time(86'400, TimeUnit::kSecond), "24:00:00");
+  EXPECT_EQ(Time(86'400'000, TimeUnit::kMilli), "24:00:00.000");
+  EXPECT_EQ(Time(-1, TimeUnit::kMicro), "-00:00:00.000001");
+  EXPECT_EQ(Time(INT32_MAX, TimeUnit::kSecond), "596523:14:07");
+  EXPECT_EQ(Time(INT64_MIN, TimeUnit::kNano), "-2562047:47:16.854775808");
 
   EXPECT_EQ(Timestamp(0, TimeUnit::kSecond, false), "1970-01-01T00:00:00");
   EXPECT_EQ(Timestamp(-1, TimeUnit::kNano, true), "1969-12-31T23:59:59.999999999Z");
   EXPECT_EQ(Timestamp(1'700'000'000'123, TimeUnit::kMilli, true), "2023-11-14T22:13:20.123Z");
   EXPECT_EQ(Timestamp(1'700'000'000'000'001, TimeUnit::kMicro, false), "2023-11-14T22:13:20.000001");
-  EXPECT_EQ(AppendTimestampText(INT64_MIN, TimeUnit::kSecond, false, &out).code(), StatusCode::kTypeError);
-  EXPECT_EQ(AppendTimestampText(INT64_MAX, TimeUnit::kMilli, false, &out).code(), StatusCode::kTypeError);
+  EXPECT_EQ(Timestamp(253402300800, TimeUnit::kSecond, true), "+10000-01-01T00:00:00Z");
+  EXPECT_EQ(Timestamp(INT64_MAX, TimeUnit::kMilli, false), "+292278994-08-17T07:12:55.807");
+  EXPECT_EQ(Timestamp(INT64_MIN, TimeUnit::kSecond, false), "-292277022657-01-27T08:29:52");
+  // The fixed-width form keeps to the years 0000..9999.
+  char text[kMaxTimestampTextBytes];
+  EXPECT_EQ(FormatTimestampText(253402300800, TimeUnit::kSecond, true, text).status().code(), StatusCode::kTypeError);
+  EXPECT_EQ(FormatTimestampText(-1, TimeUnit::kSecond, false, text).ValueOrDie(), 19u);
 }
 
 TEST(ValueTextTest, Decimals) {
@@ -87,6 +99,20 @@ TEST(ValueTextTest, Decimals) {
   out.clear();
   AppendDecimalText(min.data(), 32, 76, &out);
   EXPECT_EQ(out, "-5.7896044618658097711785492504343953926634992332820282019728792003956564819968");
+
+  // 32 and 64 bits (decimal32, decimal64).
+  const int32_t narrow = -1250;
+  out.clear();
+  AppendDecimalText(reinterpret_cast<const uint8_t*>(&narrow), 4, 2, &out);
+  EXPECT_EQ(out, "-12.50");
+  const int32_t narrow_min = INT32_MIN;
+  out.clear();
+  AppendDecimalText(reinterpret_cast<const uint8_t*>(&narrow_min), 4, 9, &out);
+  EXPECT_EQ(out, "-2.147483648");
+  const int64_t wide = INT64_MIN;
+  out.clear();
+  AppendDecimalText(reinterpret_cast<const uint8_t*>(&wide), 8, 0, &out);
+  EXPECT_EQ(out, "-9223372036854775808");
 }
 
 TEST(ValueTextTest, HalfFloats) {

@@ -50,6 +50,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.output, ctx.ArgPath("path", spec.output));
   ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
   ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", spec.record_type));
+  ASSIGN_OR_RETURN(spec.decimals, a.String("decimals", spec.decimals));
   ASSIGN_OR_RETURN(spec.compression, a.String("compression", spec.compression));
   ASSIGN_OR_RETURN(int64_t level, a.Int("level", -1));
   spec.level = static_cast<int>(level);

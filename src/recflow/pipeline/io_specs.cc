@@ -73,10 +73,16 @@ namespace {
 bool IsArrow(const std::string& format) { return format == "arrow" || format == "feather"; }
 
 Result<dataset::OutputFormatFactory> MakeFormatFactory(const OutputSpec& spec) {
+  if (spec.decimals != "string" && spec.format != "tfrecord") {
+    return Status::InvalidArgument("decimals '" + spec.decimals + "' is for tfrecord output, not " + spec.format);
+  }
   if (spec.format == "tfrecord") {
     ASSIGN_OR_RETURN(example::RecordType type, example::ParseRecordType(spec.record_type));
-    return dataset::OutputFormatFactory(
-        [type](SchemaPtr schema) { return tfrecord::MakeTfrecordOutputFormat(std::move(schema), type); });
+    example::FeatureOptions features = example::FeatureOptions::Defaults();
+    ASSIGN_OR_RETURN(features.decimals, example::ParseDecimalFeatures(spec.decimals));
+    return dataset::OutputFormatFactory([type, features](SchemaPtr schema) {
+      return tfrecord::MakeTfrecordOutputFormat(std::move(schema), type, features);
+    });
   }
   if (spec.format == "jsonl") {
     return dataset::OutputFormatFactory([](SchemaPtr schema) { return jsonl::MakeJsonlOutputFormat(std::move(schema)); });

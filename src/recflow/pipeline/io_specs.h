@@ -43,6 +43,7 @@ struct OutputSpec {
   std::string output;              ///< the dataset directory
   std::string format = "tfrecord"; ///< tfrecord, jsonl, csv, arrow (IPC streams), feather (IPC files)
   std::string record_type = "example";  ///< tfrecord: example or sequence_example
+  std::string decimals = "string";      ///< tfrecord: decimal columns as text (string) or float
   std::string compression = "none";     ///< none, gzip, zlib; Arrow bodies: none, lz4, zstd
   int level = -1;                  ///< compression level, -1 = the codec's default
   int64_t shards = 0;              ///< a fixed number of shards (0 with no other sharding: 1)

@@ -1,6 +1,8 @@
 // SampleArrays: small arrays of every layout, built buffer by buffer.
 #include "recflow/testing/sample_arrays.h"
 
+#include <cstring>
+
 #include "recflow/columnar/schema.h"
 
 namespace recflow::testing {
@@ -11,6 +13,24 @@ std::shared_ptr<Buffer> ValidityOf(std::string_view bits) {
     if (bits[i] == '1') bytes[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
   }
   return BufferOf(bytes);
+}
+
+std::shared_ptr<Buffer> ViewsOf(const std::vector<ViewSpec>& views) {
+  std::string out;
+  for (const ViewSpec& view : views) {
+    char bytes[16] = {};
+    const auto size = static_cast<int32_t>(view.bytes.size());
+    std::memcpy(bytes, &size, 4);
+    if (size <= 12) {
+      std::memcpy(bytes + 4, view.bytes.data(), view.bytes.size());
+    } else {
+      std::memcpy(bytes + 4, view.bytes.data(), 4);
+      std::memcpy(bytes + 8, &view.buffer, 4);
+      std::memcpy(bytes + 12, &view.offset, 4);
+    }
+    out.append(bytes, sizeof(bytes));
+  }
+  return Buffer::FromString(std::move(out));
 }
 
 std::vector<std::pair<std::string, std::shared_ptr<ArrayData>>> SampleArrays() {
@@ -29,6 +49,8 @@ std::vector<std::pair<std::string, std::shared_ptr<ArrayData>>> SampleArrays() {
   add("float64", ArrayData::Make(float64(), 2, {ValidityOf("01"), BufferOf<double>({0, 2.5})}, 1));
   add("decimal128", ArrayData::Make(decimal(10, 2), 1, {nullptr, BufferOf<int64_t>({-1250, -1})}, 0));
   add("decimal256", ArrayData::Make(decimal(60, 5, 256), 1, {nullptr, BufferOf<int64_t>({7, 0, 0, 0})}, 0));
+  add("decimal32", ArrayData::Make(decimal(9, 2, 32), 2, {nullptr, BufferOf<int32_t>({-1250, 7})}, 0));
+  add("decimal64", ArrayData::Make(decimal(18, 3, 64), 2, {ValidityOf("01"), BufferOf<int64_t>({0, -4'000'001})}, 1));
   add("date32", ArrayData::Make(date32(), 2, {nullptr, BufferOf<int32_t>({18000, -1})}, 0));
   add("date64", ArrayData::Make(date64(), 1, {nullptr, BufferOf<int64_t>({86'400'000})}, 0));
   add("time32", ArrayData::Make(time32(TimeUnit::kMilli), 1, {nullptr, BufferOf<int32_t>({3723001})}, 0));
@@ -62,6 +84,32 @@ std::vector<std::pair<std::string, std::shared_ptr<ArrayData>>> SampleArrays() {
   auto dict = ArrayData::Make(dictionary(int16(), utf8(), true), 3, {ValidityOf("110"), BufferOf<int16_t>({2, 0, 9})}, 1);
   dict->dictionary = keys;
   add("dictionary", dict);
+  // Views: inline, in data buffer 0, null, in data buffer 1 (after another value's bytes).
+  const std::vector<ViewSpec> views = {
+      {"short"}, {"longer than twelve bytes", 0, 0}, {""}, {"another long value", 1, 3}};
+  const std::vector<std::shared_ptr<Buffer>> view_data = {ValidityOf("1101"), ViewsOf(views), Buffer::FromString("longer than twelve bytes"),
+                          Buffer::FromString("xyzanother long value")};
+  add("binary_view", ArrayData::Make(binary_view(), 4, view_data, 1));
+  add("utf8_view", ArrayData::Make(utf8_view(), 4, view_data, 1));
+  add("utf8_view_sliced", ArrayData::Make(utf8_view(), 4, view_data, 1)->Slice(1, 3));
+  // List views: out of order, overlapping, a null and an empty one.
+  const auto int32_item = Field::Make("item", int32());
+  add("list_view", ArrayData::Make(list_view(int32_item), 4,
+                                   {ValidityOf("1011"), BufferOf<int32_t>({2, 0, 0, 4}), BufferOf<int32_t>({2, 0, 3, 0})}, 1,
+                                   0, {ints}));
+  add("large_list_view",
+      ArrayData::Make(large_list_view(int32_item), 2, {nullptr, BufferOf<int64_t>({1, 0}), BufferOf<int64_t>({3, 1})}, 0,
+                      0, {ints}));
+  // Runs: cat cat null bird bird.
+  const auto run_values = ArrayData::Make(utf8(), 3, {ValidityOf("101"), BufferOf<int32_t>({0, 3, 3, 7}),
+                                                      Buffer::FromString("catbird")}, 1);
+  const auto ree = ArrayData::Make(run_end_encoded(int32(), utf8()), 5, {}, 0, 0,
+                                   {ArrayData::Make(int32(), 3, {nullptr, BufferOf<int32_t>({2, 3, 5})}, 0), run_values});
+  add("run_end_encoded", ree);
+  add("run_end_encoded_sliced", ree->Slice(1, 3));
+  add("run_end_encoded_int16",
+      ArrayData::Make(run_end_encoded(int16(), int32()), 4, {}, 0, 0,
+                      {ArrayData::Make(int16(), 2, {nullptr, BufferOf<int16_t>({1, 4})}, 0), ints}));
   return out;
 }
 

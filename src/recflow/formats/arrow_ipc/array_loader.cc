@@ -1,10 +1,13 @@
 // ArrayLoader: field nodes + body buffers → ArrayData for every type (dictionary indices, V4 and V5 unions, null).
 #include "recflow/formats/arrow_ipc/array_loader_internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 
 namespace recflow::arrow_ipc {
@@ -77,9 +80,48 @@ Status ArrayLoader::LoadBinary(ArrayData& out, int offset_width) {
   return LoadBuffer(out, ValueShape::Bytes(), end < 0 ? 0 : end);
 }
 
+Status ArrayLoader::LoadViews(ArrayData& out) {
+  RETURN_NOT_OK(LoadValidity(out));
+  RETURN_NOT_OK(LoadBuffer(out, ValueShape::Views(), SaturatingBytes(out.length, kViewBytes)));
+  const size_t index = static_cast<size_t>(next_variadic_count_++);
+  if (index >= batch_.variadic_buffer_counts.size()) {
+    return message_.Error("the batch has fewer variadic buffer counts than its view arrays", message_.offset);
+  }
+  // A data buffer can hold at most what its views reach (a cap on decompression).
+  const int64_t count = batch_.variadic_buffer_counts[index];
+  std::vector<int64_t> reach(static_cast<size_t>(count), 0);
+  const std::shared_ptr<Buffer>& views = out.buffers[1];
+  for (int64_t i = 0; views != nullptr && i < out.length && (i + 1) * kViewBytes <= views->size(); ++i) {
+    int32_t view[4];
+    std::memcpy(view, views->data() + i * kViewBytes, sizeof(view));
+    if (view[0] > kInlineViewBytes && view[2] >= 0 && view[2] < count && view[3] >= 0) {
+      int64_t& most = reach[static_cast<size_t>(view[2])];
+      most = std::max(most, int64_t{view[3]} + view[0]);
+    }
+  }
+  for (const int64_t most : reach) RETURN_NOT_OK(LoadBuffer(out, ValueShape::Bytes(), most));
+  return Status::OK();
+}
+
 Status ArrayLoader::LoadList(const FieldDesc& field, ArrayData& out, int offset_width) {
   RETURN_NOT_OK(LoadValidity(out));
   RETURN_NOT_OK(LoadBuffer(out, ValueShape::Word(offset_width), SaturatingBytes(out.length + 1, offset_width)));
+  return LoadChildren(field, out);
+}
+
+Status ArrayLoader::LoadListView(const FieldDesc& field, ArrayData& out, int offset_width) {
+  RETURN_NOT_OK(LoadValidity(out));
+  RETURN_NOT_OK(LoadBuffer(out, ValueShape::Word(offset_width), SaturatingBytes(out.length, offset_width)));
+  RETURN_NOT_OK(LoadBuffer(out, ValueShape::Word(offset_width), SaturatingBytes(out.length, offset_width)));
+  return LoadChildren(field, out);
+}
+
+Status ArrayLoader::LoadRunEndEncoded(const FieldDesc& field, ArrayData& out) {
+  if (out.null_count != 0) {
+    return message_.Error("run-end encoded field '" + field.name + "' has a null count of its own (" +
+                              std::to_string(out.null_count) + ")",
+                          message_.offset);
+  }
   return LoadChildren(field, out);
 }
 
@@ -144,6 +186,11 @@ Result<std::shared_ptr<ArrayData>> ArrayLoader::Load(const FieldDesc& field, con
     case recflow::TypeId::kList:
     case recflow::TypeId::kMap: RETURN_NOT_OK(LoadList(field, *out, 4)); break;
     case recflow::TypeId::kLargeList: RETURN_NOT_OK(LoadList(field, *out, 8)); break;
+    case recflow::TypeId::kListView: RETURN_NOT_OK(LoadListView(field, *out, 4)); break;
+    case recflow::TypeId::kLargeListView: RETURN_NOT_OK(LoadListView(field, *out, 8)); break;
+    case recflow::TypeId::kBinaryView:
+    case recflow::TypeId::kUtf8View: RETURN_NOT_OK(LoadViews(*out)); break;
+    case recflow::TypeId::kRunEndEncoded: RETURN_NOT_OK(LoadRunEndEncoded(field, *out)); break;
     case recflow::TypeId::kFixedSizeList:
     case recflow::TypeId::kStruct:
       RETURN_NOT_OK(LoadValidity(*out));

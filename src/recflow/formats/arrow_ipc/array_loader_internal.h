@@ -38,7 +38,10 @@ class ArrayLoader {
   Status LoadValidity(ArrayData& out);
   Status LoadBuffer(ArrayData& out, const ValueShape& shape, int64_t max_size);
   Status LoadBinary(ArrayData& out, int offset_width);
+  Status LoadViews(ArrayData& out);
   Status LoadList(const FieldDesc& field, ArrayData& out, int offset_width);
+  Status LoadListView(const FieldDesc& field, ArrayData& out, int offset_width);
+  Status LoadRunEndEncoded(const FieldDesc& field, ArrayData& out);
   Status LoadUnion(const FieldDesc& field, ArrayData& out);
   Status LoadChildren(const FieldDesc& field, ArrayData& out);
 
@@ -47,6 +50,7 @@ class ArrayLoader {
   BodyReader body_;
   const DictionaryMemo& memo_;
   int64_t next_node_ = 0;
+  int64_t next_variadic_count_ = 0;
 };
 
 }  // namespace recflow::arrow_ipc

@@ -34,6 +34,28 @@ int64_t RangeBytes(const ArrayData& data, int64_t start, int64_t length) {
       const ChildRange last = ListRange(data, start + length - 1);
       return 8 * length + RangeBytes(*data.children[0], first, last.start + last.length - first);
     }
+    case TypeId::kListView: case TypeId::kLargeListView: {  // each element's own range of the child
+      int64_t bytes = 16 * length;
+      for (int64_t i = start; i < start + length; ++i) {
+        const ChildRange range = ListRange(data, i);
+        bytes += RangeBytes(*data.children[0], range.start, range.length);
+      }
+      return bytes;
+    }
+    case TypeId::kBinaryView: case TypeId::kUtf8View: {  // views, and the bytes of those not inline
+      int64_t bytes = kViewBytes * length;
+      for (int64_t i = start; i < start + length; ++i) {
+        if (!IsValidAt(data, i)) continue;  // a null's view is not read
+        const auto size = static_cast<int64_t>(BinaryValue(data, i).size());
+        if (size > kInlineViewBytes) bytes += size;
+      }
+      return bytes;
+    }
+    case TypeId::kRunEndEncoded: {  // the runs the range touches: their ends and values
+      const int64_t first = RunIndex(data, start);
+      const int64_t runs = RunIndex(data, start + length - 1) - first + 1;
+      return RangeBytes(*data.children[0], first, runs) + RangeBytes(*data.children[1], first, runs);
+    }
     case TypeId::kStruct: {
       int64_t bytes = length;
       for (const auto& child : data.children) bytes += RangeBytes(*child, data.offset + start, length);

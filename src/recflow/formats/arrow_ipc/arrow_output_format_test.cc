@@ -1,4 +1,4 @@
-// Tests of convert's Arrow output format: row size estimates; dictionary columns (deltas, replacement, unification).
+// Tests of convert's Arrow output format: row size estimates (views, list views and runs too); dictionary columns (deltas, replacement, unification).
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 
 #include <gtest/gtest.h>
@@ -196,6 +196,37 @@ TEST(ArrowOutputFormatTest, EncoderMeasuresRowsThroughOffsetsAndSlices) {
   EXPECT_EQ(measure(**batch, {0, 1, 2}), (std::vector<int64_t>{32, 45, 70}));
   EXPECT_EQ(measure(**batch, {2, 0, 2}), (std::vector<int64_t>{25, 57, 82}));
   EXPECT_EQ(measure(*(*batch)->Slice(1, 2), {1, 0}), (std::vector<int64_t>{25, 38}));
+}
+
+TEST(ArrowOutputFormatTest, EncoderMeasuresViewsListViewsAndRuns) {
+  // A view costs 16 bytes, plus its bytes when they are not inline (a null's view is not read);
+  // a list view 16 plus its elements; a run-end encoded row its run's end and value.
+  using recflow::testing::BufferOf;
+  const std::string long_value(40, 'x');
+  auto views = ArrayData::Make(utf8_view(), 3,
+                               {recflow::testing::ValidityOf("110"),
+                                recflow::testing::ViewsOf({{"short"}, {long_value, 0, 0}, {long_value, 7, 9}}),
+                                Buffer::FromString(long_value)},
+                               1);
+  auto ints = ArrayData::Make(int32(), 4, {nullptr, BufferOf<int32_t>({1, 2, 3, 4})}, 0);
+  auto lists = ArrayData::Make(list_view(Field::Make("item", int32())), 3,
+                               {nullptr, BufferOf<int32_t>({1, 0, 0}), BufferOf<int32_t>({3, 0, 4})}, 0, 0, {ints});
+  auto runs = ArrayData::Make(run_end_encoded(int16(), int64()), 3, {}, 0, 0,
+                              {ArrayData::Make(int16(), 2, {nullptr, BufferOf<int16_t>({1, 3})}, 0),
+                               ArrayData::Make(int64(), 2, {nullptr, BufferOf<int64_t>({5, 6})}, 0)});
+  const auto schema = Schema::Make({Field::Make("v", views->type), Field::Make("l", lists->type),
+                                    Field::Make("r", runs->type)});
+  auto batch = RecordBatch::Make(schema, 3, {views, lists, runs});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto format = MakeArrowOutputFormat(schema, false, IpcWriteOptions::Defaults());
+  ASSERT_TRUE(format.ok());
+  auto encoder = (*format)->NewEncoder();
+  ASSERT_TRUE(encoder.ok());
+  EncodedRecords out;
+  const std::vector<int64_t> rows = {0, 1, 2};
+  ASSERT_TRUE((*encoder)->Encode(**batch, rows, &out).ok());
+  // Rows: 16 + (16 + 12) + (2 + 8); (16 + 40) + 16 + 10; 16 + (16 + 16) + 10.
+  EXPECT_EQ(out.ends, (std::vector<int64_t>{54, 136, 194}));
 }
 
 }  // namespace

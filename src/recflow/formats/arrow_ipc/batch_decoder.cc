@@ -13,13 +13,17 @@
 namespace recflow::arrow_ipc {
 namespace {
 
-/// `status` as a DataError (out-of-memory stays itself) at `name`, `offset` that names `what`.
+/// `status` as a DataError (out-of-memory stays itself) in `name` that names `what`, at the byte
+/// offset `status` found (a buffer's), else at `offset`, keeping the column it names.
 Status Located(const Status& status, const std::string& name, int64_t offset, const std::string& what) {
   std::string text = status.message();
   constexpr std::string_view kPrefix = "arrow ipc: ";
   if (text.starts_with(kPrefix)) text.erase(0, kPrefix.size());
   const StatusCode code = status.code() == StatusCode::kOutOfMemory ? status.code() : StatusCode::kDataError;
-  return Status(code, "arrow ipc: " + what + ": " + text).WithFile(name).WithOffset(offset);
+  const ErrorContext& where = status.context();
+  const int64_t at = where.offset >= 0 ? where.offset : offset;
+  Status out = Status(code, "arrow ipc: " + what + ": " + text).WithFile(name).WithOffset(at);
+  return where.field.empty() ? out : out.WithField(where.field);
 }
 
 /// `status` located at the message, naming the batch (`what`).

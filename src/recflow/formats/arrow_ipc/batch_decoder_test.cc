@@ -124,6 +124,76 @@ TEST(BatchDecoder, ErrorsNameTheFileOffsetAndBatch) {
   EXPECT_NE(bad_dict.status().message().find("dictionary batch 0"), std::string::npos) << bad_dict.status().ToString();
 }
 
+TEST(BatchDecoder, ErrorsInABufferNameItsByteOffsetThroughBuffersAndStreams) {
+  // Batch 1's values buffer (after a 24-byte validity buffer) is a bad Zstandard frame.
+  const auto zstd = static_cast<int>(fb::CompressionType::ZSTD);
+  const std::string values = Bytes(std::vector<int32_t>{1, 2, 3, 4});
+  Body good;
+  good.Add("");
+  good.Add(Bytes(std::vector<int64_t>{-1}) + values);
+  Body bad;
+  bad.Add(Bytes(std::vector<int64_t>{-1}) + std::string(16, '\xFF'));
+  bad.Add(Bytes(std::vector<int64_t>{16}) + "not a zstd frame");
+  const std::string schema = testing::Int32SchemaMessage();
+  const std::string first = BatchMessage(4, {fb::FieldNode(4, 0)}, good, zstd);
+  const std::string second = BatchMessage(4, {fb::FieldNode(4, 0)}, bad, zstd);
+  const std::string stream = schema + first + second + testing::EndOfStream();
+  const auto second_at = static_cast<int64_t>(schema.size() + first.size());
+  const int64_t body_at = second_at + static_cast<int64_t>(second.size() - bad.bytes.size());
+  const int64_t buffer_at = body_at + bad.buffers[1].offset();
+
+  auto from_buffer = ReadStream(stream);
+  ASSERT_FALSE(from_buffer.ok());
+  EXPECT_EQ(from_buffer.status().context().file, "hand.arrows");
+  EXPECT_EQ(from_buffer.status().context().offset, buffer_at) << from_buffer.status().ToString();
+  EXPECT_NE(from_buffer.status().message().find("record batch 1: buffer 1:"), std::string::npos)
+      << from_buffer.status().ToString();
+
+  // The same through an InputStream (a pipe or socket): the offset counts the bytes read.
+  auto reader = IpcStreamReader::Open(std::make_unique<BufferInputStream>(Buffer::FromString(stream), "<stdin>"));
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE((*reader)->Next().ok());
+  const Status st = (*reader)->Next().status();
+  EXPECT_EQ(st.context().file, "<stdin>");
+  EXPECT_EQ(st.context().offset, buffer_at) << st.ToString();
+
+  // A problem of the decoded values names the message and the column.
+  Body nulls;
+  nulls.Add(std::string(1, '\x0F'));  // no nulls in the bitmap, the node says 2
+  nulls.Add(values);
+  const std::string lying = BatchMessage(4, {fb::FieldNode(4, 2)}, nulls);
+  auto counted = ReadStream(schema + first + lying + testing::EndOfStream());
+  ASSERT_FALSE(counted.ok());
+  EXPECT_EQ(counted.status().context().offset, second_at);
+  EXPECT_EQ(counted.status().context().field, "x") << counted.status().ToString();
+}
+
+TEST(BatchDecoder, LegacyFramedStreamsBuiltByHandDecodeLikeCurrentOnes) {
+  // Before Arrow 0.15 a message starts with its int32 length, no continuation marker, and the
+  // stream ends with a length of 0 (4 zero bytes).
+  flatbuffers::FlatBufferBuilder schema_fbb;
+  testing::FinishSchemaMessage(
+      schema_fbb, {testing::MakeField(schema_fbb, "x", fb::Type::Int, fb::CreateInt(schema_fbb, 32, true).Union())},
+      fb::MetadataVersion::V4);
+  Body body;
+  body.Add(std::string(1, '\x0B'));  // 1101: element 2 is null
+  body.Add(Bytes(std::vector<int32_t>{7, -8, 0, 9}));
+  const std::vector<fb::FieldNode> nodes = {fb::FieldNode(4, 1)};
+  flatbuffers::FlatBufferBuilder batch_fbb;
+  auto batch = fb::CreateRecordBatchDirect(batch_fbb, 4, &nodes, &body.buffers);
+  batch_fbb.Finish(fb::CreateMessage(batch_fbb, fb::MetadataVersion::V4, fb::MessageHeader::RecordBatch, batch.Union(),
+                                     static_cast<int64_t>(body.bytes.size())));
+  const std::string legacy = Frame(schema_fbb, "", true) + Frame(batch_fbb, body.bytes, true) + std::string(4, '\0');
+  const std::string current = Frame(schema_fbb) + Frame(batch_fbb, body.bytes) + testing::EndOfStream();
+  auto from_legacy = ReadStream(legacy + "bytes after the end are not read");
+  auto from_current = ReadStream(current);
+  ASSERT_TRUE(from_legacy.ok()) << from_legacy.status().ToString();
+  ASSERT_TRUE(from_current.ok()) << from_current.status().ToString();
+  ASSERT_EQ(from_legacy->size(), 1u);
+  EXPECT_EQ((*from_legacy)[0]->ToString(), "x: int32 = [7, -8, null, 9]\n");
+  EXPECT_TRUE((*from_legacy)[0]->Equals(*(*from_current)[0]));
+}
+
 TEST(BatchDecoder, MisalignedBuffersAreCopiedAlignedOthersAreNot) {
   // int32 values at body offset 2 (misaligned) and at offset 0 (aligned).
   for (const int pad : {2, 0}) {

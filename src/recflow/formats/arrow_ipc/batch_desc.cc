@@ -13,14 +13,14 @@ Result<RecordBatchDesc> ConvertRecordBatch(const fb::RecordBatch* batch, int64_t
   RecordBatchDesc out;
   out.length = batch->length();
   if (out.length < 0) return site.Error("negative record batch length " + std::to_string(out.length));
-  // flatbuffers::Verifier checks a struct vector's length field, not its elements' 8-byte
-  // alignment; reading misaligned FieldNodes or Buffers would be undefined behaviour.
+  // flatbuffers::Verifier checks a vector's length field, not its elements' 8-byte alignment;
+  // reading misaligned FieldNodes, Buffers or int64 counts would be undefined behaviour.
   // (An empty vector's data may sit anywhere.)
   const auto misaligned = [](const auto* vector) {
     return vector != nullptr && vector->size() > 0 && reinterpret_cast<uintptr_t>(vector->Data()) % 8 != 0;
   };
-  if (misaligned(batch->nodes()) || misaligned(batch->buffers())) {
-    return site.Error("field nodes or buffers are not 8-byte aligned");
+  if (misaligned(batch->nodes()) || misaligned(batch->buffers()) || misaligned(batch->variadicBufferCounts())) {
+    return site.Error("field nodes, buffers or variadic buffer counts are not 8-byte aligned");
   }
   if (const auto* nodes = batch->nodes()) {
     out.nodes.reserve(nodes->size());
@@ -57,8 +57,17 @@ Result<RecordBatchDesc> ConvertRecordBatch(const fb::RecordBatch* batch, int64_t
     }
     out.compression = static_cast<CompressionCodec>(codec);
   }
-  if (batch->variadicBufferCounts() != nullptr && batch->variadicBufferCounts()->size() > 0) {
-    return site.Error("variadic buffers (view types) are not supported");
+  if (const auto* counts = batch->variadicBufferCounts()) {
+    int64_t total = 0;
+    for (flatbuffers::uoffset_t i = 0; i < counts->size(); ++i) {
+      const int64_t count = counts->Get(i);
+      if (count < 0 || count > static_cast<int64_t>(out.buffers.size()) - total) {
+        return site.Error("variadic buffer count " + std::to_string(i) + " (" + std::to_string(count) +
+                          ") is negative or more than the batch's " + std::to_string(out.buffers.size()) + " buffers");
+      }
+      total += count;
+      out.variadic_buffer_counts.push_back(count);
+    }
   }
   return out;
 }

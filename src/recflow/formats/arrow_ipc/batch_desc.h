@@ -46,6 +46,8 @@ struct RecordBatchDesc {
   std::vector<BufferDesc> buffers;
   /// Set when the body buffers are compressed.
   std::optional<CompressionCodec> compression;
+  /// The data buffers of each binary_view / utf8_view array, in the walk's order (each >= 0).
+  std::vector<int64_t> variadic_buffer_counts;
   bool operator==(const RecordBatchDesc&) const = default;
 };
 
@@ -62,7 +64,8 @@ struct DictionaryBatchDesc {
 
 /// The header of `message` (type kRecordBatch). DataError (naming the input and offset) for a
 /// negative length or count, a null count above its length, a buffer outside the body, an
-/// unknown codec or compression method, or variadic buffer counts (view types).
+/// unknown codec or compression method, or a negative variadic buffer count or more variadic
+/// buffers than the batch has buffers.
 Result<RecordBatchDesc> ReadRecordBatch(const Message& message);
 
 /// The header of `message` (type kDictionaryBatch), checked as ReadRecordBatch checks.

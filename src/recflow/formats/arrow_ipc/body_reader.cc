@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "recflow/columnar/element_access.h"
 #include "recflow/formats/arrow_ipc/body_compression_internal.h"
 #include "recflow/formats/arrow_ipc/body_reader_internal.h"
 
@@ -29,9 +30,10 @@ std::optional<int64_t> LengthPrefix(const Buffer& buffer) {
   return length;
 }
 
-/// A DataError about buffer `index` of the batch in `message`.
-Status BufferError(const Message& message, int64_t index, const std::string& what) {
-  return message.Error("buffer " + std::to_string(index) + ": " + what, message.offset);
+/// A DataError about buffer `index` of `batch` in `message`, at the buffer's byte offset in the input.
+Status BufferError(const Message& message, const RecordBatchDesc& batch, int64_t index, const std::string& what) {
+  return message.Error("buffer " + std::to_string(index) + ": " + what,
+                       message.body_offset + batch.buffers[static_cast<size_t>(index)].offset);
 }
 
 /// A little-endian copy of big-endian values.
@@ -42,6 +44,16 @@ Result<std::shared_ptr<Buffer>> SwappedCopy(const Buffer& in, const ValueShape& 
   const int64_t values = in.size() / shape.size;  // a trailing partial value is left as is
   for (int64_t v = 0; v < values; ++v) {
     uint8_t* value = p + v * shape.size;
+    if (shape.views) {
+      ReverseInPlace(value, 4);
+      int32_t size;
+      std::memcpy(&size, value, sizeof(size));
+      if (size > kInlineViewBytes) {
+        ReverseInPlace(value + 8, 4);
+        ReverseInPlace(value + 12, 4);
+      }
+      continue;
+    }
     for (int i = 0; i < shape.num_parts; ++i) {
       ReverseInPlace(value, shape.parts[i]);
       value += shape.parts[i];
@@ -76,7 +88,9 @@ Status CheckDecompressedSize(const Message& message, const RecordBatchDesc& batc
   for (size_t i = 0; i < batch.buffers.size(); ++i) {
     const BufferDesc& desc = batch.buffers[i];
     if (desc.length == 0) continue;
-    const auto error = [&](const std::string& what) { return BufferError(message, static_cast<int64_t>(i), what); };
+    const auto error = [&](const std::string& what) {
+      return BufferError(message, batch, static_cast<int64_t>(i), what);
+    };
     ASSIGN_OR_RETURN(std::shared_ptr<Buffer> buffer, Buffer::Slice(message.body, desc.offset, desc.length));
     const std::optional<int64_t> prefix = LengthPrefix(*buffer);
     if (!prefix) return error("compressed buffer shorter than its length prefix");
@@ -98,7 +112,7 @@ Status CheckDecompressedSize(const Message& message, const RecordBatchDesc& batc
 }
 
 Status BodyReader::Error(const std::string& what) const {
-  return BufferError(message_, next_ - 1, what);
+  return BufferError(message_, batch_, next_ - 1, what);
 }
 
 Result<std::shared_ptr<Buffer>> BodyReader::Next(const ValueShape& shape, int64_t max_size) {

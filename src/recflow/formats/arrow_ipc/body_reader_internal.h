@@ -20,9 +20,14 @@ struct ValueShape {
   /// Widths of the integers making up one value, in order; empty = nothing to swap.
   std::array<int8_t, 3> parts{};
   int num_parts = 0;
+  /// 16-byte binary views: the int32 size, and for a size above 12 the int32 buffer index and
+  /// offset, are integers; inline bytes and the prefix are not (what swaps depends on the size).
+  bool views = false;
 
   /// Bitmaps, bytes, union type ids: no alignment, never swapped.
   static ValueShape Bytes() { return {}; }
+  /// Binary views.
+  static ValueShape Views() { return {16, {4, 0, 0}, 1, true}; }
   /// One integer of `width` bytes per value (2..32: decimals swap as one integer).
   static ValueShape Word(int32_t width) { return {width, {static_cast<int8_t>(width), 0, 0}, 1}; }
   /// An interval's integers: days-time {4, 4}; months-days-nanoseconds {4, 4, 8}.

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/columnar/run_ends.h"
 
 namespace recflow::arrow_ipc {
 
@@ -95,11 +97,31 @@ Status BodyWriter::AppendRebasedOffsets(const ArrayData& data, int64_t* first, i
   return AppendOwned(std::move(rebased));
 }
 
+Status BodyWriter::AppendViews(const ArrayData& data) {
+  RETURN_NOT_OK(AppendBuffer(data.buffers[1] ? data.buffers[1]->data() + data.offset * kViewBytes : nullptr,
+                             data.length * kViewBytes));
+  variadic_buffer_counts_.push_back(static_cast<int64_t>(data.buffers.size()) - 2);
+  for (size_t b = 2; b < data.buffers.size(); ++b) {
+    const auto& buffer = data.buffers[b];
+    RETURN_NOT_OK(AppendBuffer(buffer ? buffer->data() : nullptr, buffer ? buffer->size() : 0));
+  }
+  return Status::OK();
+}
+
 Status BodyWriter::AppendArray(const ArrayData& data) {
   const DataType& type = *data.type;
   const TypeId id = type.id();
+  if (id == TypeId::kRunEndEncoded && data.offset != 0) {  // IPC arrays start at offset 0
+    ASSIGN_OR_RETURN(auto compact, CompactRuns(data));
+    made_.push_back(compact);
+    return AppendArray(*compact);
+  }
   nodes_.emplace_back(data.length, data.null_count);
   if (id == TypeId::kNull) return Status::OK();  // no buffers at all
+  if (id == TypeId::kRunEndEncoded) {  // no buffers of its own: the runs, then their values
+    for (const auto& child : data.children) RETURN_NOT_OK(AppendArray(*child));
+    return Status::OK();
+  }
   if (id != TypeId::kUnion) {  // V5 unions have no validity buffer
     if (data.null_count == 0 || data.validity() == nullptr) {
       RETURN_NOT_OK(AppendBuffer(nullptr, 0));
@@ -132,6 +154,16 @@ Status BodyWriter::AppendArray(const ArrayData& data) {
         RETURN_NOT_OK(AppendRebasedOffsets<int32_t>(data, &first, &last));
       }
       return AppendArray(*data.children[0]->Slice(first, last - first));
+    }
+    case TypeId::kBinaryView:
+    case TypeId::kUtf8View: return AppendViews(data);
+    case TypeId::kListView:
+    case TypeId::kLargeListView: {  // offsets and sizes as they are, into the whole child
+      const int64_t width = id == TypeId::kListView ? 4 : 8;
+      for (int b = 1; b <= 2; ++b) {
+        RETURN_NOT_OK(AppendBuffer(values(b) == nullptr ? nullptr : values(b) + data.offset * width, data.length * width));
+      }
+      return AppendArray(*data.children[0]);
     }
     case TypeId::kFixedSizeList: {
       const int64_t size = type.params().width;

@@ -23,18 +23,24 @@ class BodyWriter {
   BodyWriter(BodyCodec codec, int level) : codec_(codec), level_(level) {}
 
   /// Appends the nodes and buffers of `data` (any offset: sliced arrays are written from
-  /// offset 0, their validity bits shifted and their offsets rebased) and of its children.
-  /// Dictionary values are not written (they go in DictionaryBatch messages).
+  /// offset 0, their validity bits shifted and their offsets rebased; list views keep their
+  /// offsets into the whole child, views their data buffers; run-end encoded arrays keep the
+  /// runs they use, their ends rebased) and of its children. Dictionary values are not written
+  /// (they go in DictionaryBatch messages).
   Status AppendArray(const ArrayData& data);
 
   const std::vector<fb::FieldNode>& nodes() const { return nodes_; }
   const std::vector<fb::Buffer>& buffers() const { return buffers_; }
+  /// The data buffers of each binary / utf8 view array appended, in order.
+  const std::vector<int64_t>& variadic_buffer_counts() const { return variadic_buffer_counts_; }
   /// The body as pieces, every buffer padded to 8 bytes: views of the arrays' own buffers where
   /// they are written as they are (valid while those arrays live), else of `owned()`.
   const std::vector<std::string_view>& pieces() const { return pieces_; }
   /// The bytes made here (shifted bits, rebased offsets, compressed buffers); moving the writer
-  /// keeps their addresses.
+  /// keeps their addresses (and those of the arrays it made).
   std::deque<std::string>& owned() { return owned_; }
+  /// The arrays made here (a sliced run-end encoded array's compacted runs) that pieces point into.
+  std::vector<std::shared_ptr<ArrayData>>& made() { return made_; }
   /// Total bytes of the pieces.
   int64_t body_length() const { return body_length_; }
   BodyCodec codec() const { return codec_; }
@@ -46,13 +52,16 @@ class BodyWriter {
   Status AppendBits(const uint8_t* bits, int64_t offset, int64_t length);
   template <typename Offset>
   Status AppendRebasedOffsets(const ArrayData& data, int64_t* first, int64_t* last);
+  Status AppendViews(const ArrayData& data);
 
   BodyCodec codec_;
   int level_;
   std::vector<fb::FieldNode> nodes_;
   std::vector<fb::Buffer> buffers_;
+  std::vector<int64_t> variadic_buffer_counts_;
   std::vector<std::string_view> pieces_;
   std::deque<std::string> owned_;
+  std::vector<std::shared_ptr<ArrayData>> made_;  // arrays made here (compacted runs) that pieces point into
   int64_t body_length_ = 0;
 };
 

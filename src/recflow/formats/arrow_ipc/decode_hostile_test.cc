@@ -1,4 +1,4 @@
-// Hostile input to the decoding path: byte flips in real files decode to valid batches or give DataErrors, never crashes.
+// Hostile input to the decoding path: byte flips in real files and in the newer-type seeds decode to valid batches or give DataErrors, never crashes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,9 +12,13 @@
 namespace recflow::arrow_ipc {
 namespace {
 
-std::string ReadBytes(const std::string& relative) {
-  auto buffer = ReadWholeFile((recflow::testing::TestdataDir() / "arrow-integration" / relative).string());
+std::string ReadPath(const std::string& path) {
+  auto buffer = ReadWholeFile(path);
   return buffer.ok() ? std::string((*buffer)->view()) : std::string();
+}
+
+std::string ReadBytes(const std::string& relative) {
+  return ReadPath((recflow::testing::TestdataDir() / "arrow-integration" / relative).string());
 }
 
 /// Decodes every batch of `bytes` as a stream; the first error, or OK.
@@ -44,6 +48,24 @@ void ExpectOkOrDataError(const Status& status, const std::string& what) {
   EXPECT_GE(status.context().offset, 0) << what << ": " << status.ToString();
 }
 
+/// Changes 1 to 4 random bytes of `original` `rounds` times and decodes each result; returns
+/// how many failed (each failure must be a located DataError).
+int ChangeAndDecode(const std::string& original, bool is_file, int rounds, std::mt19937_64& rng, const std::string& what) {
+  int failures = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::string bytes = original;
+    const int changes = 1 + static_cast<int>(rng() % 4);
+    for (int k = 0; k < changes; ++k) {
+      const size_t at = rng() % bytes.size();
+      bytes[at] = static_cast<char>(rng() % 3 == 0 ? 0xFF : rng());
+    }
+    const Status status = is_file ? DecodeFile(bytes) : DecodeStream(bytes);
+    failures += !status.ok();
+    ExpectOkOrDataError(status, what + " round " + std::to_string(round));
+  }
+  return failures;
+}
+
 TEST(ArrowIpcDecodeHostile, RandomByteChangesInRealFiles) {
   RECFLOW_REQUIRE_TESTDATA();
   const char* const cases[] = {
@@ -62,20 +84,28 @@ TEST(ArrowIpcDecodeHostile, RandomByteChangesInRealFiles) {
       ASSERT_FALSE(original.empty()) << name << suffix;
       const bool is_file = std::string(suffix) == ".arrow_file";
       ASSERT_TRUE((is_file ? DecodeFile(original) : DecodeStream(original)).ok()) << name << suffix;
-      for (int round = 0; round < 1500; ++round) {
-        std::string bytes = original;
-        const int changes = 1 + static_cast<int>(rng() % 4);
-        for (int k = 0; k < changes; ++k) {
-          const size_t at = rng() % bytes.size();
-          bytes[at] = static_cast<char>(rng() % 3 == 0 ? 0xFF : rng());
-        }
-        const Status status = is_file ? DecodeFile(bytes) : DecodeStream(bytes);
-        failures += !status.ok();
-        ExpectOkOrDataError(status, std::string(name) + suffix + " round " + std::to_string(round));
-      }
+      failures += ChangeAndDecode(original, is_file, 1500, rng, std::string(name) + suffix);
     }
   }
   EXPECT_GT(failures, 1000);  // the changes are really seen
+}
+
+TEST(ArrowIpcDecodeHostile, RandomByteChangesInNewerTypeSeeds) {
+  // Views (written by Arrow JS and by IpcWriter, plain, compressed and big-endian), list views,
+  // run-end encoded columns and narrow decimals.
+  const char* const seeds[] = {"views.arrows",           "views.arrow",           "decimal_narrow.arrows",
+                               "newer_types.arrows",     "newer_types_lz4.arrows", "newer_types_zstd.arrow",
+                               "newer_types_big_endian.arrow", "big_endian.arrow"};
+  std::mt19937_64 rng(20261125);
+  int failures = 0;
+  for (const char* name : seeds) {
+    const std::string original = ReadPath(std::string(RECFLOW_ARROW_IPC_CORPUS) + "/" + name);
+    ASSERT_FALSE(original.empty()) << name;
+    const bool is_file = std::string(name).ends_with(".arrow");
+    ASSERT_TRUE((is_file ? DecodeFile(original) : DecodeStream(original)).ok()) << name;
+    failures += ChangeAndDecode(original, is_file, 3000, rng, name);
+  }
+  EXPECT_GT(failures, 3000);
 }
 
 }  // namespace

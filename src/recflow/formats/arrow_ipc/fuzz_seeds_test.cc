@@ -1,4 +1,4 @@
-// The writer-made fuzz seeds (LZ4, ZSTD, big-endian, dictionary deltas, files): regenerated with RECFLOW_WRITE_FUZZ_SEEDS=1, checked to decode with their feature.
+// The writer-made fuzz seeds (LZ4, ZSTD, big-endian, dictionary deltas, Arrow's newer types, files): regenerated with RECFLOW_WRITE_FUZZ_SEEDS=1, checked to decode with their feature.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -85,12 +85,52 @@ std::shared_ptr<RecordBatch> SeedBatch() {
   return *RecordBatch::Make(schema, kRows, std::move(columns));
 }
 
-/// `batches` copies of SeedBatch written by IpcWriter as a stream or file.
-std::string Written(Compression compression, bool file, int batches = 1) {
+/// Repetitive columns of Arrow's newer layouts: utf8 views (inline and in two data buffers),
+/// list views (overlapping), run-end encoded strings, decimal32 and decimal64.
+std::shared_ptr<RecordBatch> NewerTypesBatch() {
+  using recflow::testing::ViewSpec;
+  std::vector<ViewSpec> views;
+  std::vector<int32_t> view_offsets, view_sizes, run_ends;
+  std::vector<int32_t> small;
+  std::vector<int64_t> wide;
+  for (int64_t i = 0; i < kRows; ++i) {
+    views.push_back(i % 3 == 0 ? ViewSpec{"short" + std::to_string(i % 4)}
+                               : ViewSpec{"a longer value, " + std::to_string(i % 2), static_cast<int32_t>(i % 2), 0});
+    view_offsets.push_back(static_cast<int32_t>(i % 5));
+    view_sizes.push_back(static_cast<int32_t>(i % 3));
+    if (i % 4 == 3) run_ends.push_back(static_cast<int32_t>(i + 1));
+    small.push_back(static_cast<int32_t>(i * 125 - 999));
+    wide.push_back(-i * 1'000'000'007);
+  }
+  const auto item = Field::Make("item", int16(), true);
+  auto items = ArrayData::Make(int16(), 8, {nullptr, BufferOf<int16_t>({1, 2, 3, 4, 5, 6, 7, 8})}, 0);
+  const auto runs = static_cast<int64_t>(run_ends.size());
+  std::vector<std::string> run_values;
+  for (int64_t r = 0; r < runs; ++r) run_values.push_back(r % 2 ? "even" : "odd");
+  std::vector<std::shared_ptr<ArrayData>> columns = {
+      ArrayData::Make(utf8_view(), kRows,
+                      {nullptr, recflow::testing::ViewsOf(views), Buffer::FromString("a longer value, 0"),
+                       Buffer::FromString("a longer value, 1")},
+                      0),
+      ArrayData::Make(list_view(item), kRows, {nullptr, BufferOf(view_offsets), BufferOf(view_sizes)}, 0, 0, {items}),
+      ArrayData::Make(run_end_encoded(int32(), utf8()), kRows, {}, 0, 0,
+                      {ArrayData::Make(int32(), runs, {nullptr, BufferOf(run_ends)}, 0), Utf8Of(run_values)}),
+      ArrayData::Make(decimal(9, 2, 32), kRows, {nullptr, BufferOf(small)}, 0),
+      ArrayData::Make(decimal(18, 4, 64), kRows, {nullptr, BufferOf(wide)}, 0),
+  };
+  std::vector<FieldPtr> fields;
+  for (const char* name : {"text", "lists", "runs", "d32", "d64"}) {
+    fields.push_back(Field::Make(name, columns[fields.size()]->type, true));
+  }
+  return *RecordBatch::Make(Schema::Make(std::move(fields)), kRows, std::move(columns));
+}
+
+/// `batches` copies of `batch` (SeedBatch by default) written by IpcWriter as a stream or file.
+std::string Written(Compression compression, bool file, int batches = 1,
+                    const std::shared_ptr<RecordBatch>& batch = SeedBatch()) {
   BufferOutputStream out;
   IpcWriteOptions options = IpcWriteOptions::Defaults();
   options.compression = compression;
-  const auto batch = SeedBatch();
   auto writer = file ? IpcWriter::OpenFile(&out, batch->schema(), options)
                      : IpcWriter::OpenStream(&out, batch->schema(), options);
   EXPECT_TRUE(writer.ok()) << writer.status().ToString();
@@ -108,6 +148,7 @@ struct Seed {
   bool compressed = false;
   bool big_endian = false;
   bool delta = false;
+  bool newer_types = false;  ///< views, list views, run-end encoded, decimal32/64
 };
 
 /// Every seed, freshly made. IpcWriter makes all but the dictionary deltas, which it never
@@ -123,6 +164,14 @@ std::vector<Seed> MakeSeeds() {
       {"lz4.arrow", Written(Compression::kLz4Frame, true, 2), true, true},
       {"zstd.arrow", Written(Compression::kZstd, true), true, true},
       {"big_endian.arrows", testing::ToBigEndian(Written(Compression::kNone, false)), false, false, true},
+      {"big_endian.arrow", testing::ToBigEndianFile(Written(Compression::kNone, true)), true, false, true},
+      {"newer_types.arrows", Written(Compression::kNone, false, 1, NewerTypesBatch()), false, false, false, false, true},
+      {"newer_types_zstd.arrow", Written(Compression::kZstd, true, 1, NewerTypesBatch()), true, true, false, false,
+       true},
+      {"newer_types_lz4.arrows", Written(Compression::kLz4Frame, false, 1, NewerTypesBatch()), false, true, false,
+       false, true},
+      {"newer_types_big_endian.arrow", testing::ToBigEndianFile(Written(Compression::kNone, true, 1, NewerTypesBatch())),
+       true, false, true, false, true},
       {"dictionary_delta.arrows",
        testing::DictionarySchemaMessage() + dictionary + IndicesMessage({1, 0}) + delta + IndicesMessage({2, 0}) +
            testing::EndOfStream(),
@@ -144,6 +193,18 @@ void Note(const BatchMessage& batch, Seed& seen) {
   }
 }
 
+/// True when `schema` has a column of each of Arrow's newer layouts.
+bool HasNewerTypes(const SchemaDesc& schema) {
+  std::vector<TypeId> ids;
+  for (const FieldDesc& field : schema.fields) ids.push_back(field.type.id);
+  const auto has = [&ids](TypeId id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+  bool narrow_decimal = false;
+  for (const FieldDesc& field : schema.fields) {
+    narrow_decimal |= field.type.id == TypeId::kDecimal && field.type.bit_width < 128;
+  }
+  return has(TypeId::kUtf8View) && has(TypeId::kListView) && has(TypeId::kRunEndEncoded) && narrow_decimal;
+}
+
 /// Reads `bytes` as `expected` says (metadata walk and full decoding) and reports what it saw.
 Result<Seed> Inspect(const Seed& expected, const std::string& bytes) {
   Seed seen;
@@ -151,6 +212,7 @@ Result<Seed> Inspect(const Seed& expected, const std::string& bytes) {
   if (expected.file) {
     ASSIGN_OR_RETURN(auto file, FileReader::Open(data, expected.name));
     seen.big_endian = file->schema().endianness == Endianness::kBig;
+    seen.newer_types = HasNewerTypes(file->schema());
     for (int i = 0; i < file->num_dictionaries(); ++i) {
       ASSIGN_OR_RETURN(BatchMessage batch, file->ReadDictionary(i));
       Note(batch, seen);
@@ -168,6 +230,7 @@ Result<Seed> Inspect(const Seed& expected, const std::string& bytes) {
   }
   ASSIGN_OR_RETURN(auto messages, StreamReader::Open(data, expected.name));
   seen.big_endian = messages->schema().endianness == Endianness::kBig;
+  seen.newer_types = HasNewerTypes(messages->schema());
   while (true) {
     ASSIGN_OR_RETURN(auto batch, messages->Next());
     if (!batch) break;
@@ -199,6 +262,7 @@ TEST(ArrowIpcFuzzSeeds, CheckedInSeedsDecodeAndExerciseTheirFeature) {
       EXPECT_EQ(seen->compressed, seed.compressed);
       EXPECT_EQ(seen->big_endian, seed.big_endian);
       EXPECT_EQ(seen->delta, seed.delta);
+      EXPECT_EQ(seen->newer_types, seed.newer_types);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <simdjson.h>
 
@@ -143,10 +144,22 @@ TEST(IpcWriterTest, ApacheArrowJsReadsTheValues) {
       {"sparse_union", R"([1,null,"bird"])"},
       {"dense_union", R"(["bird",4,"cat"])"},
       {"dictionary", R"(["c","a",null])"},
+      // Arrow JS gives decimals as their little-endian 32-bit words: -1250; null, -4000001.
+      {"decimal32", R"([[4294966046],[7]])"},
+      {"decimal64", R"([null,[4290967295,4294967295]])"},
+      {"binary_view", R"([[115,104,111,114,116],[108,111,110,103,101,114,32,116,104,97,110,32,116,119,101,108,118,101,)"
+                      R"(32,98,121,116,101,115],null,[97,110,111,116,104,101,114,32,108,111,110,103,32,118,97,108,117,101]])"},
+      {"utf8_view", R"(["short","longer than twelve bytes",null,"another long value"])"},
+      {"utf8_view_sliced", R"(["longer than twelve bytes",null,"another long value"])"},
   };
+  // Arrow JS 21 has no reader for these (its enum stops at Utf8View); our own reader reads them
+  // back in the tests above and in interop_newer_types_test.
+  const std::set<std::string> js_lacks = {"list_view", "large_list_view", "run_end_encoded", "run_end_encoded_sliced",
+                                          "run_end_encoded_int16"};
   simdjson::dom::parser parser;
   for (const auto& [name, data] : SampleArrays()) {
     SCOPED_TRACE(name);
+    if (js_lacks.contains(name)) continue;
     for (const bool file : {false, true}) {
       const std::string path = dir.File(name + (file ? ".arrow" : ".arrows"));
       WriteIpc(path, {OneColumn(name, data)}, file);

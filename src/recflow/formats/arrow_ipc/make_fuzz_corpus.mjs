@@ -1,4 +1,4 @@
-// Writes the arrow_ipc fuzz seed corpus with Apache Arrow JS (an independent writer):
+// Writes the arrow_ipc fuzz seed corpus with Apache Arrow JS (an independent writer), and the JS-written files js_writer_test reads:
 //   NODE_PATH=tests/node/node_modules node src/recflow/formats/arrow_ipc/make_fuzz_corpus.mjs
 // (run from the repository root; tests/node pins apache-arrow).
 // The other seeds (lz4.*, zstd.*, big_endian.arrows, dictionary_delta.*) come from recflow's own
@@ -29,12 +29,32 @@ const dict = arrow.makeTable({
   color: arrow.vectorFromArray(["red", "green", "red", "blue"], new arrow.Dictionary(new arrow.Utf8(), new arrow.Int8())),
 });
 
-for (const [name, t] of [["primitive", table], ["nested", nested], ["dictionary", dict]]) {
+// Arrow's newer layouts that Arrow JS writes: string and binary views (inline values of at most
+// 12 bytes, longer ones in variadic data buffers) and 32/64-bit decimals (-12.50, 7.00, null).
+const views = arrow.makeTable({
+  text: arrow.vectorFromArray(["short", "a value longer than twelve bytes", null, "", "another long value here"],
+    new arrow.Utf8View()),
+  bytes: arrow.vectorFromArray([Uint8Array.of(1, 2), null, new TextEncoder().encode("binary longer than 12"),
+    Uint8Array.of(), Uint8Array.of(255)], new arrow.BinaryView()),
+});
+const decimals = new arrow.Table({
+  d32: arrow.makeVector(arrow.makeData({ type: new arrow.Decimal(2, 9, 32), length: 3, nullCount: 1,
+    nullBitmap: Uint8Array.of(0b011), data: new Int32Array([-1250, 700, 0]) })),
+  d64: arrow.makeVector(arrow.makeData({ type: new arrow.Decimal(3, 18, 64), length: 3, nullCount: 1,
+    nullBitmap: Uint8Array.of(0b101), data: new Int32Array([-4000001, -1, 0, 0, 123456789, 1]) })),
+});
+
+for (const [name, t] of [["primitive", table], ["nested", nested], ["dictionary", dict], ["views", views],
+                         ["decimal_narrow", decimals]]) {
   writeFileSync(join(out, `${name}.arrows`), arrow.tableToIPC(t, "stream"));
   writeFileSync(join(out, `${name}.arrow`), arrow.tableToIPC(t, "file"));
 }
 
-// The pre-0.15 framing (a bare int32 length, no continuation marker), made from the stream.
+// The pre-0.15 framing (a bare int32 length, no continuation marker) as Arrow JS writes it.
+writeFileSync(join(out, "primitive_legacy_js.arrows"),
+  arrow.RecordBatchStreamWriter.writeAll(table, { writeLegacyIpcFormat: true }).toUint8Array(true));
+
+// The same framing made from the stream by hand, message by message.
 const stream = Buffer.from(arrow.tableToIPC(table, "stream"));
 const legacy = [];
 for (let at = 0; at < stream.length;) {

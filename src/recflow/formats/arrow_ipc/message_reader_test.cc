@@ -161,6 +161,16 @@ TEST(ArrowIpcSchema, ConvertsEveryTypeFamily) {
   std::vector<int32_t> ids = {5, 9};
   fields.push_back(MakeField(fbb, "u", fb::Type::Union,
                              fb::CreateUnionDirect(fbb, fb::UnionMode::Dense, &ids).Union(), {a, b}));
+  fields.push_back(MakeField(fbb, "sv", fb::Type::Utf8View, fb::CreateUtf8View(fbb).Union()));
+  fields.push_back(MakeField(fbb, "bv", fb::Type::BinaryView, fb::CreateBinaryView(fbb).Union()));
+  auto view_item = MakeField(fbb, "item", fb::Type::Int, fb::CreateInt(fbb, 16, true).Union());
+  fields.push_back(MakeField(fbb, "lv", fb::Type::ListView, fb::CreateListView(fbb).Union(), {view_item}));
+  fields.push_back(MakeField(fbb, "llv", fb::Type::LargeListView, fb::CreateLargeListView(fbb).Union(), {view_item}));
+  auto run_ends = MakeField(fbb, "run_ends", fb::Type::Int, fb::CreateInt(fbb, 64, true).Union());
+  auto values = MakeField(fbb, "values", fb::Type::Utf8, fb::CreateUtf8(fbb).Union());
+  fields.push_back(MakeField(fbb, "ree", fb::Type::RunEndEncoded, fb::CreateRunEndEncoded(fbb).Union(),
+                             {run_ends, values}));
+  fields.push_back(MakeField(fbb, "d32", fb::Type::Decimal, fb::CreateDecimal(fbb, 9, 2, 32).Union()));
   auto dict = fb::CreateDictionaryEncoding(fbb, 7, 0, true);
   fields.push_back(MakeField(fbb, "cat", fb::Type::LargeUtf8, fb::CreateLargeUtf8(fbb).Union(), {}, dict));
   FinishSchemaMessage(fbb, fields);
@@ -170,7 +180,9 @@ TEST(ArrowIpcSchema, ConvertsEveryTypeFamily) {
   for (const FieldDesc& f : schema->fields) rendered.push_back(TypeToString(f.type));
   EXPECT_EQ(rendered, (std::vector<std::string>{"timestamp[us, UTC]", "time64[ns]", "decimal256(40, 2)",
                                                 "interval[month_day_nano]", "float16", "fixed_size_list[3]",
-                                                "dense_union[5, 9]", "large_utf8"}));
+                                                "dense_union[5, 9]", "utf8_view", "binary_view", "list_view",
+                                                "large_list_view", "run_end_encoded", "decimal32(9, 2)",
+                                                "large_utf8"}));
   const FieldDesc& cat = schema->fields.back();
   ASSERT_TRUE(cat.dictionary.has_value());
   EXPECT_EQ(cat.dictionary->id, 7);
@@ -199,8 +211,10 @@ TEST(ArrowIpcSchema, InvalidTypesAreDataErrors) {
   ExpectDataError(
       SchemaErrorOf(fb::Type::Time, [](B& b) { return fb::CreateTime(b, static_cast<fb::TimeUnit>(7), 64).Union(); }),
       "unknown time unit");
-  ExpectDataError(SchemaErrorOf(fb::Type::Decimal, [](B& b) { return fb::CreateDecimal(b, 10, 2, 64).Union(); }),
-                  "decimal bit width 64");
+  ExpectDataError(SchemaErrorOf(fb::Type::Decimal, [](B& b) { return fb::CreateDecimal(b, 10, 2, 16).Union(); }),
+                  "decimal bit width 16 is not 32, 64, 128 or 256");
+  ExpectDataError(SchemaErrorOf(fb::Type::Decimal, [](B& b) { return fb::CreateDecimal(b, 10, 2, 32).Union(); }),
+                  "decimal precision 10 is out of range");
   ExpectDataError(SchemaErrorOf(fb::Type::FloatingPoint,
                                 [](B& b) { return fb::CreateFloatingPoint(b, static_cast<fb::Precision>(3)).Union(); }),
                   "unknown floating point precision");
@@ -209,8 +223,12 @@ TEST(ArrowIpcSchema, InvalidTypesAreDataErrors) {
                   "unknown union mode");
   ExpectDataError(SchemaErrorOf(static_cast<fb::Type>(40), [](B& b) { return fb::CreateNull(b).Union(); }),
                   "unknown type id 40");
-  ExpectDataError(SchemaErrorOf(fb::Type::Utf8View, [](B& b) { return fb::CreateUtf8View(b).Union(); }),
-                  "Utf8View is not supported");
+  ExpectDataError(SchemaErrorOf(fb::Type::Utf8View, [](B& b) { return fb::CreateUtf8View(b).Union(); }, 1),
+                  "expected 0");
+  ExpectDataError(SchemaErrorOf(fb::Type::ListView, [](B& b) { return fb::CreateListView(b).Union(); }, 2),
+                  "expected 1");
+  ExpectDataError(SchemaErrorOf(fb::Type::RunEndEncoded, [](B& b) { return fb::CreateRunEndEncoded(b).Union(); }, 1),
+                  "expected 2");
   ExpectDataError(SchemaErrorOf(fb::Type::List, [](B& b) { return fb::CreateList(b).Union(); }, 2), "expected 1");
   ExpectDataError(SchemaErrorOf(fb::Type::Int, [](B& b) { return fb::CreateInt(b, 8, true).Union(); }, 1),
                   "expected 0");

@@ -31,6 +31,7 @@ EncodedMessage Frame(const flatbuffers::FlatBufferBuilder& fbb, BodyWriter* writ
   EncodedMessage out = Frame(fbb);
   out.body = writer->pieces();
   out.owned = std::move(writer->owned());
+  out.made = std::move(writer->made());
   out.body_length = writer->body_length();
   return out;
 }
@@ -65,7 +66,9 @@ Result<flatbuffers::Offset<fb::RecordBatch>> BuildBatch(flatbuffers::FlatBufferB
   }
   const auto nodes = StructVector(fbb, writer->nodes());
   const auto buffers = StructVector(fbb, writer->buffers());
-  return fb::CreateRecordBatch(fbb, length, nodes, buffers, compression);
+  flatbuffers::Offset<flatbuffers::Vector<int64_t>> counts = 0;  // only batches with view arrays have them
+  if (!writer->variadic_buffer_counts().empty()) counts = fbb.CreateVector(writer->variadic_buffer_counts());
+  return fb::CreateRecordBatch(fbb, length, nodes, buffers, compression, counts);
 }
 
 std::vector<fb::Block> Blocks(const std::vector<MessageBlock>& blocks) {

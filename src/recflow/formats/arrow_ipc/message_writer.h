@@ -23,6 +23,7 @@ struct EncodedMessage {
   std::string metadata;                ///< marker, length and padded flatbuffer
   std::vector<std::string_view> body;  ///< the body's pieces, in order
   std::deque<std::string> owned;       ///< bytes some pieces point into
+  std::vector<std::shared_ptr<ArrayData>> made;  ///< arrays made for the message that pieces point into
   int64_t metadata_length = 0;         ///< bytes before the body (marker and length included)
   int64_t body_length = 0;
 

@@ -81,6 +81,13 @@ Result<DataTypePtr> ConvertValueType(const FieldDesc& field) {
     case TypeId::kLargeList: RETURN_NOT_OK(ExpectChildren(field, 1)); return large_list(children[0]);
     case TypeId::kFixedSizeList: RETURN_NOT_OK(ExpectChildren(field, 1)); return fixed_size_list(children[0], t.list_size);
     case TypeId::kStruct: return struct_(std::move(children));
+    case TypeId::kBinaryView: return binary_view();
+    case TypeId::kUtf8View: return utf8_view();
+    case TypeId::kListView: RETURN_NOT_OK(ExpectChildren(field, 1)); return list_view(children[0]);
+    case TypeId::kLargeListView: RETURN_NOT_OK(ExpectChildren(field, 1)); return large_list_view(children[0]);
+    case TypeId::kRunEndEncoded:
+      RETURN_NOT_OK(ExpectChildren(field, 2));
+      return run_end_encoded(children[0]->type(), children[1]->type());
     case TypeId::kMap: {
       RETURN_NOT_OK(ExpectChildren(field, 1));
       const FieldDesc& entries = field.children[0];

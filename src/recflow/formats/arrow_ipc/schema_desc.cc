@@ -44,10 +44,14 @@ Result<TypeDesc> ConvertDecimal(const fb::Decimal* t, const ErrorSite& site) {
   out.bit_width = t->bitWidth();
   out.decimal_precision = t->precision();
   out.decimal_scale = t->scale();
-  if (out.bit_width != 128 && out.bit_width != 256) {
-    return site.Error("decimal bit width " + std::to_string(out.bit_width) + " is not 128 or 256");
+  int32_t max_precision = 0;  // the most digits each width holds
+  switch (out.bit_width) {
+    case 32: max_precision = 9; break;
+    case 64: max_precision = 18; break;
+    case 128: max_precision = 38; break;
+    case 256: max_precision = 76; break;
+    default: return site.Error("decimal bit width " + std::to_string(out.bit_width) + " is not 32, 64, 128 or 256");
   }
-  const int32_t max_precision = out.bit_width == 128 ? 38 : 76;
   if (out.decimal_precision < 1 || out.decimal_precision > max_precision) {
     return site.Error("decimal precision " + std::to_string(out.decimal_precision) + " is out of range");
   }
@@ -159,13 +163,12 @@ Result<TypeDesc> ConvertType(const fb::Field* field, int num_children, const Err
       out.keys_sorted = field->type_as_Map()->keysSorted();
       return out;
     case fb::Type::Union: return ConvertUnion(field->type_as_Union(), num_children, site);
+    case fb::Type::RunEndEncoded: out.id = TypeId::kRunEndEncoded; return out;
+    case fb::Type::BinaryView: out.id = TypeId::kBinaryView; return out;
+    case fb::Type::Utf8View: out.id = TypeId::kUtf8View; return out;
+    case fb::Type::ListView: out.id = TypeId::kListView; return out;
+    case fb::Type::LargeListView: out.id = TypeId::kLargeListView; return out;
     case fb::Type::NONE: return site.Error("field has no type");
-    case fb::Type::RunEndEncoded:
-    case fb::Type::BinaryView:
-    case fb::Type::Utf8View:
-    case fb::Type::ListView:
-    case fb::Type::LargeListView:
-      return site.Error(Str("type ") + fb::EnumNameType(type) + " is not supported");
   }
   return site.Error("unknown type id " + std::to_string(static_cast<int>(type)));
 }
@@ -181,7 +184,19 @@ Status CheckChildren(const FieldDesc& field, const ErrorSite& site) {
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
       return n == 1 ? Status::OK() : bad("1");
+    case TypeId::kRunEndEncoded: {
+      if (n != 2) return bad("2");
+      const FieldDesc& run_ends = field.children[0];
+      const int width = run_ends.type.bit_width;
+      if (run_ends.type.id != TypeId::kInt || !run_ends.type.is_signed || width < 16 || run_ends.dictionary) {
+        return site.Error("run-end encoded field '" + field.name + "' has run ends of type " +
+                          TypeToString(run_ends.type) + ", not int16, int32 or int64");
+      }
+      return Status::OK();
+    }
     case TypeId::kMap: {
       if (n != 1) return bad("1");
       const FieldDesc& entries = field.children[0];

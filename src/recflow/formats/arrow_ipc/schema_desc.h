@@ -13,8 +13,7 @@
 
 namespace recflow::arrow_ipc {
 
-/// Every Arrow logical type recflow recognises (the view and run-end-encoded types of
-/// Arrow >= 12 are not among them yet and are reported as DataError).
+/// Every Arrow logical type of Schema.fbs.
 enum class TypeId : uint8_t {
   kNull,
   kBool,
@@ -37,6 +36,11 @@ enum class TypeId : uint8_t {
   kStruct,
   kMap,
   kUnion,
+  kRunEndEncoded,
+  kBinaryView,
+  kUtf8View,
+  kListView,
+  kLargeListView,
 };
 
 /// Width of a floating point type.
@@ -59,7 +63,7 @@ using KeyValueMetadata = std::vector<std::pair<std::string, std::string>>;
 /// keep their defaults, so two equal types compare equal.
 struct TypeDesc {
   TypeId id = TypeId::kNull;
-  /// kInt: 8, 16, 32 or 64; kDecimal: 128 or 256; kTime: 32 or 64.
+  /// kInt: 8, 16, 32 or 64; kDecimal: 32, 64, 128 or 256; kTime: 32 or 64.
   int32_t bit_width = 0;
   /// kInt.
   bool is_signed = false;

@@ -43,6 +43,8 @@ std::pair<fb::Type, Offset<void>> TypeOf(FlatBufferBuilder& fbb, const DataType&
     case TypeId::kLargeUtf8: return {fb::Type::LargeUtf8, fb::CreateLargeUtf8(fbb).Union()};
     case TypeId::kFixedSizeBinary:
       return {fb::Type::FixedSizeBinary, fb::CreateFixedSizeBinary(fbb, p.width).Union()};
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256:
       return {fb::Type::Decimal, fb::CreateDecimal(fbb, p.width, p.scale, type.bit_width()).Union()};
@@ -70,6 +72,11 @@ std::pair<fb::Type, Offset<void>> TypeOf(FlatBufferBuilder& fbb, const DataType&
       const auto mode = p.union_mode == UnionMode::kDense ? fb::UnionMode::Dense : fb::UnionMode::Sparse;
       return {fb::Type::Union, fb::CreateUnion(fbb, mode, fbb.CreateVector(codes)).Union()};
     }
+    case TypeId::kBinaryView: return {fb::Type::BinaryView, fb::CreateBinaryView(fbb).Union()};
+    case TypeId::kUtf8View: return {fb::Type::Utf8View, fb::CreateUtf8View(fbb).Union()};
+    case TypeId::kListView: return {fb::Type::ListView, fb::CreateListView(fbb).Union()};
+    case TypeId::kLargeListView: return {fb::Type::LargeListView, fb::CreateLargeListView(fbb).Union()};
+    case TypeId::kRunEndEncoded: return {fb::Type::RunEndEncoded, fb::CreateRunEndEncoded(fbb).Union()};
     case TypeId::kDictionary: break;  // BuildField writes the value type with a DictionaryEncoding
   }
   return {fb::Type::NONE, Offset<void>()};

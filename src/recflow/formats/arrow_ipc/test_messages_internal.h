@@ -105,14 +105,17 @@ struct Body {
   }
 };
 
-/// A framed RecordBatch message (or DictionaryBatch when `dictionary_id` >= 0).
+/// A framed RecordBatch message (or DictionaryBatch when `dictionary_id` >= 0); `variadic_counts`
+/// (the view arrays' data buffers) when not empty.
 inline std::string BatchMessage(int64_t length, const std::vector<fb::FieldNode>& nodes, const Body& body,
                                 int codec = -1, int64_t dictionary_id = -1, bool is_delta = false,
-                                fb::MetadataVersion version = fb::MetadataVersion::V5) {
+                                fb::MetadataVersion version = fb::MetadataVersion::V5,
+                                const std::vector<int64_t>& variadic_counts = {}) {
   flatbuffers::FlatBufferBuilder fbb;
   flatbuffers::Offset<fb::BodyCompression> compression = 0;
   if (codec >= 0) compression = fb::CreateBodyCompression(fbb, static_cast<fb::CompressionType>(codec));
-  auto batch = fb::CreateRecordBatchDirect(fbb, length, &nodes, &body.buffers, compression);
+  auto batch = fb::CreateRecordBatchDirect(fbb, length, &nodes, &body.buffers, compression,
+                                           variadic_counts.empty() ? nullptr : &variadic_counts);
   const auto size = static_cast<int64_t>(body.bytes.size());
   if (dictionary_id >= 0) {
     auto dict = fb::CreateDictionaryBatch(fbb, dictionary_id, batch, is_delta);

@@ -41,6 +41,11 @@ std::string_view TypeIdName(TypeId id) {
     case TypeId::kStruct: return "struct";
     case TypeId::kMap: return "map";
     case TypeId::kUnion: return "union";
+    case TypeId::kRunEndEncoded: return "run_end_encoded";
+    case TypeId::kBinaryView: return "binary_view";
+    case TypeId::kUtf8View: return "utf8_view";
+    case TypeId::kListView: return "list_view";
+    case TypeId::kLargeListView: return "large_list_view";
   }
   return "?";
 }

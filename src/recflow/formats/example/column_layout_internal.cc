@@ -7,10 +7,11 @@
 
 namespace recflow::example {
 
-Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
+Result<ColumnLayout> LayoutOf(const Field& field, RecordType type, std::string_view column) {
   const DataTypePtr& t = field.type();
   auto unsupported = [&](const std::string& why) {
-    return Status::TypeError("column '" + field.name() + "' of type " + t->ToString() + ": " + why);
+    const std::string named = column.empty() ? "column '" + field.name() + "' of type " + t->ToString() : std::string(column);
+    return Status::TypeError(named + ": " + why);
   };
   if (!IsValidUtf8(field.name())) {
     return Status::InvalidArgument("column name is not valid UTF-8 (feature names are proto3 strings)");
@@ -31,8 +32,9 @@ Result<ColumnLayout> LayoutOf(const Field& field, RecordType type) {
   }
   if (nested) {
     if (!layout.feature_list) {
-      return unsupported(type == RecordType::kSequenceExample ? "a context feature cannot hold list<list<T>>"
-                                                              : "list<list<T>> needs the sequence-example record type");
+      return unsupported(type == RecordType::kSequenceExample
+                             ? "a context feature cannot hold list<list<T>>"
+                             : "list<list<T>> needs the sequence-example record type (--record-type sequence-example)");
     }
     layout.shape = ColumnShape::kListOfLists;
     layout.leaf = t->value_type()->value_type();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
@@ -27,8 +28,9 @@ struct ColumnLayout {
 
 /// The layout of `field` in records of `type` (kExample or kSequenceExample). A TypeError names
 /// the column when tf.Example cannot hold its type (struct, list<list<T>> outside feature lists,
-/// a feature list that is not list<list<T>>, unsupported values); a name that is not valid
-/// UTF-8 is InvalidArgument (feature names are proto3 strings).
-Result<ColumnLayout> LayoutOf(const Field& field, RecordType type);
+/// a feature list that is not list<list<T>>, unsupported values), as `column` says (by default
+/// "column '<name>' of type <type>"); a name that is not valid UTF-8 is InvalidArgument
+/// (feature names are proto3 strings).
+Result<ColumnLayout> LayoutOf(const Field& field, RecordType type, std::string_view column = {});
 
 }  // namespace recflow::example

@@ -25,8 +25,8 @@ Status WriteTimestamp(int64_t micros, JsonWriter* writer) {
   return Status::OK();
 }
 
-/// The text of a date, time, timestamp or decimal element (AppendDateText and friends).
-Status AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
+/// Appends the text of a date, time, timestamp or decimal element (AppendDateText and friends).
+void AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
   const DataType& type = *data.type;
   switch (type.id()) {
     case TypeId::kDate32: return AppendDateText(ValueAt<int32_t>(data, i), out);
@@ -41,8 +41,7 @@ Status AppendTypedText(const ArrayData& data, int64_t i, std::string* out) {
       return AppendTimestampText(ValueAt<int64_t>(data, i), type.params().unit, !type.params().timezone.empty(), out);
     default: {  // decimals
       const int width = type.bit_width() / 8;
-      AppendDecimalText(data.buffers[1]->data() + (data.offset + i) * width, width, type.params().scale, out);
-      return Status::OK();
+      return AppendDecimalText(data.buffers[1]->data() + (data.offset + i) * width, width, type.params().scale, out);
     }
   }
 }
@@ -107,11 +106,15 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kBinary: writer->Bytes(BinaryValue(data, i)); break;
     case TypeId::kUtf8: writer->String(BinaryValue(data, i)); break;
     case TypeId::kLargeBinary:
-    case TypeId::kFixedSizeBinary: writer->Bytes(BinaryValue(data, i)); break;
-    case TypeId::kLargeUtf8: writer->String(BinaryValue(data, i)); break;
+    case TypeId::kFixedSizeBinary:
+    case TypeId::kBinaryView: writer->Bytes(BinaryValue(data, i)); break;
+    case TypeId::kLargeUtf8:
+    case TypeId::kUtf8View: writer->String(BinaryValue(data, i)); break;
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
+    case TypeId::kListView:
+    case TypeId::kLargeListView:
     case TypeId::kMap: {  // a map is the list of its {key, value} entries
       const ChildRange range = ListRange(data, i);
       const Field& item = *data.type->fields()[0];
@@ -131,6 +134,8 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
       const Field values("values", data.type->value_type(), true, nullptr);
       return WriteJsonValue(values, *data.dictionary, DictionaryIndex(data, i), writer);
     }
+    case TypeId::kRunEndEncoded:
+      return WriteJsonValue(*data.type->fields()[1], *data.children[1], RunIndex(data, i), writer);
     case TypeId::kFloat16: writer->Float(HalfToFloat(ValueAt<uint16_t>(data, i))); break;
     case TypeId::kDuration: writer->Int(ValueAt<int64_t>(data, i)); break;
     case TypeId::kDate32:
@@ -138,10 +143,12 @@ Status WriteJsonValue(const Field& field, const ArrayData& data, int64_t i, Json
     case TypeId::kTime32:
     case TypeId::kTime64:
     case TypeId::kTimestamp:
+    case TypeId::kDecimal32:
+    case TypeId::kDecimal64:
     case TypeId::kDecimal128:
     case TypeId::kDecimal256: {
       std::string text;
-      RETURN_NOT_OK(AppendTypedText(data, i, &text).WithField(field.name()));
+      AppendTypedText(data, i, &text);
       writer->String(text);
       break;
     }

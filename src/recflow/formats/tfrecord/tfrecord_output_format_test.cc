@@ -9,6 +9,7 @@
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/output_format_test_util_internal.h"
 #include "recflow/formats/tfrecord/test_util_internal.h"
+#include "recflow/testing/sample_arrays.h"
 
 namespace recflow::tfrecord {
 namespace {
@@ -171,12 +172,34 @@ TEST(TfrecordOutputFormatTest, ErrorsNameColumnAndRowAndLeaveOutputUnchanged) {
                                               StatusCode::kDataError, "bytes");
 }
 
+TEST(TfrecordOutputFormatTest, ArrowColumnsAreWrittenAsTheirFeatures) {
+  // A dictionary of uint64 (its last value does not fit an Int64List) and a struct of a date.
+  auto values = Column<uint64_t>({5, 6, std::numeric_limits<uint64_t>::max()});
+  auto codes = ArrayData::Make(dictionary(int8(), uint64()), 4, {nullptr, recflow::testing::BufferOf<int8_t>({1, 0, 0, 2})}, 0);
+  codes->dictionary = values;
+  auto days = ArrayData::Make(date32(), 4, {nullptr, recflow::testing::BufferOf<int32_t>({10, 11, 12, 13})}, 0);
+  const DataTypePtr when = struct_({Field::Make("day", date32())});
+  auto batch = MakeBatch({Field::Make("code", codes->type), Field::Make("when", when)},
+                         {codes, ArrayData::Make(when, 4, {nullptr}, 0, 0, {days})});
+  const auto format = Format(batch->schema());
+  // Rows in any order are converted before they are encoded; errors name the row asked for.
+  auto encoder = format->NewEncoder();
+  ASSERT_TRUE(encoder.ok());
+  EncodedRecords out;
+  ASSERT_TRUE((*encoder)->Encode(*batch, std::vector<int64_t>{2, 0, 2}, &out).ok());
+  auto back = Decode(out.bytes, Schema::Make({Field::Make("code", int64()), Field::Make("when.day", int64())}),
+                     RecordType::kExample);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ((*back)->ToString(), "code: int64 = [5, 6, 5]\nwhen.day: int64 = [12, 10, 12]\n");
+  recflow::testing::ExpectFailureLeavesOutput(*format, *batch, 3, StatusCode::kTypeError, "code");
+}
+
 TEST(TfrecordOutputFormatTest, MakeRejectsSchemasTheRecordTypeCannotHold) {
   auto nested = Schema::Make({Field::Make("steps", list(list(float32())))});
   EXPECT_EQ(MakeTfrecordOutputFormat(nested, RecordType::kExample).status().code(), StatusCode::kTypeError);
   EXPECT_TRUE(MakeTfrecordOutputFormat(nested, RecordType::kSequenceExample).ok());
-  auto with_struct = Schema::Make({Field::Make("p", struct_({Field::Make("x", float32())}))});
-  EXPECT_EQ(MakeTfrecordOutputFormat(with_struct, RecordType::kExample).status().code(), StatusCode::kTypeError);
+  auto with_union = Schema::Make({Field::Make("p", union_(UnionMode::kSparse, {Field::Make("x", float32())}))});
+  EXPECT_EQ(MakeTfrecordOutputFormat(with_union, RecordType::kExample).status().code(), StatusCode::kTypeError);
   auto two = Schema::Make({Field::Make("a", binary()), Field::Make("b", binary())});
   EXPECT_EQ(MakeTfrecordOutputFormat(two, RecordType::kByteArray).status().code(), StatusCode::kTypeError);
   EXPECT_FALSE(MakeTfrecordOutputFormat(nullptr, RecordType::kExample).ok());

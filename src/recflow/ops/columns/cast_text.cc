@@ -117,10 +117,10 @@ Status CopyText(const ArrayData& in, BinaryBuilder& builder, RowErrors& errors) 
 Status AppendValueText(const ArrayData& in, int64_t i, std::string* out) {
   switch (in.type->id()) {
     case TypeId::kBool: *out += bit_util::GetBit(in.buffers[1]->data(), in.offset + i) ? "true" : "false"; return Status::OK();
-    case TypeId::kDate32: return AppendDateText(in.GetValues<int32_t>(1)[i], out);
+    case TypeId::kDate32: AppendDateText(in.GetValues<int32_t>(1)[i], out); return Status::OK();
     case TypeId::kTimestamp:
-      return AppendTimestampText(in.GetValues<int64_t>(1)[i], in.type->params().unit, !in.type->params().timezone.empty(),
-                                 out);
+      AppendTimestampText(in.GetValues<int64_t>(1)[i], in.type->params().unit, !in.type->params().timezone.empty(), out);
+      return Status::OK();
     default: break;
   }
   VisitNumericType(in.type->id(), [&](auto tag) {
