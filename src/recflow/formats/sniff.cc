@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "recflow/core/io.h"
-#include "recflow/formats/sniff_arrow_internal.h"
+#include "recflow/formats/arrow_ipc/looks_like.h"
 #include "recflow/formats/sniff_magic_internal.h"
 #include "recflow/formats/tfrecord/framing.h"
 
@@ -45,12 +45,13 @@ MagicMatch<ContentKind> BinaryContent(std::span<const uint8_t> head) {
   }
   MagicMatch<ContentKind> magic = internal::MatchContentMagic(head);
   if (magic.kind != ContentKind::kUnknown) return magic;
-  switch (internal::CheckArrowStreamHead(head)) {
-    case internal::ArrowStreamHead::kCurrent:
+  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+  switch (arrow_ipc::LooksLikeStream(text)) {
+    case arrow_ipc::StreamFraming::kContinuation:
       return {ContentKind::kArrowStream, "continuation marker and a Schema message"};
-    case internal::ArrowStreamHead::kLegacy:
+    case arrow_ipc::StreamFraming::kLegacy:
       return {ContentKind::kArrowLegacyStream, "a length-prefixed Schema message without continuation marker"};
-    case internal::ArrowStreamHead::kNone:
+    case arrow_ipc::StreamFraming::kNotAStream:
       break;
   }
   return {ContentKind::kUnknown, ""};
