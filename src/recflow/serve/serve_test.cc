@@ -5,6 +5,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <fstream>
@@ -92,6 +94,39 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
     got.resize(static_cast<size_t>(*n));
     EXPECT_TRUE(got == expected);
   }
+}
+
+TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeepsTakingBytes) {
+  // The timeout is about progress: a write that takes longer than the timeout as a whole
+  // succeeds while the reader takes some bytes at intervals well inside the timeout.
+  using std::chrono::milliseconds;
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  const int small = 32 << 10;
+  ::setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+  ::setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+  const int64_t total = 512 << 10;
+  std::atomic<int64_t> read{0};
+  std::thread reader([&] {
+    std::vector<char> chunk(128 << 10);
+    while (read < total) {
+      std::this_thread::sleep_for(milliseconds(250));  // the slowness under test, not a synchronisation
+      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN)) break;
+      if (n > 0) read += n;
+    }
+  });
+  const auto start = std::chrono::steady_clock::now();
+  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000);
+  const std::string data(static_cast<size_t>(total), 'x');
+  const Status st = out.Write(data.data(), total);
+  const Status closed = out.Close();
+  reader.join();
+  ::close(fds[1]);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  EXPECT_EQ(read.load(), total);
+  EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(1000)) << "the write never outlasted the timeout";
 }
 
 std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
