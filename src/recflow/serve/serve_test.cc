@@ -18,6 +18,7 @@
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/rebatcher.h"
+#include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 #include "recflow/serve/standard_scaler.h"
@@ -127,6 +128,24 @@ TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeeps
   EXPECT_TRUE(closed.ok()) << closed.ToString();
   EXPECT_EQ(read.load(), total);
   EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(1000)) << "the write never outlasted the timeout";
+}
+
+TEST(RefusalTest, IsAnEmptyStreamWhoseMetadataSaysWhyAndAnErrorForStreamClients) {
+  auto bytes = EncodeRefusal("the server is busy");
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto reader = arrow_ipc::IpcStreamReader::Open(*bytes, "refusal");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const Schema& schema = *(*reader)->schema();
+  EXPECT_EQ(schema.num_fields(), 0);
+  ASSERT_NE(schema.metadata(), nullptr);
+  EXPECT_EQ(schema.metadata()->Get(kErrorMetadataKey), "the server is busy");
+  auto end = (*reader)->Next();
+  ASSERT_TRUE(end.ok()) << end.status().ToString();
+  EXPECT_EQ(*end, nullptr);
+  const Status refused = RefusalOf(schema, "tcp://127.0.0.1:8008");
+  EXPECT_EQ(refused.code(), StatusCode::kIOError);
+  EXPECT_EQ(refused.message(), "tcp://127.0.0.1:8008: refused by the server: the server is busy");
+  EXPECT_TRUE(RefusalOf(*Schema::Make({Field::Make("x", int64())}), "tcp://127.0.0.1:8008").ok());
 }
 
 std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
