@@ -22,6 +22,8 @@ struct ServeFlags {
   std::vector<std::string> transforms;
   std::string compression = "none";
   int max_clients = 64;
+  int max_waiting = 256;
+  int wait_timeout_ms = 60000;
   int send_timeout_ms = 30000;
   std::string record_type = "example";
   SourceFlags source;

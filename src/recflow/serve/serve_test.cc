@@ -301,7 +301,8 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
 }
 
 TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
-  // A log line that blocks (stderr a pipe nobody reads) must not hold finished connections open.
+  // A log line that blocks (stderr a pipe nobody reads) must not keep a finished client from
+  // reading the end of its connection.
   recflow::testing::ScratchDir dir;
   const std::string csv = WriteCsv(dir, 3000);
   for (const std::string& listen : {std::string(":0"), "unix://" + dir.File("eof.sock")}) {
@@ -310,7 +311,7 @@ TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
     std::condition_variable cv;
     bool open_gate = false;
     ServeOptions options = CsvOptions(csv, 100);
-    options.log = [&](const std::string& line) {
+    options.connections.log = [&](const std::string& line) {
       if (line.find("pass complete") == std::string::npos) return;
       std::unique_lock<std::mutex> lock(mutex);
       cv.wait(lock, [&] { return open_gate; });
@@ -337,8 +338,8 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   const std::string csv = WriteCsv(dir, rows);
   ServeOptions options = CsvOptions(csv, 4096);
   options.columns = {"id", "text"};
-  options.send_timeout_ms = 500;
-  options.max_clients = 300;
+  options.connections.send_timeout_ms = 500;
+  options.connections.max_clients = 300;
   auto server = Server::Start(*ParseEndpoint(":0"), options);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   const Endpoint endpoint = (*server)->endpoint();
