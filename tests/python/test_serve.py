@@ -264,3 +264,14 @@ def test_memory_goes_back_when_64_stalled_clients_leave(recflow_bin, serve, big_
     print(f"RSS: {baseline:.0f} MiB idle, {with_clients:.0f} MiB with 64 stalled clients, {after:.0f} MiB after")
     assert with_clients > baseline + 100  # the passes held memory (else this proves nothing)
     assert after < baseline + 100
+
+
+def test_a_pass_over_the_client_memory_cap_stops_and_says_which_option_raises_it(serve, big_csv, rows_csv,
+                                                                                  tmp_path):
+    served = serve(big_csv, "--listen", endpoint_for("tcp", tmp_path), "--client-memory-mb", "1")
+    with pytest.raises(ConnectionResetError):  # a dropped client's connection is reset
+        read_pass(served.endpoint)
+    served.wait_for_log("client 1: dropped")
+    assert "more than the 1.0 MiB one client may hold: raise --client-memory-mb" in served.log()
+    served = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "1000000")
+    assert read_pass(served.endpoint).endswith(END_OF_STREAM)

@@ -68,6 +68,10 @@ CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
   c->add_option("--send-timeout-ms", f->send_timeout_ms, "Drop a client that takes no byte for this long")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  c->add_option("--client-memory-mb", f->client_memory_mb,
+                "MiB one pass may hold (decoded unit, rows of the next batch, send buffer)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->capture_default_str();
   c->add_option("--record-type", f->record_type, "TFRecord payload")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
   AddSourceFlags(c, &f->source);
@@ -83,6 +87,7 @@ Status RunServe(const ServeFlags& flags) {
   options.columns = flags.columns;
   ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
   ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
+  options.client_memory_bytes = flags.client_memory_mb << 20;
   options.connections.max_clients = flags.max_clients;
   options.connections.max_waiting = flags.max_waiting;
   options.connections.wait_timeout_ms = flags.wait_timeout_ms;

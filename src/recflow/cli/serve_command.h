@@ -25,6 +25,7 @@ struct ServeFlags {
   int max_waiting = 256;
   int wait_timeout_ms = 60000;
   int send_timeout_ms = 30000;
+  int64_t client_memory_mb = 64;
   std::string record_type = "example";
   SourceFlags source;
 };

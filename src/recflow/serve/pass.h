@@ -19,7 +19,8 @@ class PassPlan {
   static Result<std::shared_ptr<const PassPlan>> Make(ServeOptions options);
 
   /// Writes one full pass as one IPC stream (schema, batches, end-of-stream) to `out`, reading
-  /// the inputs anew.
+  /// the inputs anew. A pass that would hold more than `client_memory_bytes` stops with an
+  /// OutOfMemory error naming the input file and the first row of the unit it was reading.
   Status Stream(OutputStream* out) const;
 
   const ServeOptions& options() const { return options_; }

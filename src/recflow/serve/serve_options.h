@@ -1,4 +1,4 @@
-// ServeOptions: what `recflow serve` serves (inputs, columns, batches, scaling) and how it treats clients.
+// ServeOptions: what `recflow serve` serves (inputs, columns, batches, memory per pass) and how it treats clients.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +22,13 @@ struct ServeOptions {
   std::vector<std::string> columns;        ///< columns to serve, in order; empty = all
   std::vector<std::string> standard_scale; ///< numeric columns standardized (fitted over a first pass)
   arrow_ipc::IpcWriteOptions ipc;          ///< body compression of the served stream
+  /// What one pass (one client) may hold: its decoded input unit, the rows waiting to fill a
+  /// batch and the send buffer. A pass that would hold more stops with an OutOfMemory error
+  /// naming the input file and row.
+  int64_t client_memory_bytes = int64_t{64} << 20;
   ConnectionOptions connections;           ///< admission, waiting, send timeout, log
 
-  /// Batches of 1024 rows, keep_remainder, all columns, uncompressed, and
+  /// Batches of 1024 rows, keep_remainder, all columns, uncompressed, 64 MiB per client, and
   /// ConnectionOptions::Defaults().
   static ServeOptions Defaults() { return {}; }
   /// Checks sizes, the batch size against the mode and the connection options.

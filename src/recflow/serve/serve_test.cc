@@ -17,6 +17,7 @@
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
+#include "recflow/serve/held_bytes.h"
 #include "recflow/serve/rebatcher.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
@@ -185,6 +186,17 @@ TEST(RebatcherTest, BatchModesGiveTensorflowIoSizes) {
   EXPECT_FALSE(ParseBatchMode("sometimes").ok());
 }
 
+TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
+  const auto batch = Ints(0, 1000);
+  EXPECT_EQ(HeldBytes({{batch}}), 8000);
+  EXPECT_EQ(HeldBytes({{batch->Slice(10, 5)}}), 8000);  // the slice keeps the whole buffer alive
+  EXPECT_EQ(HeldBytes({{batch, batch->Slice(10, 5)}}), 8000);
+  EXPECT_EQ(HeldBytes({{batch, Ints(0, 10)}}), 8080);
+  auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
+  auto shared = *RecordBatch::Make(schema, 1000, {batch->column_data(0), batch->column_data(0)});
+  EXPECT_EQ(HeldBytes({{shared}}), 8000);
+}
+
 TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
   auto schema = Schema::Make({Field::Make("a", int32()), Field::Make("b", utf8())});
   auto a = ArrayData::Make(int32(), 4, {recflow::testing::ValidityOf("1101"), BufferOf<int32_t>({1, 2, 0, 3})}, 1);
@@ -298,6 +310,27 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
     EXPECT_EQ(read, rows);
     EXPECT_GT((*client)->bytes_received(), rows * 8);  // at least the int64 values
   }
+}
+
+TEST(ServerTest, APassThatWouldHoldMoreThanTheClientMemoryCapStopsNamingWhere) {
+  recflow::testing::ScratchDir dir;
+  const std::string csv = WriteCsv(dir, 200000);  // 1 MiB CSV blocks of about 23 000 rows
+  ServeOptions options = CsvOptions(csv, 100000);
+  options.columns = {"id", "text"};
+  options.client_memory_bytes = 4 << 20;  // a few blocks' rows, waiting to fill a batch, do not fit
+  BufferOutputStream out;
+  const Status st = ServeOnePass(options, &out);
+  EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.ToString();
+  EXPECT_EQ(st.context().file, csv);
+  EXPECT_GT(st.context().record, 0);  // the first row of the block that went over
+  EXPECT_NE(st.ToString().find("more than the 4.0 MiB one client may hold: raise --client-memory-mb"),
+            std::string::npos)
+      << st.ToString();
+  options.client_memory_bytes = ServeOptions::Defaults().client_memory_bytes;
+  BufferOutputStream whole;
+  EXPECT_TRUE(ServeOnePass(options, &whole).ok());
+  options.client_memory_bytes = 1000;
+  EXPECT_EQ(ServeOnePass(options, &whole).code(), StatusCode::kInvalidArgument);
 }
 
 TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {

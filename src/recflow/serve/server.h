@@ -13,7 +13,7 @@ namespace recflow::serve {
 
 /// Serves the inputs on a socket: every accepted connection receives one full pass as one IPC
 /// stream (schema, batches, end-of-stream) and is closed. Passes run concurrently on a bounded
-/// pool of workers, each reading the inputs anew (about one decoded unit and one batch), so a slow
+/// pool of workers, each reading the inputs anew within `client_memory_bytes`, so a slow
 /// client slows only itself; clients are admitted, kept waiting, refused, timed out and closed
 /// as ConnectionServer describes.
 class Server {
