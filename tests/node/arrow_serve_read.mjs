@@ -1,7 +1,8 @@
 // Reads one pass from a live `recflow serve` endpoint with Apache Arrow JS and prints its batches and values as JSON.
 //
 // Usage: node arrow_serve_read.mjs ENDPOINT [--count]
-// ENDPOINT is tcp://HOST:PORT or unix:///PATH. Prints {"schema": [names], "batches": [row counts],
+// ENDPOINT is tcp://HOST:PORT or unix:///PATH. Prints {"schema": [names], "metadata": {key: value}
+// (the schema's custom metadata: a refusal carries recflow.error), "batches": [row counts],
 // "rows": N, "bytes": B, "seconds": S, "columns": {name: [values]}} (no "columns" with --count,
 // which only decodes the batches: the benchmark client; S runs from connect to EOF). Bigints
 // print as numbers when exact, else as strings. After the end-of-stream marker the server must close the connection: bytes after
@@ -95,6 +96,7 @@ async function main() {
   try {
     const reader = await (await RecordBatchReader.from(connection.chunks())).open();
     const names = reader.schema.fields.map((f) => f.name);
+    const metadata = Object.fromEntries(reader.schema.metadata);
     const batches = [];
     const columns = Object.fromEntries(names.map((n) => [n, []]));
     for await (const batch of reader) {
@@ -109,7 +111,7 @@ async function main() {
     if (extra !== null) throw new Error(`${extra.length} bytes after the end-of-stream marker`);
     const rows = batches.reduce((a, b) => a + b, 0);
     const seconds = (performance.now() - start) / 1000;
-    const out = { schema: names, batches, rows, bytes: connection.bytes, seconds };
+    const out = { schema: names, metadata, batches, rows, bytes: connection.bytes, seconds };
     if (!countOnly) out.columns = columns;
     process.stdout.write(JSON.stringify(out) + '\n');
   } finally {

@@ -1,9 +1,13 @@
 """`recflow serve`: live tcp and unix endpoints read by Python sockets, `recflow cat` and Apache Arrow JS."""
 import contextlib
+import fcntl
 import json
 import re
+import resource
 import socket
+import struct
 import subprocess
+import termios
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,23 +30,53 @@ def rows_csv(tmp_path):
     return path
 
 
+class Served:
+    """A running `recflow serve`: its bound endpoint, its process and its log (stderr)."""
+
+    def __init__(self, endpoint: str, proc: subprocess.Popen, log_path):
+        self.endpoint = endpoint
+        self.proc = proc
+        self.log_path = log_path
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def wait_for_log(self, text: str, count: int = 1):
+        """Waits until `count` log lines contain `text` (a bound on a hang: TIMEOUT_S)."""
+        deadline = time.monotonic() + TIMEOUT_S
+        while sum(text in line for line in self.log().splitlines()) < count:
+            assert time.monotonic() < deadline, f"no {count} lines with {text!r} in: {self.log()}"
+            time.sleep(0.02)
+
+    def rss_mib(self) -> float:
+        """The server's resident memory now (VmRSS)."""
+        for line in open(f"/proc/{self.proc.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmRSS")
+
+
 @pytest.fixture
 def serve(recflow_bin, tmp_path):
-    """Starts `recflow serve ARGS`; returns its bound endpoint. Stderr goes to a file (a pipe
-    nobody reads could fill up); every server started is stopped at teardown, killed if need be."""
+    """Starts `recflow serve ARGS`; returns a Served once it reports its endpoint. Stderr goes to a
+    file (a pipe nobody reads could fill up); every server started is stopped at teardown,
+    killed if need be."""
     servers = []
 
-    def _serve(*args):
+    def _serve(*args, descriptors: int = None) -> Served:
+        """`descriptors`: the soft limit on open descriptors the server starts with."""
         log_path = tmp_path / f"serve{len(servers)}.log"
         log = log_path.open("w")
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        limit = None if descriptors is None else lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, hard))
         proc = subprocess.Popen([str(recflow_bin), "serve", *map(str, args)], stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=log)
+                                stdout=subprocess.DEVNULL, stderr=log, preexec_fn=limit)
         servers.append((proc, log))
         deadline = time.monotonic() + TIMEOUT_S
         while time.monotonic() < deadline:
             found = re.search(r"listening on (\S+)", log_path.read_text())
             if found:
-                return found.group(1)
+                return Served(found.group(1), proc, log_path)
             assert proc.poll() is None, f"recflow serve exited: {log_path.read_text()}"
             time.sleep(0.02)
         pytest.fail("recflow serve did not report its endpoint")
@@ -97,7 +131,7 @@ def endpoint_for(kind: str, tmp_path) -> str:
 
 @pytest.mark.parametrize("kind", ["tcp", "unix"])
 def test_concurrent_clients_each_read_the_whole_input_in_order(run, serve, rows_csv, tmp_path, kind):
-    endpoint = serve(rows_csv, "--listen", endpoint_for(kind, tmp_path), "--batch-size", "100")
+    endpoint = serve(rows_csv, "--listen", endpoint_for(kind, tmp_path), "--batch-size", "100").endpoint
     with ThreadPoolExecutor(max_workers=6) as pool:
         passes = list(pool.map(lambda _: read_pass(endpoint), range(6)))
     assert all(p.endswith(END_OF_STREAM) for p in passes)
@@ -116,7 +150,8 @@ def test_concurrent_clients_each_read_the_whole_input_in_order(run, serve, rows_
     ("drop_remainder", [7] * (ROWS // 7)),
 ])
 def test_batch_modes_give_tensorflow_io_batch_sizes(serve, rows_csv, tmp_path, mode, sizes):
-    endpoint = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "7", "--batch-mode", mode)
+    endpoint = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "7",
+                     "--batch-mode", mode).endpoint
     table = read_with_arrow_js(endpoint)
     assert table["batches"] == sizes
     assert table["columns"]["id"] == list(range(sum(sizes)))
@@ -125,7 +160,7 @@ def test_batch_modes_give_tensorflow_io_batch_sizes(serve, rows_csv, tmp_path, m
 def test_auto_batch_mode_passes_batches_as_they_come(serve, rows_csv, tmp_path):
     # A small block size cuts the CSV into several units: auto keeps their sizes, not 7.
     endpoint = serve(rows_csv, "--listen", endpoint_for("tcp", tmp_path), "--batch-size", "7", "--batch-mode", "auto",
-                     "--block-size", "16384")
+                     "--block-size", "16384").endpoint
     table = read_with_arrow_js(endpoint)
     assert sum(table["batches"]) == ROWS and len(table["batches"]) > 1
     assert any(size != 7 for size in table["batches"])
@@ -134,7 +169,7 @@ def test_auto_batch_mode_passes_batches_as_they_come(serve, rows_csv, tmp_path):
 
 @pytest.mark.parametrize("kind", ["tcp", "unix"])
 def test_arrow_js_reads_a_live_endpoint(run, serve, rows_csv, tmp_path, kind):
-    endpoint = serve(rows_csv, "--listen", endpoint_for(kind, tmp_path))
+    endpoint = serve(rows_csv, "--listen", endpoint_for(kind, tmp_path)).endpoint
     with ThreadPoolExecutor(max_workers=3) as pool:  # concurrent Arrow JS clients
         tables = list(pool.map(lambda _: read_with_arrow_js(endpoint), range(3)))
     rows = [json.loads(line) for line in cat_lines(run, rows_csv)]
@@ -150,7 +185,93 @@ def test_listen_dash_streams_one_pass_to_stdout(recflow_bin, run, serve, rows_cs
     assert result.returncode == 0, result.stderr
     assert result.stdout.endswith(END_OF_STREAM)
     # The same bytes a socket client receives.
-    assert result.stdout == read_pass(serve(rows_csv, "--listen", endpoint_for("tcp", tmp_path), "--batch-size", "100"))
+    served = serve(rows_csv, "--listen", endpoint_for("tcp", tmp_path), "--batch-size", "100")
+    assert result.stdout == read_pass(served.endpoint)
     received = tmp_path / "stdout.arrows"
     received.write_bytes(result.stdout)
     assert cat_lines(run, received) == cat_lines(run, rows_csv)
+
+
+def test_a_refused_client_reads_why_with_arrow_js_and_recflow_cat(run, serve, big_csv, tmp_path):
+    served = serve(big_csv, "--listen", endpoint_for("unix", tmp_path), "--max-clients", "1", "--max-waiting", "0")
+    with contextlib.closing(connect(served.endpoint)):  # takes the only pass and never reads: it stalls
+        served.wait_for_log("client 1: connected")
+        # Arrow JS reads a valid empty stream whose schema metadata says why.
+        table = read_with_arrow_js(served.endpoint)
+        assert table["schema"] == [] and table["rows"] == 0
+        assert table["metadata"]["recflow.error"].startswith("the server is busy (passes running: 1 of 1")
+        # recflow's own client fails with that reason.
+        result = run("cat", served.endpoint)
+        assert result.returncode == 1
+        assert "refused by the server: the server is busy (passes running: 1 of 1" in result.stderr
+    served.wait_for_log(": refused: the server is busy", 2)
+
+
+def test_serve_raises_its_descriptor_limit_for_many_clients(serve, rows_csv, tmp_path):
+    # Started with a soft limit of 64 descriptors, the server still takes 150 clients at once.
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard != resource.RLIM_INFINITY and hard < 512:
+        pytest.skip(f"the hard limit on descriptors is {hard}")
+    served = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), descriptors=64)
+    clients = [connect(served.endpoint) for _ in range(150)]
+    served.wait_for_log(": connected", 150)
+    assert "out of file descriptors" not in served.log()
+    for c in clients:
+        c.close()
+
+
+@pytest.fixture
+def big_csv(tmp_path):
+    """300 000 rows (24 MB): 1 MiB blocks of about 13 000 rows."""
+    csv = tmp_path / "big.csv"
+    with csv.open("w") as f:
+        f.write("id,value,text\n")
+        for i in range(300000):
+            f.write(f"{i},{i * 0.25},row {i} of the input with some padding text to make it longer\n")
+    return csv
+
+
+@pytest.fixture
+def big_tfrecord(run, big_csv, tmp_path):
+    """The rows of big_csv as tf.Examples (38 MB, written by recflow convert): 4 MiB units."""
+    result = run("convert", big_csv, "-o", tmp_path / "tfr", "--to", "tfrecord")
+    assert result.returncode == 0, result.stderr
+    return next((tmp_path / "tfr").glob("*.tfrecord"))
+
+
+def received_bytes(sock: socket.socket) -> int:
+    """Bytes waiting unread in `sock`'s receive buffer (FIONREAD)."""
+    return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+def test_memory_goes_back_when_64_stalled_clients_leave(recflow_bin, serve, big_tfrecord, tmp_path):
+    # 64 clients connect and never read: each pass stops in a send, holding its decoded unit.
+    # When they leave, the memory goes back to the system (it stayed: ~880 MiB of ~1.6 GiB).
+    if "libasan" in subprocess.run(["ldd", str(recflow_bin)], capture_output=True, text=True).stdout:
+        pytest.skip("under AddressSanitizer, memory is ASan's allocator's: malloc_trim does not apply")
+    served = serve(big_tfrecord, "--listen", endpoint_for("tcp", tmp_path), "--send-timeout-ms", "600000")
+    baseline = served.rss_mib()
+    clients = [connect(served.endpoint) for _ in range(64)]
+    deadline = time.monotonic() + TIMEOUT_S
+    while min(received_bytes(c) for c in clients) < 32 << 10:  # every pass has decoded a unit and sent
+        assert time.monotonic() < deadline, "the passes did not start"
+        time.sleep(0.05)
+    with_clients = served.rss_mib()
+    for c in clients:
+        c.close()
+    served.wait_for_log(": dropped", 64)
+    after = served.rss_mib()
+    print(f"RSS: {baseline:.0f} MiB idle, {with_clients:.0f} MiB with 64 stalled clients, {after:.0f} MiB after")
+    assert with_clients > baseline + 100  # the passes held memory (else this proves nothing)
+    assert after < baseline + 100
+
+
+def test_a_pass_over_the_client_memory_cap_stops_and_says_which_option_raises_it(serve, big_csv, rows_csv,
+                                                                                  tmp_path):
+    served = serve(big_csv, "--listen", endpoint_for("tcp", tmp_path), "--client-memory-mb", "1")
+    with pytest.raises(ConnectionResetError):  # a dropped client's connection is reset
+        read_pass(served.endpoint)
+    served.wait_for_log("client 1: dropped")
+    assert "more than the 1.0 MiB one client may hold: raise --client-memory-mb" in served.log()
+    served = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "1000000")
+    assert read_pass(served.endpoint).endswith(END_OF_STREAM)

@@ -15,4 +15,9 @@ void TuneAllocator() {
   mallopt(M_TRIM_THRESHOLD, kTrimThreshold);
 }
 
+void UseOneArena() {
+  if (std::getenv("GLIBC_TUNABLES") != nullptr) return;
+  mallopt(M_ARENA_MAX, 1);
+}
+
 }  // namespace recflow::cli

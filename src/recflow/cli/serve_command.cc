@@ -3,7 +3,9 @@
 
 #include <fmt/core.h>
 #include <signal.h>
+#include <sys/resource.h>
 
+#include "recflow/cli/allocator_tuning.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -29,6 +31,15 @@ Result<std::vector<std::string>> ScaledColumns(const std::vector<std::string>& t
   return columns;
 }
 
+/// Lets the server hold as many connections as the system allows: the soft limit on open
+/// descriptors (often 1024) is raised to the hard one.
+void RaiseDescriptorLimit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 }  // namespace
 
 CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
@@ -45,11 +56,21 @@ CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
   c->add_option("--compression", f->compression, "Body compression of the streams")
       ->check(CLI::IsMember({"none", "lz4", "zstd"}))
       ->capture_default_str();
-  c->add_option("--max-clients", f->max_clients, "Concurrent passes; more connections are refused")
+  c->add_option("--max-clients", f->max_clients, "Concurrent passes; more connections wait for one")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  c->add_option("--send-timeout-ms", f->send_timeout_ms, "Drop a client that reads nothing for this long")
+  c->add_option("--max-waiting", f->max_waiting, "Connections that may wait for a pass; more are refused")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  c->add_option("--wait-timeout-ms", f->wait_timeout_ms, "Refuse a connection that waited this long for a pass")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->add_option("--send-timeout-ms", f->send_timeout_ms, "Drop a client that takes no byte for this long")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->add_option("--client-memory-mb", f->client_memory_mb,
+                "MiB one pass may hold (decoded unit, rows of the next batch, send buffer)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
       ->capture_default_str();
   c->add_option("--record-type", f->record_type, "TFRecord payload")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
@@ -66,9 +87,12 @@ Status RunServe(const ServeFlags& flags) {
   options.columns = flags.columns;
   ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
   ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
-  options.max_clients = flags.max_clients;
-  options.send_timeout_ms = flags.send_timeout_ms;
-  options.log = [](const std::string& line) { fmt::print(stderr, "recflow serve: {}\n", line); };
+  options.client_memory_bytes = flags.client_memory_mb << 20;
+  options.connections.max_clients = flags.max_clients;
+  options.connections.max_waiting = flags.max_waiting;
+  options.connections.wait_timeout_ms = flags.wait_timeout_ms;
+  options.connections.send_timeout_ms = flags.send_timeout_ms;
+  options.connections.log = [](const std::string& line) { fmt::print(stderr, "recflow serve: {}\n", line); };
   ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
   if (endpoint.kind == serve::Endpoint::Kind::kFd) {
     serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
@@ -80,14 +104,16 @@ Status RunServe(const ServeFlags& flags) {
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  RaiseDescriptorLimit();
+  UseOneArena();
   ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
   fmt::print(stderr, "recflow serve: listening on {}\n", server->endpoint().ToString());
   int signal_number = 0;
   sigwait(&stop, &signal_number);
   server->Stop();
   const serve::ServeStats& s = server->stats();
-  fmt::print(stderr, "recflow serve: stopped ({} connections, {} full passes, {} dropped, {} bytes sent)\n",
-             s.connections.load(), s.passes.load(), s.dropped.load(), s.bytes.load());
+  fmt::print(stderr, "recflow serve: stopped ({} connections, {} full passes, {} dropped, {} refused, {} bytes sent)\n",
+             s.connections.load(), s.passes.load(), s.dropped.load(), s.refused.load(), s.bytes.load());
   return Status::OK();
 }
 

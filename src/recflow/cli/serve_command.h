@@ -22,7 +22,10 @@ struct ServeFlags {
   std::vector<std::string> transforms;
   std::string compression = "none";
   int max_clients = 64;
+  int max_waiting = 256;
+  int wait_timeout_ms = 60000;
   int send_timeout_ms = 30000;
+  int64_t client_memory_mb = 64;
   std::string record_type = "example";
   SourceFlags source;
 };

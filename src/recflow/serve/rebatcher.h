@@ -29,6 +29,8 @@ class Rebatcher {
   Result<std::vector<std::shared_ptr<RecordBatch>>> Add(std::shared_ptr<RecordBatch> batch);
   /// The rows left at the end: one partial batch (kKeepRemainder) or none.
   Result<std::vector<std::shared_ptr<RecordBatch>>> Finish();
+  /// The rows added and not yet returned, as slices of the batches they came from.
+  const std::vector<std::shared_ptr<RecordBatch>>& pending() const { return pending_; }
 
  private:
   Result<std::shared_ptr<RecordBatch>> Take(int64_t rows);

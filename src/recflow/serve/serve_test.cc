@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <fstream>
@@ -14,7 +17,9 @@
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
+#include "recflow/serve/held_bytes.h"
 #include "recflow/serve/rebatcher.h"
+#include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 #include "recflow/serve/standard_scaler.h"
@@ -52,7 +57,7 @@ TEST(EndpointTest, ListenAndConnectOverUnixAndTcpNameWhatFailed) {
   std::ofstream(dir.File("plain.txt")) << "not a socket";
   EXPECT_EQ(Listen(*ParseEndpoint("unix://" + dir.File("plain.txt")), 4).status().code(), StatusCode::kAlreadyExists);
   EXPECT_EQ(Listen(*ParseEndpoint("fd://3"), 4).status().code(), StatusCode::kInvalidArgument);
-  for (const std::string text : {"unix://" + dir.File("ok.sock"), std::string(":0")}) {
+  for (const std::string& text : {"unix://" + dir.File("ok.sock"), std::string(":0")}) {
     const Endpoint endpoint = *ParseEndpoint(text);
     auto listening = Listen(endpoint, 4);
     ASSERT_TRUE(listening.ok()) << listening.status().ToString();
@@ -93,6 +98,57 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
   }
 }
 
+TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeepsTakingBytes) {
+  // The timeout is about progress: a write that takes longer than the timeout as a whole
+  // succeeds while the reader takes some bytes at intervals well inside the timeout.
+  using std::chrono::milliseconds;
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  const int small = 32 << 10;
+  ::setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+  ::setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+  const int64_t total = 512 << 10;
+  std::atomic<int64_t> read{0};
+  std::thread reader([&] {
+    std::vector<char> chunk(128 << 10);
+    while (read < total) {
+      std::this_thread::sleep_for(milliseconds(250));  // the slowness under test, not a synchronisation
+      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN)) break;
+      if (n > 0) read += n;
+    }
+  });
+  const auto start = std::chrono::steady_clock::now();
+  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000);
+  const std::string data(static_cast<size_t>(total), 'x');
+  const Status st = out.Write(data.data(), total);
+  const Status closed = out.Close();
+  reader.join();
+  ::close(fds[1]);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  EXPECT_TRUE(closed.ok()) << closed.ToString();
+  EXPECT_EQ(read.load(), total);
+  EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(1000)) << "the write never outlasted the timeout";
+}
+
+TEST(RefusalTest, IsAnEmptyStreamWhoseMetadataSaysWhyAndAnErrorForStreamClients) {
+  auto bytes = EncodeRefusal("the server is busy");
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto reader = arrow_ipc::IpcStreamReader::Open(*bytes, "refusal");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const Schema& schema = *(*reader)->schema();
+  EXPECT_EQ(schema.num_fields(), 0);
+  ASSERT_NE(schema.metadata(), nullptr);
+  EXPECT_EQ(schema.metadata()->Get(kErrorMetadataKey), "the server is busy");
+  auto end = (*reader)->Next();
+  ASSERT_TRUE(end.ok()) << end.status().ToString();
+  EXPECT_EQ(*end, nullptr);
+  const Status refused = RefusalOf(schema, "tcp://127.0.0.1:8008");
+  EXPECT_EQ(refused.code(), StatusCode::kIOError);
+  EXPECT_EQ(refused.message(), "tcp://127.0.0.1:8008: refused by the server: the server is busy");
+  EXPECT_TRUE(RefusalOf(*Schema::Make({Field::Make("x", int64())}), "tcp://127.0.0.1:8008").ok());
+}
+
 std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
   std::vector<int64_t> values;
   for (int64_t i = 0; i < n; ++i) values.push_back(first + i);
@@ -128,6 +184,17 @@ TEST(RebatcherTest, BatchModesGiveTensorflowIoSizes) {
   EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 100), (std::vector<int64_t>{16}));
   EXPECT_EQ(SizesOf(BatchMode::kDropRemainder, 100), (std::vector<int64_t>{}));
   EXPECT_FALSE(ParseBatchMode("sometimes").ok());
+}
+
+TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
+  const auto batch = Ints(0, 1000);
+  EXPECT_EQ(HeldBytes({{batch}}), 8000);
+  EXPECT_EQ(HeldBytes({{batch->Slice(10, 5)}}), 8000);  // the slice keeps the whole buffer alive
+  EXPECT_EQ(HeldBytes({{batch, batch->Slice(10, 5)}}), 8000);
+  EXPECT_EQ(HeldBytes({{batch, Ints(0, 10)}}), 8080);
+  auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
+  auto shared = *RecordBatch::Make(schema, 1000, {batch->column_data(0), batch->column_data(0)});
+  EXPECT_EQ(HeldBytes({{shared}}), 8000);
 }
 
 TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
@@ -175,14 +242,20 @@ void ExpectEof(int fd) {
   EXPECT_EQ(::recv(fd, &byte, 1, 0), 0);
 }
 
-/// Reads a whole pass from `endpoint` on a raw socket (after sending `greeting`, which the server
-/// ignores): the ids in order and the batch sizes; then the connection must end (EOF right after
-/// the end-of-stream marker).
+/// Reads a whole pass from `endpoint` on a raw socket (after sending `greeting`, if any, which
+/// the server ignores): the ids in order and the batch sizes; then the connection must end (EOF
+/// right after the end-of-stream marker). Sends nothing when there is no greeting: a whole pass
+/// may be in the socket buffers before the client sends anything, and a send to a unix socket
+/// whose peer has closed fails with EPIPE, even a send of 0 bytes.
 void ReadPass(const std::string& endpoint, std::vector<int64_t>* ids, std::vector<int64_t>* sizes,
               const std::string& greeting = "") {
   auto fd = Connect(*ParseEndpoint(endpoint));
   ASSERT_TRUE(fd.ok()) << fd.status().ToString();
-  ASSERT_EQ(::send(*fd, greeting.data(), greeting.size(), MSG_NOSIGNAL), static_cast<ssize_t>(greeting.size()));
+  const timeval hang_bound{60, 0};  // a read that waits this long fails instead of hanging
+  ::setsockopt(*fd, SOL_SOCKET, SO_RCVTIMEO, &hang_bound, sizeof(hang_bound));
+  if (!greeting.empty()) {
+    ASSERT_EQ(::send(*fd, greeting.data(), greeting.size(), MSG_NOSIGNAL), static_cast<ssize_t>(greeting.size()));
+  }
   auto reader = arrow_ipc::IpcStreamReader::Open(FileInputStream::FromFd(::dup(*fd), endpoint, /*owned=*/true));
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   while (true) {
@@ -209,7 +282,7 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
   recflow::testing::ScratchDir dir;
   const int64_t rows = 50000;
   const std::string csv = WriteCsv(dir, rows);
-  for (const std::string listen : {std::string(":0"), "unix://" + dir.File("serve.sock")}) {
+  for (const std::string& listen : {std::string(":0"), "unix://" + dir.File("serve.sock")}) {
     SCOPED_TRACE(listen);
     auto server = Server::Start(*ParseEndpoint(listen), CsvOptions(csv, 1000));
     ASSERT_TRUE(server.ok()) << server.status().ToString();
@@ -239,17 +312,39 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
   }
 }
 
+TEST(ServerTest, APassThatWouldHoldMoreThanTheClientMemoryCapStopsNamingWhere) {
+  recflow::testing::ScratchDir dir;
+  const std::string csv = WriteCsv(dir, 200000);  // 1 MiB CSV blocks of about 23 000 rows
+  ServeOptions options = CsvOptions(csv, 100000);
+  options.columns = {"id", "text"};
+  options.client_memory_bytes = 4 << 20;  // a few blocks' rows, waiting to fill a batch, do not fit
+  BufferOutputStream out;
+  const Status st = ServeOnePass(options, &out);
+  EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.ToString();
+  EXPECT_EQ(st.context().file, csv);
+  EXPECT_GT(st.context().record, 0);  // the first row of the block that went over
+  EXPECT_NE(st.ToString().find("more than the 4.0 MiB one client may hold: raise --client-memory-mb"),
+            std::string::npos)
+      << st.ToString();
+  options.client_memory_bytes = ServeOptions::Defaults().client_memory_bytes;
+  BufferOutputStream whole;
+  EXPECT_TRUE(ServeOnePass(options, &whole).ok());
+  options.client_memory_bytes = 1000;
+  EXPECT_EQ(ServeOnePass(options, &whole).code(), StatusCode::kInvalidArgument);
+}
+
 TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
-  // A log line that blocks (stderr a pipe nobody reads) must not hold finished connections open.
+  // A log line that blocks (stderr a pipe nobody reads) must not keep a finished client from
+  // reading the end of its connection.
   recflow::testing::ScratchDir dir;
   const std::string csv = WriteCsv(dir, 3000);
-  for (const std::string listen : {std::string(":0"), "unix://" + dir.File("eof.sock")}) {
+  for (const std::string& listen : {std::string(":0"), "unix://" + dir.File("eof.sock")}) {
     SCOPED_TRACE(listen);
     std::mutex mutex;
     std::condition_variable cv;
     bool open_gate = false;
     ServeOptions options = CsvOptions(csv, 100);
-    options.log = [&](const std::string& line) {
+    options.connections.log = [&](const std::string& line) {
       if (line.find("pass complete") == std::string::npos) return;
       std::unique_lock<std::mutex> lock(mutex);
       cv.wait(lock, [&] { return open_gate; });
@@ -276,8 +371,8 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   const std::string csv = WriteCsv(dir, rows);
   ServeOptions options = CsvOptions(csv, 4096);
   options.columns = {"id", "text"};
-  options.send_timeout_ms = 500;
-  options.max_clients = 300;
+  options.connections.send_timeout_ms = 500;
+  options.connections.max_clients = 300;
   auto server = Server::Start(*ParseEndpoint(":0"), options);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   const Endpoint endpoint = (*server)->endpoint();

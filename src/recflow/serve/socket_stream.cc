@@ -1,8 +1,8 @@
-// FdOutputStream: gathered sendmsg with MSG_NOSIGNAL (writev for non-sockets), EINTR retried.
+// FdOutputStream: gathered sendmsg with MSG_NOSIGNAL (writev for non-sockets), waits for progress with poll.
 #include "recflow/serve/socket_stream.h"
 
+#include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -16,18 +16,13 @@ namespace {
 
 /// Writes at least this large go out at once, from the caller's memory.
 constexpr int64_t kDirectWriteBytes = 64 << 10;
-/// At most this many bytes of smaller writes are gathered before they are sent.
-constexpr int64_t kGatherBytes = 256 << 10;
+
+using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
 FdOutputStream::FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms)
-    : fd_(fd), name_(std::move(name)), owned_(owned) {
-  if (send_timeout_ms > 0) {
-    timeval timeout{send_timeout_ms / 1000, (send_timeout_ms % 1000) * 1000};
-    ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));  // fails harmlessly on non-sockets
-  }
-}
+    : fd_(fd), name_(std::move(name)), owned_(owned), send_timeout_ms_(send_timeout_ms) {}
 
 FdOutputStream::~FdOutputStream() { (void)Close(); }
 
@@ -45,10 +40,29 @@ Status FdOutputStream::Flush() {
   return SendAll(nullptr, 0);
 }
 
+Status FdOutputStream::WaitWritable(Clock::time_point last_progress) {
+  while (true) {
+    int wait_ms = -1;  // no timeout: wait as long as it takes
+    if (send_timeout_ms_ > 0) {
+      const auto left = last_progress + std::chrono::milliseconds(send_timeout_ms_) - Clock::now();
+      wait_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
+      if (wait_ms <= 0) {
+        return Status::IOError(name_ + ": the reader stopped reading (no byte taken for " +
+                               std::to_string(send_timeout_ms_) + " ms)");
+      }
+    }
+    pollfd writable{fd_, POLLOUT, 0};
+    const int ready = ::poll(&writable, 1, wait_ms);
+    if (ready > 0) return Status::OK();  // writable, or an error the next write reports
+    if (ready < 0 && errno != EINTR) return Status::IOError(name_ + ": poll: " + std::strerror(errno));
+  }
+}
+
 Status FdOutputStream::SendAll(const void* data, int64_t n) {
   iovec pieces[2] = {{pending_.data(), pending_.size()}, {const_cast<void*>(data), static_cast<size_t>(n)}};
   iovec* next = pieces;
   int count = 2;
+  Clock::time_point last_progress = Clock::now();
   while (count > 0) {
     if (next->iov_len == 0) {
       ++next;
@@ -60,7 +74,7 @@ Status FdOutputStream::SendAll(const void* data, int64_t n) {
       msghdr message{};
       message.msg_iov = next;
       message.msg_iovlen = static_cast<size_t>(count);
-      written = ::sendmsg(fd_, &message, MSG_NOSIGNAL);
+      written = ::sendmsg(fd_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (written < 0 && errno == ENOTSOCK) {
         socket_ = false;
         continue;
@@ -69,11 +83,19 @@ Status FdOutputStream::SendAll(const void* data, int64_t n) {
       written = ::writev(fd_, next, count);
     }
     if (written < 0) {
-      if (errno == EINTR) continue;
-      pending_.clear();
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return Status::IOError(name_ + ": the reader stopped reading");
-      return Status::IOError(name_ + ": " + std::strerror(errno));
+      Status st;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        st = WaitWritable(last_progress);
+      } else if (errno != EINTR) {
+        st = Status::IOError(name_ + ": " + std::strerror(errno));
+      }
+      if (!st.ok()) {
+        pending_.clear();
+        return st;
+      }
+      continue;
     }
+    last_progress = Clock::now();
     for (size_t left = static_cast<size_t>(written); left > 0;) {
       const size_t step = std::min(left, next->iov_len);
       next->iov_base = static_cast<char*>(next->iov_base) + step;

@@ -1,6 +1,7 @@
 // FdOutputStream: writes to a connected socket or descriptor that never raise SIGPIPE (reads: FileInputStream::FromFd).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -9,13 +10,19 @@
 namespace recflow::serve {
 
 /// Writes to a descriptor (a socket, a pipe, stdout). A peer that went away is an IOError
-/// (never SIGPIPE); with `send_timeout_ms` > 0 a socket write that makes no progress for that
-/// long is an IOError too, so a client that stops reading cannot hold a server thread forever.
-/// Small writes (message metadata, padding) are gathered in a buffer; a large one goes out in
-/// one gathered system call with that buffer, straight from the caller's memory (the body of
-/// an IPC message is never copied). Flush, Close or the destructor send what is gathered.
+/// (never SIGPIPE). With `send_timeout_ms` > 0, a socket that accepts no byte for that long
+/// is an IOError too, so a client that stops reading cannot hold a server thread: the timeout
+/// is about progress, not about the whole write — every call that moves bytes restarts it, and
+/// one wait without progress ends at the timeout whatever the socket buffer sizes (the socket
+/// is written without blocking and waited for with poll). Small writes (message metadata,
+/// padding) are gathered in a buffer of at most kGatherBytes; a large one goes out in one
+/// gathered system call with that buffer, straight from the caller's memory (the body of an
+/// IPC message is never copied). Flush, Close or the destructor send what is gathered.
 class FdOutputStream final : public OutputStream {
  public:
+  /// At most this many bytes of small writes are gathered before they are sent.
+  static constexpr int64_t kGatherBytes = 256 << 10;
+
   /// Takes `fd` (closed by Close or the destructor when `owned`).
   FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms = 0);
   ~FdOutputStream() override;
@@ -28,10 +35,14 @@ class FdOutputStream final : public OutputStream {
  private:
   /// Sends the gathered bytes, then `n` bytes at `data` (n may be 0).
   Status SendAll(const void* data, int64_t n);
+  /// Waits until `fd_` takes bytes again; an IOError once it has taken none for the timeout
+  /// since `last_progress`.
+  Status WaitWritable(std::chrono::steady_clock::time_point last_progress);
 
   int fd_;
   std::string name_;
   bool owned_;
+  int send_timeout_ms_;
   bool socket_ = true;   // false once sendmsg said ENOTSOCK: writev then
   std::string pending_;  // gathered small writes
   int64_t position_ = 0;

@@ -14,7 +14,8 @@ namespace recflow::serve {
 /// A client of one pass: the IPC stream a server sends on one connection.
 class StreamClient {
  public:
-  /// Connects to `endpoint` (tcp://, HOST:PORT, [IPV6]:PORT, unix://) and reads the schema.
+  /// Connects to `endpoint` (tcp://, HOST:PORT, [IPV6]:PORT, unix://) and reads the schema. A
+  /// refusal (a server that is full or stopping; see refusal.h) is an IOError with its reason.
   static Result<std::unique_ptr<StreamClient>> Connect(std::string_view endpoint);
   /// The served schema.
   const SchemaPtr& schema() const { return reader_->schema(); }

@@ -1,0 +1,122 @@
+// PassPlan: a Pass over the inputs (units in order, the chosen columns), scaled, rebatched and written as IPC.
+#include "recflow/serve/pass.h"
+
+#include <cstdio>
+
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/serve/held_bytes.h"
+#include "recflow/serve/socket_stream.h"
+
+namespace recflow::serve {
+
+namespace {
+
+/// One pass over the inputs: decoded batches (units in order), the chosen columns.
+class Pass {
+ public:
+  static Result<std::unique_ptr<Pass>> Open(const ServeOptions& options) {
+    auto pass = std::unique_ptr<Pass>(new Pass());
+    ASSIGN_OR_RETURN(pass->source_, pipeline::OpenInputs(options.inputs, options.input_options));
+    const Schema& schema = *pass->source_->schema();
+    std::vector<FieldPtr> fields;
+    for (const std::string& name : options.columns) {
+      const int index = schema.GetFieldIndex(name);
+      if (index < 0) return Status::InvalidArgument("no column '" + name + "' in " + schema.ToString());
+      pass->projection_.push_back(index);
+      fields.push_back(schema.field(index));
+    }
+    pass->schema_ = options.columns.empty() ? pass->source_->schema() : Schema::Make(std::move(fields));
+    return pass;
+  }
+
+  const SchemaPtr& schema() const { return schema_; }
+  /// The file the batch Next() returned last comes from.
+  const std::string& file() const { return file_; }
+  /// The index of that batch's first row among the rows of its file.
+  int64_t first_row() const { return first_row_; }
+
+  /// The next non-empty batch of the pass, or nullptr at its end.
+  Result<std::shared_ptr<RecordBatch>> Next() {
+    while (true) {
+      ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source_->NextUnit());
+      if (unit == nullptr) return std::shared_ptr<RecordBatch>();
+      if (source_->current_file() != file_) {
+        file_ = source_->current_file();
+        next_row_ = 0;
+      }
+      ASSIGN_OR_RETURN(DecodedUnit decoded, unit->Decode());
+      first_row_ = next_row_;
+      next_row_ += decoded.input_records;
+      if (decoded.batch->num_rows() == 0) continue;
+      if (projection_.empty()) return decoded.batch;
+      std::vector<std::shared_ptr<ArrayData>> columns;
+      for (int index : projection_) columns.push_back(decoded.batch->column_data(index));
+      return RecordBatch::Make(schema_, decoded.batch->num_rows(), std::move(columns));
+    }
+  }
+
+ private:
+  std::unique_ptr<Source> source_;
+  std::vector<int> projection_;
+  SchemaPtr schema_;
+  std::string file_;
+  int64_t first_row_ = 0;
+  int64_t next_row_ = 0;
+};
+
+std::string Mebibytes(int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+/// OutOfMemory when `batch` (just read), the rows `rebatcher` holds for the next batch and the
+/// send buffer take more than the pass may hold.
+Status CheckMemory(const Pass& pass, const std::shared_ptr<RecordBatch>& batch, const Rebatcher& rebatcher,
+                   int64_t limit) {
+  std::vector<std::shared_ptr<RecordBatch>> held = rebatcher.pending();
+  held.push_back(batch);
+  const int64_t bytes = HeldBytes(held) + FdOutputStream::kGatherBytes;
+  if (bytes <= limit) return Status::OK();
+  return Status::OutOfMemory("this pass would hold " + Mebibytes(bytes) +
+                             " (the rows read, the rows waiting to fill a batch and the send buffer), more than the " +
+                             Mebibytes(limit) + " one client may hold: raise --client-memory-mb")
+      .WithFile(pass.file())
+      .WithRecord(pass.first_row());
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const PassPlan>> PassPlan::Make(ServeOptions options) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(auto pass, Pass::Open(options));  // inputs and columns are checked here
+  std::shared_ptr<const StandardScaler> scaler;
+  if (!options.standard_scale.empty()) {
+    ASSIGN_OR_RETURN(auto fitted,
+                     StandardScaler::Fit(*pass->schema(), options.standard_scale, [&] { return pass->Next(); }));
+    scaler = std::move(fitted);
+  }
+  return std::shared_ptr<const PassPlan>(new PassPlan(std::move(options), std::move(scaler)));
+}
+
+Status PassPlan::Stream(OutputStream* out) const {
+  ASSIGN_OR_RETURN(auto pass, Pass::Open(options_));
+  const SchemaPtr schema = scaler_ != nullptr ? scaler_->output_schema() : pass->schema();
+  ASSIGN_OR_RETURN(auto writer, arrow_ipc::IpcWriter::OpenStream(out, schema, options_.ipc));
+  Rebatcher rebatcher(options_.batch_size, options_.batch_mode);
+  while (true) {
+    ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, pass->Next());
+    if (batch == nullptr) break;
+    if (scaler_ != nullptr) {
+      ASSIGN_OR_RETURN(batch, scaler_->Apply(*batch));
+    }
+    RETURN_NOT_OK(CheckMemory(*pass, batch, rebatcher, options_.client_memory_bytes));
+    ASSIGN_OR_RETURN(auto ready, rebatcher.Add(std::move(batch)));
+    for (const auto& b : ready) RETURN_NOT_OK(writer->Write(*b));
+  }
+  ASSIGN_OR_RETURN(auto rest, rebatcher.Finish());
+  for (const auto& b : rest) RETURN_NOT_OK(writer->Write(*b));
+  return writer->Finish();  // which flushes
+}
+
+}  // namespace recflow::serve

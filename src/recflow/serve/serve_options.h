@@ -1,0 +1,38 @@
+// ServeOptions: what `recflow serve` serves (inputs, columns, batches, memory per pass) and how it treats clients.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recflow/core/result.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/pipeline/input_source.h"
+#include "recflow/serve/connection_server.h"
+#include "recflow/serve/rebatcher.h"
+
+namespace recflow::serve {
+
+/// What a server serves and how.
+struct ServeOptions {
+  std::vector<std::string> inputs;         ///< anything OpenInputs reads
+  pipeline::InputOptions input_options;    ///< formats, CSV dialect, schema
+  int64_t batch_size = 1024;               ///< rows per batch (not with kAuto)
+  BatchMode batch_mode = BatchMode::kKeepRemainder;
+  std::vector<std::string> columns;        ///< columns to serve, in order; empty = all
+  std::vector<std::string> standard_scale; ///< numeric columns standardized (fitted over a first pass)
+  arrow_ipc::IpcWriteOptions ipc;          ///< body compression of the served stream
+  /// What one pass (one client) may hold: its decoded input unit, the rows waiting to fill a
+  /// batch and the send buffer. A pass that would hold more stops with an OutOfMemory error
+  /// naming the input file and row.
+  int64_t client_memory_bytes = int64_t{64} << 20;
+  ConnectionOptions connections;           ///< admission, waiting, send timeout, log
+
+  /// Batches of 1024 rows, keep_remainder, all columns, uncompressed, 64 MiB per client, and
+  /// ConnectionOptions::Defaults().
+  static ServeOptions Defaults() { return {}; }
+  /// Checks sizes, the batch size against the mode and the connection options.
+  Status Validate() const;
+};
+
+}  // namespace recflow::serve
