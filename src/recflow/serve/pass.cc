@@ -38,13 +38,13 @@ class Pass {
   /// The next non-empty batch of the pass, or nullptr at its end.
   Result<std::shared_ptr<RecordBatch>> Next() {
     while (true) {
-      ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source_->NextUnit());
+      ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, NextSourceUnit(*source_));
       if (unit == nullptr) return std::shared_ptr<RecordBatch>();
       if (source_->current_file() != file_) {
         file_ = source_->current_file();
         next_row_ = 0;
       }
-      ASSIGN_OR_RETURN(DecodedUnit decoded, unit->Decode());
+      ASSIGN_OR_RETURN(DecodedUnit decoded, DecodeUnit(*unit));
       first_row_ = next_row_;
       next_row_ += decoded.input_records;
       if (decoded.batch->num_rows() == 0) continue;
