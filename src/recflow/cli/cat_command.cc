@@ -154,27 +154,6 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
 
 }  // namespace
 
-CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
-  CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
-  AddInputFlags(cmd, &flags->inputs);
-  AddSourceFlags(cmd, &flags->source);
-  cmd->add_option("-n,--limit", flags->limit, "Print at most N records")->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--infer-all", flags->infer_all,
-                fmt::format("TFRecord: infer the schema from every record (default: {} spread over the "
-                            "inputs); other formats infer from --infer-rows rows",
-                            kInferenceSample));
-  cmd->footer(
-      "Values follow the inferred schema: scalars for scalar columns, arrays for lists, null for "
-      "missing features. Floats print in the shortest form that round-trips; NaN and infinities as "
-      "the strings \"NaN\", \"Infinity\", \"-Infinity\". Bytes print as UTF-8 strings when valid, "
-      "else as {\"$base64\": \"...\"}. SequenceExample records print as "
-      "{\"context\": {...}, \"feature_lists\": {...}}. Each input's format is recognised by its "
-      "content (then its suffix; --from overrides); CSV, JSON Lines, Avro and Arrow inputs and "
-      "Hive-partitioned directories are read as convert reads them, partition columns included. On a "
-      "fault the records before it are printed, then the fault is reported.");
-  return cmd;
-}
-
 Status RunCat(const CatFlags& flags, StdoutWriter* out) {
   Status st = CatInputs(flags, out);
   if (!st.ok()) (void)out->Flush();  // the rows printed before a failure still go out

@@ -3,8 +3,6 @@
 
 #include <cstdint>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/cli/inputs.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
@@ -24,9 +22,6 @@ struct CatFlags {
 inline constexpr int64_t kInferenceSample = 10000;
 /// Rows decoded per batch before they are printed.
 inline constexpr int64_t kCatBatchRows = 1024;
-
-/// Adds the `cat` subcommand to `app`, parsing into `*flags`.
-CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags);
 
 /// Infers the schema from a sample, then prints one JSON object per record to `out`. Stops
 /// early, without error, after --limit rows or when the reader of `out` goes away.

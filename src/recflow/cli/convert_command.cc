@@ -87,43 +87,6 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
 
 }  // namespace
 
-CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
-  CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro or TFRecord into a sharded, partitioned dataset");
-  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
-  c->add_option("-o,--output", f->output, "Output dataset directory")->required();
-  c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
-      ->check(CLI::IsMember({"tfrecord", "jsonl", "csv", "arrow", "feather"}));
-  c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
-      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
-  c->add_option("--decimals", f->decimals,
-                "TFRecord: decimal columns as exact text (string, the default) or the nearest float")
-      ->check(CLI::IsMember({"string", "float"}));
-  c->add_option("--compression", f->compression,
-                "Output compression: whole files (gzip, zlib) or, for arrow/feather, bodies (lz4, zstd)")
-      ->check(CLI::IsMember({"none", "gzip", "zlib", "lz4", "zstd"}));
-  c->add_option("--level", f->level, "Compression level 0..9 (-1 = default)")->check(CLI::Range(-1, 9));
-  c->add_option("--shards", f->shards, "Files per partition (0: one, or as many as --max-*-per-shard start)")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records (0: no limit)")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--max-bytes-per-shard", f->max_bytes_per_shard, "Start a new file before N uncompressed bytes (0: no limit)")
-      ->check(CLI::PositiveNumber);
-  c->add_option("--naming", f->naming, "Shard names: beam (part-00000-of-00004) or spark (part-00000-<uuid>-c000)")
-      ->check(CLI::IsMember({"beam", "spark"}));
-  c->add_option("--prefix", f->prefix, "Shard file name prefix");
-  c->add_option("--partition-by", f->partition_by, "Columns that become key=value/ directories")->delimiter(',');
-  c->add_option("--mode", f->mode, "When the output exists")
-      ->check(CLI::IsMember({"error", "overwrite", "append", "overwrite-partitions"}));
-  c->add_option("--select", f->select, "Columns to keep, in order")->delimiter(',');
-  c->add_option("--threads", f->threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
-  c->add_flag("--json", f->json, "Print the summary as JSON on stdout");
-  c->add_flag("--no-progress", f->no_progress, "No progress bar even on a terminal");
-  c->add_flag("--no-sync", f->no_sync, "Do not fsync at commit (survives a crash, not a power loss)");
-  AddSourceFlags(c, &f->source);
-  c->add_option("--bad-rows", f->bad_rows, "fail, skip, or file:PATH (skip and write them as JSON Lines)");
-  return c;
-}
-
 Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   const auto start = std::chrono::steady_clock::now();
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {

@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
@@ -37,9 +35,6 @@ struct ConvertFlags {
   SourceFlags source;  ///< input format, schema file, CSV dialect, inference
   std::string bad_rows = "fail";
 };
-
-/// Adds the `convert` subcommand to `app`, parsing into `*flags`.
-CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* flags);
 
 /// Runs the job: a progress bar on stderr when it is a terminal, the one-line summary on stderr,
 /// and with --json the summary as one JSON object on `out`.

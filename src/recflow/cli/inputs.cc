@@ -9,19 +9,6 @@
 
 namespace recflow::cli {
 
-void AddInputFlags(CLI::App* command, InputFlags* flags) {
-  command->add_option("PATH", flags->paths, "Files, directories or globs ('-' = stdin)")->required();
-  command->add_option("--record-type", flags->record_type, "What each record holds")
-      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}))
-      ->capture_default_str();
-  command->add_option("--compression", flags->compression, "Input compression (auto: magic bytes, then suffix)")
-      ->check(CLI::IsMember({"auto", "none", "gzip", "zlib"}))
-      ->capture_default_str();
-  command->add_flag("--no-verify", flags->no_verify, "Do not check record data CRCs");
-  command->add_flag("--skip-corrupt", flags->skip_corrupt,
-                    "Warn about corrupt records, skip them and go on (counted at the end)");
-}
-
 Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source) {
   tfrecord::ReaderOptions options = tfrecord::ReaderOptions::Defaults();
   if (flags.compression != "auto") {

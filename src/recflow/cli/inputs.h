@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/tfrecord/record_reader.h"
@@ -22,10 +20,6 @@ struct InputFlags {
   bool no_verify = false;
   bool skip_corrupt = false;
 };
-
-/// Adds PATH... and --record-type, --compression, --no-verify, --skip-corrupt to `command`.
-/// Invalid choices are CLI11 parse errors (exit 2).
-void AddInputFlags(CLI::App* command, InputFlags* flags);
 
 /// The files to read and how to read them.
 struct Inputs {

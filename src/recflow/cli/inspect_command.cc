@@ -389,15 +389,6 @@ void WriteTableText(const TableReport& report, std::string* out) {
 
 }  // namespace
 
-CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
-  CLI::App* cmd = app->add_subcommand(
-      "inspect", "Report records, bytes, compression, the inferred schema and per-feature statistics");
-  AddInputFlags(cmd, &flags->inputs);
-  AddSourceFlags(cmd, &flags->source);
-  cmd->add_flag("--json", flags->json, "Print one JSON object instead of tables");
-  return cmd;
-}
-
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
   // Detected first: standard input is only peeked here, then read once by what follows.
   ASSIGN_OR_RETURN(std::vector<FileReport> files, DetectFiles(flags));

@@ -1,8 +1,6 @@
 // `recflow inspect`: counts, sizes, compression, inferred schema and per-feature statistics.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/cli/inputs.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
@@ -16,9 +14,6 @@ struct InspectFlags {
   SourceFlags source;  ///< format and CSV flags for non-TFRecord inputs
   bool json = false;
 };
-
-/// Adds the `inspect` subcommand to `app`, parsing into `*flags`.
-CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags);
 
 /// Reads every record of every input and writes the report to `out`.
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out);

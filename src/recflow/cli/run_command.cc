@@ -15,11 +15,6 @@ namespace recflow::cli {
 
 namespace {
 
-void AddCommonFlags(CLI::App* c, RunFlags* f) {
-  c->add_option("pipeline", f->pipeline, "Pipeline YAML file")->required();
-  c->add_option("--set", f->set, "Override a pipeline parameter (KEY=VALUE, repeatable)");
-}
-
 Result<pipeline::YamlPipeline> Load(const RunFlags& flags, const pipeline::YamlLoadOptions& options = {}) {
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const std::string& item : flags.set) {
@@ -31,26 +26,6 @@ Result<pipeline::YamlPipeline> Load(const RunFlags& flags, const pipeline::YamlL
 }
 
 }  // namespace
-
-CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
-  CLI::App* c = app->add_subcommand("run", "Run a pipeline written in YAML");
-  AddCommonFlags(c, f);
-  c->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
-  c->add_option("--metrics", f->metrics_file, "Write the per-step metrics as JSON to this file");
-  c->add_flag("--quiet", f->quiet, "Do not print the metrics table");
-  return c;
-}
-
-CLI::App* AddPlanCommand(CLI::App* app, RunFlags* f) {
-  CLI::App* c = app->add_subcommand("plan", "Check a YAML pipeline and print its stages");
-  AddCommonFlags(c, f);
-  c->add_flag("--dot", f->dot, "Print the graph in Graphviz dot");
-  return c;
-}
-
-CLI::App* AddStepsCommand(CLI::App* app) {
-  return app->add_subcommand("steps", "List the ops a YAML pipeline can use, with their main argument");
-}
 
 Status RunStepsCommand(StdoutWriter* out) {
   const pipeline::StepRegistry registry = pipeline::BuiltinSteps();

@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
 
@@ -20,14 +18,6 @@ struct RunFlags {
   bool quiet = false;              ///< run: no metrics table
   bool dot = false;                ///< plan: Graphviz output
 };
-
-/// Adds `run` to `app`.
-CLI::App* AddRunCommand(CLI::App* app, RunFlags* flags);
-/// Adds `plan` to `app`.
-CLI::App* AddPlanCommand(CLI::App* app, RunFlags* flags);
-
-/// Adds `steps` (lists the ops a pipeline can use) to `app`.
-CLI::App* AddStepsCommand(CLI::App* app);
 
 /// Prints every op with its one-line summary on `out`.
 Status RunStepsCommand(StdoutWriter* out);

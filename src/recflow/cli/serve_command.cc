@@ -42,42 +42,6 @@ void RaiseDescriptorLimit() {
 
 }  // namespace
 
-CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
-  CLI::App* c = app->add_subcommand("serve", "Serve the inputs as Arrow IPC streams: one full pass per connection");
-  c->add_option("INPUT", f->inputs, "Files, directories or globs of any format recflow reads")->required();
-  c->add_option("--listen", f->listen, "tcp://HOST:PORT, HOST:PORT, [::1]:PORT, unix:///PATH, fd://N or - (stdout)")
-      ->required();
-  c->add_option("--batch-size", f->batch_size, "Rows per batch")->check(CLI::PositiveNumber)->capture_default_str();
-  c->add_option("--batch-mode", f->batch_mode, "keep_remainder, drop_remainder or auto (batches as they come)")
-      ->check(CLI::IsMember({"keep_remainder", "drop_remainder", "auto"}))
-      ->capture_default_str();
-  c->add_option("--columns", f->columns, "Columns to serve, in order")->delimiter(',');
-  c->add_option("--transform", f->transforms, "standard-scale:COL[,COL...] (fitted over a first pass)");
-  c->add_option("--compression", f->compression, "Body compression of the streams")
-      ->check(CLI::IsMember({"none", "lz4", "zstd"}))
-      ->capture_default_str();
-  c->add_option("--max-clients", f->max_clients, "Concurrent passes; more connections wait for one")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_option("--max-waiting", f->max_waiting, "Connections that may wait for a pass; more are refused")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  c->add_option("--wait-timeout-ms", f->wait_timeout_ms, "Refuse a connection that waited this long for a pass")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_option("--send-timeout-ms", f->send_timeout_ms, "Drop a client that takes no byte for this long")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  c->add_option("--client-memory-mb", f->client_memory_mb,
-                "MiB one pass may hold (decoded unit, rows of the next batch, send buffer)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
-      ->capture_default_str();
-  c->add_option("--record-type", f->record_type, "TFRecord payload")
-      ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
-  AddSourceFlags(c, &f->source);
-  return c;
-}
-
 Status RunServe(const ServeFlags& flags) {
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;

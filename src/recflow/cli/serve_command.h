@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/cli/source_flags.h"
 #include "recflow/core/status.h"
 
@@ -29,9 +27,6 @@ struct ServeFlags {
   std::string record_type = "example";
   SourceFlags source;
 };
-
-/// Adds the `serve` subcommand to `app`.
-CLI::App* AddServeCommand(CLI::App* app, ServeFlags* flags);
 
 /// Serves until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), or
 /// writes one pass to the descriptor of an fd:// or `-` endpoint and returns.

@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "recflow/core/result.h"
 #include "recflow/pipeline/io_specs.h"
 
@@ -15,10 +13,6 @@ namespace recflow::cli {
 /// Raw values of the input-format flags, as parsed by CLI11 (record_type and skip_bad are
 /// set by each command from its own flags).
 using SourceFlags = pipeline::InputSpec;
-
-/// Adds --from, --schema, --delimiter, --quote, --no-header, --null-values, --comment,
-/// --block-size, --infer-rows and --max-record-bytes to `command`.
-void AddSourceFlags(CLI::App* command, SourceFlags* flags);
 
 /// Fills `in` from the flags: the format, the schema file, the CSV dialect, inference and unit
 /// sizes; TFRecord records of `record_type` ("example" or "sequence_example"); bad records
