@@ -175,11 +175,13 @@ Status ConcatViews(const ArrayVector& arrays, ArrayData& out) {
     for (int64_t i = 0; i < a->length; ++i) {
       uint8_t view[kViewBytes];
       std::memcpy(view, a->buffers[1]->data() + (a->offset + i) * kViewBytes, kViewBytes);
-      int32_t size, index;
+      int32_t size;
       std::memcpy(&size, view, sizeof(size));
       if (size > kInlineViewBytes) {
+        // Unsigned: a null view's index is unchecked garbage, and shifting it must not overflow.
+        uint32_t index;
         std::memcpy(&index, view + 8, sizeof(index));
-        index += static_cast<int32_t>(base);
+        index += static_cast<uint32_t>(base);
         std::memcpy(view + 8, &index, sizeof(index));
       }
       RETURN_NOT_OK(views.Append(view, kViewBytes));

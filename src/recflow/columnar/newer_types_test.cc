@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "recflow/columnar/c_data_format.h"
+#include "recflow/columnar/concatenate.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/columnar/equals.h"
 #include "recflow/columnar/pretty_print.h"
@@ -79,6 +80,21 @@ TEST(NewerTypesTest, ViewsReadInlineAndVariadicBytes) {
   auto other = ArrayData::Make(utf8_view(), 1, {nullptr, ViewsOf({{"thirteen byte", 0, 0}}), Bytes("thirteen byte")}, 0);
   EXPECT_TRUE(ArrayEquals(*other, *data->Slice(2, 1)));
   EXPECT_FALSE(ArrayEquals(*other, *data->Slice(3, 1)));
+}
+
+TEST(NewerTypesTest, ConcatenatedViewsShiftOnlyWhatTheyMayAndNeverOverflow) {
+  auto first = ArrayData::Make(utf8_view(), 1, {nullptr, ViewsOf({{"thirteen byte", 0, 0}}), Bytes("thirteen byte")}, 0);
+  // A null view's buffer index is never checked (here the largest int32): shifting it past the
+  // first array's buffer must not overflow.
+  auto second = ArrayData::Make(utf8_view(), 2,
+                                {ValidityOf("10"), ViewsOf({{"fourteen bytes", 0, 0}, {"garbage index!", INT32_MAX, 0}}),
+                                 Bytes("fourteen bytes")},
+                                1);
+  ASSERT_TRUE(ValidateFull(*second).ok()) << ValidateFull(*second).ToString();
+  auto joined = Concatenate({first, second});
+  ASSERT_TRUE(joined.ok()) << joined.status().ToString();
+  ASSERT_TRUE(ValidateFull(**joined).ok()) << ValidateFull(**joined).ToString();
+  EXPECT_EQ(ArrayToString(**joined), R"(["thirteen byte", "fourteen bytes", null])");
 }
 
 TEST(NewerTypesTest, HostileViewsAreDataErrors) {

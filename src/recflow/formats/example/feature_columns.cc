@@ -8,6 +8,7 @@
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/take.h"
 #include "recflow/formats/example/column_layout_internal.h"
+#include "recflow/formats/example/native_columns_internal.h"
 
 namespace recflow::example {
 namespace {
@@ -47,19 +48,23 @@ Result<std::shared_ptr<ArrayData>> Member(const ArrayData& data, size_t k) {
 }
 
 /// Appends the features of native `data`, a column or member named `name` from `field`: itself,
-/// or for a struct under its lists each member's, named `name.member`.
-Status Flatten(const std::string& name, const Field& field, std::shared_ptr<ArrayData> data,
+/// or for a struct under its lists each member's, named `name.member`. `nullable` says whether
+/// `data` may hold nulls (a member of a struct is null wherever the struct is).
+Status Flatten(const std::string& name, const Field& field, bool nullable, std::shared_ptr<ArrayData> data,
                std::vector<Feature>* out) {
   if (!HoldsStruct(*data->type)) {
-    out->push_back({Field::Make(name, data->type, field.nullable(), field.metadata()), std::move(data)});
+    out->push_back({Field::Make(name, data->type, nullable, field.metadata()), std::move(data)});
     return Status::OK();
   }
+  const bool bare_struct = data->type->id() == TypeId::kStruct;
   const DataType* leaf = data->type.get();
   while (leaf->id() == TypeId::kList) leaf = leaf->value_type().get();
   for (size_t k = 0; k < leaf->fields().size(); ++k) {
     const Field& member = *leaf->fields()[k];
     ASSIGN_OR_RETURN(auto values, Member(*data, k));
-    RETURN_NOT_OK(Flatten(name + "." + member.name(), member, std::move(values), out));
+    // Under lists a member's own nulls are its lists' items; the lists are null where `data` is.
+    const bool member_nullable = nullable || (bare_struct && member.nullable());
+    RETURN_NOT_OK(Flatten(name + "." + member.name(), member, member_nullable, std::move(values), out));
   }
   return Status::OK();
 }
@@ -91,7 +96,7 @@ Result<FeatureColumns> FeatureColumns::Make(const SchemaPtr& schema, RecordType 
     // The features of an empty column of the native type name and type each feature.
     ASSIGN_OR_RETURN(auto empty, MakeEmptyArray(*native));
     std::vector<Feature> features;
-    RETURN_NOT_OK(Flatten(column->name(), *column, std::move(empty), &features));
+    RETURN_NOT_OK(Flatten(column->name(), *column, column->nullable(), std::move(empty), &features));
     for (const Feature& feature : features) {
       const std::string& name = feature.field->name();
       const std::string where = feature.field->name() == column->name() ? named : named + " (feature '" + name + "')";
@@ -120,7 +125,7 @@ Result<std::shared_ptr<RecordBatch>> FeatureColumns::Convert(const RecordBatch& 
     Result<std::shared_ptr<ArrayData>> native = ToNative(*batch.column_data(c), options_.decimals);
     if (!native.ok()) return native.status().WithField(column.name());
     std::vector<Feature> features;
-    RETURN_NOT_OK(Flatten(column.name(), column, std::move(native).ValueUnsafe(), &features));
+    RETURN_NOT_OK(Flatten(column.name(), column, column.nullable(), std::move(native).ValueUnsafe(), &features));
     for (Feature& feature : features) columns.push_back(std::move(feature.data));
   }
   return RecordBatch::Make(features_, batch.num_rows(), std::move(columns));

@@ -1,6 +1,7 @@
 // FeatureColumns: the columns of any Arrow schema as tf.Example features (struct members as `parent.child`, values in a native form).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -8,16 +9,22 @@
 
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
-#include "recflow/formats/example/native_columns_internal.h"
 #include "recflow/formats/example/record_type.h"
 
 namespace recflow::example {
+
+/// How decimal columns become features.
+enum class DecimalFeatures : uint8_t {
+  kText,   ///< the exact decimal text ("-12.50") in a BytesList (the default)
+  kFloat,  ///< the nearest float in a FloatList
+};
 
 /// How columns of Arrow's other types become features.
 struct FeatureOptions {
   /// Decimals as exact text (the default) or the nearest float.
   DecimalFeatures decimals = DecimalFeatures::kText;
 
+  /// Decimals as text. (Every value of the enum is valid: there is nothing to validate.)
   static FeatureOptions Defaults() { return {}; }
 };
 

@@ -135,6 +135,24 @@ TEST(FeatureColumnsTest, StructMembersBecomeParentDotMemberFeatures) {
                                                                   "m.value: list<int32> = [[7, 8], [9]]"}));
 }
 
+TEST(FeatureColumnsTest, MembersOfANullableStructAreNullableWhateverTheirOwnField) {
+  // A member declared non-nullable is still null where its nullable struct is.
+  auto ints = ArrayData::Make(int32(), 2, {nullptr, BufferOf<int32_t>({7, 8})}, 0);
+  auto points = ArrayData::Make(struct_({Field::Make("x", int32(), /*nullable=*/false)}), 2, {ValidityOf("10")}, 1, 0,
+                                {ints});
+  auto batch = Batch("p", points);
+  EXPECT_EQ(Features(*batch), (std::vector<std::string>{"p.x: int32 = [7, null]"}));
+  auto plan = FeatureColumns::Make(batch->schema(), RecordType::kExample, FeatureOptions::Defaults());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_TRUE(plan->schema()->field(0)->nullable());
+  // A non-nullable struct keeps its members' own nullability.
+  auto whole = ArrayData::Make(struct_({Field::Make("x", int32(), /*nullable=*/false)}), 2, {nullptr}, 0, 0, {ints});
+  auto strict = FeatureColumns::Make(Schema::Make({Field::Make("p", whole->type, /*nullable=*/false)}),
+                                     RecordType::kExample, FeatureOptions::Defaults());
+  ASSERT_TRUE(strict.ok()) << strict.status().ToString();
+  EXPECT_FALSE(strict->schema()->field(0)->nullable());
+}
+
 TEST(FeatureColumnsTest, ListsOfListsAreFeatureListsInSequenceExamples) {
   auto codes = ArrayData::Make(dictionary(int8(), utf8()), 3, {nullptr, BufferOf<int8_t>({2, 0, 2})}, 0);
   codes->dictionary = kStrings;

@@ -6,14 +6,9 @@
 
 #include "recflow/columnar/array_data.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/example/feature_columns.h"
 
 namespace recflow::example {
-
-/// How decimal columns become features.
-enum class DecimalFeatures : uint8_t {
-  kText,   ///< the exact decimal text ("-12.50") in a BytesList (the default)
-  kFloat,  ///< the nearest float in a FloatList
-};
 
 /// The type a column of `type` is written as: null, bool, the integers, float32/64, binary and
 /// utf8 as they are; float16 as float32; dates, times, timestamps, durations and year-month
