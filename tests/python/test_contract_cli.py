@@ -167,6 +167,31 @@ def test_plan_draws_a_pipeline_before_its_input_exists(run, tmp_path):
     assert ran.returncode == 1 and str(data) in ran.stderr
     dot = run("plan", "--dot", example_dir / "pipeline.yaml", "--set", f"data={data}")
     assert dot.returncode == 0 and dot.stdout.startswith("digraph")
+    # Only a missing input defers: one that is there is checked now. This one is CSV without the
+    # column 'load' needs, so the plan fails as the run would — a usage error quoting the header,
+    # its control bytes and malformed UTF-8 escaped for the terminal.
+    data.mkdir()
+    (data / "labels").write_bytes(b"\x00\x01\x1b[31m not a header recflow expects \xff\n")
+    unreadable = run("plan", example_dir / "pipeline.yaml", "--set", f"data={data}")
+    assert unreadable.returncode == 2 and "warning" not in unreadable.stderr, unreadable.stderr
+    assert "no column 'path'" in unreadable.stderr and "\\x00\\x01\\x1b[31m not a header recflow expects \\xff" in unreadable.stderr
+
+
+def test_a_wrong_column_is_a_usage_error_and_a_missing_input_a_runtime_error(run, tmp_path):
+    csv_path = tmp_path / "d.csv"
+    csv_path.write_text("species,x\na,1\n")
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"""steps:
+  - read: {{path: "{csv_path}"}}
+  - group_by_key: [no_such_column]
+  - write: {{path: "{tmp_path}/out"}}
+""")
+    for command in ("plan", "run"):
+        result = run(command, pipeline)
+        assert result.returncode == 2 and f"{pipeline}:3:" in result.stderr and "no_such_column" in result.stderr, result
+    csv_path.unlink()
+    result = run("run", pipeline)
+    assert result.returncode == 1 and f"{pipeline}:2:" in result.stderr and "no such file" in result.stderr, result
 
 
 def test_plan_catches_what_run_would_reject(run, tmp_path):

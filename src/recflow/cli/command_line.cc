@@ -14,6 +14,7 @@
 #include "recflow/cli/serve_command.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/cli/termination.h"
+#include "recflow/core/printable.h"
 #include "recflow/core/spelling.h"
 
 namespace recflow::cli {
@@ -86,7 +87,7 @@ CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
 }
 
 CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
-  CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro or TFRecord into a sharded, partitioned dataset");
+  CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro, TFRecord or Arrow into a sharded, partitioned dataset");
   c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
   c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
@@ -103,9 +104,9 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   c->add_option("--shards", f->shards, "Files per partition (0: one, or as many as --max-*-per-shard start)")
       ->check(CLI::NonNegativeNumber);
   c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records (0: no limit)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::NonNegativeNumber);
   c->add_option("--max-bytes-per-shard", f->max_bytes_per_shard, "Start a new file before N uncompressed bytes (0: no limit)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::NonNegativeNumber);
   c->add_option("--naming", f->naming, "Shard names: beam (part-00000-of-00004) or spark (part-00000-<uuid>-c000)")
       ->check(CLI::IsMember({"beam", "spark"}));
   c->add_option("--prefix", f->prefix, "Shard file name prefix");
@@ -267,7 +268,7 @@ int RunCommandLine(int argc, char** argv) {
   }
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {
-    fmt::print(stderr, "recflow: {}\n", st.ToString());
+    fmt::print(stderr, "recflow: {}\n", PrintableText(st.ToString()));
     return st.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitError;
   }
   return kExitOk;

@@ -5,6 +5,7 @@
 
 #include "recflow/core/compression.h"
 #include "recflow/core/io.h"
+#include "recflow/core/printable.h"
 #include "recflow/dataset/inputs.h"
 
 namespace recflow::cli {
@@ -62,6 +63,6 @@ Status InputFile::Decorate(const Status& st) const {
   return st.WithFile(reader_->name()).WithRecord(reader_->record_index()).WithOffset(reader_->record_offset());
 }
 
-void Warn(const Status& st) { fmt::print(stderr, "recflow: warning: {}\n", st.ToString()); }
+void Warn(const Status& st) { fmt::print(stderr, "recflow: warning: {}\n", PrintableText(st.ToString())); }
 
 }  // namespace recflow::cli

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "recflow/cli/live_display.h"
+#include "recflow/core/printable.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/yaml_pipeline.h"
 
@@ -70,11 +71,8 @@ Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out) {
   // An input an earlier job makes may not exist yet: plan what can be planned and say what waits.
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags, {.defer_missing_inputs = true}));
   ASSIGN_OR_RETURN(pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
-  const std::string deferred = pipeline::DeferredSummary(*loaded.pipeline);
-  for (size_t begin = 0; begin < deferred.size();) {
-    const size_t end = deferred.find('\n', begin);
-    fmt::print(stderr, "recflow: warning: {}\n", deferred.substr(begin, end - begin));
-    begin = end + 1;
+  for (const std::string& line : pipeline::DeferredSummary(*loaded.pipeline)) {
+    fmt::print(stderr, "recflow: warning: {}\n", PrintableText(line));
   }
   *out->buffer() += flags.dot ? pipeline::PlanToDot(*loaded.pipeline, plan) : pipeline::PlanToText(*loaded.pipeline, plan);
   return Status::OK();

@@ -1,4 +1,5 @@
 // Built-in steps read and write: any input recflow reads, any dataset convert writes.
+#include "recflow/dataset/inputs.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/io_specs.h"
@@ -39,6 +40,15 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   if (!options.ok()) return a.Error("path", options.status().message());
   std::string description;
   for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
+  if (ctx.defer_missing_inputs) {
+    // Only an input that is not there yet defers (an earlier job makes it); one that is there but
+    // unreadable or of an unknown format fails the plan as it would fail the run.
+    Result<std::vector<std::string>> expanded = ExpandInputs(paths);
+    if (!expanded.ok() && expanded.status().code() == StatusCode::kNotFound) {
+      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); },
+                                        description, expanded.status().message());
+    }
+  }
   return ctx.pipeline->Read(
       ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); }, description, ctx.options.on_error);
 }

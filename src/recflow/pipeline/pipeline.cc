@@ -94,11 +94,6 @@ PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string 
     return PCollection(this, -1);
   }
   auto source = factory();
-  if (!source.ok() && defer_missing_inputs_ && source.status().code() == StatusCode::kNotFound) {
-    node.deferred = source.status().message();
-    node.source = std::move(factory);
-    return Add(std::move(node));
-  }
   if (!source.ok()) {
     Fail(node.name, source.status());
     return PCollection(this, -1);
@@ -286,6 +281,30 @@ void Pipeline::Write(std::string name, const PCollection& input, dataset::SinkOp
   Add(std::move(node));
 }
 
+namespace {
+
+/// Makes `node` wait for the read `input` waits for, unless it waits for one already.
+void Inherit(const Node& input, Node* node) {
+  if (node->deferred.empty() && !input.deferred.empty()) {
+    node->deferred = input.deferred;
+    node->deferred_read = input.deferred_read;
+  }
+}
+
+}  // namespace
+
+PCollection Pipeline::ReadDeferred(std::string name, SourceFactory factory, std::string description,
+                                   std::string missing) {
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kRead;
+  node.description = std::move(description);
+  node.deferred = std::move(missing);
+  node.deferred_read = static_cast<int>(nodes_.size());  // the id Add gives it
+  node.source = std::move(factory);
+  return Add(std::move(node));
+}
+
 PCollection Pipeline::AddDeferred(std::string name, NodeKind kind, const std::vector<PCollection>& inputs,
                                   const std::vector<std::pair<std::string, PCollection>>& side_inputs,
                                   std::string description) {
@@ -296,12 +315,12 @@ PCollection Pipeline::AddDeferred(std::string name, NodeKind kind, const std::ve
   for (const PCollection& input : inputs) {
     if (!CheckInput(node.name, input)) return PCollection(this, -1);
     node.inputs.push_back(input.node());
-    if (node.deferred.empty()) node.deferred = this->node(input.node()).deferred;
+    Inherit(this->node(input.node()), &node);
   }
   for (const auto& [side_name, side] : side_inputs) {
     if (!CheckInput(node.name, side)) return PCollection(this, -1);
     node.side_inputs.emplace_back(side_name, side.node());
-    if (node.deferred.empty()) node.deferred = this->node(side.node()).deferred;
+    Inherit(this->node(side.node()), &node);
   }
   if (node.deferred.empty()) {
     Fail(node.name, Status::Internal("AddDeferred on inputs that are not deferred"));

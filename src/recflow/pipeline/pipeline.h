@@ -70,9 +70,11 @@ struct Node {
   dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
   std::string description;                                ///< one line for plans ("csv labels.csv")
   /// Non-empty for a node of a pipeline built to be planned before its input exists (see
-  /// Pipeline::set_defer_missing_inputs): why its schema is unknown ("labels.csv: no such file
+  /// Pipeline::ReadDeferred): why its schema is unknown ("labels.csv: no such file
   /// or directory"). Such a node has no schema, function or sink; its checks wait for the input.
   std::string deferred;
+  /// For a deferred node, the id of the deferred read it waits for (its own id for that read).
+  int deferred_read = -1;
 };
 
 /// A handle on the output of one transform.
@@ -148,10 +150,11 @@ class Pipeline {
   /// Node `id`.
   const Node& node(int id) const { return nodes_[static_cast<size_t>(id)]; }
 
-  /// Lets a Read whose input does not exist yet (NotFound) build as a deferred node instead of
-  /// failing, so that `recflow plan` can draw a pipeline before an earlier job made its input.
-  /// Steps on deferred inputs are added with AddDeferred; such a pipeline can be planned, not run.
-  void set_defer_missing_inputs(bool defer) { defer_missing_inputs_ = defer; }
+  /// A read whose input does not exist yet (`missing` says so: "labels.csv: no such file or
+  /// directory") as a deferred node, so that `recflow plan` can draw a pipeline before an earlier
+  /// job has made its input. Steps on it are added with AddDeferred; such a pipeline can be
+  /// planned, not run.
+  PCollection ReadDeferred(std::string name, SourceFactory factory, std::string description, std::string missing);
   /// Adds a node of `kind` whose input (a main or side input) is deferred: it keeps its place in
   /// the graph and the plan, its schema and checks wait for the input.
   PCollection AddDeferred(std::string name, NodeKind kind, const std::vector<PCollection>& inputs,
@@ -184,7 +187,6 @@ class Pipeline {
 
   std::vector<Node> nodes_;
   Status status_;
-  bool defer_missing_inputs_ = false;
   std::vector<std::string> side_files_;
 };
 

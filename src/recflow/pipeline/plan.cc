@@ -132,18 +132,18 @@ std::string PlanToText(const Pipeline& pipeline, const Plan& plan) {
   return text;
 }
 
-std::string DeferredSummary(const Pipeline& pipeline) {
-  std::string text;
+std::vector<std::string> DeferredSummary(const Pipeline& pipeline) {
+  std::vector<std::string> lines;
   for (const Node& read : pipeline.nodes()) {
     if (read.kind != NodeKind::kRead || read.deferred.empty()) continue;
     std::string waiting;
     for (const Node& node : pipeline.nodes()) {
-      if (node.id != read.id && node.deferred == read.deferred) waiting += (waiting.empty() ? "" : ", ") + node.name;
+      if (node.id != read.id && node.deferred_read == read.id) waiting += (waiting.empty() ? "" : ", ") + node.name;
     }
-    text += "step '" + read.name + "': " + read.deferred + "; the columns and types of " +
-            (waiting.empty() ? std::string("its consumers") : "steps " + waiting) + " are checked when it exists\n";
+    lines.push_back("step '" + read.name + "': " + read.deferred + "; the columns and types of " +
+                    (waiting.empty() ? std::string("its consumers") : "steps " + waiting) + " are checked when it exists");
   }
-  return text;
+  return lines;
 }
 
 std::string PlanToDot(const Pipeline& pipeline, const Plan& plan) {

@@ -39,11 +39,11 @@ Result<Plan> MakePlan(const Pipeline& pipeline);
 /// each node's kind, description and schema (for a deferred node, why it is not known yet).
 std::string PlanToText(const Pipeline& pipeline, const Plan& plan);
 
-/// The pipeline as a Graphviz digraph, nodes clustered by stage, side inputs dashed.
-
 /// One line per read of `pipeline` whose input does not exist yet, naming it and the steps whose
-/// checks wait for it ("" when nothing is deferred); `recflow plan` prints it as a warning.
-std::string DeferredSummary(const Pipeline& pipeline);
+/// checks wait for it (none when nothing is deferred); `recflow plan` prints them as warnings.
+std::vector<std::string> DeferredSummary(const Pipeline& pipeline);
+
+/// The pipeline as a Graphviz digraph, nodes clustered by stage, side inputs dashed.
 std::string PlanToDot(const Pipeline& pipeline, const Plan& plan);
 
 }  // namespace recflow::pipeline

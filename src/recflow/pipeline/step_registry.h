@@ -20,6 +20,8 @@ struct StepContext {
   StepOptions options;               ///< on_error and side inputs from the YAML
   StepArgs* args = nullptr;          ///< the op's arguments
   std::string base_dir;              ///< the YAML file's directory
+  /// Build a read whose input does not exist yet as a deferred node (YamlLoadOptions, `plan`).
+  bool defer_missing_inputs = false;
 
   /// `path` (or a file:// URI, see LocalPath) resolved against base_dir when relative;
   /// InvalidArgument for a URI scheme recflow does not handle.

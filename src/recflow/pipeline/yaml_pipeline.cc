@@ -17,14 +17,11 @@ Status At(const std::string& file, const YAML::Node& node, const std::string& me
   return Status::InvalidArgument(LocationOf(file, node).ToString() + ": " + message);
 }
 
-/// `st` located at `node`: an input that is missing, unreadable or damaged keeps its code (a
-/// runtime error, exit 1); anything else about the pipeline's text (a wrong column, type or
-/// argument) is a usage error (exit 2).
-Status At(const std::string& file, const YAML::Node& node, const Status& st) {
-  const StatusCode code = st.code();
-  const bool input = code == StatusCode::kNotFound || code == StatusCode::kIOError || code == StatusCode::kDataError ||
-                     code == StatusCode::kOutOfMemory;
-  return Status(input ? code : StatusCode::kInvalidArgument, LocationOf(file, node).ToString() + ": " + st.message());
+/// `st` of a step located at `node`. When a read failed (`reads`), its input is missing,
+/// unreadable or damaged: the code stays (a runtime error, exit 1). Anything else a step
+/// refuses is about the pipeline's text (a wrong column, type or argument): a usage error (exit 2).
+Status At(const std::string& file, const YAML::Node& node, const Status& st, bool reads) {
+  return Status(reads ? st.code() : StatusCode::kInvalidArgument, LocationOf(file, node).ToString() + ": " + st.message());
 }
 
 std::string Join(const std::vector<std::string>& names) {
@@ -36,8 +33,9 @@ std::string Join(const std::vector<std::string>& names) {
 // Builds the steps of `doc` into `out`.
 class Builder {
  public:
-  Builder(const std::string& file, const std::string& base_dir, const StepRegistry& registry, YamlPipeline* out)
-      : file_(file), base_dir_(base_dir), registry_(registry), out_(out) {}
+  Builder(const std::string& file, const std::string& base_dir, const StepRegistry& registry,
+          const YamlLoadOptions& options, YamlPipeline* out)
+      : file_(file), base_dir_(base_dir), registry_(registry), options_(options), out_(out) {}
 
   Status Params(const YAML::Node& doc, const std::vector<std::pair<std::string, std::string>>& overrides) {
     const YAML::Node params = doc["params"];
@@ -89,7 +87,7 @@ class Builder {
       sides.emplace_back("fit", p->AddDeferred(ctx.name + ".fit", NodeKind::kCombineGlobally, ctx.inputs, {}, ""));
     }
     PCollection out = p->AddDeferred(ctx.name, type.kind, ctx.inputs, sides, type.name);
-    if (!p->status().ok()) return At(file_, op_key, p->status());
+    if (!p->status().ok()) return At(file_, op_key, p->status(), /*reads=*/false);
     if (type.kind != NodeKind::kWrite) {
       outputs_[ctx.name] = out;
       previous_ = out;
@@ -133,6 +131,7 @@ class Builder {
     StepContext ctx;
     ctx.pipeline = out_->pipeline.get();
     ctx.base_dir = base_dir_;
+    ctx.defer_missing_inputs = options_.defer_missing_inputs;
     if (step["name"]) {
       ASSIGN_OR_RETURN(ctx.name, Text(step["name"]));
     } else {
@@ -204,7 +203,7 @@ class Builder {
     }
     RETURN_NOT_OK(args.CheckAllUsed());
     const Status& st = out_->pipeline->status();
-    if (!st.ok()) return At(file_, op_key, st);
+    if (!st.ok()) return At(file_, op_key, st, type->kind == NodeKind::kRead);
     if (built->has_value()) {
       outputs_[ctx.name] = **built;
       previous_ = **built;
@@ -215,6 +214,7 @@ class Builder {
   const std::string& file_;
   const std::string& base_dir_;
   const StepRegistry& registry_;
+  const YamlLoadOptions& options_;
   YamlPipeline* out_;
   std::map<std::string, PCollection> outputs_;
   std::set<std::string> names_;
@@ -228,7 +228,6 @@ Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::strin
                                        const StepRegistry& registry, const YamlLoadOptions& options) {
   YamlPipeline out;
   out.pipeline = std::make_unique<Pipeline>();
-  out.pipeline->set_defer_missing_inputs(options.defer_missing_inputs);
   try {
     const YAML::Node doc = YAML::Load(text);
     if (!doc.IsMap()) return At(file, doc, "a pipeline is a mapping with 'steps' (and optional name, description, params)");
@@ -239,7 +238,7 @@ Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::strin
       }
     }
     if (doc["name"]) out.name = doc["name"].Scalar();
-    Builder builder(file, base_dir, registry, &out);
+    Builder builder(file, base_dir, registry, options, &out);
     RETURN_NOT_OK(builder.Params(doc, overrides));
     RETURN_NOT_OK(builder.Steps(doc["steps"]));
   } catch (const YAML::ParserException& e) {
