@@ -3,6 +3,8 @@
 # new user's `make demo` waits for, takes about half the CPU time).
 include_guard(GLOBAL)
 
+# The debug (ASan+UBSan) preset turns it off, so that `make asan` catches a file that relies on a header it
+# does not include.
 option(RECFLOW_PCH "Precompile the common headers of each library" ON)
 
 set(RECFLOW_PCH_STD

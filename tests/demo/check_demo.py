@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 from tfrecord_util import generate_proto_module, read_tfrecord  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+IRIS = Path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv")
 
 
 def fail(message):
@@ -86,12 +87,12 @@ def main():
         letters = out / "fashion-mnist-tfrecord-dead-letters.jsonl"
         expect(not letters.exists() or letters.stat().st_size == 0, "the main job wrote dead letters")
 
-        # Feature engineering on scikit-learn's iris CSV (when python3-sklearn is installed).
-        if (out / "iris-features").exists():
-            iris = [r for f in sorted((out / "iris-features").glob("part-*")) for r in records(f)]
-            expect(len(iris) == 150, f"iris: {len(iris)} records")
-            vocab = (out / "iris-features-species.vocab").read_text().split()
-            expect(sorted(vocab) == ["0", "1", "2"], f"species vocabulary {vocab}")  # the CSV's class ids
+        # Feature engineering on scikit-learn's iris CSV (python3-sklearn, which install-deps --demo installs).
+        expect(IRIS.exists(), f"{IRIS} missing: scripts/install-deps --demo installs python3-sklearn")
+        iris = [r for f in sorted((out / "iris-features").glob("part-*")) for r in records(f)]
+        expect(len(iris) == 150, f"iris: {len(iris)} records")
+        vocab = (out / "iris-features-species.vocab").read_text().split()
+        expect(sorted(vocab) == ["0", "1", "2"], f"species vocabulary {vocab}")  # the CSV's class ids
 
         # The IDX converter and `recflow convert` into label partitions.
         t10k = records(out / "fashion-mnist-t10k.tfrecord.gz")

@@ -53,7 +53,11 @@ Result<std::string> LocalPath(std::string_view text) {
     const int hi = i + 2 < rest.size() ? HexValue(rest[i + 1]) : -1;
     const int lo = hi >= 0 ? HexValue(rest[i + 2]) : -1;
     if (lo < 0) return Status::InvalidArgument(std::string(text) + ": bad %-escape at character " + std::to_string(i));
-    path.push_back(static_cast<char>(hi * 16 + lo));
+    const int byte = hi * 16 + lo;
+    if (byte < 0x20 || byte == 0x7f) {  // %00 would cut the path short; no path holds control bytes
+      return Status::InvalidArgument(std::string(text) + ": %-escape of a control byte at character " + std::to_string(i));
+    }
+    path.push_back(static_cast<char>(byte));
     i += 2;
   }
   return path;

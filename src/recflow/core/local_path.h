@@ -14,7 +14,8 @@ bool HasUriScheme(std::string_view text);
 
 /// The local path `text` names: `text` itself when it has no URI scheme; the path of a `file:`
 /// URI (`file:///data/x` and `file://localhost/data/x` → `/data/x`, %-escapes decoded).
-/// InvalidArgument for a `file:` URI naming another host or holding a bad %-escape, and for every
+/// InvalidArgument for a `file:` URI naming another host or holding a bad %-escape (or one of a
+/// control byte: `%00` would cut the path short), and for every
 /// other scheme (`s3://`, `gs://`, `http://`...): recflow reads and writes local paths only, and a
 /// URI must never be taken for a relative directory such as `./s3:/bucket`.
 Result<std::string> LocalPath(std::string_view text);

@@ -17,7 +17,7 @@ TEST(LocalPathTest, FileUrisNameLocalPaths) {
   EXPECT_EQ(*LocalPath("file:///data/x.csv"), "/data/x.csv");
   EXPECT_EQ(*LocalPath("FILE://localhost/data/x"), "/data/x");
   EXPECT_EQ(*LocalPath("file:///a%20b/%2541"), "/a b/%41");
-  for (const char* bad : {"file://otherhost/x", "file://", "file:///x%2", "file:///x%zz"}) {
+  for (const char* bad : {"file://otherhost/x", "file://", "file:///x%2", "file:///x%zz", "file:///x%00.csv", "file:///a%0Ab"}) {
     EXPECT_EQ(LocalPath(bad).status().code(), StatusCode::kInvalidArgument) << bad;
   }
 }

@@ -11,11 +11,6 @@
 
 namespace recflow {
 
-/// Implements RecordEncoder::Encode around `append_row`, a callable `Status(int64_t row)` that
-/// appends exactly one record to out->bytes: checks that `batch` has the schema `schema` (field
-/// metadata aside; the format's own schema decides logical types) and that each row is in range,
-/// then appends the rows in the order given and each record's end to out->ends. On the first
-/// failure *out is cut back to its previous size and the Status gets the row as its record.
 /// InvalidArgument unless `batch` has the schema `schema` (field metadata aside).
 inline Status CheckBatchSchema(const Schema& schema, const RecordBatch& batch) {
   if (batch.schema().get() == &schema || batch.schema()->Equals(schema)) return Status::OK();
@@ -29,6 +24,11 @@ inline Status CheckRowInBatch(int64_t row, const RecordBatch& batch) {
                                  std::to_string(batch.num_rows()) + " rows");
 }
 
+/// Implements RecordEncoder::Encode around `append_row`, a callable `Status(int64_t row)` that
+/// appends exactly one record to out->bytes: checks that `batch` has the schema `schema` (field
+/// metadata aside; the format's own schema decides logical types) and that each row is in range,
+/// then appends the rows in the order given and each record's end to out->ends. On the first
+/// failure *out is cut back to its previous size and the Status gets the row as its record.
 template <typename AppendRow>
 Status EncodeRows(const Schema& schema, const RecordBatch& batch, std::span<const int64_t> rows,
                   EncodedRecords* out, AppendRow&& append_row) {
