@@ -13,7 +13,10 @@
 #include <thread>
 #include <vector>
 
+#include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_testing.h"
+#include "recflow/dataset/stale_jobs_internal.h"
+#include "recflow/dataset/staging_names_internal.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::dataset {
@@ -323,6 +326,89 @@ TEST_F(CommitTest, WithoutRenameExchangeTheOutputIsMissingBetweenTwoRenamesOnly)
   Tree expected = kOld;
   expected["label=2/f"] = "new";
   EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AFallbackSwapWhoseRollbackFailsRemovesNeitherTreeAndTheNextWriterPutsTheOldBack) {
+  WriteTree(Output(), kOld);
+  CommitOptions options = CommitOptions::Defaults();
+  options.rename_exchange = false;
+  options.before_fallback_rename = [](std::string_view rename) {
+    if (rename == "old dataset aside") return Status::OK();
+    return Status::IOError("injected failure of: " + std::string(rename));
+  };
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend, std::move(options));
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  const std::string staging = (*job)->staging_dir();
+  const std::string aside = staging + ".old";
+  WriteFile(*(*job)->NewFilePath("label=2/f"), "new");
+  const Status st = (*job)->Commit();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("the old dataset is intact at '" + aside + "'"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("Move '" + aside + "' back to '"), std::string::npos) << st.ToString();
+  EXPECT_TRUE((*job)->Abort().ok());
+  job->reset();
+  EXPECT_FALSE(fs::exists(Output()));
+  EXPECT_EQ(ReadTree(aside, false), kOld);
+  Tree staged = kOld;
+  staged["label=2/f"] = "new";
+  EXPECT_EQ(ReadTree(staging, false), staged);
+  // The next writer takes the job for a killed one: the old dataset goes back, then its commit.
+  ASSERT_TRUE(RunJob(SaveMode::kAppend, {{"label=3/g", "next"}}).ok());
+  Tree expected = kOld;
+  expected["label=3/g"] = "next";
+  EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AFallbackSwapWhoseRollbackWorksLeavesTheOldDataset) {
+  WriteTree(Output(), kOld);
+  CommitOptions options = CommitOptions::Defaults();
+  options.rename_exchange = false;
+  options.before_fallback_rename = [](std::string_view rename) {
+    return rename == "new dataset in" ? Status::IOError("injected") : Status::OK();
+  };
+  EXPECT_FALSE(RunJob(SaveMode::kAppend, {{"label=2/f", "new"}}, options).ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AJobLockTakenForAStaleOneBeforeItIsLockedIsCreatedAgain) {
+  fs::create_directory(Output());
+  auto paths = internal::OutputPaths::For(Output());
+  ASSERT_TRUE(paths.ok());
+  const std::string lock_path = paths->JobLockPath(kStaleJob);
+  int created = 0;
+  // Another writer's stale-job sweep runs between the creation of the lock file and its flock.
+  auto lock = internal::JobLock::Create(lock_path, [&] {
+    if (created++ == 0) {
+      EXPECT_TRUE(internal::RemoveStaleJobs(*paths).ok());
+    }
+  });
+  ASSERT_TRUE(lock.ok()) << lock.status().ToString();
+  EXPECT_EQ(created, 2);
+  EXPECT_TRUE(lock->held());
+  ASSERT_TRUE(fs::exists(lock_path));
+  auto other = internal::JobLock::TryAcquire(lock_path);
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_FALSE(other->held());  // the live job's lock, not a stale one
+}
+
+TEST_F(CommitTest, AfterAFailedPrepareTheJobCanOnlyBeAborted) {
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kErrorIfExists);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  WriteFile(*(*job)->NewFilePath("f"), "new");
+  WriteTree(Output(), kOld);  // committed by someone else meanwhile
+  EXPECT_EQ((*job)->Prepare().code(), StatusCode::kAlreadyExists);
+  // Still holding the output's commit lock: a second attempt must not wait for it (forever).
+  const Status again = (*job)->Prepare();
+  EXPECT_EQ(again.code(), StatusCode::kInvalidArgument) << again.ToString();
+  EXPECT_NE(again.message().find("can only be aborted"), std::string::npos) << again.ToString();
+  EXPECT_EQ((*job)->Commit().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE((*job)->NewFilePath("g").ok());
+  EXPECT_TRUE((*job)->Abort().ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
   EXPECT_TRUE(Siblings().empty());
 }
 
