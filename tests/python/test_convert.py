@@ -343,3 +343,32 @@ def test_avro_to_tfrecord_partitioned_by_enum(run, pb, tmp_path):
     assert dirs == ["kind=A", "kind=B", "kind=C"]
     total = sum(len(read_tfrecord(f)) for f in data_files(out))
     assert total == 300
+
+
+def test_a_partitioned_dataset_of_zero_rows_reads_as_zero_rows_with_its_recorded_columns(run, tmp_path):
+    src = tmp_path / "empty.jsonl"
+    src.write_text("")
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"fields": [{"name": "n", "type": "int64", "nullable": false},'
+                      ' {"name": "p", "type": "utf8", "nullable": false}]}')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--schema", schema, "--partition-by", "p", "--to", "jsonl")
+    assert data_files(out) == []  # no partition directory at all: only _SUCCESS and the schema file
+    recorded = json.loads((out / "_recflow_schema.json").read_text())
+    cat = run("cat", out)
+    assert cat.returncode == 0 and cat.stdout == "", cat.stderr
+    inspect = run("inspect", out)
+    assert inspect.returncode == 0, inspect.stderr
+    assert "0 records" in inspect.stdout
+    columns = [line.split()[:3] for line in inspect.stdout.split("schema:")[1].splitlines()[2:] if line.strip()]
+    assert columns == [["n", "int64", "not"], ["p", "utf8", "not"]], inspect.stdout
+    back = tmp_path / "back"
+    convert(run, out, "-o", back, "--partition-by", "p", "--to", "jsonl")
+    assert data_files(back) == []
+    assert json.loads((back / "_recflow_schema.json").read_text()) == recorded
+    nothing = tmp_path / "nothing"
+    nothing.mkdir()
+    for command in ("cat", "inspect"):
+        result = run(command, nothing)
+        assert result.returncode == 1, result.stderr
+        assert "holds no data file and no schema file" in result.stderr, result.stderr

@@ -130,6 +130,9 @@ std::string Names(const std::vector<std::string>& names) {
 Result<DiscoveredPartitions> TypeAsRecorded(const SchemaPtr& recorded, const std::vector<std::string>& files,
                                             const std::vector<FileLayout>& layouts, const FileLayout* reference,
                                             size_t reference_index) {
+  DiscoveredPartitions result;
+  result.schema = recorded;
+  if (files.empty()) return result;  // a dataset of zero rows: its partition columns as recorded
   std::vector<std::string> keys, names;
   if (reference != nullptr) {
     for (const PartitionKeyValue& level : reference->levels) keys.push_back(RecordedName(level.key));
@@ -139,10 +142,8 @@ Result<DiscoveredPartitions> TypeAsRecorded(const SchemaPtr& recorded, const std
     return Status::DataError("the dataset's schema file records partition columns " + Names(names) + " but " +
                              (reference != nullptr ? Describe(*reference) : std::string("no partition directories")) +
                              " were found")
-        .WithFile(files.empty() ? std::string() : files[reference_index]);
+        .WithFile(files[reference_index]);
   }
-  DiscoveredPartitions result;
-  result.schema = recorded;
   result.values.resize(files.size());
   for (size_t f = 0; f < files.size(); ++f) {
     for (int c = 0; c < recorded->num_fields(); ++c) {

@@ -65,7 +65,9 @@ struct InputOptions {
 /// get those columns appended (DiscoverDatasetPartitions: the types the dataset's schema file
 /// records, else inferred as int64, float64 or utf8; null for `__HIVE_DEFAULT_PARTITION__`);
 /// every directory argument must have the same partition columns, and partitioned and
-/// unpartitioned inputs cannot be mixed (DataError).
+/// unpartitioned inputs cannot be mixed (DataError). Inputs that hold no data file at all (a
+/// committed dataset of zero rows) read as no rows with the columns the first directory's
+/// schema file records (data columns, then partition columns); DataError when there is none.
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::pipeline
