@@ -23,9 +23,6 @@ std::string TrimTrailingSlashes(std::string output) {
   return output;
 }
 
-/// True for the save modes whose new dataset keeps entries of the old one.
-bool KeepsEntries(SaveMode mode) { return mode == SaveMode::kAppend || mode == SaveMode::kOverwritePartitions; }
-
 }  // namespace
 
 CommitOptions CommitOptions::Defaults() { return CommitOptions(); }
@@ -90,6 +87,7 @@ Status DatasetCommitter::Start() {
                                      "output with a directory beside it, which cannot cross file systems; write " +
                                      "to a directory inside it");
     }
+    RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
     if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
     if (options_.schema && KeepsEntries(mode_)) {
       ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(target));
@@ -152,6 +150,7 @@ Status DatasetCommitter::PrepareOnce() {
   if (exists && !internal::IsDirectory(target)) {
     return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
   }
+  if (exists) RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
   if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
   std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
   if (options_.schema) replaced_top_level.emplace_back(kSchemaFileName);

@@ -24,8 +24,13 @@ class StagingRegistration;
 
 /// The directory earlier recflow versions staged jobs in, inside the output. Readers skip it
 /// (its name starts with `_`); writers ignore it (an output holding only it counts as empty)
-/// and do not carry it into the new dataset.
+/// and do not carry it into the new dataset, unless it holds the journal of an unfinished
+/// commit (kLegacyJournalName): then every save mode but overwrite refuses the output.
 inline constexpr std::string_view kTemporaryDirName = "_temporary";
+
+/// The journal of a commit of an earlier recflow version, in `_temporary/<job>/`: while it is
+/// there, that commit was not finished and the output may hold a mix of old and new files.
+inline constexpr std::string_view kLegacyJournalName = "JOURNAL";
 
 /// The empty marker file every commit puts at the top of the new dataset, as Spark and Hadoop do.
 inline constexpr std::string_view kSuccessFileName = "_SUCCESS";
@@ -80,7 +85,8 @@ class DatasetCommitter {
   /// (AlreadyExists) or is a mount point (InvalidArgument: it cannot be swapped), under
   /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists), and, with a
   /// schema in `options` and a save mode that keeps data, rows that do not match the schema
-  /// file there (DataError). Removes what killed jobs left beside the output, then creates and
+  /// file there (DataError); in any save mode but overwrite, an output holding the journal of
+  /// a commit an earlier recflow version did not finish (DataError naming the journal). Removes what killed jobs left beside the output, then creates and
   /// locks the job's lock file and its staging tree.
   static Result<std::unique_ptr<DatasetCommitter>> Begin(const std::string& output, SaveMode mode,
                                                          CommitOptions options = CommitOptions::Defaults());

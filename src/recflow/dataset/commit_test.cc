@@ -147,9 +147,40 @@ TEST_F(CommitTest, ErrorModeWritesANewDatasetAndThenRefusesIt) {
 }
 
 TEST_F(CommitTest, ErrorModeTreatsALegacyTemporaryAsEmptyAndDropsIt) {
-  WriteFile(fs::path(Output()) / "_temporary" / kStaleJob / "JOURNAL", "recflow-commit-journal 1\n");
+  WriteFile(fs::path(Output()) / "_temporary" / kStaleJob / "data" / "f", "staged by an old version");
   ASSERT_TRUE(RunJob(SaveMode::kErrorIfExists, {{"f", "new"}}).ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
+}
+
+TEST_F(CommitTest, AnUnfinishedLegacyCommitIsRefusedByEveryModeButOverwrite) {
+  // An earlier version was killed mid-commit: a mix of old and new files, no _SUCCESS.
+  Tree mix = {{"label=0/part-00000-of-00002.tfrecord", "old0"},
+              {"label=1/part-00000-of-00001.tfrecord", "new1"},
+              {"_temporary/" + kStaleJob + "/JOURNAL", "recflow-commit-journal 1\n"},
+              {"_temporary/" + kStaleJob + "/backup/label=1/part-00001-of-00002.tfrecord", "old1"}};
+  WriteTree(Output(), mix);
+  const std::string journal = Output() + "/_temporary/" + kStaleJob + "/JOURNAL";
+  for (SaveMode mode : {SaveMode::kErrorIfExists, SaveMode::kAppend, SaveMode::kOverwritePartitions}) {
+    const Status st = RunJob(mode, {{"label=2/f", "new"}});
+    EXPECT_EQ(st.code(), StatusCode::kDataError) << SaveModeName(mode) << ": " << st.ToString();
+    EXPECT_EQ(st.context().file, journal) << st.ToString();
+    EXPECT_NE(st.message().find("--mode overwrite"), std::string::npos) << st.ToString();
+    EXPECT_EQ(ReadTree(Output(), false), mix) << SaveModeName(mode);
+    EXPECT_TRUE(Siblings().empty());
+  }
+  // Appearing after the job started, it is refused under the commit lock too.
+  fs::remove_all(Output());
+  WriteTree(Output(), kOld);
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  WriteFile(*(*job)->NewFilePath("label=2/f"), "new");
+  WriteFile(journal, "recflow-commit-journal 1\n");
+  EXPECT_EQ((*job)->Commit().code(), StatusCode::kDataError);
+  EXPECT_TRUE((*job)->Abort().ok());
+  fs::remove_all(Output());
+  WriteTree(Output(), mix);
+  ASSERT_TRUE(RunJob(SaveMode::kOverwrite, {{"label=2/f", "new"}}).ok());
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"label=2/f", "new"}}));
 }
 
 TEST_F(CommitTest, ErrorModeRefusesContentThatAppearedBeforeCommit) {
