@@ -443,6 +443,23 @@ TEST_F(CommitTest, AfterAFailedPrepareTheJobCanOnlyBeAborted) {
   EXPECT_TRUE(Siblings().empty());
 }
 
+TEST(OutputPathsTest, LongNamesSharingTheirStartDoNotShareStagingNames) {
+  const std::string start(200, 'a');
+  auto one = internal::OutputPaths::For("/d/" + start + "-one");
+  auto two = internal::OutputPaths::For("/d/" + start + "-two");
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_NE(one->stem, two->stem);
+  EXPECT_NE(one->OutputLockPath(), two->OutputLockPath());
+  const std::string staged_name = fs::path(one->Staging(kStaleJob)).filename().string();
+  EXPECT_EQ(one->JobOf(staged_name), kStaleJob);
+  EXPECT_EQ(two->JobOf(staged_name), std::nullopt);
+  EXPECT_LE((staged_name + ".old.removing").size(), 255u);
+  auto again = internal::OutputPaths::For("/d/" + start + "-one");
+  EXPECT_EQ(again->stem, one->stem);  // the same output, the same names in every process
+  auto short_name = internal::OutputPaths::For("/d/out");
+  EXPECT_EQ(short_name->stem, "/d/.out.recflow-");
+}
+
 TEST_F(CommitTest, ConcurrentAppendsKeepEachOthersFiles) {
   WriteTree(Output(), kOld);
   constexpr int kWriters = 6;
