@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "recflow/dataset/commit_fs_internal.h"
 #include "recflow/dataset/commit_locks_internal.h"
@@ -224,7 +225,11 @@ Status DatasetCommitter::Commit() {
   RETURN_NOT_OK(registration_->SwapKeeping([this](std::vector<std::string>& keep) { return Swap(keep); }));
   swapped_ = true;
   AfterStep("swapped");
-  const Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  // A brand-new OUTPUT path: each directory the job created is an entry of its parent.
+  for (const std::string& dir : created_parents_) {
+    if (options_.sync && synced.ok()) synced = internal::SyncPath(std::filesystem::path(dir).parent_path().string());
+  }
   // The output is committed: what cannot be removed now is a stale job's for the next writer.
   (void)Finish();
   AfterStep("old dataset removed");

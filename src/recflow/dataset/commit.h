@@ -40,7 +40,8 @@ struct CommitOptions {
   /// The job id naming its staging tree: a canonical UUID, or empty for a fresh one from
   /// NewRandomUuid(). Pass the ShardNamer's job_uuid to share it with Spark-style shard names.
   std::string job_id;
-  /// fsync the job's files, the staging directories and the parent after the swap, so that
+  /// fsync the job's files, the staging directories, and after the swap the parent and the
+  /// parents of the directories the job created for a new output path, so that
   /// the commit also survives power loss. Without it, it still survives a crash or kill.
   bool sync = true;
   /// The schema of the rows, written to the new dataset's schema file (kSchemaFileName). With

@@ -7,17 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <functional>
 #include <utility>
+
+#include "recflow/dataset/commit_fs_internal.h"
 
 namespace recflow::dataset::internal {
 
 namespace {
-
-Status ErrnoError(const std::string& what, const std::string& path, int err) {
-  return Status::IOError(what + " '" + path + "': " + std::strerror(err));
-}
 
 /// flock(2), retried when a signal interrupts it.
 int Flock(int fd, int operation) {

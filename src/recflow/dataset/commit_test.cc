@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 #include <vector>
 
+#include "recflow/dataset/commit_fs_internal.h"
 #include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_testing.h"
 #include "recflow/dataset/stale_jobs_internal.h"
@@ -458,6 +460,19 @@ TEST(OutputPathsTest, LongNamesSharingTheirStartDoNotShareStagingNames) {
   EXPECT_EQ(again->stem, one->stem);  // the same output, the same names in every process
   auto short_name = internal::OutputPaths::For("/d/out");
   EXPECT_EQ(short_name->stem, "/d/.out.recflow-");
+}
+
+TEST(CommitFsTest, RenameFlagsUnsupportedByTheKernelFallBackAndCrossDeviceRenamesSayWhy) {
+  EXPECT_TRUE(internal::RenameFlagUnsupported(EINVAL));  // the file system lacks the flag
+  EXPECT_TRUE(internal::RenameFlagUnsupported(ENOSYS));  // the kernel lacks renameat2
+  EXPECT_FALSE(internal::RenameFlagUnsupported(EXDEV));
+  EXPECT_FALSE(internal::RenameFlagUnsupported(EACCES));
+  const Status cross = internal::RenameError("cannot move 'a' to 'b'", EXDEV);
+  EXPECT_EQ(cross.code(), StatusCode::kIOError);
+  EXPECT_NE(cross.message().find("cannot move 'a' to 'b': they are on different file systems"), std::string::npos)
+      << cross.ToString();
+  EXPECT_NE(cross.message().find("write to a directory inside that file system"), std::string::npos);
+  EXPECT_NE(internal::RenameError("x", EACCES).message().find(std::strerror(EACCES)), std::string::npos);
 }
 
 TEST_F(CommitTest, ConcurrentAppendsKeepEachOthersFiles) {
