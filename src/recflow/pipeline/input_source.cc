@@ -267,18 +267,24 @@ Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& par
   return Schema::Make(std::move(fields));
 }
 
-/// The source of inputs that hold no data file (committed datasets of zero rows): no rows,
-/// with the columns the first directory's schema file records. DataError when none has one.
-Result<std::unique_ptr<Source>> OpenEmptyInputs(const std::vector<std::string>& args, const SchemaPtr& partition_schema) {
-  std::string names;
-  for (const std::string& arg : args) names += (names.empty() ? "" : ", ") + arg;
+/// The first directory argument's recorded row schema (RecordedRowSchema), nullptr when no
+/// directory argument has a schema file.
+Result<SchemaPtr> RecordedSchemaOfInputs(const std::vector<std::string>& args, const SchemaPtr& partition_schema) {
   for (const std::string& arg : args) {
     if (!IsDirectory(arg)) continue;
     ASSIGN_OR_RETURN(SchemaPtr schema, RecordedRowSchema(arg, partition_schema));
-    if (schema != nullptr) return MakeBatchSource(names, std::move(schema), std::make_shared<const std::vector<std::shared_ptr<RecordBatch>>>());
+    if (schema != nullptr) return schema;
   }
-  return Status::DataError(names + " holds no data file and no schema file (" + std::string(dataset::kSchemaFileName) +
-                           "): there are no rows, and nothing says what their columns are");
+  return SchemaPtr();
+}
+
+/// True when every file is an empty regular file: no rows, whatever the format.
+bool AllEmptyFiles(const std::vector<InputFile>& files) {
+  return std::all_of(files.begin(), files.end(), [](const InputFile& file) {
+    std::error_code ec;
+    return file.path != "-" && std::filesystem::is_regular_file(file.path, ec) &&
+           std::filesystem::file_size(file.path, ec) == 0 && !ec;
+  });
 }
 
 }  // namespace
@@ -367,7 +373,20 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
   if (have_unpartitioned && partition_schema->num_fields() > 0) {
     return Status::DataError("partitioned and unpartitioned inputs cannot be mixed");
   }
-  if (files.empty()) return OpenEmptyInputs(args, partition_schema);
+  if (files.empty() || AllEmptyFiles(files)) {
+    // No rows (a committed dataset of zero rows): the columns its schema file records, if any.
+    ASSIGN_OR_RETURN(SchemaPtr recorded, RecordedSchemaOfInputs(args, partition_schema));
+    std::string names;
+    for (const std::string& arg : args) names += (names.empty() ? "" : ", ") + arg;
+    if (recorded != nullptr) {
+      return MakeBatchSource(names, std::move(recorded), std::make_shared<std::vector<std::shared_ptr<RecordBatch>>>());
+    }
+    if (files.empty()) {
+      return Status::DataError(names + " holds no data file and no schema file (" +
+                               std::string(dataset::kSchemaFileName) +
+                               "): there are no rows, and nothing says what their columns are");
+    }
+  }
   std::vector<DetectedInput> detected;
   for (const InputFile& f : files) {
     ASSIGN_OR_RETURN(DetectedInput input, DetectInputFormat(f.path, options.format));
