@@ -395,6 +395,20 @@ TEST_F(CommitTest, AFallbackSwapWhoseRollbackFailsRemovesNeitherTreeAndTheNextWr
   EXPECT_TRUE(Siblings().empty());
 }
 
+TEST_F(CommitTest, AnOldDatasetLeftAsideIsNeverRemovedWhenItCannotGoBack) {
+  // A swap without RENAME_EXCHANGE stopped between its renames; then someone made the output again.
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), kOld);
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob), {{"f", "new"}});
+  WriteFile(dir_.path() / (".out.recflow-" + kStaleJob + ".lock"), "");
+  WriteTree(Output(), {{"x", "someone else's"}});
+  const Status st = RunJob(SaveMode::kOverwrite, {{"g", "next"}});
+  EXPECT_EQ(st.code(), StatusCode::kIOError) << st.ToString();
+  EXPECT_NE(st.message().find(".out.recflow-" + kStaleJob + ".old', which cannot be moved back"), std::string::npos)
+      << st.ToString();
+  EXPECT_EQ(ReadTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), false), kOld);
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"x", "someone else's"}}));
+}
+
 TEST_F(CommitTest, AFallbackSwapWhoseRollbackWorksLeavesTheOldDataset) {
   WriteTree(Output(), kOld);
   CommitOptions options = CommitOptions::Defaults();
