@@ -343,3 +343,51 @@ def test_avro_to_tfrecord_partitioned_by_enum(run, pb, tmp_path):
     assert dirs == ["kind=A", "kind=B", "kind=C"]
     total = sum(len(read_tfrecord(f)) for f in data_files(out))
     assert total == 300
+
+
+def convert_zero_rows(run, tmp_path, *args):
+    """Converts an empty JSONL file, typed n: int64 and p: utf8 (not null) by --schema, into `out`."""
+    src = tmp_path / "empty.jsonl"
+    src.write_text("")
+    schema = tmp_path / "schema.json"
+    schema.write_text('{"fields": [{"name": "n", "type": "int64", "nullable": false},'
+                      ' {"name": "p", "type": "utf8", "nullable": false}]}')
+    out = tmp_path / "out"
+    convert(run, src, "-o", out, "--schema", schema, "--to", "jsonl", *args)
+    return out
+
+
+def inspected_columns(run, path):
+    """(name, type...) of each column `recflow inspect` shows for `path`."""
+    inspect = run("inspect", path)
+    assert inspect.returncode == 0, inspect.stderr
+    assert "0 records" in inspect.stdout
+    return [line.split()[:3] for line in inspect.stdout.split("schema:")[1].splitlines()[2:] if line.strip()]
+
+
+def test_a_partitioned_dataset_of_zero_rows_reads_as_zero_rows_with_its_recorded_columns(run, tmp_path):
+    out = convert_zero_rows(run, tmp_path, "--partition-by", "p")
+    assert data_files(out) == []  # no partition directory at all: only _SUCCESS and the schema file
+    recorded = json.loads((out / "_recflow_schema.json").read_text())
+    cat = run("cat", out)
+    assert cat.returncode == 0 and cat.stdout == "", cat.stderr
+    assert inspected_columns(run, out) == [["n", "int64", "not"], ["p", "utf8", "not"]]
+    back = tmp_path / "back"
+    convert(run, out, "-o", back, "--partition-by", "p", "--to", "jsonl")
+    assert data_files(back) == []
+    assert json.loads((back / "_recflow_schema.json").read_text()) == recorded
+    nothing = tmp_path / "nothing"
+    nothing.mkdir()
+    for command in ("cat", "inspect"):
+        result = run(command, nothing)
+        assert result.returncode == 1, result.stderr
+        assert "holds no data file and no schema file" in result.stderr, result.stderr
+
+
+def test_an_unpartitioned_dataset_of_zero_rows_reads_with_its_recorded_columns(run, tmp_path):
+    out = convert_zero_rows(run, tmp_path)
+    assert [p.stat().st_size for p in data_files(out)] == [0]  # one empty shard
+    assert inspected_columns(run, out) == [["n", "int64", "not"], ["p", "utf8", "not"]]
+    back = tmp_path / "back"
+    convert(run, out, "-o", back, "--to", "jsonl")
+    assert json.loads((back / "_recflow_schema.json").read_text()) == json.loads((out / "_recflow_schema.json").read_text())

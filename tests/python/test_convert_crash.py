@@ -136,11 +136,12 @@ def test_the_next_writer_removes_what_a_killed_job_left(recflow_bin, tmp_path):
     src = tmp_path / "rows.csv"
     write_csv(src, "x", 400, 40)
     out = tmp_path / "out"
-    proc = subprocess.Popen(convert_args(recflow_bin, src, out, "overwrite"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    killed = wait_then_kill(proc, out, "staging", 0)
-    if killed is None:
-        pytest.skip("the job finished before it could be killed")
+    # Staged and waiting for more input on stdin: it cannot finish before the kill.
+    proc = start_blocked_convert(recflow_bin, out, "--mode", "overwrite")
+    proc.kill()
+    assert proc.wait(timeout=60) == -signal.SIGKILL
+    proc.stdin.close()
+    proc.stderr.close()
     left = siblings(out)
     assert left, "a killed job leaves its staging tree (hidden) beside the output"
     assert read_by_glob(out) == (0, hashlib.sha256(b"").hexdigest())  # readers see nothing of it, and leave it

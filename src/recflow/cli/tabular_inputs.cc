@@ -27,7 +27,7 @@ Result<std::unique_ptr<Source>> OpenTabularInputs(const InputFlags& inputs, cons
                                                   bool stdin_as_source) {
   ASSIGN_OR_RETURN(pipeline::InputFormat format, pipeline::ParseInputFormat(source.from));
   ASSIGN_OR_RETURN(std::vector<std::string> files, ExpandInputs(inputs.paths));
-  bool tabular = false;
+  bool tabular = files.empty();  // no data file: the schema file says the columns (OpenInputs)
   for (const std::string& file : files) {
     // Detection errors (a foreign format, bytes that say nothing) end here, before any reading.
     ASSIGN_OR_RETURN(pipeline::DetectedInput detected, pipeline::DetectInputFormat(file, format));

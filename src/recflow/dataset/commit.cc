@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "recflow/dataset/commit_fs_internal.h"
 #include "recflow/dataset/commit_locks_internal.h"
@@ -22,9 +23,6 @@ std::string TrimTrailingSlashes(std::string output) {
   while (output.size() > 1 && output.back() == '/') output.pop_back();
   return output;
 }
-
-/// True for the save modes whose new dataset keeps entries of the old one.
-bool KeepsEntries(SaveMode mode) { return mode == SaveMode::kAppend || mode == SaveMode::kOverwritePartitions; }
 
 }  // namespace
 
@@ -90,6 +88,7 @@ Status DatasetCommitter::Start() {
                                      "output with a directory beside it, which cannot cross file systems; write " +
                                      "to a directory inside it");
     }
+    RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
     if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
     if (options_.schema && KeepsEntries(mode_)) {
       ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(target));
@@ -122,7 +121,7 @@ void DatasetCommitter::AfterStep(std::string_view step) const {
 }
 
 Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_path) {
-  if (finished_ || prepared_) return Status::InvalidArgument("job " + job_id_ + " is already committing or over");
+  if (finished_ || prepared_ || failed_) return Status::InvalidArgument("job " + job_id_ + " is already committing or over");
   RETURN_NOT_OK(ValidateStagedPath(relative_path));
   const size_t slash = relative_path.rfind('/');
   if (slash != std::string::npos) {
@@ -134,6 +133,13 @@ Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_pa
 Status DatasetCommitter::Prepare() {
   if (finished_) return Status::InvalidArgument("job " + job_id_ + " is already committed or aborted");
   if (prepared_) return Status::OK();
+  if (failed_) return Status::InvalidArgument("job " + job_id_ + " failed to prepare its commit: it can only be aborted");
+  const Status st = PrepareOnce();
+  failed_ = !st.ok();
+  return st;
+}
+
+Status DatasetCommitter::PrepareOnce() {
   ASSIGN_OR_RETURN(internal::OutputLock lock, internal::OutputLock::Acquire(paths_->OutputLockPath()));
   output_lock_ = std::make_unique<internal::OutputLock>(std::move(lock));
   registration_->AddPath(output_lock_->path());
@@ -145,6 +151,7 @@ Status DatasetCommitter::Prepare() {
   if (exists && !internal::IsDirectory(target)) {
     return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
   }
+  if (exists) RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
   if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
   std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
   if (options_.schema) replaced_top_level.emplace_back(kSchemaFileName);
@@ -182,7 +189,12 @@ Status DatasetCommitter::WriteSchema(bool output_exists, int64_t kept) {
   return internal::WriteSmallFile(staging_dir() + "/" + std::string(kSchemaFileName), schema.ToJson(), options_.sync);
 }
 
-Status DatasetCommitter::Swap() {
+Status DatasetCommitter::FallbackRename(std::string_view what, const std::string& from, const std::string& to) const {
+  if (options_.before_fallback_rename) RETURN_NOT_OK(options_.before_fallback_rename(what));
+  return internal::MoveNoReplace(from, to);
+}
+
+Status DatasetCommitter::Swap(std::vector<std::string>& keep) {
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
   if (!internal::PathExists(target)) return internal::MoveNoReplace(staging, target);
@@ -192,19 +204,32 @@ Status DatasetCommitter::Swap() {
   }
   // No RENAME_EXCHANGE here: the output is missing between these two renames.
   const std::string aside = paths_->Aside(job_id_);
-  RETURN_NOT_OK(internal::MoveNoReplace(target, aside));
+  RETURN_NOT_OK(FallbackRename("old dataset aside", target, aside));
   AfterStep("old dataset moved aside");
-  Status st = internal::MoveNoReplace(staging, target);
-  if (!st.ok()) (void)internal::MoveNoReplace(aside, target);
-  return st;
+  const Status st = FallbackRename("new dataset in", staging, target);
+  if (st.ok()) return st;
+  const Status back = FallbackRename("old dataset back", aside, target);
+  if (back.ok()) return st;
+  // The aside tree is the only copy of the old dataset, the staging tree the new one: keep both.
+  kept_after_failed_swap_ = true;
+  keep = {staging, aside, paths_->JobLockPath(job_id_)};
+  return Status::IOError("cannot commit '" + output_ + "': " + st.message() +
+                         "; moving the old dataset back failed too: " + back.message() +
+                         ". Nothing was removed: the old dataset is intact at '" + aside + "' and the new one is at '" +
+                         staging + "'. Move '" + aside + "' back to '" + target +
+                         "' (the next recflow writer of this output also does so)");
 }
 
 Status DatasetCommitter::Commit() {
   RETURN_NOT_OK(Prepare());
-  RETURN_NOT_OK(registration_->Swap([this] { return Swap(); }));
+  RETURN_NOT_OK(registration_->SwapKeeping([this](std::vector<std::string>& keep) { return Swap(keep); }));
   swapped_ = true;
   AfterStep("swapped");
-  const Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  // A brand-new OUTPUT path: each directory the job created is an entry of its parent.
+  for (const std::string& dir : created_parents_) {
+    if (options_.sync && synced.ok()) synced = internal::SyncPath(std::filesystem::path(dir).parent_path().string());
+  }
   // The output is committed: what cannot be removed now is a stale job's for the next writer.
   (void)Finish();
   AfterStep("old dataset removed");
@@ -223,7 +248,11 @@ Status DatasetCommitter::Finish() {
     registration_->RemovePath(output_lock_->path());
   }
   Status st;
-  if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
+  if (kept_after_failed_swap_) {
+    // Leave the lock file to go with the process, so the next writer takes the job for a
+    // killed one and moves the old dataset back (RemoveStaleJobs).
+    job_lock_.reset();
+  } else if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
     st = internal::RemoveTree(staging_dir());
     if (st.ok()) st = internal::RemoveTree(paths_->Aside(job_id_));
     if (st.ok()) st = job_lock_->RemoveAndRelease();

@@ -24,8 +24,13 @@ class StagingRegistration;
 
 /// The directory earlier recflow versions staged jobs in, inside the output. Readers skip it
 /// (its name starts with `_`); writers ignore it (an output holding only it counts as empty)
-/// and do not carry it into the new dataset.
+/// and do not carry it into the new dataset, unless it holds the journal of an unfinished
+/// commit (kLegacyJournalName): then every save mode but overwrite refuses the output.
 inline constexpr std::string_view kTemporaryDirName = "_temporary";
+
+/// The journal of a commit of an earlier recflow version, in `_temporary/<job>/`: while it is
+/// there, that commit was not finished and the output may hold a mix of old and new files.
+inline constexpr std::string_view kLegacyJournalName = "JOURNAL";
 
 /// The empty marker file every commit puts at the top of the new dataset, as Spark and Hadoop do.
 inline constexpr std::string_view kSuccessFileName = "_SUCCESS";
@@ -35,7 +40,8 @@ struct CommitOptions {
   /// The job id naming its staging tree: a canonical UUID, or empty for a fresh one from
   /// NewRandomUuid(). Pass the ShardNamer's job_uuid to share it with Spark-style shard names.
   std::string job_id;
-  /// fsync the job's files, the staging directories and the parent after the swap, so that
+  /// fsync the job's files, the staging directories, and after the swap the parent and the
+  /// parents of the directories the job created for a new output path, so that
   /// the commit also survives power loss. Without it, it still survives a crash or kill.
   bool sync = true;
   /// The schema of the rows, written to the new dataset's schema file (kSchemaFileName). With
@@ -50,6 +56,10 @@ struct CommitOptions {
   /// Test hook: false commits as on a file system without RENAME_EXCHANGE (the fallback the
   /// commit takes by itself when renameat2 answers EINVAL).
   bool rename_exchange = true;
+  /// Test hook (fault injection): called before each rename of the swap without RENAME_EXCHANGE
+  /// with what it does ("old dataset aside", "new dataset in", "old dataset back"); a failure it
+  /// returns is taken as that rename's failure (the rename is not made). May be empty.
+  std::function<Status(std::string_view rename)> before_fallback_rename;
 
   /// A fresh job id, sync on, no schema, no hook.
   static CommitOptions Defaults();
@@ -76,7 +86,8 @@ class DatasetCommitter {
   /// (AlreadyExists) or is a mount point (InvalidArgument: it cannot be swapped), under
   /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists), and, with a
   /// schema in `options` and a save mode that keeps data, rows that do not match the schema
-  /// file there (DataError). Removes what killed jobs left beside the output, then creates and
+  /// file there (DataError); in any save mode but overwrite, an output holding the journal of
+  /// a commit an earlier recflow version did not finish (DataError naming the journal). Removes what killed jobs left beside the output, then creates and
   /// locks the job's lock file and its staging tree.
   static Result<std::unique_ptr<DatasetCommitter>> Begin(const std::string& output, SaveMode mode,
                                                          CommitOptions options = CommitOptions::Defaults());
@@ -95,14 +106,17 @@ class DatasetCommitter {
   /// the save mode keeps of the current dataset into the staging tree (refusing name
   /// collisions with AlreadyExists), writes `_SUCCESS` and the schema file, and fsyncs (when
   /// options.sync). Several outputs of one run are prepared first and swapped after, in the
-  /// order of their paths, so that a refusal leaves every output as it was.
+  /// order of their paths, so that a refusal leaves every output as it was. After a failure the
+  /// job can only be aborted: Prepare(), Commit() and NewFilePath() then return InvalidArgument.
   Status Prepare();
 
   /// Prepare() unless done, then swaps the staging tree with the output: RENAME_EXCHANGE (or
   /// RENAME_NOREPLACE when the output does not exist yet), or, where the file system lacks
   /// RENAME_EXCHANGE, two renames (the output aside, the staging tree in; between them the
   /// output does not exist, and a crash there is rolled back by the next writer). Then releases
-  /// the commit lock and deletes the old dataset.
+  /// the commit lock and deletes the old dataset. When the staging tree cannot be renamed in and
+  /// the old dataset cannot be put back either, nothing is removed: the error (IOError) names
+  /// where the old dataset and the new one are, and says to move the old one back.
   Status Commit();
 
   /// Removes the job's staging tree and lock files; the output stays as it was.
@@ -123,10 +137,15 @@ class DatasetCommitter {
   DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id);
   /// Begin() after the object exists (so that its destructor cleans up a failed start).
   Status Start();
+  /// Prepare() proper, run once.
+  Status PrepareOnce();
   /// Writes the schema file of the new dataset (see CommitOptions::schema).
   Status WriteSchema(bool output_exists, int64_t kept);
-  /// The swap proper (see Commit()).
-  Status Swap();
+  /// The swap proper (see Commit()); puts in `keep` the paths that hold data when it fails
+  /// without having restored the output.
+  Status Swap(std::vector<std::string>& keep);
+  /// MoveNoReplace of one rename of the fallback swap, after the before_fallback_rename hook.
+  Status FallbackRename(std::string_view what, const std::string& from, const std::string& to) const;
   /// Calls the options' after_step hook, if any.
   void AfterStep(std::string_view step) const;
   /// Removes everything of the job but the output; the job is over.
@@ -142,7 +161,9 @@ class DatasetCommitter {
   std::unique_ptr<internal::OutputLock> output_lock_;
   std::vector<std::string> created_parents_;  // deepest first
   bool prepared_ = false;
+  bool failed_ = false;  // Prepare() failed: only Abort() is left
   bool swapped_ = false;
+  bool kept_after_failed_swap_ = false;  // the staging tree and the aside one hold data: never removed
   bool finished_ = false;
 };
 

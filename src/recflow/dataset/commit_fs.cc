@@ -16,11 +16,11 @@ namespace recflow::dataset::internal {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 Status ErrnoError(const std::string& what, const std::string& path, int err) {
   return Status::IOError(what + " '" + path + "': " + std::strerror(err));
 }
+
+namespace {
 
 Status CodeError(const std::string& what, const std::string& path, const std::error_code& ec) {
   return Status::IOError(what + " '" + path + "': " + ec.message());
@@ -62,24 +62,35 @@ Status SyncPath(const std::string& path) {
   return Status::OK();
 }
 
+bool RenameFlagUnsupported(int err) { return err == EINVAL || err == ENOSYS; }
+
+Status RenameError(const std::string& what, int err) {
+  if (err == EXDEV) {
+    return Status::IOError(what + ": they are on different file systems (a mount point in between): recflow " +
+                           "commits by renaming a directory beside the output, which cannot cross file systems; " +
+                           "write to a directory inside that file system");
+  }
+  return Status::IOError(what + ": " + std::strerror(err));
+}
+
 Status MoveNoReplace(const std::string& from, const std::string& to) {
-  const auto exists = [&] { return Status::AlreadyExists("cannot move '" + from + "' to '" + to + "': it exists"); };
+  const std::string what = "cannot move '" + from + "' to '" + to + "'";
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return Status::OK();
   int err = errno;
-  if (err == EINVAL) {  // the file system lacks RENAME_NOREPLACE
-    if (PathExists(to)) return exists();
+  if (RenameFlagUnsupported(err)) {
+    if (PathExists(to)) return Status::AlreadyExists(what + ": it exists");
     if (::rename(from.c_str(), to.c_str()) == 0) return Status::OK();
     err = errno;
   }
-  if (err == EEXIST) return exists();
-  return Status::IOError("cannot move '" + from + "' to '" + to + "': " + std::strerror(err));
+  if (err == EEXIST) return Status::AlreadyExists(what + ": it exists");
+  return RenameError(what, err);
 }
 
 Result<bool> TryExchange(const std::string& a, const std::string& b) {
   if (::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE) == 0) return true;
   const int err = errno;
-  if (err == EINVAL) return false;
-  return Status::IOError("cannot exchange '" + a + "' and '" + b + "': " + std::strerror(err));
+  if (RenameFlagUnsupported(err)) return false;
+  return RenameError("cannot exchange '" + a + "' and '" + b + "'", err);
 }
 
 Status HardLink(const std::string& from, const std::string& to) {

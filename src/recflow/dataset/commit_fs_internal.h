@@ -9,6 +9,9 @@
 
 namespace recflow::dataset::internal {
 
+/// IOError "`what` '`path`': strerror(`err`)".
+Status ErrnoError(const std::string& what, const std::string& path, int err);
+
 /// True when `path` names anything (lstat(2) succeeds; a dangling symlink counts).
 bool PathExists(const std::string& path);
 
@@ -23,15 +26,23 @@ Result<bool> IsMountPoint(const std::string& path);
 /// fsync(2) of a file or directory opened read-only; IOError naming it on failure.
 Status SyncPath(const std::string& path);
 
+/// True for the errno of a renameat2(2) whose flag the file system (EINVAL) or the kernel
+/// (ENOSYS) does not support: the caller falls back to plain renames.
+bool RenameFlagUnsupported(int err);
+
+/// The IOError of a failed rename described by `what` ("cannot move 'a' to 'b'") with errno
+/// `err`; EXDEV (across file systems) says why recflow cannot commit there and what to do.
+Status RenameError(const std::string& what, int err);
+
 /// Moves `from` to `to` atomically without ever replacing anything: renameat2(2) with
-/// RENAME_NOREPLACE, AlreadyExists when `to` exists. Where the file system does not support
-/// the flag (EINVAL), it checks that `to` does not exist and uses rename(2); callers hold the
+/// RENAME_NOREPLACE, AlreadyExists when `to` exists. Where the file system or kernel does not
+/// support the flag (RenameFlagUnsupported), it checks that `to` does not exist and uses rename(2); callers hold the
 /// output lock, so no other recflow writer can create `to` in between.
 Status MoveNoReplace(const std::string& from, const std::string& to);
 
 /// Swaps two existing paths atomically: renameat2(2) with RENAME_EXCHANGE. Returns false
-/// (nothing moved) when the file system does not support it (EINVAL), IOError naming both
-/// paths for any other failure.
+/// (nothing moved) when the file system or kernel does not support it (RenameFlagUnsupported),
+/// IOError naming both paths (RenameError) for any other failure.
 Result<bool> TryExchange(const std::string& a, const std::string& b);
 
 /// A new hard link `to` of `from` (not following a symlink `from`); AlreadyExists when `to`

@@ -7,16 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+#include <functional>
 #include <utility>
+
+#include "recflow/dataset/commit_fs_internal.h"
 
 namespace recflow::dataset::internal {
 
 namespace {
-
-Status ErrnoError(const std::string& what, const std::string& path, int err) {
-  return Status::IOError(what + " '" + path + "': " + std::strerror(err));
-}
 
 /// flock(2), retried when a signal interrupts it.
 int Flock(int fd, int operation) {
@@ -27,17 +25,30 @@ int Flock(int fd, int operation) {
   return rc;
 }
 
+/// True when `path` names the file open as `fd`.
+bool NamesOpenFile(int fd, const std::string& path) {
+  struct stat locked, named;
+  return ::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
+         locked.st_ino == named.st_ino;
+}
+
 }  // namespace
 
-Result<JobLock> JobLock::Create(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) return ErrnoError("cannot create lock file", path, errno);
-  if (Flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return ErrnoError("cannot lock", path, err);
+Result<JobLock> JobLock::Create(const std::string& path, const std::function<void()>& after_create) {
+  while (true) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) return ErrnoError("cannot create lock file", path, errno);
+    if (after_create) after_create();
+    // Until the flock, another writer's RemoveStaleJobs may take the file for a killed job's,
+    // lock it and unlink it: wait for that (it holds the lock briefly), then check the name.
+    if (Flock(fd, LOCK_EX) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return ErrnoError("cannot lock", path, err);
+    }
+    if (NamesOpenFile(fd, path)) return JobLock(fd, path);
+    ::close(fd);  // unlinked as stale: create it again
   }
-  return JobLock(fd, path);
 }
 
 Result<JobLock> JobLock::TryAcquire(const std::string& path) {
@@ -96,11 +107,7 @@ Result<int> LockOutputFile(const std::string& path, bool create, bool wait) {
       if (err == EWOULDBLOCK) return -1;
       return ErrnoError("cannot lock", path, err);
     }
-    struct stat locked, named;
-    if (::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
-        locked.st_ino == named.st_ino) {
-      return fd;
-    }
+    if (NamesOpenFile(fd, path)) return fd;
     ::close(fd);  // the holder before us unlinked the file we locked
     if (!wait) return -1;
   }

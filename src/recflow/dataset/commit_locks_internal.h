@@ -1,6 +1,7 @@
 // The two flock(2)s of the commit protocol: a job's liveness lock and the lock that serialises commits to one output.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -13,8 +14,11 @@ namespace recflow::dataset::internal {
 /// stale.
 class JobLock {
  public:
-  /// Creates `path` (it must not exist) and locks it.
-  static Result<JobLock> Create(const std::string& path);
+  /// Creates `path` (it must not exist) and locks it. Should another writer remove the new file
+  /// as a killed job's before it is locked (RemoveStaleJobs), creates it again, so that the lock
+  /// held is always on the file `path` names. `after_create` (a test hook) runs between the
+  /// creation and the lock.
+  static Result<JobLock> Create(const std::string& path, const std::function<void()>& after_create = {});
   /// Locks an existing `path` without waiting. The result does not hold the lock (held() is
   /// false) when a live process holds it; NotFound when the file does not exist.
   static Result<JobLock> TryAcquire(const std::string& path);

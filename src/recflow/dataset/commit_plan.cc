@@ -68,10 +68,27 @@ Status RequireNoCommittedContent(const std::string& output, const std::string& n
   return Status::OK();
 }
 
+Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string& name, SaveMode mode) {
+  if (mode == SaveMode::kOverwrite) return Status::OK();
+  const std::string temporary = output + "/" + std::string(kTemporaryDirName);
+  if (!IsDirectory(temporary)) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<std::string> jobs, ListDirectory(temporary));
+  for (const std::string& job : jobs) {
+    const std::string journal = temporary + "/" + job + "/" + std::string(kLegacyJournalName);
+    if (!PathExists(journal)) continue;
+    return Status::DataError("output '" + name + "' holds the journal of a commit an earlier recflow version did not " +
+                             "finish: the dataset there may be part old, part new (and part in its backup). Run " +
+                             "that earlier recflow version once on it (its next write to this output completes or " +
+                             "rolls back the commit), or replace the whole dataset with --mode overwrite")
+        .WithFile(journal);
+  }
+  return Status::OK();
+}
+
 Result<int64_t> LinkKeptEntries(const std::string& output, const std::string& staging, SaveMode mode,
                                 const std::vector<std::string>& staged_files,
                                 const std::vector<std::string>& replaced_top_level) {
-  if (mode != SaveMode::kAppend && mode != SaveMode::kOverwritePartitions) return 0;
+  if (!KeepsEntries(mode)) return 0;
   std::set<std::string> replaced;
   if (mode == SaveMode::kOverwritePartitions) {
     replaced = WrittenPartitions(staged_files);

@@ -14,6 +14,12 @@ namespace recflow::dataset::internal {
 /// `_temporary` directory an earlier recflow version left (which counts as empty).
 Status RequireNoCommittedContent(const std::string& output, const std::string& name);
 
+/// DataError naming the journal when `output` holds `_temporary/<job>/JOURNAL`: a commit of
+/// an earlier recflow version (journal protocol) was killed there, so the dataset may be a mix
+/// of old and new files that a new `_SUCCESS` must not vouch for. Save mode overwrite, which
+/// replaces everything, is let through.
+Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string& name, SaveMode mode);
+
 /// Completes the staging tree `staging`, which holds the job's own files `staged_files`
 /// (relative paths), with hard links of what `mode` keeps of the dataset in `output`:
 /// - error, overwrite: nothing;

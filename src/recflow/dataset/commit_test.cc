@@ -9,11 +9,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 #include <vector>
 
+#include "recflow/dataset/commit_fs_internal.h"
+#include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_testing.h"
+#include "recflow/dataset/stale_jobs_internal.h"
+#include "recflow/dataset/staging_names_internal.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::dataset {
@@ -144,9 +149,40 @@ TEST_F(CommitTest, ErrorModeWritesANewDatasetAndThenRefusesIt) {
 }
 
 TEST_F(CommitTest, ErrorModeTreatsALegacyTemporaryAsEmptyAndDropsIt) {
-  WriteFile(fs::path(Output()) / "_temporary" / kStaleJob / "JOURNAL", "recflow-commit-journal 1\n");
+  WriteFile(fs::path(Output()) / "_temporary" / kStaleJob / "data" / "f", "staged by an old version");
   ASSERT_TRUE(RunJob(SaveMode::kErrorIfExists, {{"f", "new"}}).ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
+}
+
+TEST_F(CommitTest, AnUnfinishedLegacyCommitIsRefusedByEveryModeButOverwrite) {
+  // An earlier version was killed mid-commit: a mix of old and new files, no _SUCCESS.
+  Tree mix = {{"label=0/part-00000-of-00002.tfrecord", "old0"},
+              {"label=1/part-00000-of-00001.tfrecord", "new1"},
+              {"_temporary/" + kStaleJob + "/JOURNAL", "recflow-commit-journal 1\n"},
+              {"_temporary/" + kStaleJob + "/backup/label=1/part-00001-of-00002.tfrecord", "old1"}};
+  WriteTree(Output(), mix);
+  const std::string journal = Output() + "/_temporary/" + kStaleJob + "/JOURNAL";
+  for (SaveMode mode : {SaveMode::kErrorIfExists, SaveMode::kAppend, SaveMode::kOverwritePartitions}) {
+    const Status st = RunJob(mode, {{"label=2/f", "new"}});
+    EXPECT_EQ(st.code(), StatusCode::kDataError) << SaveModeName(mode) << ": " << st.ToString();
+    EXPECT_EQ(st.context().file, journal) << st.ToString();
+    EXPECT_NE(st.message().find("--mode overwrite"), std::string::npos) << st.ToString();
+    EXPECT_EQ(ReadTree(Output(), false), mix) << SaveModeName(mode);
+    EXPECT_TRUE(Siblings().empty());
+  }
+  // Appearing after the job started, it is refused under the commit lock too.
+  fs::remove_all(Output());
+  WriteTree(Output(), kOld);
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  WriteFile(*(*job)->NewFilePath("label=2/f"), "new");
+  WriteFile(journal, "recflow-commit-journal 1\n");
+  EXPECT_EQ((*job)->Commit().code(), StatusCode::kDataError);
+  EXPECT_TRUE((*job)->Abort().ok());
+  fs::remove_all(Output());
+  WriteTree(Output(), mix);
+  ASSERT_TRUE(RunJob(SaveMode::kOverwrite, {{"label=2/f", "new"}}).ok());
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"label=2/f", "new"}}));
 }
 
 TEST_F(CommitTest, ErrorModeRefusesContentThatAppearedBeforeCommit) {
@@ -324,6 +360,133 @@ TEST_F(CommitTest, WithoutRenameExchangeTheOutputIsMissingBetweenTwoRenamesOnly)
   expected["label=2/f"] = "new";
   EXPECT_EQ(ReadTree(Output(), false), expected);
   EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AFallbackSwapWhoseRollbackFailsRemovesNeitherTreeAndTheNextWriterPutsTheOldBack) {
+  WriteTree(Output(), kOld);
+  CommitOptions options = CommitOptions::Defaults();
+  options.rename_exchange = false;
+  options.before_fallback_rename = [](std::string_view rename) {
+    if (rename == "old dataset aside") return Status::OK();
+    return Status::IOError("injected failure of: " + std::string(rename));
+  };
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend, std::move(options));
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  const std::string staging = (*job)->staging_dir();
+  const std::string aside = staging + ".old";
+  WriteFile(*(*job)->NewFilePath("label=2/f"), "new");
+  const Status st = (*job)->Commit();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("the old dataset is intact at '" + aside + "'"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("Move '" + aside + "' back to '"), std::string::npos) << st.ToString();
+  EXPECT_TRUE((*job)->Abort().ok());
+  job->reset();
+  EXPECT_FALSE(fs::exists(Output()));
+  EXPECT_EQ(ReadTree(aside, false), kOld);
+  Tree staged = kOld;
+  staged["label=2/f"] = "new";
+  EXPECT_EQ(ReadTree(staging, false), staged);
+  // The next writer takes the job for a killed one: the old dataset goes back, then its commit.
+  ASSERT_TRUE(RunJob(SaveMode::kAppend, {{"label=3/g", "next"}}).ok());
+  Tree expected = kOld;
+  expected["label=3/g"] = "next";
+  EXPECT_EQ(ReadTree(Output(), false), expected);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AnOldDatasetLeftAsideIsNeverRemovedWhenItCannotGoBack) {
+  // A swap without RENAME_EXCHANGE stopped between its renames; then someone made the output again.
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), kOld);
+  WriteTree(dir_.path() / (".out.recflow-" + kStaleJob), {{"f", "new"}});
+  WriteFile(dir_.path() / (".out.recflow-" + kStaleJob + ".lock"), "");
+  WriteTree(Output(), {{"x", "someone else's"}});
+  const Status st = RunJob(SaveMode::kOverwrite, {{"g", "next"}});
+  EXPECT_EQ(st.code(), StatusCode::kIOError) << st.ToString();
+  EXPECT_NE(st.message().find(".out.recflow-" + kStaleJob + ".old', which cannot be moved back"), std::string::npos)
+      << st.ToString();
+  EXPECT_EQ(ReadTree(dir_.path() / (".out.recflow-" + kStaleJob + ".old"), false), kOld);
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"x", "someone else's"}}));
+}
+
+TEST_F(CommitTest, AFallbackSwapWhoseRollbackWorksLeavesTheOldDataset) {
+  WriteTree(Output(), kOld);
+  CommitOptions options = CommitOptions::Defaults();
+  options.rename_exchange = false;
+  options.before_fallback_rename = [](std::string_view rename) {
+    return rename == "new dataset in" ? Status::IOError("injected") : Status::OK();
+  };
+  EXPECT_FALSE(RunJob(SaveMode::kAppend, {{"label=2/f", "new"}}, options).ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AJobLockTakenForAStaleOneBeforeItIsLockedIsCreatedAgain) {
+  fs::create_directory(Output());
+  auto paths = internal::OutputPaths::For(Output());
+  ASSERT_TRUE(paths.ok());
+  const std::string lock_path = paths->JobLockPath(kStaleJob);
+  int created = 0;
+  // Another writer's stale-job sweep runs between the creation of the lock file and its flock.
+  auto lock = internal::JobLock::Create(lock_path, [&] {
+    if (created++ == 0) {
+      EXPECT_TRUE(internal::RemoveStaleJobs(*paths).ok());
+    }
+  });
+  ASSERT_TRUE(lock.ok()) << lock.status().ToString();
+  EXPECT_EQ(created, 2);
+  EXPECT_TRUE(lock->held());
+  ASSERT_TRUE(fs::exists(lock_path));
+  auto other = internal::JobLock::TryAcquire(lock_path);
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_FALSE(other->held());  // the live job's lock, not a stale one
+}
+
+TEST_F(CommitTest, AfterAFailedPrepareTheJobCanOnlyBeAborted) {
+  auto job = DatasetCommitter::Begin(Output(), SaveMode::kErrorIfExists);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  WriteFile(*(*job)->NewFilePath("f"), "new");
+  WriteTree(Output(), kOld);  // committed by someone else meanwhile
+  EXPECT_EQ((*job)->Prepare().code(), StatusCode::kAlreadyExists);
+  // Still holding the output's commit lock: a second attempt must not wait for it (forever).
+  const Status again = (*job)->Prepare();
+  EXPECT_EQ(again.code(), StatusCode::kInvalidArgument) << again.ToString();
+  EXPECT_NE(again.message().find("can only be aborted"), std::string::npos) << again.ToString();
+  EXPECT_EQ((*job)->Commit().code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE((*job)->NewFilePath("g").ok());
+  EXPECT_TRUE((*job)->Abort().ok());
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
+  EXPECT_TRUE(Siblings().empty());
+}
+
+TEST(OutputPathsTest, LongNamesSharingTheirStartDoNotShareStagingNames) {
+  const std::string start(200, 'a');
+  auto one = internal::OutputPaths::For("/d/" + start + "-one");
+  auto two = internal::OutputPaths::For("/d/" + start + "-two");
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_NE(one->stem, two->stem);
+  EXPECT_NE(one->OutputLockPath(), two->OutputLockPath());
+  const std::string staged_name = fs::path(one->Staging(kStaleJob)).filename().string();
+  EXPECT_EQ(one->JobOf(staged_name), kStaleJob);
+  EXPECT_EQ(two->JobOf(staged_name), std::nullopt);
+  EXPECT_LE((staged_name + ".old.removing").size(), 255u);
+  auto again = internal::OutputPaths::For("/d/" + start + "-one");
+  EXPECT_EQ(again->stem, one->stem);  // the same output, the same names in every process
+  auto short_name = internal::OutputPaths::For("/d/out");
+  EXPECT_EQ(short_name->stem, "/d/.out.recflow-");
+}
+
+TEST(CommitFsTest, RenameFlagsUnsupportedByTheKernelFallBackAndCrossDeviceRenamesSayWhy) {
+  EXPECT_TRUE(internal::RenameFlagUnsupported(EINVAL));  // the file system lacks the flag
+  EXPECT_TRUE(internal::RenameFlagUnsupported(ENOSYS));  // the kernel lacks renameat2
+  EXPECT_FALSE(internal::RenameFlagUnsupported(EXDEV));
+  EXPECT_FALSE(internal::RenameFlagUnsupported(EACCES));
+  const Status cross = internal::RenameError("cannot move 'a' to 'b'", EXDEV);
+  EXPECT_EQ(cross.code(), StatusCode::kIOError);
+  EXPECT_NE(cross.message().find("cannot move 'a' to 'b': they are on different file systems"), std::string::npos)
+      << cross.ToString();
+  EXPECT_NE(cross.message().find("write to a directory inside that file system"), std::string::npos);
+  EXPECT_NE(internal::RenameError("x", EACCES).message().find(std::strerror(EACCES)), std::string::npos);
 }
 
 TEST_F(CommitTest, ConcurrentAppendsKeepEachOthersFiles) {

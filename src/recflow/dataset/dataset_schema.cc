@@ -11,6 +11,7 @@
 
 #include "recflow/columnar/utf8.h"
 #include "recflow/core/io.h"
+#include "recflow/dataset/name_list_internal.h"
 #include "recflow/formats/jsonl/json_writer.h"
 
 namespace recflow::dataset {
@@ -20,12 +21,6 @@ namespace {
 constexpr int64_t kFormatVersion = 1;
 constexpr std::string_view kVersionKey = "recflow_dataset_schema";
 constexpr int64_t kMaxSchemaFileBytes = int64_t{16} << 20;
-
-std::string List(const std::vector<std::string>& names) {
-  std::string text = "[";
-  for (const std::string& name : names) text += (text.size() > 1 ? ", " : "") + name;
-  return text + "]";
-}
 
 /// The recorded type of a partition column: a dictionary's value type.
 const DataType& PartitionValueType(const DataType& type) {
@@ -192,8 +187,8 @@ Result<SchemaPtr> DatasetSchema::PartitionSchema(const std::string& path) const 
 Result<DatasetSchema> DatasetSchema::Merge(const DatasetSchema& job, const std::string& output) const {
   const std::string intro = "the rows do not match the dataset in '" + output + "' (its " + std::string(kSchemaFileName) + "): ";
   if (partition_by != job.partition_by) {
-    return Status::DataError(intro + "it is partitioned by " + List(partition_by) + ", the rows by " +
-                             List(job.partition_by));
+    return Status::DataError(intro + "it is partitioned by " + internal::NameList(partition_by) + ", the rows by " +
+                             internal::NameList(job.partition_by));
   }
   const auto describe = [](const std::vector<RecordedField>& fields) {
     std::string text;

@@ -105,7 +105,7 @@ Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, Si
     SinkBatch::Group& group = out->groups[g];
     group.dir = std::move(groups[g].dir);
     RETURN_NOT_OK(encoder->Encode(*data, groups[g].rows, &group.records));
-    if (batches) group.run = {shared, std::move(groups[g].rows)};
+    if (batches) group.run = {shared, std::move(groups[g].rows), nullptr};
   }
   return Status::OK();
 }

@@ -82,10 +82,11 @@ struct DatasetLayout {
 /// build time, so `recflow plan` catches what `run` would reject.
 Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const SchemaPtr& input_schema);
 
-/// A dataset being written. Lifecycle: Open (recovers stale jobs and refuses per save mode),
-/// then for each batch in input order Prepare (any thread) → Assign (in order) → Compress (any
-/// thread) → Write (in order); then Flush → Compress → Write, and Commit. Destroying an
-/// uncommitted sink aborts the job: nothing appears in the output.
+/// A dataset being written. Lifecycle: Open (removes what killed jobs left beside the output and
+/// refuses per save mode, as DatasetCommitter::Begin does), then for each batch in input order
+/// Prepare (any thread) → Assign (in order) → Compress (any thread) → Write (in order); then
+/// Flush → Compress → Write, and Commit. Destroying an uncommitted sink aborts the job: nothing
+/// appears in the output.
 ///
 /// Output is a function of the input rows and the options only: which file a record lands in
 /// and the bytes of every file do not depend on threads or timing (see docs/formats/datasets.md,

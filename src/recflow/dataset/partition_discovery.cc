@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "recflow/dataset/dataset_schema.h"
+#include "recflow/dataset/name_list_internal.h"
 #include "recflow/dataset/partition_path.h"
 
 namespace recflow::dataset {
@@ -28,11 +29,7 @@ ValueKind Classify(const std::optional<std::string>& value) {
   if (!value.has_value()) return ValueKind::kNull;
   if (ParseDecimalInt64(*value).has_value()) return ValueKind::kInt64;
   // An integer too large for int64 is Spark's decimal; keep its digits as text.
-  std::string_view digits = *value;
-  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
-  if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return ValueKind::kUtf8;
-  }
+  if (IsDecimalInteger(*value)) return ValueKind::kUtf8;
   if (ParseJavaDouble(*value).has_value()) return ValueKind::kFloat64;
   return ValueKind::kUtf8;
 }
@@ -119,30 +116,25 @@ bool SameShape(const FileLayout& a, const FileLayout& b) {
   return true;
 }
 
-std::string Names(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return "[" + text + "]";
-}
-
 /// The partition values of every file typed as `recorded` says: the files' partition columns
 /// must be the recorded ones, in order; each value is read as its column's type.
 Result<DiscoveredPartitions> TypeAsRecorded(const SchemaPtr& recorded, const std::vector<std::string>& files,
                                             const std::vector<FileLayout>& layouts, const FileLayout* reference,
                                             size_t reference_index) {
+  DiscoveredPartitions result;
+  result.schema = recorded;
+  if (files.empty()) return result;  // a dataset of zero rows: its partition columns as recorded
   std::vector<std::string> keys, names;
   if (reference != nullptr) {
     for (const PartitionKeyValue& level : reference->levels) keys.push_back(RecordedName(level.key));
   }
   for (const FieldPtr& field : recorded->fields()) names.push_back(field->name());
   if (keys != names) {
-    return Status::DataError("the dataset's schema file records partition columns " + Names(names) + " but " +
+    return Status::DataError("the dataset's schema file records partition columns " + internal::NameList(names) + " but " +
                              (reference != nullptr ? Describe(*reference) : std::string("no partition directories")) +
                              " were found")
-        .WithFile(files.empty() ? std::string() : files[reference_index]);
+        .WithFile(files[reference_index]);
   }
-  DiscoveredPartitions result;
-  result.schema = recorded;
   result.values.resize(files.size());
   for (size_t f = 0; f < files.size(); ++f) {
     for (int c = 0; c < recorded->num_fields(); ++c) {

@@ -48,7 +48,8 @@ struct DiscoveredPartitions {
 /// DatasetSchema::PartitionSchema), nothing is inferred: every file's partition columns must
 /// be the recorded ones in order (DataError naming the file otherwise), each value is read as
 /// its column's type (ParsePartitionValue; DataError naming the file and column), and the
-/// schema is `recorded`. A partition column written from strings `007`, `7` and `+7` thus
+/// schema is `recorded` (also without files: a committed dataset of zero rows has no partition
+/// directories). A partition column written from strings `007`, `7` and `+7` thus
 /// reads back as those strings, where inference would make them the int64 7.
 /// InvalidArgument when a file is not under `base_dir` (compared lexically, after normalizing
 /// `.` and `..`; the file system is not consulted).

@@ -209,6 +209,14 @@ TEST(PartitionDiscoveryTest, FilesThatDisagreeWithTheRecordAreDataErrors) {
   EXPECT_EQ(unpartitioned.status().code(), StatusCode::kDataError);
 }
 
+TEST(PartitionDiscoveryTest, ADatasetOfZeroRowsHasTheRecordedPartitionColumns) {
+  const auto recorded = Schema::Make({Field::Make("p", utf8(), false)});
+  auto found = DiscoverPartitions("/d", {}, recorded);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_TRUE(found->schema->Equals(*recorded));
+  EXPECT_TRUE(found->values.empty());
+}
+
 TEST(PartitionDiscoveryTest, ADatasetDirectoryIsTypedByItsSchemaFile) {
   testing::ScratchDir dir;
   std::ofstream(dir.path() / "_recflow_schema.json")

@@ -122,14 +122,14 @@ Result<std::shared_ptr<ArrayData>> ConstantValues(const Field& field, const Part
 
 }  // namespace
 
+bool IsDecimalInteger(std::string_view s) {
+  size_t i = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+  return SkipDigits(s, &i) > 0 && i == s.size();
+}
+
 std::optional<int64_t> ParseDecimalInt64(std::string_view s) {
-  size_t i = 0;
-  if (!s.empty() && s[0] == '+') {
-    s.remove_prefix(1);
-  } else if (!s.empty() && s[0] == '-') {
-    i = 1;
-  }
-  if (SkipDigits(s, &i) == 0 || i != s.size()) return std::nullopt;
+  if (!IsDecimalInteger(s)) return std::nullopt;
+  if (s[0] == '+') s.remove_prefix(1);
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;

@@ -20,6 +20,9 @@ namespace recflow::dataset {
 /// for float32 and float64, std::string for utf8.
 using PartitionValue = std::variant<std::monostate, bool, int64_t, uint64_t, double, std::string>;
 
+/// True when `text` is `[+-]?[0-9]+`, of any length.
+bool IsDecimalInteger(std::string_view text);
+
 /// `[+-]?[0-9]+` fitting in int64 (Java's Long.parseLong), std::nullopt otherwise.
 std::optional<int64_t> ParseDecimalInt64(std::string_view text);
 

@@ -23,6 +23,14 @@ std::shared_ptr<ArrayData> OneValue(DataTypePtr type, T value) {
   return *builder.Finish();
 }
 
+TEST(PartitionValuesTest, DecimalIntegersOfAnyLength) {
+  for (std::string_view yes : {"0", "+7", "-007", "123456789012345678901234567890"}) EXPECT_TRUE(IsDecimalInteger(yes)) << yes;
+  for (std::string_view no : {"", "+", "-", "1.0", "1e3", " 1", "0x10", "+-1"}) EXPECT_FALSE(IsDecimalInteger(no)) << no;
+  EXPECT_EQ(ParseDecimalInt64("+7"), 7);
+  EXPECT_EQ(ParseDecimalInt64("-007"), -7);
+  EXPECT_EQ(ParseDecimalInt64("123456789012345678901234567890"), std::nullopt);
+}
+
 TEST(PartitionValuesTest, WhatTheWriterPutsInADirectoryReadsBackAsTheSameValueOfTheSameType) {
   BooleanBuilder flags;
   ASSERT_TRUE(flags.Append(true).ok());

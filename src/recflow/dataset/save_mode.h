@@ -16,6 +16,10 @@ enum class SaveMode : uint8_t {
   kOverwritePartitions,  ///< "overwrite-partitions": replace only the partition directories written
 };
 
+/// True for the save modes whose new dataset keeps entries of the old one (append,
+/// overwrite-partitions).
+constexpr bool KeepsEntries(SaveMode mode) { return mode == SaveMode::kAppend || mode == SaveMode::kOverwritePartitions; }
+
 /// The command-line name of `mode`: "error", "overwrite", "append" or "overwrite-partitions".
 std::string_view SaveModeName(SaveMode mode);
 

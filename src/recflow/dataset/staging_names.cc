@@ -1,10 +1,11 @@
 // OutputPaths: the hidden sibling names of an output's staging trees and locks.
 #include "recflow/dataset/staging_names_internal.h"
 
-#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
+#include "recflow/core/crc32c.h"
 #include "recflow/dataset/shard_naming.h"
 
 namespace recflow::dataset::internal {
@@ -17,6 +18,15 @@ namespace fs = std::filesystem;
 /// `.old.removing` stays within 255 bytes.
 constexpr size_t kMaxNameBytes = 190;
 constexpr size_t kJobIdBytes = 36;
+
+/// `name`, or when longer than kMaxNameBytes its start and `~` and the CRC-32C of the whole
+/// name (8 hex digits) in kMaxNameBytes, so that long names sharing a start differ.
+std::string ShortName(const std::string& name) {
+  if (name.size() <= kMaxNameBytes) return name;
+  char hash[9];
+  std::snprintf(hash, sizeof(hash), "%08x", static_cast<unsigned>(Crc32c(name.data(), name.size())));
+  return name.substr(0, kMaxNameBytes - 9) + "~" + hash;
+}
 
 }  // namespace
 
@@ -34,8 +44,7 @@ Result<OutputPaths> OutputPaths::For(const std::string& output) {
   paths.output = resolved.string();
   paths.parent = resolved.parent_path().string();
   const std::string name = resolved.filename().string();
-  std::string hidden = ".";
-  hidden.append(name, 0, std::min(name.size(), kMaxNameBytes)).append(".recflow-");
+  std::string hidden = "." + ShortName(name) + ".recflow-";
   paths.stem = (fs::path(paths.parent) / hidden).string();
   return paths;
 }

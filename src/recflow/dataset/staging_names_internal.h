@@ -11,8 +11,9 @@ namespace recflow::dataset::internal {
 
 /// The paths of the commit protocol for one output directory. Everything a job creates
 /// besides the output itself lives in the output's parent, under names starting with
-/// `.<name>.recflow-` (`<name>` being the output's own name, cut to 190 bytes so that every
-/// name fits in 255): hidden from readers of the parent as from readers of the output, and on
+/// `.<name>.recflow-` (`<name>` being the output's own name; a name longer than 190 bytes is
+/// cut to its first 181 and `~` and the CRC-32C of the whole name in 8 hex digits, so that every
+/// name fits in 255 and long names sharing a start do not share a stem): hidden from readers of the parent as from readers of the output, and on
 /// the output's file system (so that renames between them are atomic).
 struct OutputPaths {
   std::string output;  ///< the output, absolute, symlinks in it resolved

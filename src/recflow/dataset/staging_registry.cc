@@ -73,10 +73,17 @@ void StagingRegistration::AddCreatedDirectory(const std::string& dir) {
 }
 
 Status StagingRegistration::Swap(const std::function<Status()>& swap) {
+  return SwapKeeping([&](std::vector<std::string>&) { return swap(); });
+}
+
+Status StagingRegistration::SwapKeeping(const std::function<Status(std::vector<std::string>& keep)>& swap) {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  Status st = swap();
-  if (st.ok()) r.entries[id_].committed = true;
+  std::vector<std::string> keep;
+  Status st = swap(keep);
+  Entry& entry = r.entries[id_];
+  if (st.ok()) entry.committed = true;
+  for (const std::string& path : keep) std::erase(entry.paths, path);
   return st;
 }
 

@@ -32,6 +32,10 @@ class StagingRegistration {
   /// and records that the output is committed when it succeeds: a handler either runs before
   /// and removes the staging, or after and reports the output as committed.
   Status Swap(const std::function<Status()>& swap);
+  /// Swap() for a swap whose failure can leave data that must survive the process: the paths
+  /// `swap` puts in `keep` (it fails) are taken off the registry before any termination
+  /// handler can run, so that neither the handler nor the job removes them.
+  Status SwapKeeping(const std::function<Status(std::vector<std::string>& keep)>& swap);
 
  private:
   int id_;

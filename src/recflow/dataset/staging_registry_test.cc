@@ -65,5 +65,41 @@ TEST(StagingRegistryTest, TerminationRemovesUnfinishedOutputsAndReportsCommitted
   EXPECT_EQ(ReadTree(dir.path() / "done", false), (Tree{{"_SUCCESS", ""}, {"part-0", "done"}}));
 }
 
+TEST(StagingRegistryTest, TerminationAfterAFailedSwapAndRollbackKeepsBothDatasets) {
+  recflow::testing::ScratchDir dir;
+  const Tree old = {{"_SUCCESS", ""}, {"k=1/part-0", "old"}};
+  WriteTree(dir.path() / "out", old);
+  const int code = InChild([&] {
+    CommitOptions options = CommitOptions::Defaults();
+    options.rename_exchange = false;
+    options.before_fallback_rename = [](std::string_view rename) {
+      return rename == "old dataset aside" ? Status::OK() : Status::IOError("injected");
+    };
+    auto job = DatasetCommitter::Begin(dir.File("out"), SaveMode::kOverwrite, std::move(options));
+    if (!job.ok()) return 10;
+    WriteFile(*(*job)->NewFilePath("k=2/part-0"), "new");
+    if ((*job)->Commit().ok()) return 11;
+    (void)RemoveUnfinishedOutputs();
+    ::_exit(0);  // as the handler does: no destructors
+  });
+  ASSERT_EQ(code, 0);
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir.path())) left.push_back(entry.path().filename().string());
+  std::sort(left.begin(), left.end());
+  ASSERT_EQ(left.size(), 3u);  // the staging tree, the old dataset aside, the job's lock file
+  std::string aside, staged;
+  for (const std::string& name : left) {
+    if (name.ends_with(".old")) {
+      aside = name;
+    } else if (!name.ends_with(".lock")) {
+      staged = name;
+    }
+  }
+  ASSERT_FALSE(aside.empty());
+  ASSERT_FALSE(staged.empty());
+  EXPECT_EQ(ReadTree(dir.path() / aside, false), old);
+  EXPECT_EQ(ReadTree(dir.path() / staged, false), (Tree{{"_SUCCESS", ""}, {"k=2/part-0", "new"}}));
+}
+
 }  // namespace
 }  // namespace recflow::dataset

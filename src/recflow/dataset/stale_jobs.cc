@@ -24,9 +24,16 @@ Status RemoveJob(const OutputPaths& paths, const std::string& job, const std::ve
   }
   const std::string staging = paths.Staging(job);
   const std::string aside = paths.Aside(job);
-  if (!PathExists(paths.output) && IsDirectory(aside) && IsDirectory(staging)) {
-    Status st = MoveNoReplace(aside, paths.output);  // killed between the two renames: roll back
-    if (!st.ok() && st.code() != StatusCode::kAlreadyExists) return st;
+  if (IsDirectory(aside) && IsDirectory(staging)) {
+    // Killed, or failed, between the two renames of a swap without RENAME_EXCHANGE: the aside
+    // tree is the only copy of the old dataset. Put it back; never remove it.
+    const Status st = PathExists(paths.output) ? Status::AlreadyExists("it exists again")
+                                               : MoveNoReplace(aside, paths.output);
+    if (!st.ok()) {
+      return Status::IOError("an interrupted commit left the previous dataset of '" + paths.output + "' at '" + aside +
+                             "', which cannot be moved back (" + st.message() + "): move it back, or remove it, " +
+                             "by hand");
+    }
   }
   for (const std::string& name : names) {
     const std::string path = paths.parent + "/" + name;

@@ -1,12 +1,14 @@
 // OpenInputs: format detection, partition discovery and a Source chaining one file after another.
 #include "recflow/pipeline/input_source.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <utility>
 
 #include "recflow/core/compression.h"
 #include "recflow/core/io.h"
+#include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/inputs.h"
 #include "recflow/dataset/partition_discovery.h"
 #include "recflow/formats/arrow_ipc/arrow_source.h"
@@ -15,6 +17,8 @@
 #include "recflow/formats/jsonl/jsonl_source.h"
 #include "recflow/formats/schema_json.h"
 #include "recflow/formats/tfrecord/sampled_schema.h"
+#include "recflow/ops/columns/type_name.h"
+#include "recflow/pipeline/batch_source.h"
 
 namespace recflow::pipeline {
 
@@ -237,6 +241,52 @@ bool IsDirectory(const std::string& path) {
   return path != "-" && std::filesystem::is_directory(path, ec);
 }
 
+/// The rows of dataset directory `dir` as its schema file records them, in the order reading
+/// its files gives: the data columns, then the partition columns (`partition_schema`, as
+/// discovered). nullptr when it has no schema file.
+Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& partition_schema) {
+  ASSIGN_OR_RETURN(std::optional<dataset::DatasetSchema> recorded, dataset::ReadDatasetSchema(dir));
+  if (!recorded) return SchemaPtr();
+  const std::string path = dir + "/" + std::string(dataset::kSchemaFileName);
+  std::vector<FieldPtr> fields;
+  for (const dataset::RecordedField& field : recorded->fields) {
+    if (std::find(recorded->partition_by.begin(), recorded->partition_by.end(), field.name) !=
+        recorded->partition_by.end()) {
+      continue;
+    }
+    Result<DataTypePtr> type = ops::ParseTypeName(field.type);
+    if (!type.ok()) {
+      return Status::DataError("the dataset has no data files, and recflow cannot rebuild the type '" + field.type +
+                               "' its schema file records")
+          .WithFile(path)
+          .WithField(field.name);
+    }
+    fields.push_back(Field::Make(field.name, *type, field.nullable));
+  }
+  for (const FieldPtr& field : partition_schema->fields()) fields.push_back(field);
+  return Schema::Make(std::move(fields));
+}
+
+/// The first directory argument's recorded row schema (RecordedRowSchema), nullptr when no
+/// directory argument has a schema file.
+Result<SchemaPtr> RecordedSchemaOfInputs(const std::vector<std::string>& args, const SchemaPtr& partition_schema) {
+  for (const std::string& arg : args) {
+    if (!IsDirectory(arg)) continue;
+    ASSIGN_OR_RETURN(SchemaPtr schema, RecordedRowSchema(arg, partition_schema));
+    if (schema != nullptr) return schema;
+  }
+  return SchemaPtr();
+}
+
+/// True when every file is an empty regular file: no rows, whatever the format.
+bool AllEmptyFiles(const std::vector<InputFile>& files) {
+  return std::all_of(files.begin(), files.end(), [](const InputFile& file) {
+    std::error_code ec;
+    return file.path != "-" && std::filesystem::is_regular_file(file.path, ec) &&
+           std::filesystem::file_size(file.path, ec) == 0 && !ec;
+  });
+}
+
 }  // namespace
 
 Result<InputFormat> ParseInputFormat(std::string_view name) {
@@ -322,6 +372,20 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
   }
   if (have_unpartitioned && partition_schema->num_fields() > 0) {
     return Status::DataError("partitioned and unpartitioned inputs cannot be mixed");
+  }
+  if (files.empty() || AllEmptyFiles(files)) {
+    // No rows (a committed dataset of zero rows): the columns its schema file records, if any.
+    ASSIGN_OR_RETURN(SchemaPtr recorded, RecordedSchemaOfInputs(args, partition_schema));
+    std::string names;
+    for (const std::string& arg : args) names += (names.empty() ? "" : ", ") + arg;
+    if (recorded != nullptr) {
+      return MakeBatchSource(names, std::move(recorded), std::make_shared<std::vector<std::shared_ptr<RecordBatch>>>());
+    }
+    if (files.empty()) {
+      return Status::DataError(names + " holds no data file and no schema file (" +
+                               std::string(dataset::kSchemaFileName) +
+                               "): there are no rows, and nothing says what their columns are");
+    }
   }
   std::vector<DetectedInput> detected;
   for (const InputFile& f : files) {

@@ -65,7 +65,11 @@ struct InputOptions {
 /// get those columns appended (DiscoverDatasetPartitions: the types the dataset's schema file
 /// records, else inferred as int64, float64 or utf8; null for `__HIVE_DEFAULT_PARTITION__`);
 /// every directory argument must have the same partition columns, and partitioned and
-/// unpartitioned inputs cannot be mixed (DataError).
+/// unpartitioned inputs cannot be mixed (DataError). Inputs that hold no data file (a committed
+/// partitioned dataset of zero rows) or only empty files (an unpartitioned one, uncompressed)
+/// read as no rows with the columns the first directory argument's schema file records (data
+/// columns, then partition columns); without a schema file, no data file is a DataError, and
+/// empty files are read as usual.
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::pipeline
