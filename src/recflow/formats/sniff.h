@@ -70,6 +70,11 @@ struct Sniffed {
   /// What in the bytes decided it ("magic PAR1", "a TFRecord header with a valid length CRC");
   /// empty when the name decided.
   std::string evidence;
+  /// True when more bytes of the input would not change the answer: a magic number or framing
+  /// was found, a codec recflow does not read, or text whose first line is whole. A head that is
+  /// not decided (empty, cut inside the first line, binary bytes nothing matched) may be, once
+  /// more of the input arrives: SniffFile reads a pipe until it is.
+  bool decided = false;
 };
 
 /// Bytes of an input's head that Sniff looks at (compressed; the decompressed head it inspects
@@ -84,7 +89,9 @@ inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
 
 /// Sniff on the head of `path`, peeked with PeekInput so that standard input ("-") and pipes
-/// still read from their first byte afterwards. I/O errors name the file.
+/// still read from their first byte afterwards: a regular file's first kSniffHeadBytes, a
+/// pipe's bytes as they come until Sniff has decided (or kSniffHeadBytes, or its end), so a
+/// slow writer is not waited for. I/O errors name the file.
 Result<Sniffed> SniffFile(const std::string& path);
 
 /// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
