@@ -150,6 +150,19 @@ Result<Sniffed> SniffFile(const std::string& path) {
   return Sniff(path, AsBytes(*head));
 }
 
+Result<std::string> ReadSniffHead(InputStream& in) {
+  std::string head;
+  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head)).decided) {
+    const size_t before = head.size();
+    head.resize(static_cast<size_t>(kSniffHeadBytes));
+    Result<int64_t> got = in.Read(head.data() + before, kSniffHeadBytes - static_cast<int64_t>(before));
+    head.resize(before + static_cast<size_t>(got.ok() ? *got : 0));
+    if (!got.ok()) return got.status();
+    if (*got == 0) break;
+  }
+  return head;
+}
+
 ContentKind ContentFromSuffix(std::string_view name) {
   for (std::string_view z : {".gz", ".zz", ".zlib"}) {
     if (name.ends_with(z)) {

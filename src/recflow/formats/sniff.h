@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "recflow/core/compression.h"
+#include "recflow/core/io.h"
 #include "recflow/core/result.h"
 
 namespace recflow::formats {
@@ -94,6 +95,10 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
 /// slow writer is not waited for. I/O errors name the file.
 Result<Sniffed> SniffFile(const std::string& path);
 
+/// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head)
+/// has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those bytes.
+Result<std::string> ReadSniffHead(InputStream& in);
+
 /// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
 /// .csv/.tsv, .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.feather/.ipc
 /// (Arrow IPC file), .arrows (Arrow IPC stream), .parquet, .orc, .tif/.tiff; kUnknown otherwise.
@@ -112,5 +117,7 @@ bool IsForeign(ContentKind content);
 /// The DataError for an input recflow does not read (a foreign format or codec), naming the
 /// file, what was detected and what to do instead; OK for anything recflow reads.
 Status CheckReadable(const std::string& path, const Sniffed& sniffed);
+/// CheckReadable for the codec alone (the content is read as a format named instead).
+Status CheckReadableCodec(const std::string& path, const Sniffed& sniffed);
 
 }  // namespace recflow::formats
