@@ -24,7 +24,12 @@ int main(int argc, char** argv) {
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  auto source = recflow::csv::OpenCsvSource(argv[1], options);
+  auto in = recflow::FileInputStream::Open(argv[1]);
+  if (!in.ok()) {
+    std::fprintf(stderr, "recflow-csv-scan: %s\n", in.status().ToString().c_str());
+    return 1;
+  }
+  auto source = recflow::csv::OpenCsvSource(std::move(in).ValueUnsafe(), options);
   if (!source.ok()) {
     std::fprintf(stderr, "recflow-csv-scan: %s\n", source.status().ToString().c_str());
     return 1;

@@ -53,6 +53,8 @@ def run_measured(cmd, stdin_writer=None, preexec_fn=None, keep_stdout=True):
     proc.returncode = os.waitstatus_to_exitcode(status)
     for t in readers:
         t.join(timeout=120)
+    stuck = [name for name, t in zip(["stdout", "stderr"], readers) if t.is_alive()]
+    assert not stuck, f"{cmd}: its {' and '.join(stuck)} did not reach its end within 120 s of its exit"
     return proc.returncode, out[0], err[0].decode(), usage.ru_maxrss / 1024
 
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -19,9 +20,10 @@ namespace {
 
 /// Infers from kInferenceSample records spread over the inputs (all with --infer-all).
 Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all) {
-  auto open = [&](size_t k) { return OpenRecordReader(inputs.files[k], inputs, /*read_all=*/infer_all); };
+  const std::vector<pipeline::ResolvedInput>& files = inputs.resolved.files;
+  auto open = [&](size_t k) { return OpenRecordReader(files[k], inputs, /*read_all=*/infer_all); };
   // With --skip-corrupt the decoding pass reports (and skips) undecodable records.
-  return tfrecord::InferSampledSchema(inputs.files.size(), open, inputs.record_type,
+  return tfrecord::InferSampledSchema(files.size(), open, inputs.record_type,
                                       infer_all ? INT64_MAX : kInferenceSample, inputs.reader_options.skip_corrupt);
 }
 
@@ -94,10 +96,10 @@ Status CatEndpoint(const std::string& endpoint, const CatFlags& flags, StdoutWri
   return out->Flush();
 }
 
-/// Prints the records of TFRecord files: a sampled schema first, then every record decoded in
-/// batches; the rows before a fault are printed before the fault is returned.
-Status CatRecords(const CatFlags& flags, StdoutWriter* out) {
-  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
+/// Prints the records of TFRecord files (regular files: each is read twice): a sampled schema
+/// first, then every record decoded in batches; the rows before a fault are printed before the
+/// fault is returned.
+Status CatRecords(const CatFlags& flags, const Inputs& inputs, StdoutWriter* out) {
   ASSIGN_OR_RETURN(tfrecord::SampledSchema inference, InferSchema(inputs, flags.infer_all));
   ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(inference.schema, inputs.record_type));
   RowPrinter printer(*inference.schema, inputs.record_type, flags.limit, out);
@@ -106,9 +108,9 @@ Status CatRecords(const CatFlags& flags, StdoutWriter* out) {
     ASSIGN_OR_RETURN(auto batch, decoder->Finish());
     return printer.Print(*batch);
   };
-  for (const auto& path : inputs.files) {
+  for (const pipeline::ResolvedInput& input : inputs.resolved.files) {
     if (printer.done()) break;
-    ASSIGN_OR_RETURN(auto file, InputFile::Open(path, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
+    ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
     std::string_view record;
     while (!printer.done()) {
       Result<bool> more = file->Next(&record);
@@ -145,11 +147,13 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
     return CatEndpoint(flags.inputs.paths[0], flags, out);
   }
-  // Standard input cannot be read twice (a sample, then every record): a Source keeps its sample.
+  ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
+  // Standard input and pipes cannot be read twice (a sample, then every record): a Source keeps
+  // its sample.
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
-                   OpenTabularInputs(flags.inputs, flags.source, /*stdin_as_source=*/true));
+                   OpenTabularInputs(inputs, flags.inputs, flags.source, /*pipes_as_source=*/true));
   if (source != nullptr) return CatSource(source.get(), flags, out);
-  return CatRecords(flags, out);
+  return CatRecords(flags, inputs, out);
 }
 
 }  // namespace

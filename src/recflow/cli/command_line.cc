@@ -22,7 +22,7 @@ namespace recflow::cli {
 namespace {
 
 void AddSourceFlags(CLI::App* c, SourceFlags* f) {
-  c->add_option("--from", f->from, "Input format (default: from each file's suffix)")
+  c->add_option("--from", f->from, "Input format (default: auto, from each input's content, then its suffix)")
       ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro", "arrow", "feather"}));
   c->add_option("--schema", f->schema_file, "JSON schema file overriding inference");
   c->add_option("--schema-hint", f->schema_hints,
@@ -48,7 +48,7 @@ void AddInputFlags(CLI::App* command, InputFlags* flags) {
   command->add_option("--record-type", flags->record_type, "What each record holds")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}))
       ->capture_default_str();
-  command->add_option("--compression", flags->compression, "Input compression (auto: magic bytes, then suffix)")
+  command->add_option("--compression", flags->compression, "Input compression (auto: detected from its first bytes)")
       ->check(CLI::IsMember({"auto", "none", "gzip", "zlib"}))
       ->capture_default_str();
   command->add_flag("--no-verify", flags->no_verify, "Do not check record data CRCs");
@@ -88,7 +88,7 @@ CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
 
 CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro, TFRecord or Arrow into a sharded, partitioned dataset");
-  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin, with --from)")->required();
+  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin)")->required();
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
   c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
       ->check(CLI::IsMember({"tfrecord", "jsonl", "csv", "arrow", "feather"}));

@@ -6,7 +6,6 @@
 #include "recflow/core/compression.h"
 #include "recflow/core/io.h"
 #include "recflow/core/printable.h"
-#include "recflow/dataset/inputs.h"
 
 namespace recflow::cli {
 
@@ -25,22 +24,23 @@ Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, 
 
 Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source) {
   Inputs inputs;
-  ASSIGN_OR_RETURN(inputs.files, ExpandInputs(flags.paths));
+  ASSIGN_OR_RETURN(pipeline::InputFormat format, pipeline::ParseInputFormat(source.from));
+  ASSIGN_OR_RETURN(inputs.resolved, pipeline::DetectInputs(flags.paths, format));
   ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
   ASSIGN_OR_RETURN(inputs.reader_options, ReaderOptionsFromFlags(flags, source));
   return inputs;
 }
 
-Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::string& path, const Inputs& inputs,
-                                                                 bool read_all) {
-  tfrecord::ReaderOptions options = inputs.reader_options;
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline::ResolvedInput& file,
+                                                                 const Inputs& inputs, bool read_all) {
+  tfrecord::ReaderOptions options = pipeline::WithDetectedCodec(inputs.reader_options, file.detected);
   options.decompress_whole = read_all;
-  return tfrecord::RecordReader::Open(path, options);
+  return tfrecord::RecordReader::Open(file.path, options);
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, const Inputs& inputs, bool warn,
-                                                   bool read_all) {
-  ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(path, inputs, read_all));
+Result<std::unique_ptr<InputFile>> InputFile::Open(const pipeline::ResolvedInput& file, const Inputs& inputs,
+                                                   bool warn, bool read_all) {
+  ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(file, inputs, read_all));
   return std::make_unique<InputFile>(std::move(reader), warn);
 }
 

@@ -8,6 +8,7 @@
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/tfrecord/record_reader.h"
+#include "recflow/pipeline/input_detection.h"
 #include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
@@ -23,8 +24,12 @@ struct InputFlags {
 
 /// The files to read and how to read them.
 struct Inputs {
-  std::vector<std::string> files;  ///< expanded: directories walked, globs matched
+  /// Expanded (directories walked, globs matched), partitions discovered and each file detected,
+  /// once per command (pipeline::DetectInputs).
+  pipeline::ResolvedInputs resolved;
   example::RecordType record_type = example::RecordType::kExample;
+  /// As the flags say; a file is read with its detected codec unless --compression names one
+  /// (pipeline::WithDetectedCodec).
   tfrecord::ReaderOptions reader_options;
 };
 
@@ -32,22 +37,22 @@ struct Inputs {
 /// --max-record-bytes).
 Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source);
 
-/// Expands the paths (ExpandInputs) and converts the flags.
+/// Detects the inputs (pipeline::DetectInputs with --from) and converts the flags. Detection
+/// errors (a format recflow does not read, bytes that say nothing) end here, before any reading.
 Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source);
 
-/// A reader of `path` ("-": standard input, streamed) with inputs.reader_options; `read_all` is false
-/// when only the first records will be read (compressed input is then inflated as consumed).
-Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const std::string& path, const Inputs& inputs,
-                                                                 bool read_all);
+/// A reader of `file` ("-": standard input, streamed) with inputs.reader_options and its detected
+/// codec; `read_all` is false when only the first records will be read (compressed input is then
+/// inflated as consumed).
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline::ResolvedInput& file,
+                                                                 const Inputs& inputs, bool read_all);
 
 /// Reads the records of one input, optionally printing a warning to stderr for each corrupt
 /// region the reader skips (with --skip-corrupt).
 class InputFile {
  public:
-  /// Opens `path` ("-": standard input, streamed) with inputs.reader_options.
-  /// `read_all` is false when only the first records will be read (compressed input is then
-  /// inflated as consumed, not whole).
-  static Result<std::unique_ptr<InputFile>> Open(const std::string& path, const Inputs& inputs, bool warn,
+  /// Opens `file` as OpenRecordReader does.
+  static Result<std::unique_ptr<InputFile>> Open(const pipeline::ResolvedInput& file, const Inputs& inputs, bool warn,
                                                  bool read_all = true);
 
   /// Next record; false at end.

@@ -1,4 +1,4 @@
-// Registering the input-format flags and turning them into pipeline::InputOptions.
+// Turning the input-format flags (registered in command_line.cc) into pipeline::InputOptions.
 #include "recflow/cli/source_flags.h"
 
 namespace recflow::cli {

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "recflow/core/buffer.h"
 #include "recflow/core/result.h"
@@ -58,7 +60,8 @@ class FileInputStream final : public InputStream {
   int64_t regular_size() const { return regular_size_; }
 
  private:
-  friend Result<std::string> PeekInput(const std::string& path, int64_t n);
+  friend Result<std::string> PeekInput(const std::string& path, int64_t n,
+                                       const std::function<bool(std::string_view head)>& enough);
   FileInputStream(int fd, bool owned, std::string name) : fd_(fd), owned_(owned), name_(std::move(name)) {}
   /// Opens `path` itself, never a stream PeekInput kept.
   static Result<std::unique_ptr<FileInputStream>> OpenUnpeeked(const std::string& path);
@@ -72,12 +75,19 @@ class FileInputStream final : public InputStream {
   size_t peeked_pos_ = 0;
 };
 
-/// The first `n` bytes of `path` (fewer at its end), for format detection. A regular file is
-/// simply read; a non-seekable input ("-" for standard input, a pipe, a FIFO, a device) is read
-/// once and kept open with the bytes peeked, so the next FileInputStream::Open(path) in this
-/// process returns them again before the rest: standard input can be sniffed, then streamed.
-/// Peeking again before that Open returns the same bytes (reading more when `n` is larger).
-Result<std::string> PeekInput(const std::string& path, int64_t n);
+/// Says whether the head peeked so far decides what an input holds (PeekInput then stops reading).
+using PeekEnough = std::function<bool(std::string_view head)>;
+
+/// The first bytes of `path`, for format detection: of a regular file, its first `n` (fewer at
+/// its end); of a non-seekable input ("-" for standard input, a pipe, a FIFO, a device), what
+/// arrives until `enough` (when given) accepts the head, `n` bytes arrived or the input ended, so
+/// a slow writer (`tail -f x | recflow cat -`) is waited for only as long as detection needs. A
+/// non-seekable input is read once and kept open with the bytes peeked, so the next
+/// FileInputStream::Open(path) in this process returns them again before the rest: standard
+/// input can be sniffed, then streamed. Peeking again before that Open returns the bytes kept
+/// (reading more while they are not enough and fewer than `n`). Only those who peek or open the
+/// same path wait for each other.
+Result<std::string> PeekInput(const std::string& path, int64_t n, const PeekEnough& enough = nullptr);
 
 /// Reads from a Buffer (zero-copy: the buffer is shared, not copied).
 class BufferInputStream final : public InputStream {

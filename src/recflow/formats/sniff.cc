@@ -1,6 +1,7 @@
 // Sniff: compression by magic, then the content by magic, framing, Arrow stream head or text; the name last.
 #include "recflow/formats/sniff.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace recflow::formats {
 namespace {
 
 using internal::MagicMatch;
+
+std::span<const uint8_t> AsBytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 /// The first bytes of a gzip or zlib stream, decompressed up to kSniffHeadBytes: what the
 /// compressed head yields before it ends or turns out corrupt. Nullopt when nothing inflates.
@@ -43,9 +46,10 @@ MagicMatch<ContentKind> BinaryContent(std::span<const uint8_t> head) {
   if (head.size() >= static_cast<size_t>(tfrecord::kHeaderSize) && tfrecord::HeaderCrcMatches(head.data())) {
     return {ContentKind::kTfrecord, "a TFRecord header with a valid length CRC"};
   }
+  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
+  if (arrow_ipc::LooksLikeFile(text)) return {ContentKind::kArrowFile, "magic ARROW1 and an IPC message"};
   MagicMatch<ContentKind> magic = internal::MatchContentMagic(head);
   if (magic.kind != ContentKind::kUnknown) return magic;
-  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
   switch (arrow_ipc::LooksLikeStream(text)) {
     case arrow_ipc::StreamFraming::kContinuation:
       return {ContentKind::kArrowStream, "continuation marker and a Schema message"};
@@ -59,8 +63,17 @@ MagicMatch<ContentKind> BinaryContent(std::span<const uint8_t> head) {
 
 bool IsText(ContentKind content) { return content == ContentKind::kCsv || content == ContentKind::kJsonl; }
 
-/// The content of decompressed bytes, with the name deciding text formats and unknown bytes.
-void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Sniffed* out) {
+/// True when `bytes` start with a whole line of text: text is judged by it, and more bytes would
+/// not turn it into a binary format (their magic is at offset 0).
+bool StartsWithTextLine(std::span<const uint8_t> bytes) {
+  const auto newline = std::find(bytes.begin(), bytes.end(), uint8_t{'\n'});
+  return newline != bytes.end() && IsText(internal::GuessText(bytes.first(static_cast<size_t>(newline - bytes.begin()) + 1)));
+}
+
+/// The content of decompressed bytes whose binary checks gave `binary`, with the name deciding
+/// text formats and unknown bytes.
+void DecideContent(std::string_view name, std::span<const uint8_t> bytes, MagicMatch<ContentKind> binary,
+                   Sniffed* out) {
   const ContentKind by_name = ContentFromSuffix(name);
   if (bytes.empty()) {
     out->content = by_name == ContentKind::kUnknown ? ContentKind::kEmpty : by_name;
@@ -68,13 +81,14 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Sniffe
     out->evidence = "no bytes";
     return;
   }
-  MagicMatch<ContentKind> binary = BinaryContent(bytes);
   if (binary.kind != ContentKind::kUnknown) {
     out->content = binary.kind;
     out->certainty = Certainty::kChecked;
     out->evidence = std::move(binary.evidence);
+    out->decided = true;
     return;
   }
+  out->decided = StartsWithTextLine(bytes);
   if (by_name != ContentKind::kUnknown) {
     out->content = by_name;
     out->certainty = Certainty::kSuffix;
@@ -95,8 +109,9 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
   Sniffed out;
   // Uncompressed binary content first: a TFRecord length or an Arrow stream length can look
   // like a zlib header (a first record of 40056 bytes starts 78 9c).
-  if (BinaryContent(head).kind != ContentKind::kUnknown) {
-    DecideContent(name, head, &out);
+  MagicMatch<ContentKind> binary = BinaryContent(head);
+  if (binary.kind != ContentKind::kUnknown) {
+    DecideContent(name, head, std::move(binary), &out);
     return out;
   }
   MagicMatch<SniffedCodec> codec = internal::MatchCodecMagic(head);
@@ -110,15 +125,16 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
   }
   out.codec = codec.kind;
   if (codec.kind == SniffedCodec::kNone) {
-    DecideContent(name, head, &out);
+    DecideContent(name, head, std::move(binary), &out);
     return out;
   }
   if (!ReadableCompression(codec.kind)) {
     out.evidence = std::move(codec.evidence);
+    out.decided = true;
     return out;
   }
   // A gzip head that does not inflate is still gzip: the reader names the fault and offset.
-  if (inflated) DecideContent(name, *inflated, &out);
+  if (inflated) DecideContent(name, *inflated, BinaryContent(*inflated), &out);
   if (out.content == ContentKind::kUnknown) {
     out.content = ContentFromSuffix(name);
     if (out.content != ContentKind::kUnknown) out.certainty = Certainty::kSuffix;
@@ -128,9 +144,23 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
 }
 
 Result<Sniffed> SniffFile(const std::string& path) {
-  Result<std::string> head = PeekInput(path, kSniffHeadBytes);
+  auto enough = [&path](std::string_view head) { return Sniff(path, AsBytes(head)).decided; };
+  Result<std::string> head = PeekInput(path, kSniffHeadBytes, enough);
   if (!head.ok()) return head.status().WithFile(path);
-  return Sniff(path, std::span(reinterpret_cast<const uint8_t*>(head->data()), head->size()));
+  return Sniff(path, AsBytes(*head));
+}
+
+Result<std::string> ReadSniffHead(InputStream& in) {
+  std::string head;
+  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head)).decided) {
+    const size_t before = head.size();
+    head.resize(static_cast<size_t>(kSniffHeadBytes));
+    Result<int64_t> got = in.Read(head.data() + before, kSniffHeadBytes - static_cast<int64_t>(before));
+    head.resize(before + static_cast<size_t>(got.ok() ? *got : 0));
+    if (!got.ok()) return got.status();
+    if (*got == 0) break;
+  }
+  return head;
 }
 
 ContentKind ContentFromSuffix(std::string_view name) {

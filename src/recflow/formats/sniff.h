@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "recflow/core/compression.h"
+#include "recflow/core/io.h"
 #include "recflow/core/result.h"
 
 namespace recflow::formats {
@@ -70,6 +71,11 @@ struct Sniffed {
   /// What in the bytes decided it ("magic PAR1", "a TFRecord header with a valid length CRC");
   /// empty when the name decided.
   std::string evidence;
+  /// True when more bytes of the input would not change the answer: a magic number or framing
+  /// was found, a codec recflow does not read, or text whose first line is whole. A head that is
+  /// not decided (empty, cut inside the first line, binary bytes nothing matched) may be, once
+  /// more of the input arrives: SniffFile reads a pipe until it is.
+  bool decided = false;
 };
 
 /// Bytes of an input's head that Sniff looks at (compressed; the decompressed head it inspects
@@ -84,8 +90,14 @@ inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
 
 /// Sniff on the head of `path`, peeked with PeekInput so that standard input ("-") and pipes
-/// still read from their first byte afterwards. I/O errors name the file.
+/// still read from their first byte afterwards: a regular file's first kSniffHeadBytes, a
+/// pipe's bytes as they come until Sniff has decided (or kSniffHeadBytes, or its end), so a
+/// slow writer is not waited for. I/O errors name the file.
 Result<Sniffed> SniffFile(const std::string& path);
+
+/// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head)
+/// has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those bytes.
+Result<std::string> ReadSniffHead(InputStream& in);
 
 /// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
 /// .csv/.tsv, .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.feather/.ipc
@@ -105,5 +117,7 @@ bool IsForeign(ContentKind content);
 /// The DataError for an input recflow does not read (a foreign format or codec), naming the
 /// file, what was detected and what to do instead; OK for anything recflow reads.
 Status CheckReadable(const std::string& path, const Sniffed& sniffed);
+/// CheckReadable for the codec alone (the content is read as a format named instead).
+Status CheckReadableCodec(const std::string& path, const Sniffed& sniffed);
 
 }  // namespace recflow::formats

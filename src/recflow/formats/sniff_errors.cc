@@ -1,4 +1,4 @@
-// CheckReadable: the error for a format or codec recflow does not read, with what to do instead.
+// CheckReadable / CheckReadableCodec: the error for a format or codec recflow does not read, with what to do instead.
 #include <string>
 
 #include "recflow/formats/sniff.h"
@@ -29,13 +29,18 @@ std::string_view ForeignAdvice(ContentKind content) {
 
 }  // namespace
 
-Status CheckReadable(const std::string& path, const Sniffed& sniffed) {
+Status CheckReadableCodec(const std::string& path, const Sniffed& sniffed) {
   if (!ReadableCompression(sniffed.codec)) {
     const std::string codec(CodecName(sniffed.codec));
     return Status::DataError(codec + "-compressed input (" + sniffed.evidence + "): recflow does not read " + codec +
                              "; decompress it first, or pipe it in: " + codec + " -dc FILE | recflow ... -")
         .WithFile(path);
   }
+  return Status::OK();
+}
+
+Status CheckReadable(const std::string& path, const Sniffed& sniffed) {
+  RETURN_NOT_OK(CheckReadableCodec(path, sniffed));
   if (!IsForeign(sniffed.content)) return Status::OK();
   const std::string name(ContentName(sniffed.content));
   const std::string evidence = sniffed.evidence.empty() ? "by its name" : sniffed.evidence;

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "recflow/columnar/utf8.h"
+#include "recflow/core/compression.h"
 #include "recflow/formats/sniff_magic_internal.h"
 
 namespace recflow::formats::internal {
@@ -24,7 +25,6 @@ bool StartsWith(std::span<const uint8_t> head, std::string_view bytes) {
 using namespace std::string_view_literals;
 
 constexpr std::array kCodecMagic{
-    Magic<SniffedCodec>{"\x1f\x8b\x08"sv, SniffedCodec::kGzip, "1f 8b 08"},
     Magic<SniffedCodec>{"\x28\xb5\x2f\xfd"sv, SniffedCodec::kZstd, "28 b5 2f fd"},
     Magic<SniffedCodec>{"\xfd" "7zXZ\x00"sv, SniffedCodec::kXz, "fd 37 7a 58 5a 00"},
     Magic<SniffedCodec>{"\x04\x22\x4d\x18"sv, SniffedCodec::kLz4Frame, "04 22 4d 18"},
@@ -32,7 +32,6 @@ constexpr std::array kCodecMagic{
 };
 
 constexpr std::array kContentMagic{
-    Magic<ContentKind>{"ARROW1"sv, ContentKind::kArrowFile, "ARROW1"},
     Magic<ContentKind>{"Obj\x01"sv, ContentKind::kAvro, "Obj 01"},
     Magic<ContentKind>{"PAR1"sv, ContentKind::kParquet, "PAR1"},
     Magic<ContentKind>{"ORC"sv, ContentKind::kOrc, "ORC"},
@@ -71,6 +70,7 @@ bool LooksLikeBzip2(std::span<const uint8_t> head) {
 }  // namespace
 
 MagicMatch<SniffedCodec> MatchCodecMagic(std::span<const uint8_t> head) {
+  if (LooksLikeGzip(head)) return {SniffedCodec::kGzip, "magic 1f 8b 08"};
   if (LooksLikeBzip2(head)) return {SniffedCodec::kBzip2, "magic BZh"};
   return Match(kCodecMagic, head, SniffedCodec::kNone);
 }

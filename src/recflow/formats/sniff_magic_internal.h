@@ -19,8 +19,8 @@ struct MagicMatch {
 /// framed), or kNone. Zlib has no magic, only a two-byte header check: see LooksLikeZlib.
 MagicMatch<SniffedCodec> MatchCodecMagic(std::span<const uint8_t> head);
 
-/// The format whose magic the head starts with: Arrow IPC file, Avro, and the formats recflow
-/// does not read; kUnknown otherwise. TFRecord framing and Arrow streams are checked elsewhere.
+/// The format whose magic the head starts with: Avro and the formats recflow does not read;
+/// kUnknown otherwise. TFRecord framing and Arrow IPC files and streams are checked elsewhere.
 MagicMatch<ContentKind> MatchContentMagic(std::span<const uint8_t> head);
 
 /// CSV or JSON Lines when the head is text (UTF-8 without NUL bytes; the last character may be

@@ -2,7 +2,10 @@
 #include "recflow/formats/sniff.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -123,6 +126,55 @@ TEST(SniffTest, ArrowFileAndAvroMagic) {
   EXPECT_EQ(SniffText("x", std::string("ARROW1\0\0", 8)).content, ContentKind::kArrowFile);
   EXPECT_EQ(SniffText("x.csv", std::string("Obj\x01\x04\x14", 6)).content, ContentKind::kAvro);
   EXPECT_TRUE(CheckReadable("x", SniffText("x", std::string("ARROW1\0\0", 8))).ok());
+  // The file check is arrow_ipc::LooksLikeFile's: padding and, as far as the head shows, a message.
+  EXPECT_EQ(SniffText("x", "ARROW1\xFE\xFE").content, ContentKind::kUnknown);
+  EXPECT_EQ(SniffText("x", std::string("ARROW1\0\0\xFF\xFF\xFF\xFF\x08\0\0\0", 16) + std::string(8, '\x7F')).content,
+            ContentKind::kUnknown);
+  EXPECT_EQ(SniffText("x.arrow", "ARROW1\xFE\xFE").content, ContentKind::kArrowFile);  // by its name: the reader says why
+}
+
+TEST(SniffTest, AHeadIsDecidedWhenMoreBytesCouldNotChangeTheAnswer) {
+  // What SniffFile stops reading a pipe at.
+  EXPECT_FALSE(SniffText("-", "").decided);
+  EXPECT_TRUE(SniffText("-", Framed("r").substr(0, 12)).decided);  // a whole TFRecord header
+  EXPECT_FALSE(SniffText("-", Framed("r").substr(0, 8)).decided);
+  EXPECT_FALSE(SniffText("-", "{\"a\": 1").decided);  // the first line may still turn binary
+  EXPECT_TRUE(SniffText("-", "{\"a\": 1}\n").decided);
+  EXPECT_TRUE(SniffText("x.csv", "a,b\n1").decided);
+  EXPECT_FALSE(SniffText("x.csv", std::string("a\0b\n", 4)).decided);  // binary bytes go by the name, undecided
+  EXPECT_FALSE(SniffText("-", std::string("\x01\x02\x03\x00\xfe", 5)).decided);
+  EXPECT_TRUE(SniffText("-", std::string("\x28\xb5\x2f\xfd\x04\x58\x31\x00\x00hello", 14)).decided);
+  const std::string gz = Gzipped("a,b\n1,2\n");
+  EXPECT_TRUE(SniffText("-", gz).decided);
+  EXPECT_FALSE(SniffText("-", gz.substr(0, 10)).decided);  // the gzip header alone shows no content
+}
+
+TEST(SniffTest, SniffFileReadsASlowPipeOnlyUntilItsHeadDecides) {
+  // A writer that sends a first JSON line and waits, like `tail -f x.jsonl`: SniffFile answers with
+  // that line instead of waiting for kSniffHeadBytes or the end, and the input still reads whole.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string line = "{\"a\": 1}\n";
+  ASSERT_EQ(::write(fds[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
+  const std::string path = "/dev/fd/" + std::to_string(fds[0]);
+  auto sniffed = std::async(std::launch::async, [&] { return SniffFile(path); });
+  // A bound on a hang, not a timing: the writer closes only after the sniff returned (or gave up).
+  const bool returned = sniffed.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  const std::string more = "{\"a\": 2}\n";
+  EXPECT_EQ(::write(fds[1], more.data(), more.size()), static_cast<ssize_t>(more.size()));
+  ::close(fds[1]);
+  ASSERT_TRUE(returned) << "SniffFile waited for more than a decided head";
+  EXPECT_EQ(sniffed.get().ValueOrDie().content, ContentKind::kJsonl);
+  auto in = FileInputStream::Open(path).ValueOrDie();
+  std::string all(64, '\0');
+  int64_t got = 0;
+  while (true) {
+    const int64_t n = in->Read(all.data() + got, static_cast<int64_t>(all.size()) - got).ValueOrDie();
+    if (n == 0) break;
+    got += n;
+  }
+  EXPECT_EQ(all.substr(0, static_cast<size_t>(got)), line + more);
+  ::close(fds[0]);
 }
 
 TEST(SniffTest, TextGoesBySuffixThenByContent) {

@@ -16,7 +16,7 @@ namespace recflow::pipeline {
 
 /// How inputs are read (every format; the CSV dialect where it applies).
 struct InputSpec {
-  std::string from = "auto";       ///< csv, jsonl, tfrecord, avro, arrow/feather, or auto (by suffix)
+  std::string from = "auto";       ///< csv, jsonl, tfrecord, avro, arrow/feather, or auto (by content, then suffix)
   std::string schema_file;         ///< a JSON schema overriding inference
   std::vector<std::string> schema_hints;  ///< NAME:TYPE overriding inference for single columns
   std::string record_type = "example";  ///< TFRecord records: example or sequence_example

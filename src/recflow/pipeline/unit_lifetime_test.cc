@@ -1,8 +1,10 @@
 // Units outlive their sources: chained inputs drop a file's source while its last units decode.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
+#include "recflow/core/io.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
 #include "recflow/formats/tfrecord/record_writer.h"
@@ -37,12 +39,19 @@ TEST(UnitLifetimeTest, EveryFormatsUnitsOutliveTheirSource) {
     ASSERT_TRUE((*writer)->Write(example).ok());
     ASSERT_TRUE((*writer)->Close().ok());
   }
-  ExpectUnitOutlivesSource(csv::OpenCsvSource(dir.File("a.csv"), csv::ReadOptions::Defaults()), 2);
-  ExpectUnitOutlivesSource(jsonl::OpenJsonlSource(dir.File("a.jsonl"), jsonl::ReadOptions::Defaults()), 3);
+  ExpectUnitOutlivesSource(
+      csv::OpenCsvSource(FileInputStream::Open(dir.File("a.csv")).ValueOrDie(), csv::ReadOptions::Defaults()), 2);
+  ExpectUnitOutlivesSource(
+      jsonl::OpenJsonlSource(FileInputStream::Open(dir.File("a.jsonl")).ValueOrDie(), jsonl::ReadOptions::Defaults()),
+      3);
   ExpectUnitOutlivesSource(tfrecord::OpenTfrecordSource(dir.File("a.tfrecord"), tfrecord::SourceOptions::Defaults()), 1);
   // And through the chained input of several files, whose first sources go early.
   InputOptions options;
   ExpectUnitOutlivesSource(OpenInputs({dir.File("a.jsonl"), dir.File("a.jsonl")}, options), 3);
+  // With partition columns, which a unit appends when it decodes.
+  std::filesystem::create_directories(dir.File("ds/k=1"));
+  std::filesystem::copy_file(dir.File("a.jsonl"), dir.File("ds/k=1/a.jsonl"));
+  ExpectUnitOutlivesSource(OpenInputs({dir.File("ds")}, options), 3);
 }
 
 }  // namespace

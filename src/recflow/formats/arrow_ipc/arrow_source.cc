@@ -1,8 +1,8 @@
 // ArrowSource: IpcFileReader batches decoded by their units; IpcStreamReader batches decoded in order.
 #include "recflow/formats/arrow_ipc/arrow_source.h"
 
-#include "recflow/core/io.h"
-#include "recflow/formats/arrow_ipc/framing.h"
+#include <filesystem>
+
 #include "recflow/formats/arrow_ipc/ipc_file_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 
@@ -96,16 +96,18 @@ class StreamSource final : public Source {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path) {
+Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats::ContentKind content) {
   const std::string name = path == "-" ? "<stdin>" : path;
-  if (path != "-") {
-    ASSIGN_OR_RETURN(auto head, FileInputStream::Open(path));
-    char magic[6] = {};
-    ASSIGN_OR_RETURN(int64_t got, head->Read(magic, sizeof(magic)));
-    if (got == sizeof(magic) && std::string_view(magic, sizeof(magic)) == kFileMagic) {
-      ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
-      return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name));
+  if (content == formats::ContentKind::kArrowFile) {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) {
+      return Status::InvalidArgument(
+                 "an Arrow IPC file needs random access (its footer is at the end), which standard input or a "
+                 "pipe does not give: save it to a file and pass its path, or send it as an Arrow IPC stream")
+          .WithFile(name);
     }
+    ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
+    return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name));
   }
   ASSIGN_OR_RETURN(auto stream, IpcStreamReader::OpenFile(path));
   return std::unique_ptr<Source>(std::make_unique<StreamSource>(std::move(stream), name));

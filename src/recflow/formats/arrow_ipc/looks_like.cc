@@ -105,15 +105,6 @@ std::pair<StreamFraming, Verdict> CheckStream(std::string_view head, First first
 
 }  // namespace
 
-std::string_view StreamFramingName(StreamFraming framing) {
-  switch (framing) {
-    case StreamFraming::kContinuation: return "continuation";
-    case StreamFraming::kLegacy: return "legacy";
-    case StreamFraming::kNotAStream: break;
-  }
-  return "not a stream";
-}
-
 StreamFraming LooksLikeStream(std::string_view head) {
   const auto [framing, verdict] = CheckStream(head, First::kSchema);
   return verdict == Verdict::kMessage ? framing : StreamFraming::kNotAStream;

@@ -13,9 +13,6 @@ enum class StreamFraming : uint8_t {
   kLegacy,        ///< the int32 metadata length alone (writers before Arrow 0.15)
 };
 
-/// "not a stream", "continuation" or "legacy".
-std::string_view StreamFramingName(StreamFraming framing);
-
 /// What `head` (the first bytes of an input; any length) starts with: the framing of an Arrow
 /// IPC stream whose first message is a Schema, or kNotAStream. The message header is checked
 /// as far as `head` holds it: a metadata length in range, then the Message flatbuffer's root

@@ -13,7 +13,7 @@ TEST(CsvInteropTest, PenguinsProcessed) {
   const auto path = (recflow::testing::TestdataDir() / "csv" / "penguins_processed.csv").string();
   auto options = ReadOptions::Defaults();
   options.batch_rows = 100;
-  auto reader = CsvReader::Open(path, options);
+  auto reader = CsvReader::FromStream(FileInputStream::Open(path).ValueOrDie(), options);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   const SchemaPtr& schema = (*reader)->schema();
   ASSERT_EQ(schema->num_fields(), 5);

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/csv/block_parser.h"
 #include "recflow/formats/csv/block_source_internal.h"
 #include "recflow/formats/csv/inference.h"
@@ -19,12 +18,6 @@ namespace {
 std::string DefaultColumnName(size_t i) { return "_c" + std::to_string(i); }
 
 }  // namespace
-
-Result<std::unique_ptr<CsvReader>> CsvReader::Open(const std::string& path, const ReadOptions& options) {
-  RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
-  return FromStream(std::move(in), options);
-}
 
 Result<std::unique_ptr<CsvReader>> CsvReader::FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                          const ReadOptions& options) {

@@ -25,8 +25,6 @@ class RowConverter;
 /// and the sample, whatever the input size.
 class CsvReader {
  public:
-  /// Opens a local file ("-" = stdin); ".gz", ".zz" and ".zlib" names are decompressed.
-  static Result<std::unique_ptr<CsvReader>> Open(const std::string& path, const ReadOptions& options);
   /// Reads CSV bytes held in memory; `name` appears in errors.
   static Result<std::unique_ptr<CsvReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                        const ReadOptions& options);
@@ -46,7 +44,7 @@ class CsvReader {
   /// Rows left out so far under BadRowsMode::kSkip.
   int64_t bad_rows() const { return bad_rows_; }
 
-  /// Use Open(), FromBuffer() or FromStream().
+  /// Use FromBuffer() or FromStream().
   CsvReader(std::unique_ptr<InputStream> in, const ReadOptions& options);
 
  private:

@@ -5,9 +5,7 @@
 
 #include <string>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/csv/test_util_internal.h"
-#include "recflow/testing/testdata.h"
 
 namespace recflow::csv {
 namespace {
@@ -215,24 +213,6 @@ TEST(CsvReaderTest, RejectsBadOptions) {
   options = ReadOptions::Defaults();
   options.schema = Schema::Make({Field::Make("l", list(int64()))});
   EXPECT_EQ(ReadOne("a\n", options).status().code(), StatusCode::kInvalidArgument);
-}
-
-TEST(CsvReaderTest, OpensGzipFileBySuffix) {
-  recflow::testing::ScratchDir dir;
-  const std::string raw = "a,b\n1,x\n";
-  auto gz = CompressBuffer(Compression::kGzip, {reinterpret_cast<const uint8_t*>(raw.data()), raw.size()});
-  ASSERT_TRUE(gz.ok());
-  {
-    auto out = FileOutputStream::Open(dir.File("t.csv.gz"));
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE((*out)->Write((*gz)->data(), (*gz)->size()).ok());
-    ASSERT_TRUE((*out)->Close().ok());
-  }
-  auto reader = CsvReader::Open(dir.File("t.csv.gz"), ReadOptions::Defaults());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto batch = (*reader)->Next();
-  ASSERT_TRUE(batch.ok() && *batch);
-  EXPECT_EQ(Str(**batch, 1, 0), "x");
 }
 
 }  // namespace

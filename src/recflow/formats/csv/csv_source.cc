@@ -3,7 +3,6 @@
 
 #include <utility>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/csv/block_source_internal.h"
 #include "recflow/formats/csv/csv_reader.h"
 #include "recflow/formats/csv/row_converter_internal.h"
@@ -103,13 +102,6 @@ Result<std::unique_ptr<Source>> OpenCsvSource(std::unique_ptr<InputStream> in, c
   ASSIGN_OR_RETURN(auto reader, CsvReader::FromStream(std::move(in), *shared));
   if (header_names != nullptr) *header_names = reader->header_names();
   return std::unique_ptr<Source>(std::make_unique<CsvSource>(std::move(reader), std::move(shared)));
-}
-
-Result<std::unique_ptr<Source>> OpenCsvSource(const std::string& path, const ReadOptions& options,
-                                              std::vector<std::string>* header_names) {
-  RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
-  return OpenCsvSource(std::move(in), options, header_names);
 }
 
 }  // namespace recflow::csv

@@ -3,7 +3,6 @@
 
 #include <utility>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/jsonl/inference_internal.h"
 #include "recflow/formats/jsonl/line_source_internal.h"
 #include "recflow/formats/jsonl/record_converter_internal.h"
@@ -11,12 +10,6 @@
 #include "recflow/formats/schema_json.h"
 
 namespace recflow::jsonl {
-
-Result<std::unique_ptr<JsonlReader>> JsonlReader::Open(const std::string& path, const ReadOptions& options) {
-  RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
-  return FromStream(std::move(in), options);
-}
 
 Result<std::unique_ptr<JsonlReader>> JsonlReader::FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                              const ReadOptions& options) {

@@ -26,8 +26,6 @@ class RecordParser;
 /// the longest record and the sample, whatever the input size.
 class JsonlReader {
  public:
-  /// Opens a local file ("-" = stdin); ".gz", ".zz" and ".zlib" names are decompressed.
-  static Result<std::unique_ptr<JsonlReader>> Open(const std::string& path, const ReadOptions& options);
   /// Reads JSON Lines bytes held in memory; `name` appears in errors.
   static Result<std::unique_ptr<JsonlReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                          const ReadOptions& options);
@@ -47,7 +45,7 @@ class JsonlReader {
   /// Records left out so far under BadRowsMode::kSkip.
   int64_t bad_rows() const { return bad_rows_; }
 
-  /// Use Open(), FromBuffer() or FromStream().
+  /// Use FromBuffer() or FromStream().
   JsonlReader(std::unique_ptr<InputStream> in, const ReadOptions& options);
 
  private:

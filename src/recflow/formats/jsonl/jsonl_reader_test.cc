@@ -8,9 +8,7 @@
 #include <span>
 #include <string>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/jsonl/test_util_internal.h"
-#include "recflow/testing/testdata.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -138,27 +136,6 @@ TEST(JsonlReaderTest, BomCrlfAndBlankLines) {
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
   ASSERT_EQ((*batch)->num_rows(), 3);
   EXPECT_EQ(Int64Array((*batch)->column_data(0)).Value(2), 3);
-}
-
-TEST(JsonlReaderTest, OpenDecompressesGzipNames) {
-  const std::string text = "{\"a\": 1}\n{\"a\": 2}\n";
-  auto gz = CompressBuffer(Compression::kGzip,
-                           std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-  ASSERT_TRUE(gz.ok());
-  recflow::testing::ScratchDir dir;
-  const std::string path = dir.File("t.jsonl.gz");
-  {
-    auto out = FileOutputStream::Open(path);
-    ASSERT_TRUE(out.ok());
-    ASSERT_TRUE((*out)->Write((*gz)->data(), (*gz)->size()).ok());
-    ASSERT_TRUE((*out)->Close().ok());
-  }
-  auto reader = JsonlReader::Open(path, ReadOptions::Defaults());
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto batch = (*reader)->Next();
-  ASSERT_TRUE(batch.ok() && *batch);
-  EXPECT_EQ(Int64Array((*batch)->column_data(0)).Value(1), 2);
-  EXPECT_EQ(JsonlReader::Open(path + ".missing", ReadOptions::Defaults()).status().code(), StatusCode::kNotFound);
 }
 
 TEST(JsonlReaderTest, EmptyInputHasNoColumnsAndNoBatches) {

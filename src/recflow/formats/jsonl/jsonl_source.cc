@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "recflow/core/compression.h"
 #include "recflow/formats/jsonl/jsonl_reader.h"
 #include "recflow/formats/jsonl/line_source_internal.h"
 #include "recflow/formats/jsonl/record_converter_internal.h"
@@ -102,12 +101,6 @@ Result<std::unique_ptr<Source>> OpenJsonlSource(std::unique_ptr<InputStream> in,
   shared->on_bad_row = nullptr;
   ASSIGN_OR_RETURN(auto reader, JsonlReader::FromStream(std::move(in), *shared));
   return std::unique_ptr<Source>(std::make_unique<JsonlSource>(std::move(reader), std::move(shared)));
-}
-
-Result<std::unique_ptr<Source>> OpenJsonlSource(const std::string& path, const ReadOptions& options) {
-  RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenDecompressedFile(path));
-  return OpenJsonlSource(std::move(in), options);
 }
 
 }  // namespace recflow::jsonl

@@ -22,7 +22,8 @@ inline constexpr int64_t kDefaultMaxRecordBytes = int64_t{1} << 30;
 struct ReaderOptions {
   /// The codec used when `compression_auto` is false.
   Compression compression = Compression::kNone;
-  /// Detect the codec from the first bytes, then the name's suffix (see DetectCompression).
+  /// Detect the codec from the first bytes with formats::Sniff, the detector every command
+  /// uses (the name's suffix alone does not make a codec; zlib needs a head that inflates).
   bool compression_auto = true;
   /// Check each record's data CRC (length CRCs are always checked).
   bool verify_crc = true;
@@ -56,14 +57,14 @@ class RecordReader {
   /// The number of problems kept for problems() when skipping corrupt records.
   static constexpr size_t kMaxKeptProblems = 16;
 
-  /// Opens a file (compression from magic bytes, then suffix, unless set). "-" = stdin.
+  /// Opens a file (its codec sniffed from its first bytes unless set). "-" = stdin.
   static Result<std::unique_ptr<RecordReader>> Open(const std::string& path, const ReaderOptions& options);
-  /// Reads records from memory (zero-copy for uncompressed input). `name` appears in errors and
-  /// its suffix takes part in compression detection.
+  /// Reads records from memory (zero-copy for uncompressed input). `name` appears in errors.
   static Result<std::unique_ptr<RecordReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                           const ReaderOptions& options);
   /// Reads records from a stream (pipes, sockets); memory stays bounded by the largest record.
-  /// The stream's name() appears in errors and takes part in compression detection.
+  /// The stream's name() appears in errors. Detecting the codec reads the stream's head as
+  /// formats::ReadSniffHead does (only until Sniff has decided).
   static Result<std::unique_ptr<RecordReader>> FromStream(std::unique_ptr<InputStream> in,
                                                           const ReaderOptions& options);
 

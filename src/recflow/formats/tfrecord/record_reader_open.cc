@@ -1,15 +1,17 @@
-// RecordReader factories: files, buffers and streams, compression detection and decompression.
+// RecordReader factories: files, buffers and streams, their codec sniffed (formats::Sniff) or given, and decompression.
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
 
-#include "recflow/formats/tfrecord/compression_detection.h"
+#include "recflow/formats/sniff.h"
 #include "recflow/formats/tfrecord/framing.h"
 #include "recflow/formats/tfrecord/record_reader.h"
 
 namespace recflow::tfrecord {
 
 namespace {
+
+std::span<const uint8_t> AsBytes(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
 /// Compressed inputs up to this size are decompressed whole (libdeflate) when their first
 /// record header checks out, unless they expand beyond the reader's max_record_bytes; then,
@@ -56,6 +58,14 @@ class PrefixedInputStream final : public InputStream {
   std::unique_ptr<InputStream> rest_;
 };
 
+/// The codec of an input whose first bytes are `head`, as formats::Sniff finds it (the one
+/// detector every reader uses); a codec recflow does not read is a DataError naming `name`.
+Result<Compression> SniffCompression(const std::string& name, std::span<const uint8_t> head) {
+  const formats::Sniffed sniffed = formats::Sniff(name, head);
+  RETURN_NOT_OK(formats::CheckReadableCodec(name, sniffed));
+  return formats::ReadableCompression(sniffed.codec).value_or(Compression::kNone);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<RecordReader>> RecordReader::Open(const std::string& path, const ReaderOptions& options) {
@@ -75,10 +85,10 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<B
   RETURN_NOT_OK(options.Validate());
   if (data == nullptr) return Status::InvalidArgument("RecordReader::FromBuffer: null buffer");
   const std::span<const uint8_t> bytes = data->span();
-  const Compression compression =
-      options.compression_auto
-          ? DetectCompression(bytes.first(std::min<size_t>(bytes.size(), kDetectionHeadSize)), name)
-          : options.compression;
+  Compression compression = options.compression;
+  if (options.compression_auto) {
+    ASSIGN_OR_RETURN(compression, SniffCompression(name, bytes.first(std::min<size_t>(bytes.size(), formats::kSniffHeadBytes))));
+  }
   std::unique_ptr<RecordReader> reader(new RecordReader(name, compression, options));
   if (compression == Compression::kNone) {
     reader->SetWholeInput(std::move(data));
@@ -106,12 +116,15 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromStream(std::unique_ptr<I
   RETURN_NOT_OK(options.Validate());
   if (in == nullptr) return Status::InvalidArgument("RecordReader::FromStream: null stream");
   const std::string name = in->name();
-  uint8_t head[kDetectionHeadSize];
-  Result<int64_t> got = ReadFully(*in, head, kDetectionHeadSize);
-  if (!got.ok()) return got.status().WithFile(name);
-  const std::span<const uint8_t> head_bytes(head, static_cast<size_t>(*got));
-  const Compression compression =
-      options.compression_auto ? DetectCompression(head_bytes, name) : options.compression;
+  Compression compression = options.compression;
+  std::string head;
+  if (options.compression_auto) {
+    Result<std::string> read = formats::ReadSniffHead(*in);
+    if (!read.ok()) return read.status().WithFile(name);
+    head = std::move(read).ValueUnsafe();
+    ASSIGN_OR_RETURN(compression, SniffCompression(name, AsBytes(head)));
+  }
+  const std::span<const uint8_t> head_bytes = AsBytes(head);
   std::unique_ptr<RecordReader> reader(new RecordReader(name, compression, options));
   if (compression == Compression::kNone) {
     reader->SetStreamInput(std::move(in), head_bytes);
