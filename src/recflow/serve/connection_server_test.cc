@@ -9,11 +9,16 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <future>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -329,6 +334,140 @@ TEST(ConnectionServerTest, AClientThatSpeaksAfterTheServerIsDoneStillReadsTheWho
                        << " bytes: " << std::strerror(error);
     EXPECT_TRUE(received == expected->view()) << received.size() << " of " << expected->size() << " bytes";
   }
+}
+
+TEST(ConnectionServerTest, AnExceptionInAPassDropsThatClientAndTheServerGoesOn) {
+  // Allocations outside the checked paths (rebatcher, scaler, IPC writer) may throw: the client
+  // is dropped with a status, the worker and the server live on.
+  LogWatch log;
+  std::atomic<int> calls{0};
+  const StreamFunction ids = IdStream(1000, 100);
+  const StreamFunction stream = [&](OutputStream* out) -> Status {
+    switch (calls++) {
+      case 0:
+        throw std::bad_alloc();
+      case 1:
+        throw std::runtime_error("a broken invariant");
+      default:
+        return ids(out);
+    }
+  };
+  ConnectionOptions options = Options(&log);
+  options.max_clients = 1;  // one worker: it must survive both
+  auto server = ConnectionServer::Start(*ParseEndpoint(":0"), options, stream);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  EXPECT_FALSE(ReadIds(ConnectTo((*server)->endpoint()), "client 1").ok());
+  ASSERT_TRUE(log.WaitFor("client 1: dropped after 0 bytes: out of memory while sending the pass"));
+  EXPECT_FALSE(ReadIds(ConnectTo((*server)->endpoint()), "client 2").ok());
+  ASSERT_TRUE(log.WaitFor("client 2: dropped after 0 bytes: the pass failed: a broken invariant"));
+  ExpectAllIds(ReadIds(ConnectTo((*server)->endpoint()), "client 3"), 1000);
+  ASSERT_TRUE(log.WaitFor("client 3: pass complete"));
+  EXPECT_EQ((*server)->stats().dropped.load(), 2);
+  EXPECT_EQ((*server)->stats().passes.load(), 1);
+}
+
+TEST(ConnectionServerTest, AWorkerThatCannotStartRefusesItsConnectionAndTheServerGoesOn) {
+  LogWatch log;
+  ConnectionOptions options = Options(&log);
+  std::atomic<int> starts{0};
+  options.start_thread = [&](std::function<void()> body) {
+    if (starts++ == 0) throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    return std::thread(std::move(body));
+  };
+  auto server = ConnectionServer::Start(*ParseEndpoint(":0"), options, IdStream(1000, 100));
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto refused = StreamClient::Connect((*server)->endpoint().ToString());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().ToString().find("refused by the server: the server cannot start a pass ("),
+            std::string::npos)
+      << refused.status().ToString();
+  ExpectAllIds(ReadIds(ConnectTo((*server)->endpoint()), "client 2"), 1000);
+  ASSERT_TRUE(log.WaitFor("client 2: pass complete"));
+  EXPECT_EQ((*server)->stats().refused.load(), 1);
+  EXPECT_EQ((*server)->stats().passes.load(), 1);
+}
+
+TEST(ConnectionServerTest, StopReturnsWhileTheLogBlocks) {
+  // Every log line blocks until released (stderr a full pipe): a stream aborted by Stop() logs
+  // its drop, which must not keep Stop() from returning.
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool released = false;
+  LogWatch log;
+  ConnectionOptions options = ConnectionOptions::Defaults();
+  const auto watch = log.Callback();
+  options.log = [&](const std::string& line) {
+    watch(line);
+    std::unique_lock<std::mutex> lock(mutex);
+    cv.wait(lock, [&] { return released; });
+  };
+  auto server = ConnectionServer::Start(*ParseEndpoint(":0"), options, IdStream(int64_t{1} << 40, 1 << 20));
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const int fd = ConnectTo((*server)->endpoint());  // reads one byte, then no more: its pass runs until Stop
+  char byte;
+  ASSERT_EQ(::recv(fd, &byte, 1, 0), 1);  // a worker runs the pass; the log is blocked in "connected"
+  auto stopped = std::async(std::launch::async, [&] { (*server)->Stop(); });
+  const bool returned = stopped.wait_for(kHangBound) == std::future_status::ready;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+  }
+  cv.notify_all();
+  EXPECT_TRUE(returned) << "Stop() waited for the log";
+  stopped.wait();
+  server->reset();  // delivers the queued lines: the drop of client 1
+  EXPECT_TRUE(log.WaitFor("client 1: dropped"));
+  ::close(fd);
+}
+
+TEST(ConnectionServerTest, AServerThatCannotStartLeavesNoSocketFileBehind) {
+  recflow::testing::ScratchDir dir;
+  const std::string path = dir.File("s.sock");
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  const int lowest_free = ::dup(0);
+  ::close(lowest_free);
+  rlimit one = saved;
+  one.rlim_cur = static_cast<rlim_t>(lowest_free + 1);  // the listening socket, not the wake-up pipe
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &one), 0);
+  auto server = ConnectionServer::Start(*ParseEndpoint("unix://" + path), ConnectionOptions::Defaults(),
+                                        IdStream(10, 10));
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_FALSE(server.ok());
+  EXPECT_NE(server.status().ToString().find("cannot set up the accept loop"), std::string::npos)
+      << server.status().ToString();
+  EXPECT_NE(::access(path.c_str(), F_OK), 0) << path << " left behind";
+}
+
+TEST(ConnectionServerTest, AWaitingClientThatSpokeReadsTheStopRefusalAndThenEof) {
+  // A connection refused because the server stops is closed at once; had the client sent
+  // anything, that unread input would make the close a reset: on a unix socket the client's
+  // EOF becomes an error, on tcp the refusal may be thrown away.
+  recflow::testing::ScratchDir dir;
+  LogWatch log;
+  ConnectionOptions options = Options(&log);
+  options.max_clients = 1;
+  options.max_waiting = 1;
+  auto server = ConnectionServer::Start(*ParseEndpoint("unix://" + dir.File("s.sock")), options,
+                                        IdStream(int64_t{1} << 40, 1 << 20));
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  const int holder = ConnectTo((*server)->endpoint());
+  ASSERT_TRUE(log.WaitFor("client 1: connected"));
+  const int fd = ConnectTo((*server)->endpoint());
+  ASSERT_EQ(::send(fd, "hello\n", 6, MSG_NOSIGNAL), 6);
+  ASSERT_TRUE(log.WaitFor("client 2: connected, waiting"));
+  (*server)->Stop();
+  std::string received;
+  char chunk[4096];
+  ssize_t n;
+  while ((n = ::recv(fd, chunk, sizeof(chunk), 0)) > 0) received.append(chunk, static_cast<size_t>(n));
+  EXPECT_EQ(n, 0) << "no EOF: " << std::strerror(errno);
+  ::close(fd);
+  ::close(holder);
+  auto reader = arrow_ipc::IpcStreamReader::Open(Buffer::FromString(received), "refusal");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_TRUE(RefusalOf(*(*reader)->schema(), "client").ToString().find("the server is stopping") !=
+              std::string::npos);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/held_bytes.h"
+#include "recflow/serve/log_queue.h"
 #include "recflow/serve/rebatcher.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
@@ -195,6 +196,37 @@ TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
   auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
   auto shared = *RecordBatch::Make(schema, 1000, {batch->column_data(0), batch->column_data(0)});
   EXPECT_EQ(HeldBytes({{shared}}), 8000);
+}
+
+TEST(LogQueueTest, PushNeverWaitsForABlockedCallbackAndDropsAreCountedAndTold) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool released = false;
+  std::vector<std::string> lines;
+  auto queue = LogQueue::Start(
+      [&](const std::string& line) {
+        std::unique_lock<std::mutex> lock(mutex);
+        lines.push_back(line);
+        cv.notify_all();
+        cv.wait(lock, [&] { return released; });
+      },
+      /*capacity=*/2);
+  ASSERT_TRUE(queue.ok()) << queue.status().ToString();
+  (*queue)->Push("first");
+  {
+    std::unique_lock<std::mutex> lock(mutex);  // the callback holds "first" and blocks
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return !lines.empty(); }));
+  }
+  for (int i = 0; i < 5; ++i) (*queue)->Push("line " + std::to_string(i));  // 2 queued, 3 dropped
+  EXPECT_EQ((*queue)->dropped(), 3);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+  }
+  cv.notify_all();
+  queue->reset();  // delivers what is queued
+  EXPECT_EQ(lines, (std::vector<std::string>{"first", "line 0", "line 1",
+                                             "3 log lines dropped: the log did not keep up"}));
 }
 
 TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
