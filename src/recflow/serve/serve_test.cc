@@ -16,6 +16,7 @@
 #include "recflow/columnar/array.h"
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/held_bytes.h"
 #include "recflow/serve/log_queue.h"
@@ -198,6 +199,24 @@ TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
   EXPECT_EQ(HeldBytes({{shared}}), 8000);
 }
 
+TEST(HeldBytesTest, CountsTheWholeAllocationASliceKeepsAliveOnceAndOnlyTheSliceOfAMappedFile) {
+  recflow::testing::ScratchDir dir;
+  const std::vector<int64_t> values(1000, 7);
+  const std::shared_ptr<Buffer> body = BufferOf(values);  // 8000 bytes: an IPC body, say
+  const auto column = [](std::shared_ptr<Buffer> data) {
+    return ArrayData::Make(int64(), 10, {nullptr, std::move(data)}, 0);
+  };
+  auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
+  const auto two_slices = *RecordBatch::Make(
+      schema, 10, {column(*Buffer::Slice(body, 0, 80)), column(*Buffer::Slice(*Buffer::Slice(body, 800, 800), 0, 80))});
+  EXPECT_EQ(HeldBytes({{two_slices}}), 8000);  // both show 80 bytes of one 8000-byte body
+  const std::string path = dir.File("mapped.bin");
+  std::ofstream(path) << std::string(8000, 'x');
+  const std::shared_ptr<Buffer> map = *Buffer::MapFile(path);
+  const auto mapped = *RecordBatch::Make(schema, 10, {column(*Buffer::Slice(map, 0, 80)), column(*Buffer::Slice(map, 800, 80))});
+  EXPECT_EQ(HeldBytes({{mapped}}), 160);
+}
+
 TEST(LogQueueTest, PushNeverWaitsForABlockedCallbackAndDropsAreCountedAndTold) {
   std::mutex mutex;
   std::condition_variable cv;
@@ -363,6 +382,51 @@ TEST(ServerTest, APassThatWouldHoldMoreThanTheClientMemoryCapStopsNamingWhere) {
   EXPECT_TRUE(ServeOnePass(options, &whole).ok());
   options.client_memory_bytes = 1000;
   EXPECT_EQ(ServeOnePass(options, &whole).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(ServerTest, ServingOneSmallColumnOfAWideArrowStreamCountsTheWholeMessageBodyItKeepsAlive) {
+  // Arrow IPC columns are slices of their message body: serving one column keeps all of it
+  // alive, and the cap must count all of it, not the column's slice. An IPC file is mapped:
+  // there a column holds file pages, not heap memory, and only its own bytes count.
+  recflow::testing::ScratchDir dir;
+  const int64_t rows = 50000;
+  std::vector<FieldPtr> fields;
+  std::vector<std::shared_ptr<ArrayData>> columns;
+  for (int c = 0; c < 9; ++c) {  // "id" (400 KB) and eight wide columns: a 3.6 MB body
+    fields.push_back(Field::Make(c == 0 ? "id" : "wide" + std::to_string(c), int64(), false));
+    std::vector<int64_t> values(static_cast<size_t>(rows));
+    for (int64_t i = 0; i < rows; ++i) values[static_cast<size_t>(i)] = i * (c + 1);
+    columns.push_back(ArrayData::Make(int64(), rows, {nullptr, BufferOf(values)}, 0));
+  }
+  const auto schema = Schema::Make(std::move(fields));
+  const auto batch = *RecordBatch::Make(schema, rows, std::move(columns));
+  for (const bool file : {false, true}) {
+    SCOPED_TRACE(file ? "IPC file (mapped)" : "IPC stream");
+    const std::string path = dir.File(file ? "wide.arrow" : "wide.arrows");
+    {
+      auto out = FileOutputStream::Open(path);
+      ASSERT_TRUE(out.ok()) << out.status().ToString();
+      auto writer = file ? arrow_ipc::IpcWriter::OpenFile(out->get(), schema, arrow_ipc::IpcWriteOptions::Defaults())
+                         : arrow_ipc::IpcWriter::OpenStream(out->get(), schema, arrow_ipc::IpcWriteOptions::Defaults());
+      ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+      ASSERT_TRUE((*writer)->Write(*batch).ok());
+      ASSERT_TRUE((*writer)->Finish().ok());
+      ASSERT_TRUE((*out)->Close().ok());
+    }
+    ServeOptions options = ServeOptions::Defaults();
+    options.inputs = {path};
+    options.columns = {"id"};
+    options.batch_size = rows;
+    options.client_memory_bytes = 2 << 20;  // the id column and the send buffer fit; the body does not
+    BufferOutputStream out;
+    const Status st = ServeOnePass(options, &out);
+    if (file) {
+      EXPECT_TRUE(st.ok()) << st.ToString();
+    } else {
+      EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.ToString();
+      EXPECT_EQ(st.context().file, path);
+    }
+  }
 }
 
 TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
