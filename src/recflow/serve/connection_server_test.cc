@@ -25,6 +25,7 @@
 #include "recflow/columnar/array.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/serve/log_watch_test_util_internal.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/stream_client.h"
 #include "recflow/testing/sample_arrays.h"
@@ -35,41 +36,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-/// Every wait in these tests ends after this long: a bound on a hang, not a timing.
-constexpr auto kHangBound = std::chrono::seconds(60);
-
-/// The log of a server, and waits for the lines it expects.
-class LogWatch {
- public:
-  std::function<void(const std::string&)> Callback() {
-    return [this](const std::string& line) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      lines_.push_back({line, Clock::now()});
-      changed_.notify_all();
-    };
-  }
-
-  /// Waits until `count` lines contain `text`; the time the last of them was logged, or
-  /// nullopt after kHangBound.
-  std::optional<Clock::time_point> WaitFor(const std::string& text, int count = 1) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    std::optional<Clock::time_point> at;
-    changed_.wait_for(lock, kHangBound, [&] {
-      int seen = 0;
-      for (const auto& [line, when] : lines_) {
-        if (line.find(text) != std::string::npos && ++seen == count) at = when;
-      }
-      return at.has_value();
-    });
-    return at;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::pair<std::string, Clock::time_point>> lines_;
-};
+using testing::kHangBound;
+using testing::LogWatch;
 
 /// A stream of `rows` int64 ids 0, 1, ... in batches of `batch_rows`.
 StreamFunction IdStream(int64_t rows, int64_t batch_rows) {
@@ -176,23 +144,24 @@ TEST(ConnectionServerTest, SixtyFourStalledClientsDoNotLockOutGoodClients) {
 }
 
 TEST(ConnectionServerTest, AStalledClientIsDroppedWithinTheSendTimeoutWhateverItsBuffers) {
-  // The stream never ends; the client never reads. Dropped no sooner than the timeout, and
-  // no later than the timeout plus a margin (a bound, not a speed): before, each send waited
-  // the whole timeout again after any progress, and drops came at two or three times it.
+  // The stream never ends; the client never reads. Dropped no sooner than the timeout, and no
+  // later than the timeout plus 3 s, a margin a loaded machine stays well inside (a bound, not
+  // a speed): before, each send waited the whole timeout again after any progress, and drops
+  // came at two or three times it, beyond this bound.
   for (const int receive_buffer : {0, 64 << 10}) {
     SCOPED_TRACE("SO_RCVBUF " + std::to_string(receive_buffer));
     LogWatch log;
     ConnectionOptions options = Options(&log);
-    options.send_timeout_ms = 2000;
+    options.send_timeout_ms = 4000;
     auto server = ConnectionServer::Start(*ParseEndpoint(":0"), options, IdStream(int64_t{1} << 40, 1 << 20));
     ASSERT_TRUE(server.ok()) << server.status().ToString();
+    const int fd = TcpSocket(receive_buffer);  // the buffer size is set before connecting, when it counts
     const Clock::time_point start = Clock::now();
-    const int fd = ConnectTo((*server)->endpoint());
-    if (receive_buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof(receive_buffer));
+    ConnectTcp(fd, (*server)->endpoint());
     const std::optional<Clock::time_point> dropped = log.WaitFor("client 1: dropped");
     ASSERT_TRUE(dropped.has_value()) << "not dropped";
     EXPECT_GE(*dropped - start, milliseconds(options.send_timeout_ms));
-    EXPECT_LE(*dropped - start, milliseconds(options.send_timeout_ms + 2000));
+    EXPECT_LE(*dropped - start, milliseconds(options.send_timeout_ms + 3000));
     ::close(fd);
   }
 }

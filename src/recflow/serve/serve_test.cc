@@ -5,7 +5,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -20,6 +19,7 @@
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/held_bytes.h"
 #include "recflow/serve/log_queue.h"
+#include "recflow/serve/log_watch_test_util_internal.h"
 #include "recflow/serve/rebatcher.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
@@ -33,6 +33,7 @@ namespace recflow::serve {
 namespace {
 
 using recflow::testing::BufferOf;
+using testing::LogWatch;
 
 TEST(EndpointTest, ParsesEveryForm) {
   EXPECT_EQ(ParseEndpoint("tcp://localhost:8008")->ToString(), "tcp://localhost:8008");
@@ -102,26 +103,32 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
 
 TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeepsTakingBytes) {
   // The timeout is about progress: a write that takes longer than the timeout as a whole
-  // succeeds while the reader takes some bytes at intervals well inside the timeout.
+  // succeeds while the reader keeps taking bytes. The stream's clock moves 100 ms each time it
+  // is read (when bytes move and before each wait), so the write below lasts several timeouts
+  // on that clock, and each wait for the reader is a few steps of it, well inside the timeout.
+  // (Measured from the start of the write instead of the last progress, it fails.)
   using std::chrono::milliseconds;
   int fds[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
   const int small = 32 << 10;
   ::setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
   ::setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+  const timeval hang_bound{60, 0};
+  ::setsockopt(fds[1], SOL_SOCKET, SO_RCVTIMEO, &hang_bound, sizeof(hang_bound));
   const int64_t total = 512 << 10;
-  std::atomic<int64_t> read{0};
-  std::thread reader([&] {
-    std::vector<char> chunk(128 << 10);
+  int64_t read = 0;
+  std::thread reader([&] {  // takes what there is as soon as there is some
+    std::vector<char> chunk(16 << 10);
     while (read < total) {
-      std::this_thread::sleep_for(milliseconds(250));  // the slowness under test, not a synchronisation
-      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno != EAGAIN)) break;
-      if (n > 0) read += n;
+      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), 0);
+      if (n <= 0) break;
+      read += n;
     }
   });
   const auto start = std::chrono::steady_clock::now();
-  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000);
+  int64_t ticks = 0;
+  const auto clock = [&] { return start + milliseconds(100) * ++ticks; };
+  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000, clock);
   const std::string data(static_cast<size_t>(total), 'x');
   const Status st = out.Write(data.data(), total);
   const Status closed = out.Close();
@@ -129,8 +136,8 @@ TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeeps
   ::close(fds[1]);
   EXPECT_TRUE(st.ok()) << st.ToString();
   EXPECT_TRUE(closed.ok()) << closed.ToString();
-  EXPECT_EQ(read.load(), total);
-  EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(1000)) << "the write never outlasted the timeout";
+  EXPECT_EQ(read, total);
+  EXPECT_GT(milliseconds(100) * ticks, milliseconds(1000)) << "the write never outlasted the timeout";
 }
 
 TEST(RefusalTest, IsAnEmptyStreamWhoseMetadataSaysWhyAndAnErrorForStreamClients) {
@@ -335,7 +342,10 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
   const std::string csv = WriteCsv(dir, rows);
   for (const std::string& listen : {std::string(":0"), "unix://" + dir.File("serve.sock")}) {
     SCOPED_TRACE(listen);
-    auto server = Server::Start(*ParseEndpoint(listen), CsvOptions(csv, 1000));
+    LogWatch log;
+    ServeOptions options = CsvOptions(csv, 1000);
+    options.connections.log = log.Callback();
+    auto server = Server::Start(*ParseEndpoint(listen), options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     const std::string endpoint = (*server)->endpoint().ToString();
     std::vector<std::vector<int64_t>> ids(4), sizes(4);
@@ -348,9 +358,7 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
       EXPECT_EQ(sizes[c], std::vector<int64_t>(50, 1000));
     }
     // A client sees the end of stream just before its server thread counts the pass.
-    for (int wait = 0; wait < 50 && (*server)->stats().passes.load() < 4; ++wait) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    EXPECT_TRUE(log.WaitFor(": pass complete", 4));
     EXPECT_EQ((*server)->stats().passes.load(), 4);
     auto client = StreamClient::Connect(endpoint);  // the client API reads the same pass
     ASSERT_TRUE(client.ok()) << client.status().ToString();
@@ -469,6 +477,8 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   options.columns = {"id", "text"};
   options.connections.send_timeout_ms = 500;
   options.connections.max_clients = 300;
+  LogWatch log;
+  options.connections.log = log.Callback();
   auto server = Server::Start(*ParseEndpoint(":0"), options);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   const Endpoint endpoint = (*server)->endpoint();
@@ -506,9 +516,7 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   }
   for (int fd : stalled) ::close(fd);
   // Every hostile connection ends as a drop; the good passes complete.
-  for (int wait = 0; wait < 100 && (*server)->stats().dropped.load() + (*server)->stats().passes.load() < 203; ++wait) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  EXPECT_TRUE(log.WaitForAny({": pass complete", ": dropped after"}, 203));
   EXPECT_EQ((*server)->stats().passes.load() + (*server)->stats().dropped.load(), 203);
   EXPECT_GE((*server)->stats().passes.load(), 3);
   EXPECT_GT((*server)->stats().dropped.load(), 60);
