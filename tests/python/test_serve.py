@@ -2,6 +2,7 @@
 import contextlib
 import fcntl
 import json
+import os
 import re
 import resource
 import socket
@@ -275,3 +276,33 @@ def test_a_pass_over_the_client_memory_cap_stops_and_says_which_option_raises_it
     assert "more than the 1.0 MiB one client may hold: raise --client-memory-mb" in served.log()
     served = serve(rows_csv, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "1000000")
     assert read_pass(served.endpoint).endswith(END_OF_STREAM)
+
+
+def test_sigterm_stops_the_server_even_when_nobody_reads_its_stderr(recflow_bin, tmp_path):
+    # stderr is a one-page pipe read only up to the "listening on" line: the log lines of 200
+    # passes fill it and the log blocks. The clients still get whole passes, and SIGTERM still
+    # stops the server (the log lines it cannot write then are dropped). Before, a worker
+    # blocked in its log line, and Stop() waited for it forever.
+    csv = tmp_path / "small.csv"
+    csv.write_text("id\n" + "".join(f"{i}\n" for i in range(10)))
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    proc = subprocess.Popen([str(recflow_bin), "serve", str(csv), "--listen", f"unix://{tmp_path}/s.sock"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=write_end)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb", buffering=0) as log:
+            first = b""
+            while not first.endswith(b"\n"):  # bounded: the process ends and the read returns b""
+                byte = log.read(1)
+                assert byte, f"recflow serve exited: {first!r}"
+                first += byte
+            assert b"listening on unix://" in first
+            for _ in range(200):
+                assert read_pass(f"unix://{tmp_path}/s.sock").endswith(END_OF_STREAM)
+            proc.terminate()
+            assert proc.wait(timeout=TIMEOUT_S) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=TIMEOUT_S)

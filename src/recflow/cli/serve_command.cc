@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include "recflow/cli/allocator_tuning.h"
+#include "recflow/cli/stderr_log.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -56,7 +57,6 @@ Status RunServe(const ServeFlags& flags) {
   options.connections.max_waiting = flags.max_waiting;
   options.connections.wait_timeout_ms = flags.wait_timeout_ms;
   options.connections.send_timeout_ms = flags.send_timeout_ms;
-  options.connections.log = [](const std::string& line) { fmt::print(stderr, "recflow serve: {}\n", line); };
   ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
   if (endpoint.kind == serve::Endpoint::Kind::kFd) {
     serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
@@ -70,14 +70,18 @@ Status RunServe(const ServeFlags& flags) {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   RaiseDescriptorLimit();
   UseOneArena();
+  // A stderr nobody reads blocks its lines until a stop signal comes, never the stop itself.
+  ASSIGN_OR_RETURN(std::shared_ptr<StderrLog> log, StderrLog::Open());
+  options.connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
   ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
-  fmt::print(stderr, "recflow serve: listening on {}\n", server->endpoint().ToString());
+  log->Write("recflow serve: listening on " + server->endpoint().ToString());
   int signal_number = 0;
   sigwait(&stop, &signal_number);
+  log->Abandon();
   server->Stop();
   const serve::ServeStats& s = server->stats();
-  fmt::print(stderr, "recflow serve: stopped ({} connections, {} full passes, {} dropped, {} refused, {} bytes sent)\n",
-             s.connections.load(), s.passes.load(), s.dropped.load(), s.refused.load(), s.bytes.load());
+  log->Write(fmt::format("recflow serve: stopped ({} connections, {} full passes, {} dropped, {} refused, {} bytes sent)",
+                         s.connections.load(), s.passes.load(), s.dropped.load(), s.refused.load(), s.bytes.load()));
   return Status::OK();
 }
 

@@ -51,12 +51,14 @@ class MappedBuffer final : public Buffer {
   ~MappedBuffer() override {
     if (size_ > 0) munmap(const_cast<uint8_t*>(data_), static_cast<size_t>(size_));
   }
+  bool mapped() const override { return true; }
 };
 
 class SliceBuffer final : public Buffer {
  public:
   SliceBuffer(std::shared_ptr<Buffer> parent, int64_t offset, int64_t length)
       : Buffer(parent->data() + offset, length), parent_(std::move(parent)) {}
+  const Buffer& root() const override { return parent_->root(); }
 
  private:
   std::shared_ptr<Buffer> parent_;

@@ -31,6 +31,12 @@ class Buffer {
   bool Equals(const Buffer& other) const {
     return size_ == other.size_ && (size_ == 0 || std::memcmp(data_, other.data_, size_) == 0);
   }
+  /// The buffer whose memory this one shows and keeps alive: for a slice its parent's root
+  /// (all of it stays alive however little the slice shows), else this buffer itself.
+  virtual const Buffer& root() const { return *this; }
+  /// True for a read-only map of a file (MapFile): pages the kernel reads in and drops as it
+  /// needs, not heap memory held.
+  virtual bool mapped() const { return false; }
 
   /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes.
   static Result<std::shared_ptr<Buffer>> Allocate(int64_t size);

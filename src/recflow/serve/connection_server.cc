@@ -13,10 +13,13 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "recflow/serve/lingering_close.h"
+#include "recflow/serve/log_queue.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -30,12 +33,29 @@ using Clock = std::chrono::steady_clock;
 constexpr int kAcceptBurst = 64;
 /// How long accepting pauses when the process is out of descriptors.
 constexpr auto kDescriptorPause = std::chrono::milliseconds(100);
+/// Log lines that may wait for a slow log callback; more are dropped and counted.
+constexpr size_t kLogQueueLines = 4096;
 
 /// Milliseconds from `now` until `when` for poll (-1: no deadline; 0 when past).
 int PollTimeout(Clock::time_point when, Clock::time_point now) {
   if (when == Clock::time_point::max()) return -1;
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(when - now).count();
   return static_cast<int>(std::clamp<int64_t>(left, 0, 1 << 30));
+}
+
+/// `stream` into `out`, then `out` closed (what is gathered sent), with an exception from
+/// either turned into a status: a pass that runs out of memory drops its client, not the server.
+Status RunStream(const StreamFunction& stream, FdOutputStream* out) {
+  try {
+    RETURN_NOT_OK(stream(out));
+    return out->Close();  // the descriptor stays open
+  } catch (const std::bad_alloc&) {
+    return Status::OutOfMemory("out of memory while sending the pass");
+  } catch (const std::exception& e) {
+    return Status::Internal(std::string("the pass failed: ") + e.what());
+  } catch (...) {
+    return Status::Internal("the pass failed with an unknown exception");
+  }
 }
 
 }  // namespace
@@ -63,6 +83,7 @@ struct ConnectionServer::Impl {
   int wake[2] = {-1, -1};  // a pipe: writing wakes the accept loop (a finished stream, Stop)
   std::thread acceptor;
   ServeStats stats;
+  std::unique_ptr<LogQueue> log_queue;  // null when there is no log callback
 
   std::mutex mutex;
   std::condition_variable work;       // waiting gained a connection, or stopping
@@ -75,8 +96,14 @@ struct ConnectionServer::Impl {
   int peak_since_trim = 0;            // guarded: most streams running since memory was last trimmed
   bool stopping = false;              // guarded
 
-  void Log(const std::string& line) const {
-    if (options.log) options.log(line);
+  void Log(std::string line) const {
+    if (log_queue != nullptr) log_queue->Push(std::move(line));
+  }
+
+  /// Starts a worker thread (std::system_error when the system has none to give).
+  std::thread StartWorker() {
+    std::function<void()> body = [this] { WorkerLoop(); };
+    return options.start_thread ? options.start_thread(std::move(body)) : std::thread(std::move(body));
   }
 
   void Wake() {
@@ -96,19 +123,16 @@ struct ConnectionServer::Impl {
            ", connections waiting: " + std::to_string(busy - started) + " of " + std::to_string(options.max_waiting);
   }
 
-  /// Sends `reason` as a refusal and ends the connection: lingering when `lingering` is given,
-  /// else closed at once (the server is stopping).
+  /// Sends `reason` as a refusal and ends the connection with a lingering close, as a whole
+  /// stream ends (when the server stops, the close at once discards the client's input first,
+  /// so it is a FIN after the refusal, not a reset that could throw the refusal away).
   void Refuse(int fd, int64_t number, const std::string& reason, LingeringClose* lingering) {
     ++stats.refused;
     const Result<std::shared_ptr<Buffer>> refusal = EncodeRefusal(reason);
     // A fresh socket's buffer holds the few hundred bytes; if not, the client gets EOF only.
     if (refusal.ok()) (void)!::send(fd, (*refusal)->data(), (*refusal)->size(), MSG_NOSIGNAL | MSG_DONTWAIT);
     ::shutdown(fd, SHUT_WR);
-    if (lingering != nullptr) {
-      lingering->Add(fd);
-    } else {
-      ::close(fd);
-    }
+    lingering->Add(fd);
     Log(Name(number) + ": refused: " + reason);
   }
 
@@ -124,12 +148,21 @@ struct ConnectionServer::Impl {
       } else if (queued >= options.max_clients - running + options.max_waiting) {
         refusal = "the server is busy (" + Load(running + queued) + "); try again later";
       } else {
-        waiting.push_back({fd, number, Clock::now()});
-        waits = running + queued + 1 > options.max_clients;
+        bool started = true;
         if (idle_workers < queued + 1 && static_cast<int>(workers.size()) < options.max_clients) {
-          workers.emplace_back([this] { WorkerLoop(); });
+          try {
+            workers.reserve(workers.size() + 1);  // so the push below cannot throw with a thread in hand
+            workers.push_back(StartWorker());
+          } catch (const std::exception& e) {
+            started = false;
+            refusal = std::string("the server cannot start a pass (") + e.what() + "); try again later";
+          }
         }
-        work.notify_one();
+        if (started) {
+          waiting.push_back({fd, number, Clock::now()});
+          waits = running + queued + 1 > options.max_clients;
+          work.notify_one();
+        }
       }
     }
     if (!refusal.empty()) return Refuse(fd, number, refusal, lingering);
@@ -212,8 +245,8 @@ struct ConnectionServer::Impl {
       std::lock_guard<std::mutex> lock(mutex);
       left.swap(waiting);
     }
-    for (const Waiting& w : left) Refuse(w.fd, w.number, "the server is stopping", nullptr);
-  }
+    for (const Waiting& w : left) Refuse(w.fd, w.number, "the server is stopping", &lingering);
+  }  // lingering closes what it holds
 
   /// Takes waiting connections one after the other until the server stops.
   void WorkerLoop() {
@@ -242,8 +275,7 @@ struct ConnectionServer::Impl {
     int64_t sent;
     {
       FdOutputStream out(client.fd, name, /*owned=*/false, options.send_timeout_ms);
-      st = stream(&out);
-      if (st.ok()) st = out.Close();  // sends what is gathered; the descriptor stays open
+      st = RunStream(stream, &out);
       sent = out.position();
     }
     if (st.ok()) ::shutdown(client.fd, SHUT_WR);  // the client reads EOF now
@@ -282,18 +314,33 @@ Result<std::unique_ptr<ConnectionServer>> ConnectionServer::Start(const Endpoint
   auto impl = std::make_unique<Impl>();
   impl->options = std::move(options);
   impl->stream = std::move(stream);
+  if (impl->options.log) {
+    ASSIGN_OR_RETURN(impl->log_queue, LogQueue::Start(impl->options.log, kLogQueueLines));
+  }
   ASSIGN_OR_RETURN(impl->listen_fd, Listen(endpoint, 1024));
   auto bound = BoundEndpoint(endpoint, impl->listen_fd);
-  const bool ready = bound.ok() && ::fcntl(impl->listen_fd, F_SETFL, O_NONBLOCK) == 0 &&
-                     ::pipe2(impl->wake, O_CLOEXEC | O_NONBLOCK) == 0;
-  if (!ready) {
-    const std::string why = std::strerror(errno);
-    ::close(impl->listen_fd);
-    return bound.ok() ? Status::IOError("cannot set up the accept loop: " + why) : bound.status();
+  Status ready = bound.status();
+  if (ready.ok() && (::fcntl(impl->listen_fd, F_SETFL, O_NONBLOCK) != 0 ||
+                     ::pipe2(impl->wake, O_CLOEXEC | O_NONBLOCK) != 0)) {
+    ready = Status::IOError(endpoint.ToString() + ": cannot set up the accept loop: " + std::strerror(errno));
   }
-  impl->endpoint = *bound;
-  Impl* raw = impl.get();
-  impl->acceptor = std::thread([raw] { raw->AcceptLoop(); });
+  if (ready.ok()) {
+    impl->endpoint = *bound;
+    try {
+      Impl* raw = impl.get();
+      impl->acceptor = std::thread([raw] { raw->AcceptLoop(); });
+    } catch (const std::system_error& e) {
+      ready = Status::IOError(endpoint.ToString() + ": cannot start the accept loop: " + e.what());
+    }
+  }
+  if (!ready.ok()) {  // nothing of this server is left behind: no descriptor, no socket file
+    ::close(impl->listen_fd);
+    for (int fd : impl->wake) {
+      if (fd >= 0) ::close(fd);
+    }
+    if (endpoint.kind == Endpoint::Kind::kUnix) ::unlink(endpoint.path.c_str());
+    return ready;
+  }
   return std::unique_ptr<ConnectionServer>(new ConnectionServer(std::move(impl)));
 }
 
@@ -312,7 +359,7 @@ void ConnectionServer::Stop() {
   s.Wake();
   if (s.acceptor.joinable()) s.acceptor.join();
   for (std::thread& worker : s.workers) worker.join();  // no one adds workers once the acceptor is gone
-  for (int fd : s.finished) ::close(fd);                 // streams that ended after the accept loop
+  for (int fd : s.finished) CloseDiscardingInput(fd);    // streams that ended after the accept loop
   s.finished.clear();
   ::close(s.listen_fd);
   ::close(s.wake[0]);

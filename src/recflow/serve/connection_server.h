@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
@@ -19,7 +20,13 @@ struct ConnectionOptions {
   int max_waiting = 256;       ///< connections that may wait for a free worker; more are refused
   int wait_timeout_ms = 60000; ///< a connection that waited this long for a worker is refused
   int send_timeout_ms = 30000; ///< a client whose socket takes no byte for this long is dropped
-  std::function<void(const std::string&)> log;  ///< one line per event (connect, pass, drop); may be empty
+  /// One line per event (connect, pass, drop); may be empty. Called on a thread of its own
+  /// through a bounded queue (log_queue.h): a callback that blocks delays only the log (lines
+  /// beyond the queue are dropped and counted), never a client nor Stop().
+  std::function<void(const std::string&)> log;
+  /// Starts a worker thread running its argument; empty: std::thread. A seam for tests: a
+  /// worker that cannot start (std::system_error) refuses the connection that needed it.
+  std::function<std::thread(std::function<void()>)> start_thread;
 
   /// 64 workers, 256 waiting for at most 60 s, 30 s send timeout, no log.
   static ConnectionOptions Defaults() { return {}; }
@@ -50,6 +57,8 @@ using StreamFunction = std::function<Status(OutputStream* out)>;
 /// workers for a bounded time and waiting clients get them. A stream sent whole ends with
 /// FIN and a lingering close (lingering_close.h): the client reads EOF right after the last
 /// byte and never a reset. The server never reads from clients: what they send is discarded.
+/// An exception from a stream (std::bad_alloc from an allocation outside the checked paths)
+/// drops that client with an OutOfMemory or Internal status, logged; the server goes on.
 /// Memory goes back to the system when clients leave: each time the streams running fall to
 /// half of their peak since the last time (and so when the server becomes idle), free heap
 /// memory is trimmed (malloc_trim).
@@ -68,7 +77,8 @@ class ConnectionServer {
   /// Live counters.
   const ServeStats& stats() const;
   /// Stops accepting, refuses the waiting connections, aborts running streams and joins every
-  /// thread; idempotent.
+  /// thread but the log's (which the destructor joins: it waits for the log callback to
+  /// return); idempotent.
   void Stop();
 
  private:

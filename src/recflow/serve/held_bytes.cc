@@ -9,7 +9,11 @@ namespace {
 
 void AddBuffers(const ArrayData& data, std::unordered_set<const Buffer*>* seen, int64_t* bytes) {
   for (const auto& buffer : data.buffers) {
-    if (buffer != nullptr && seen->insert(buffer.get()).second) *bytes += buffer->size();
+    if (buffer == nullptr) continue;
+    // A slice keeps all of its root's memory alive (an IPC body, a decoded block): the root is
+    // counted, once. A slice of a mapped file holds no heap memory: its own bytes are counted.
+    const Buffer* held = buffer->root().mapped() ? buffer.get() : &buffer->root();
+    if (seen->insert(held).second) *bytes += held->size();
   }
   for (const auto& child : data.children) AddBuffers(*child, seen, bytes);
   if (data.dictionary != nullptr) AddBuffers(*data.dictionary, seen, bytes);

@@ -9,9 +9,11 @@
 
 namespace recflow::serve {
 
-/// Bytes of the buffers `batches` reference (columns, children, dictionaries), each buffer
-/// counted once however many arrays or slices share it, and whole however little of it a
-/// slice shows: what keeping these batches costs.
+/// Bytes of the memory `batches` keep alive through their buffers (columns, children,
+/// dictionaries): the whole allocation each buffer shows (Buffer::root(): an IPC message body
+/// for a column read from a stream, however little of it the batch uses), counted once however
+/// many arrays, slices and buffers share it. A slice of a memory-mapped file counts only its
+/// own bytes (file pages, not heap memory). What keeping these batches costs.
 int64_t HeldBytes(std::span<const std::shared_ptr<RecordBatch>> batches);
 
 }  // namespace recflow::serve

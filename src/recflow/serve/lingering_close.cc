@@ -28,8 +28,15 @@ void AbortConnection(int fd) {
   ::close(fd);
 }
 
+void CloseDiscardingInput(int fd) {
+  char sink[16384];
+  for (int i = 0; i < 64 && ::recv(fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; ++i) {  // bounded: a flood ends it
+  }
+  ::close(fd);
+}
+
 LingeringClose::~LingeringClose() {
-  for (const Connection& c : connections_) ::close(c.fd);
+  for (const Connection& c : connections_) CloseDiscardingInput(c.fd);
 }
 
 void LingeringClose::Add(int fd) { connections_.push_back({fd, Clock::now() + check_interval_, UnreadBytes(fd)}); }

@@ -23,7 +23,7 @@ class LingeringClose {
   using Clock = std::chrono::steady_clock;
 
   explicit LingeringClose(std::chrono::milliseconds check_interval) : check_interval_(check_interval) {}
-  /// Closes every connection still here.
+  /// Closes every connection still here (CloseDiscardingInput).
   ~LingeringClose();
   LingeringClose(const LingeringClose&) = delete;
   LingeringClose& operator=(const LingeringClose&) = delete;
@@ -54,6 +54,11 @@ class LingeringClose {
   std::chrono::milliseconds check_interval_;
   std::vector<Connection> connections_;
 };
+
+/// Closes `fd`, a socket whose write side is shut down, at once, after reading and discarding
+/// what the client sent: a socket closed with unread input sends a reset, which can throw away
+/// the tail of what it was sent; without it, the client reads all of it and then EOF.
+void CloseDiscardingInput(int fd);
 
 /// Closes `fd` with a reset (SO_LINGER 0): the kernel drops what is still queued at once,
 /// for a client that is dropped rather than finished.

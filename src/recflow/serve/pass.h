@@ -23,8 +23,6 @@ class PassPlan {
   /// OutOfMemory error naming the input file and the first row of the unit it was reading.
   Status Stream(OutputStream* out) const;
 
-  const ServeOptions& options() const { return options_; }
-
  private:
   PassPlan(ServeOptions options, std::shared_ptr<const StandardScaler> scaler)
       : options_(std::move(options)), scaler_(std::move(scaler)) {}

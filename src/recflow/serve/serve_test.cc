@@ -5,7 +5,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -16,8 +15,11 @@
 #include "recflow/columnar/array.h"
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/held_bytes.h"
+#include "recflow/serve/log_queue.h"
+#include "recflow/serve/log_watch_test_util_internal.h"
 #include "recflow/serve/rebatcher.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
@@ -31,6 +33,7 @@ namespace recflow::serve {
 namespace {
 
 using recflow::testing::BufferOf;
+using testing::LogWatch;
 
 TEST(EndpointTest, ParsesEveryForm) {
   EXPECT_EQ(ParseEndpoint("tcp://localhost:8008")->ToString(), "tcp://localhost:8008");
@@ -100,26 +103,32 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
 
 TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeepsTakingBytes) {
   // The timeout is about progress: a write that takes longer than the timeout as a whole
-  // succeeds while the reader takes some bytes at intervals well inside the timeout.
+  // succeeds while the reader keeps taking bytes. The stream's clock moves 100 ms each time it
+  // is read (when bytes move and before each wait), so the write below lasts several timeouts
+  // on that clock, and each wait for the reader is a few steps of it, well inside the timeout.
+  // (Measured from the start of the write instead of the last progress, it fails.)
   using std::chrono::milliseconds;
   int fds[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
   const int small = 32 << 10;
   ::setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
   ::setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+  const timeval hang_bound{60, 0};
+  ::setsockopt(fds[1], SOL_SOCKET, SO_RCVTIMEO, &hang_bound, sizeof(hang_bound));
   const int64_t total = 512 << 10;
-  std::atomic<int64_t> read{0};
-  std::thread reader([&] {
-    std::vector<char> chunk(128 << 10);
+  int64_t read = 0;
+  std::thread reader([&] {  // takes what there is as soon as there is some
+    std::vector<char> chunk(16 << 10);
     while (read < total) {
-      std::this_thread::sleep_for(milliseconds(250));  // the slowness under test, not a synchronisation
-      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), MSG_DONTWAIT);
-      if (n == 0 || (n < 0 && errno != EAGAIN)) break;
-      if (n > 0) read += n;
+      const ssize_t n = ::recv(fds[1], chunk.data(), chunk.size(), 0);
+      if (n <= 0) break;
+      read += n;
     }
   });
   const auto start = std::chrono::steady_clock::now();
-  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000);
+  int64_t ticks = 0;
+  const auto clock = [&] { return start + milliseconds(100) * ++ticks; };
+  FdOutputStream out(fds[0], "slow reader", /*owned=*/true, /*send_timeout_ms=*/1000, clock);
   const std::string data(static_cast<size_t>(total), 'x');
   const Status st = out.Write(data.data(), total);
   const Status closed = out.Close();
@@ -127,8 +136,8 @@ TEST(FdOutputStreamTest, AWriteThatOutlastsTheTimeoutSucceedsWhileTheReaderKeeps
   ::close(fds[1]);
   EXPECT_TRUE(st.ok()) << st.ToString();
   EXPECT_TRUE(closed.ok()) << closed.ToString();
-  EXPECT_EQ(read.load(), total);
-  EXPECT_GT(std::chrono::steady_clock::now() - start, milliseconds(1000)) << "the write never outlasted the timeout";
+  EXPECT_EQ(read, total);
+  EXPECT_GT(milliseconds(100) * ticks, milliseconds(1000)) << "the write never outlasted the timeout";
 }
 
 TEST(RefusalTest, IsAnEmptyStreamWhoseMetadataSaysWhyAndAnErrorForStreamClients) {
@@ -195,6 +204,55 @@ TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
   auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
   auto shared = *RecordBatch::Make(schema, 1000, {batch->column_data(0), batch->column_data(0)});
   EXPECT_EQ(HeldBytes({{shared}}), 8000);
+}
+
+TEST(HeldBytesTest, CountsTheWholeAllocationASliceKeepsAliveOnceAndOnlyTheSliceOfAMappedFile) {
+  recflow::testing::ScratchDir dir;
+  const std::vector<int64_t> values(1000, 7);
+  const std::shared_ptr<Buffer> body = BufferOf(values);  // 8000 bytes: an IPC body, say
+  const auto column = [](std::shared_ptr<Buffer> data) {
+    return ArrayData::Make(int64(), 10, {nullptr, std::move(data)}, 0);
+  };
+  auto schema = Schema::Make({Field::Make("a", int64(), false), Field::Make("b", int64(), false)});
+  const auto two_slices = *RecordBatch::Make(
+      schema, 10, {column(*Buffer::Slice(body, 0, 80)), column(*Buffer::Slice(*Buffer::Slice(body, 800, 800), 0, 80))});
+  EXPECT_EQ(HeldBytes({{two_slices}}), 8000);  // both show 80 bytes of one 8000-byte body
+  const std::string path = dir.File("mapped.bin");
+  std::ofstream(path) << std::string(8000, 'x');
+  const std::shared_ptr<Buffer> map = *Buffer::MapFile(path);
+  const auto mapped = *RecordBatch::Make(schema, 10, {column(*Buffer::Slice(map, 0, 80)), column(*Buffer::Slice(map, 800, 80))});
+  EXPECT_EQ(HeldBytes({{mapped}}), 160);
+}
+
+TEST(LogQueueTest, PushNeverWaitsForABlockedCallbackAndDropsAreCountedAndTold) {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool released = false;
+  std::vector<std::string> lines;
+  auto queue = LogQueue::Start(
+      [&](const std::string& line) {
+        std::unique_lock<std::mutex> lock(mutex);
+        lines.push_back(line);
+        cv.notify_all();
+        cv.wait(lock, [&] { return released; });
+      },
+      /*capacity=*/2);
+  ASSERT_TRUE(queue.ok()) << queue.status().ToString();
+  (*queue)->Push("first");
+  {
+    std::unique_lock<std::mutex> lock(mutex);  // the callback holds "first" and blocks
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return !lines.empty(); }));
+  }
+  for (int i = 0; i < 5; ++i) (*queue)->Push("line " + std::to_string(i));  // 2 queued, 3 dropped
+  EXPECT_EQ((*queue)->dropped(), 3);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    released = true;
+  }
+  cv.notify_all();
+  queue->reset();  // delivers what is queued
+  EXPECT_EQ(lines, (std::vector<std::string>{"first", "line 0", "line 1",
+                                             "3 log lines dropped: the log did not keep up"}));
 }
 
 TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
@@ -284,7 +342,10 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
   const std::string csv = WriteCsv(dir, rows);
   for (const std::string& listen : {std::string(":0"), "unix://" + dir.File("serve.sock")}) {
     SCOPED_TRACE(listen);
-    auto server = Server::Start(*ParseEndpoint(listen), CsvOptions(csv, 1000));
+    LogWatch log;
+    ServeOptions options = CsvOptions(csv, 1000);
+    options.connections.log = log.Callback();
+    auto server = Server::Start(*ParseEndpoint(listen), options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     const std::string endpoint = (*server)->endpoint().ToString();
     std::vector<std::vector<int64_t>> ids(4), sizes(4);
@@ -297,9 +358,7 @@ TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
       EXPECT_EQ(sizes[c], std::vector<int64_t>(50, 1000));
     }
     // A client sees the end of stream just before its server thread counts the pass.
-    for (int wait = 0; wait < 50 && (*server)->stats().passes.load() < 4; ++wait) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
+    EXPECT_TRUE(log.WaitFor(": pass complete", 4));
     EXPECT_EQ((*server)->stats().passes.load(), 4);
     auto client = StreamClient::Connect(endpoint);  // the client API reads the same pass
     ASSERT_TRUE(client.ok()) << client.status().ToString();
@@ -331,6 +390,51 @@ TEST(ServerTest, APassThatWouldHoldMoreThanTheClientMemoryCapStopsNamingWhere) {
   EXPECT_TRUE(ServeOnePass(options, &whole).ok());
   options.client_memory_bytes = 1000;
   EXPECT_EQ(ServeOnePass(options, &whole).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(ServerTest, ServingOneSmallColumnOfAWideArrowStreamCountsTheWholeMessageBodyItKeepsAlive) {
+  // Arrow IPC columns are slices of their message body: serving one column keeps all of it
+  // alive, and the cap must count all of it, not the column's slice. An IPC file is mapped:
+  // there a column holds file pages, not heap memory, and only its own bytes count.
+  recflow::testing::ScratchDir dir;
+  const int64_t rows = 50000;
+  std::vector<FieldPtr> fields;
+  std::vector<std::shared_ptr<ArrayData>> columns;
+  for (int c = 0; c < 9; ++c) {  // "id" (400 KB) and eight wide columns: a 3.6 MB body
+    fields.push_back(Field::Make(c == 0 ? "id" : "wide" + std::to_string(c), int64(), false));
+    std::vector<int64_t> values(static_cast<size_t>(rows));
+    for (int64_t i = 0; i < rows; ++i) values[static_cast<size_t>(i)] = i * (c + 1);
+    columns.push_back(ArrayData::Make(int64(), rows, {nullptr, BufferOf(values)}, 0));
+  }
+  const auto schema = Schema::Make(std::move(fields));
+  const auto batch = *RecordBatch::Make(schema, rows, std::move(columns));
+  for (const bool file : {false, true}) {
+    SCOPED_TRACE(file ? "IPC file (mapped)" : "IPC stream");
+    const std::string path = dir.File(file ? "wide.arrow" : "wide.arrows");
+    {
+      auto out = FileOutputStream::Open(path);
+      ASSERT_TRUE(out.ok()) << out.status().ToString();
+      auto writer = file ? arrow_ipc::IpcWriter::OpenFile(out->get(), schema, arrow_ipc::IpcWriteOptions::Defaults())
+                         : arrow_ipc::IpcWriter::OpenStream(out->get(), schema, arrow_ipc::IpcWriteOptions::Defaults());
+      ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+      ASSERT_TRUE((*writer)->Write(*batch).ok());
+      ASSERT_TRUE((*writer)->Finish().ok());
+      ASSERT_TRUE((*out)->Close().ok());
+    }
+    ServeOptions options = ServeOptions::Defaults();
+    options.inputs = {path};
+    options.columns = {"id"};
+    options.batch_size = rows;
+    options.client_memory_bytes = 2 << 20;  // the id column and the send buffer fit; the body does not
+    BufferOutputStream out;
+    const Status st = ServeOnePass(options, &out);
+    if (file) {
+      EXPECT_TRUE(st.ok()) << st.ToString();
+    } else {
+      EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << st.ToString();
+      EXPECT_EQ(st.context().file, path);
+    }
+  }
 }
 
 TEST(ServerTest, ClientsReadEofAfterThePassEvenWhenTheLogBlocks) {
@@ -373,6 +477,8 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   options.columns = {"id", "text"};
   options.connections.send_timeout_ms = 500;
   options.connections.max_clients = 300;
+  LogWatch log;
+  options.connections.log = log.Callback();
   auto server = Server::Start(*ParseEndpoint(":0"), options);
   ASSERT_TRUE(server.ok()) << server.status().ToString();
   const Endpoint endpoint = (*server)->endpoint();
@@ -410,9 +516,7 @@ TEST(ServerTest, HostileClientsAreDroppedWhileGoodClientsGetFullPasses) {
   }
   for (int fd : stalled) ::close(fd);
   // Every hostile connection ends as a drop; the good passes complete.
-  for (int wait = 0; wait < 100 && (*server)->stats().dropped.load() + (*server)->stats().passes.load() < 203; ++wait) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  EXPECT_TRUE(log.WaitForAny({": pass complete", ": dropped after"}, 203));
   EXPECT_EQ((*server)->stats().passes.load() + (*server)->stats().dropped.load(), 203);
   EXPECT_GE((*server)->stats().passes.load(), 3);
   EXPECT_GT((*server)->stats().dropped.load(), 60);

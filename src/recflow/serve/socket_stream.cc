@@ -17,12 +17,16 @@ namespace {
 /// Writes at least this large go out at once, from the caller's memory.
 constexpr int64_t kDirectWriteBytes = 64 << 10;
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 }  // namespace
 
-FdOutputStream::FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms)
-    : fd_(fd), name_(std::move(name)), owned_(owned), send_timeout_ms_(send_timeout_ms) {}
+FdOutputStream::FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms, Clock clock)
+    : fd_(fd),
+      name_(std::move(name)),
+      owned_(owned),
+      send_timeout_ms_(send_timeout_ms),
+      now_(clock ? std::move(clock) : Clock(&std::chrono::steady_clock::now)) {}
 
 FdOutputStream::~FdOutputStream() { (void)Close(); }
 
@@ -40,11 +44,11 @@ Status FdOutputStream::Flush() {
   return SendAll(nullptr, 0);
 }
 
-Status FdOutputStream::WaitWritable(Clock::time_point last_progress) {
+Status FdOutputStream::WaitWritable(SteadyClock::time_point last_progress) {
   while (true) {
     int wait_ms = -1;  // no timeout: wait as long as it takes
     if (send_timeout_ms_ > 0) {
-      const auto left = last_progress + std::chrono::milliseconds(send_timeout_ms_) - Clock::now();
+      const auto left = last_progress + std::chrono::milliseconds(send_timeout_ms_) - now_();
       wait_ms = static_cast<int>(std::chrono::ceil<std::chrono::milliseconds>(left).count());
       if (wait_ms <= 0) {
         return Status::IOError(name_ + ": the reader stopped reading (no byte taken for " +
@@ -62,7 +66,7 @@ Status FdOutputStream::SendAll(const void* data, int64_t n) {
   iovec pieces[2] = {{pending_.data(), pending_.size()}, {const_cast<void*>(data), static_cast<size_t>(n)}};
   iovec* next = pieces;
   int count = 2;
-  Clock::time_point last_progress = Clock::now();
+  SteadyClock::time_point last_progress = now_();
   while (count > 0) {
     if (next->iov_len == 0) {
       ++next;
@@ -95,7 +99,7 @@ Status FdOutputStream::SendAll(const void* data, int64_t n) {
       }
       continue;
     }
-    last_progress = Clock::now();
+    last_progress = now_();
     for (size_t left = static_cast<size_t>(written); left > 0;) {
       const size_t step = std::min(left, next->iov_len);
       next->iov_base = static_cast<char*>(next->iov_base) + step;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "recflow/core/io.h"
@@ -22,9 +23,12 @@ class FdOutputStream final : public OutputStream {
  public:
   /// At most this many bytes of small writes are gathered before they are sent.
   static constexpr int64_t kGatherBytes = 256 << 10;
+  /// What the send timeout is measured with: steady_clock::now, or a test's clock.
+  using Clock = std::function<std::chrono::steady_clock::time_point()>;
 
-  /// Takes `fd` (closed by Close or the destructor when `owned`).
-  FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms = 0);
+  /// Takes `fd` (closed by Close or the destructor when `owned`). `clock` (empty:
+  /// steady_clock::now) is read when bytes move and before each wait.
+  FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms = 0, Clock clock = {});
   ~FdOutputStream() override;
   Status Write(const void* data, int64_t n) override;
   Status Flush() override;
@@ -43,6 +47,7 @@ class FdOutputStream final : public OutputStream {
   std::string name_;
   bool owned_;
   int send_timeout_ms_;
+  Clock now_;
   bool socket_ = true;   // false once sendmsg said ENOTSOCK: writev then
   std::string pending_;  // gathered small writes
   int64_t position_ = 0;
