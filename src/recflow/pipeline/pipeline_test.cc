@@ -10,10 +10,10 @@
 #include "recflow/columnar/element_access.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/testing/drain.h"
 
 namespace recflow::pipeline {
 namespace {

@@ -2,11 +2,11 @@
 // allowed keys.
 #include <gtest/gtest.h>
 
+#include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/yaml_pipeline.h"
-#include "recflow/testing/drain.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::pipeline {

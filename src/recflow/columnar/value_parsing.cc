@@ -1,9 +1,9 @@
 // Bool and ISO-8601 timestamp parsing (numbers are inline templates over std::from_chars).
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
 #include <chrono>
 
-namespace recflow::csv {
+namespace recflow {
 namespace {
 
 bool EqualsLower(std::string_view s, std::string_view lower) {
@@ -97,4 +97,4 @@ bool ParseTimestampMicros(std::string_view s, int64_t* out) {
   return true;
 }
 
-}  // namespace recflow::csv
+}  // namespace recflow

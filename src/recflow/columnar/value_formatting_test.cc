@@ -1,5 +1,5 @@
 // Tests for value → text conversions: floats and timestamps read back by value_parsing.h exactly.
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
-namespace recflow::csv {
+namespace recflow {
 namespace {
 
 template <typename T>
@@ -100,4 +100,4 @@ TEST(ValueFormattingTest, TimestampsOutsideFourDigitYearsAreTypeErrors) {
 }
 
 }  // namespace
-}  // namespace recflow::csv
+}  // namespace recflow

@@ -1,12 +1,12 @@
 // Tests for CSV value parsing: bool spellings, integer and float forms, ISO-8601 timestamps.
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace recflow::csv {
+namespace recflow {
 namespace {
 
 TEST(ValueParsingTest, Bool) {
@@ -80,4 +80,4 @@ TEST(ValueParsingTest, Timestamps) {
 }
 
 }  // namespace
-}  // namespace recflow::csv
+}  // namespace recflow

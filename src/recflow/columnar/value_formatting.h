@@ -1,4 +1,4 @@
-// Value → text conversions shared by the CSV and JSON Lines writers (the inverse of value_parsing.h).
+// Value → text conversions shared by the text formats (CSV, JSON Lines), cast and scalars: the inverse of value_parsing.h.
 #pragma once
 
 #include <charconv>
@@ -10,7 +10,7 @@
 
 #include "recflow/core/status.h"
 
-namespace recflow::csv {
+namespace recflow {
 
 /// Appends `v` in decimal ("-42"), as ParseInteger reads it back.
 template <std::integral T>
@@ -42,4 +42,4 @@ inline constexpr int64_t kMaxTextTimestampMicros =
 /// with other than four digits) it writes nothing and returns a TypeError.
 Status FormatTimestamp(int64_t micros, char (&text)[kTimestampTextSize]);
 
-}  // namespace recflow::csv
+}  // namespace recflow

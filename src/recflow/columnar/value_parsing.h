@@ -1,4 +1,4 @@
-// Text → value conversions used by inference and decoding: bool, integers, floats, timestamps.
+// Text → value conversions shared by the text formats' inference and decoding, cast and predicates: bool, integers, floats, timestamps.
 #pragma once
 
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <type_traits>
 
-namespace recflow::csv {
+namespace recflow {
 
 /// "true"/"false" in any letter case.
 bool ParseBool(std::string_view s, bool* out);
@@ -45,4 +45,4 @@ bool ParseFloat(std::string_view s, T* out) {
 /// No zone means UTC. Writes microseconds since 1970-01-01T00:00:00Z.
 bool ParseTimestampMicros(std::string_view s, int64_t* out);
 
-}  // namespace recflow::csv
+}  // namespace recflow

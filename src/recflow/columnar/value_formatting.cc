@@ -1,13 +1,13 @@
 // AppendFloat, and FormatTimestamp on the shared timestamp text (value_text.h).
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "recflow/formats/value_text.h"
+#include "recflow/columnar/value_text.h"
 
-namespace recflow::csv {
+namespace recflow {
 namespace {
 
 template <typename T>
@@ -37,4 +37,4 @@ Status FormatTimestamp(int64_t micros, char (&text)[kTimestampTextSize]) {
   return Status::OK();
 }
 
-}  // namespace recflow::csv
+}  // namespace recflow

@@ -1,5 +1,5 @@
 // Date, time, timestamp and decimal text, and half-float widening.
-#include "recflow/formats/value_text.h"
+#include "recflow/columnar/value_text.h"
 
 #include <algorithm>
 #include <chrono>

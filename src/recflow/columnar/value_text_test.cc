@@ -1,5 +1,5 @@
 // Tests of the text of dates, times, timestamps, decimals and half floats.
-#include "recflow/formats/value_text.h"
+#include "recflow/columnar/value_text.h"
 
 #include <gtest/gtest.h>
 
