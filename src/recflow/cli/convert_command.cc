@@ -10,6 +10,7 @@
 #include "recflow/cli/source_flags.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/ops/columns/select.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/dead_letters.h"
 #include "recflow/pipeline/input_source.h"
@@ -40,19 +41,16 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   return spec;
 }
 
-// Column indices to keep: --select in order (all when absent), plus partition columns not selected.
-Result<std::vector<int>> Projection(const Schema& schema, const ConvertFlags& flags) {
-  if (flags.select.empty()) return std::vector<int>();
-  std::vector<int> projection;
-  auto add = [&](const std::string& name) -> Status {
-    const int index = schema.GetFieldIndex(name);
-    if (index < 0) return Status::InvalidArgument("no column '" + name + "' in " + schema.ToString());
-    if (std::find(projection.begin(), projection.end(), index) == projection.end()) projection.push_back(index);
-    return Status::OK();
-  };
-  for (const std::string& name : flags.select) RETURN_NOT_OK(add(name));
-  for (const std::string& name : flags.partition_by) RETURN_NOT_OK(add(name));
-  return projection;
+// The columns to keep: --select in order (none: all), then the partition columns not selected.
+std::vector<std::string> SelectedColumns(const ConvertFlags& flags) {
+  if (flags.select.empty()) return {};
+  std::vector<std::string> names;
+  for (const auto* list : {&flags.select, &flags.partition_by}) {
+    for (const std::string& name : *list) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  return names;
 }
 
 void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
@@ -76,7 +74,7 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
   w.Key("bytes_written");
   w.Int(s.sink.written_bytes);
   w.Key("narrowed_doubles");
-  w.Int(s.narrowed_doubles);
+  w.Int(s.sink.narrowed_doubles);
   w.Key("threads");
   w.Int(s.threads);
   w.Key("seconds");
@@ -98,8 +96,12 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
   options.threads = flags.threads;
-  ASSIGN_OR_RETURN(options.projection, Projection(*source->schema(), flags));
-  ASSIGN_OR_RETURN(SchemaPtr schema, pipeline::ProjectSchema(source->schema(), options.projection));
+  SchemaPtr schema = source->schema();
+  if (const std::vector<std::string> columns = SelectedColumns(flags); !columns.empty()) {
+    ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(schema, columns));
+    schema = projection.output_schema();
+    options.projection.emplace(std::move(projection));
+  }
 
   ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
@@ -135,8 +137,8 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
                          static_cast<double>(s.sink.records) / std::max(seconds, 1e-9),
                          static_cast<double>(s.input_bytes) / 1e6 / std::max(seconds, 1e-9), s.threads);
   if (s.skipped_records > 0) summary += fmt::format("; {} bad records skipped", s.skipped_records);
-  if (s.narrowed_doubles > 0) {
-    summary += fmt::format("; {} float64 values lost precision as float32", s.narrowed_doubles);
+  if (s.sink.narrowed_doubles > 0) {
+    summary += fmt::format("; {} float64 values lost precision as float32", s.sink.narrowed_doubles);
   }
   fmt::print(stderr, "{}\n", summary);
   if (flags.json) PrintSummaryJson(s, flags.output, seconds, out);

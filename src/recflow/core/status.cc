@@ -67,6 +67,12 @@ Status Status::WithNote(std::string_view note) const {
   return s;
 }
 
+Status Status::WithPrefix(std::string_view prefix) const {
+  Status s(*this);
+  if (s.state_) s.state_->message.insert(0, prefix);
+  return s;
+}
+
 std::string Status::ToString() const {
   if (!state_) return "OK";
   const ErrorContext& c = state_->context;

@@ -72,6 +72,8 @@ class [[nodiscard]] Status {
   Status WithField(std::string_view field) const;
   /// Returns a copy whose message ends with `note` (context kept); OK stays OK.
   Status WithNote(std::string_view note) const;
+  /// Returns a copy whose message starts with `prefix` (context kept); OK stays OK.
+  Status WithPrefix(std::string_view prefix) const;
 
   /// "FILE: record R, byte offset O, field F: message" — the parts that are known.
   std::string ToString() const;

@@ -38,6 +38,13 @@ TEST(StatusTest, WithNoteAppendsAndKeepsTheContext) {
   EXPECT_TRUE(Status::OK().WithNote("x").ok());
 }
 
+TEST(StatusTest, WithPrefixPrependsAndKeepsTheContext) {
+  const Status st = Status::IOError("disk full").WithFile("f").WithField("x").WithPrefix("step 'w': ");
+  EXPECT_EQ(st.ToString(), "f: field 'x': step 'w': disk full");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_TRUE(Status::OK().WithPrefix("x").ok());
+}
+
 TEST(StatusTest, ContextIsFormattedAndKeptOnce) {
   Status s = Status::DataError("bad data CRC").WithRecord(12).WithOffset(3456).WithFile("a.tfrecord");
   EXPECT_EQ(s.ToString(), "a.tfrecord: record 12, byte offset 3456: bad data CRC");

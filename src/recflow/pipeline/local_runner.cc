@@ -9,6 +9,8 @@
 
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/pipeline/batch_source.h"
+#include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
 namespace recflow::pipeline {
@@ -48,7 +50,7 @@ class Run {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
-    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->PrepareCommit())));
+    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
@@ -111,13 +113,16 @@ class Run {
       }
       inputs.push_back(sources.back().get());
     }
-    std::map<int, std::unique_ptr<SinkWriter>> writers;
+    std::vector<StageSink> stage_sinks;
     std::map<int, std::unique_ptr<GroupedState>> grouped;
+    std::map<int, std::unique_ptr<CollectSink>> kept;
+    StageResources resources;
     for (int id : stage.steps) metrics_->step(id).stage = number;
     for (int id : stage.sinks) {
       const Node& node = pipeline_.node(id);
       metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
+      resources.consumer_sinks[id] = stage_sinks.size();
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
         if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
@@ -128,20 +133,21 @@ class Run {
           }
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
-        writers[id] = std::make_unique<SinkWriter>(sinks_.back().second.get());
+        stage_sinks.push_back({sinks_.back().second.get(), node.name});
       } else {
         ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
+        stage_sinks.push_back({grouped[id].get(), node.name});
       }
     }
-    std::map<int, Batches> kept;
-    StageResources resources;
+    for (int id : stage.materialized) {
+      kept[id] = std::make_unique<CollectSink>();
+      resources.kept_sinks[id] = stage_sinks.size();
+      stage_sinks.push_back({kept[id].get(), pipeline_.node(id).name});
+    }
     resources.pipeline = &pipeline_;
     resources.stage = &stage;
     resources.stage_number = number;
     resources.side_inputs = &sides;
-    resources.writers = &writers;
-    resources.grouped = &grouped;
-    resources.kept = &kept;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
     PipelineStageProgram program(resources);
@@ -152,20 +158,13 @@ class Run {
     stage_options.progress = &stage_metrics.progress;
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
-    auto flush = [&]() -> Status {
-      for (auto& [id, writer] : writers) {
-        Status st = writer->Flush();
-        if (!st.ok()) return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
-      }
-      return Status::OK();
-    };
-    auto stats = RunStage(inputs, &program, stage_options, flush);
+    auto stats = RunStage(inputs, stage_sinks, &program, stage_options);
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
     for (auto& [id, state] : grouped) {
       const Node& node = pipeline_.node(id);
-      auto batches = state->Finish(options_.group_batch_rows);
+      auto batches = state->TakeOutput(options_.group_batch_rows);
       if (!batches.ok()) return Status(batches.status().code(), "step '" + node.name + "': " + batches.status().message());
       auto shared = std::make_shared<const Batches>(std::move(batches).ValueUnsafe());
       int64_t rows = 0;
@@ -177,10 +176,10 @@ class Run {
       side_values_[id] = std::move(value);
       grouped_outputs_[id] = std::move(shared);
     }
-    for (auto& [id, batches] : kept) {
+    for (auto& [id, collected] : kept) {
       auto value = std::make_shared<SideInputValue>();
       value->schema = pipeline_.node(id).schema;
-      value->batches = std::move(batches);
+      value->batches = collected->TakeBatches();
       side_values_[id] = std::move(value);
     }
     stage_metrics.done = true;

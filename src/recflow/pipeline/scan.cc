@@ -9,12 +9,10 @@ namespace {
 
 class ScanProgram final : public StageProgram {
  public:
-  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit) override {
+  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit, SinkFeed&) override {
     return std::unique_ptr<UnitState>();
   }
   Status Assign(const UnitInfo&, UnitState*) override { return Status::OK(); }
-  Status Compress(UnitState*) override { return Status::OK(); }
-  Status Write(UnitState*) override { return Status::OK(); }
   void OnSkipped(size_t, const SkippedRecord&) override {}
 };
 
@@ -24,7 +22,7 @@ Result<ScanStats> ScanSource(Source* source, int threads) {
   ScanProgram program;
   StageOptions options;
   options.threads = threads;
-  ASSIGN_OR_RETURN(StageStats stage, RunStage({source}, &program, options));
+  ASSIGN_OR_RETURN(StageStats stage, RunStage({source}, {}, &program, options));
   ScanStats stats;
   stats.records = stage.input_records - stage.skipped_records;
   stats.skipped = stage.skipped_records;
