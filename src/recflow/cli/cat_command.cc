@@ -151,7 +151,7 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   // Standard input and pipes cannot be read twice (a sample, then every record): a Source keeps
   // its sample.
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
-                   OpenTabularInputs(inputs, flags.inputs, flags.source, /*pipes_as_source=*/true));
+                   OpenTabularInputs(inputs, /*pipes_as_source=*/true));
   if (source != nullptr) return CatSource(source.get(), flags, out);
   return CatRecords(flags, inputs, out);
 }

@@ -24,8 +24,9 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   pipeline::OutputSpec spec;
   spec.output = flags.output;
   spec.format = flags.to;
-  spec.record_type = flags.record_type;
-  spec.decimals = flags.decimals;
+  spec.args.Set("record_type", flags.record_type);
+  spec.args.Set("decimals", flags.decimals);
+  spec.args.Set("delimiter", flags.source.delimiter);
   spec.compression = flags.compression;
   spec.level = flags.level;
   spec.shards = flags.shards;
@@ -36,7 +37,6 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   spec.partition_by = flags.partition_by;
   spec.mode = flags.mode;
   spec.sync = !flags.no_sync;
-  spec.delimiter = flags.source.delimiter;
   return spec;
 }
 
@@ -92,8 +92,8 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
-  pipeline::InputOptions input_options;
-  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, flags.bad_rows != "fail", &input_options));
+  ASSIGN_OR_RETURN(const pipeline::InputOptions input_options,
+                   pipeline::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();

@@ -8,8 +8,8 @@
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/tfrecord/record_reader.h"
+#include "recflow/cli/source_flags.h"
 #include "recflow/pipeline/input_detection.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
@@ -24,22 +24,25 @@ struct InputFlags {
 
 /// The files to read and how to read them.
 struct Inputs {
+  /// How the flags say to read them (ReadSpecOf).
+  pipeline::InputSpec spec;
   /// Expanded (directories walked, globs matched), partitions discovered and each file detected,
   /// once per command (pipeline::DetectInputs).
   pipeline::ResolvedInputs resolved;
   example::RecordType record_type = example::RecordType::kExample;
   /// As the flags say; a file is read with its detected codec unless --compression names one
-  /// (pipeline::WithDetectedCodec).
+  /// (tfrecord::WithDetectedCodec).
   tfrecord::ReaderOptions reader_options;
 };
 
-/// The TFRecord reader options the flags ask for (--compression, --no-verify, --skip-corrupt,
-/// --max-record-bytes).
-Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source);
+/// The read spec of a command reading records: InputSpecOf(source) with --record-type, corrupt
+/// records skipped with --skip-corrupt, and the TFRecord reader words of --compression,
+/// --no-verify and --skip-corrupt.
+pipeline::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source);
 
 /// Detects the inputs (pipeline::DetectInputs with --from) and converts the flags. Detection
 /// errors (a format recflow does not read, bytes that say nothing) end here, before any reading.
-Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source);
+Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source);
 
 /// A reader of `file` ("-": standard input, streamed) with inputs.reader_options and its detected
 /// codec; `read_all` is false when only the first records will be read (compressed input is then

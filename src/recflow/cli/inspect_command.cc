@@ -79,7 +79,7 @@ Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   std::vector<FileReport> files = DetectionReports(inputs);
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
-                   OpenTabularInputs(inputs, flags.inputs, flags.source, /*pipes_as_source=*/false));
+                   OpenTabularInputs(inputs, /*pipes_as_source=*/false));
   if (source != nullptr) {
     ASSIGN_OR_RETURN(TableReport report, InspectSource(source.get(), std::move(files)));
     if (flags.json) {

@@ -5,18 +5,15 @@
 
 namespace recflow::cli {
 
-Result<std::unique_ptr<Source>> OpenTabularInputs(const Inputs& inputs, const InputFlags& flags,
-                                                  const SourceFlags& source, bool pipes_as_source) {
+Result<std::unique_ptr<Source>> OpenTabularInputs(const Inputs& inputs, bool pipes_as_source) {
   // Partition columns and a dataset of zero rows (its recorded columns) need a Source.
   bool tabular = inputs.resolved.partition_schema->num_fields() > 0 || inputs.resolved.empty_dataset_schema != nullptr;
   for (const pipeline::ResolvedInput& file : inputs.resolved.files) {
-    tabular = tabular || file.detected.format != pipeline::InputFormat::kTfrecord ||
+    tabular = tabular || file.detected.format->name() != "tfrecord" ||
               (pipes_as_source && !file.detected.rereadable);
   }
   if (!tabular) return std::unique_ptr<Source>();
-  pipeline::InputOptions options;
-  RETURN_NOT_OK(ConfigureInputs(source, flags.record_type, flags.skip_corrupt, &options));
-  options.tfrecord.reader = inputs.reader_options;
+  ASSIGN_OR_RETURN(const pipeline::InputOptions options, pipeline::MakeInputOptions(inputs.spec));
   return pipeline::OpenInputs(inputs.resolved, options);
 }
 

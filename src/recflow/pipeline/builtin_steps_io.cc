@@ -25,16 +25,24 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
     ASSIGN_OR_RETURN(auto hints, a.StringMap("schema_hints"));
     for (const auto& [column, type] : hints) spec.schema_hints.push_back(column + ":" + type);
   }
-  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", "example"));
-  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", ","));
-  ASSIGN_OR_RETURN(spec.quote, a.String("quote", "\""));
-  ASSIGN_OR_RETURN(bool header, a.Bool("header", true));
-  spec.no_header = !header;
-  ASSIGN_OR_RETURN(spec.null_values, a.StringList("null_values"));
-  ASSIGN_OR_RETURN(spec.comment, a.String("comment", ""));
+  // The format words, parsed by each format (formats::FormatDescriptor::ParseReadOptions).
+  for (const char* key : {"record_type", "delimiter", "quote", "comment"}) {
+    if (!a.Has(key)) continue;
+    ASSIGN_OR_RETURN(std::string value, a.String(key));
+    spec.args.Set(key, std::move(value));
+  }
+  if (a.Has("header")) {
+    ASSIGN_OR_RETURN(const bool header, a.Bool("header", true));
+    spec.args.Set("header", header ? "true" : "false");
+  }
+  if (a.Has("max_record_bytes")) {
+    ASSIGN_OR_RETURN(const int64_t max_record_bytes, a.Int("max_record_bytes"));
+    spec.args.Set("max_record_bytes", std::to_string(max_record_bytes));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> null_values, a.StringList("null_values"));
+  spec.args.SetList("null_values", std::move(null_values));
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
   ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
-  ASSIGN_OR_RETURN(spec.max_record_bytes, a.Int("max_record_bytes", spec.max_record_bytes));
   spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
   auto options = MakeInputOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
@@ -59,8 +67,11 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.output, a.String("path"));
   ASSIGN_OR_RETURN(spec.output, ctx.ArgPath("path", spec.output));
   ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
-  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", spec.record_type));
-  ASSIGN_OR_RETURN(spec.decimals, a.String("decimals", spec.decimals));
+  for (const char* key : {"record_type", "decimals", "delimiter"}) {
+    if (!a.Has(key)) continue;
+    ASSIGN_OR_RETURN(std::string value, a.String(key));
+    spec.args.Set(key, std::move(value));
+  }
   ASSIGN_OR_RETURN(spec.compression, a.String("compression", spec.compression));
   ASSIGN_OR_RETURN(int64_t level, a.Int("level", -1));
   spec.level = static_cast<int>(level);
@@ -72,7 +83,6 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.partition_by, a.StringList("partition_by"));
   ASSIGN_OR_RETURN(spec.mode, a.String("mode", spec.mode));
   ASSIGN_OR_RETURN(spec.sync, a.Bool("sync", true));
-  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", spec.delimiter));
   auto options = MakeSinkOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
   if (spec.format == "tfrecord") {
@@ -91,7 +101,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
 }  // namespace
 
 void AddIoSteps(StepRegistry* registry) {
-  (void)registry->Add(StepType{"read", "read files, directories or globs (csv, jsonl, tfrecord, avro, arrow)", "path", 0, 0,
+  (void)registry->Add(StepType{"read", "read files, directories or globs of any format recflow reads", "path", 0, 0,
                                BuildRead, NodeKind::kRead});
   (void)registry->Add(StepType{"write", "write a sharded, partitioned, committed dataset", "path", 1, 1, BuildWrite,
                                NodeKind::kWrite});

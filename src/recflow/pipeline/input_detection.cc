@@ -8,32 +8,12 @@
 
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/inputs.h"
+#include "recflow/formats/builtin_formats.h"
 #include "recflow/ops/columns/type_name.h"
 
 namespace recflow::pipeline {
 
 namespace {
-
-/// The input format that reads `content`; nullopt for unknown and foreign content.
-std::optional<InputFormat> FormatOfContent(formats::ContentKind content) {
-  switch (content) {
-    case formats::ContentKind::kEmpty:  // zero records, as Beam writes empty shards
-    case formats::ContentKind::kTfrecord:
-      return InputFormat::kTfrecord;
-    case formats::ContentKind::kArrowFile:
-    case formats::ContentKind::kArrowStream:
-    case formats::ContentKind::kArrowLegacyStream:
-      return InputFormat::kArrow;
-    case formats::ContentKind::kAvro:
-      return InputFormat::kAvro;
-    case formats::ContentKind::kJsonl:
-      return InputFormat::kJsonl;
-    case formats::ContentKind::kCsv:
-      return InputFormat::kCsv;
-    default:
-      return std::nullopt;
-  }
-}
 
 bool IsDirectory(const std::string& path) {
   std::error_code ec;
@@ -92,58 +72,7 @@ bool AllEmptyFiles(const std::vector<ResolvedInput>& files) {
 
 }  // namespace
 
-Result<InputFormat> ParseInputFormat(std::string_view name) {
-  if (name.empty() || name == "auto") return InputFormat::kAuto;
-  if (name == "csv") return InputFormat::kCsv;
-  if (name == "jsonl" || name == "json") return InputFormat::kJsonl;
-  if (name == "tfrecord") return InputFormat::kTfrecord;
-  if (name == "avro") return InputFormat::kAvro;
-  if (name == "arrow" || name == "feather") return InputFormat::kArrow;
-  return Status::InvalidArgument("unknown input format '" + std::string(name) + "' (csv, jsonl, tfrecord, avro, arrow)");
-}
-
-std::string_view InputFormatName(InputFormat format) {
-  switch (format) {
-    case InputFormat::kAuto: return "auto";
-    case InputFormat::kCsv: return "csv";
-    case InputFormat::kJsonl: return "jsonl";
-    case InputFormat::kTfrecord: return "tfrecord";
-    case InputFormat::kAvro: return "avro";
-    case InputFormat::kArrow: return "arrow";
-  }
-  return "unknown";
-}
-
-Result<DetectedInput> DetectInputFormat(const std::string& path, InputFormat forced) {
-  DetectedInput detected;
-  ASSIGN_OR_RETURN(detected.sniffed, formats::SniffFile(path));
-  detected.rereadable = IsRegularFile(path);
-  const formats::Sniffed& sniffed = detected.sniffed;
-  if (forced != InputFormat::kAuto) {
-    RETURN_NOT_OK(formats::CheckReadableCodec(path, sniffed));
-    detected.format = forced;
-  } else {
-    RETURN_NOT_OK(formats::CheckReadable(path, sniffed));
-    std::optional<InputFormat> format = FormatOfContent(sniffed.content);
-    if (!format) {
-      return Status::NotFound("cannot tell the format of " + path +
-                              ": its first bytes match no format recflow reads and its name has no known suffix; "
-                              "pass --from");
-    }
-    detected.format = *format;
-  }
-  const bool self_compressed = detected.format == InputFormat::kAvro || detected.format == InputFormat::kArrow;
-  if (self_compressed && sniffed.codec != formats::SniffedCodec::kNone) {
-    return Status::DataError(std::string(formats::CodecName(sniffed.codec)) + "-compressed " +
-                             std::string(InputFormatName(detected.format)) +
-                             " input: recflow reads Avro and Arrow IPC uncompressed (their own block and buffer "
-                             "compression is read); decompress it first")
-        .WithFile(path);
-  }
-  return detected;
-}
-
-Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, InputFormat forced) {
+Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced) {
   if (args.empty()) return Status::InvalidArgument("no input");
   ResolvedInputs inputs;
   inputs.partition_schema = Schema::Make({});
@@ -184,22 +113,15 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, InputF
     }
   }
   for (ResolvedInput& file : inputs.files) {
-    ASSIGN_OR_RETURN(file.detected, DetectInputFormat(file.path, forced));
+    ASSIGN_OR_RETURN(file.detected, formats::BuiltinFormats().Detect(file.path, forced));
     const ResolvedInput& first = inputs.files.front();
     if (file.detected.format != first.detected.format) {
       return Status::InvalidArgument("inputs mix formats (" + first.path + " is " +
-                                     std::string(InputFormatName(first.detected.format)) + ", " + file.path + " is " +
-                                     std::string(InputFormatName(file.detected.format)) + "): pass --from");
+                                     std::string(first.detected.format->name()) + ", " + file.path + " is " +
+                                     std::string(file.detected.format->name()) + "): pass --from");
     }
   }
   return inputs;
-}
-
-tfrecord::ReaderOptions WithDetectedCodec(tfrecord::ReaderOptions options, const DetectedInput& input) {
-  if (!options.compression_auto) return options;
-  options.compression_auto = false;
-  options.compression = formats::ReadableCompression(input.sniffed.codec).value_or(Compression::kNone);
-  return options;
 }
 
 }  // namespace recflow::pipeline

@@ -4,14 +4,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "recflow/core/compression.h"
-#include "recflow/core/io.h"
-#include "recflow/formats/arrow_ipc/arrow_source.h"
-#include "recflow/formats/avro/avro_source.h"
-#include "recflow/formats/csv/csv_source.h"
-#include "recflow/formats/jsonl/jsonl_source.h"
-#include "recflow/formats/schema_json.h"
-#include "recflow/formats/tfrecord/sampled_schema.h"
 #include "recflow/pipeline/batch_source.h"
 
 namespace recflow::pipeline {
@@ -52,37 +44,37 @@ class ConformedUnit final : public SourceUnit {
 // The files in order, each opened once, when the previous one is exhausted.
 class ChainedSource final : public Source {
  public:
-  ChainedSource(ResolvedInputs inputs, InputOptions options)
-      : files_(std::move(inputs.files)),
-        options_(std::move(options)),
+  ChainedSource(ResolvedInputs inputs, InputOptions options) : options_(std::move(options)),
         partition_schema_(std::move(inputs.partition_schema)),
-        name_(files_.size() == 1 ? files_[0].path : std::to_string(files_.size()) + " files") {}
+        name_(inputs.files.size() == 1 ? inputs.files[0].path : std::to_string(inputs.files.size()) + " files") {
+    for (ResolvedInput& file : inputs.files) {
+      files_.push_back({std::move(file.path), std::move(file.detected)});
+      partitions_.push_back(std::move(file.partition));
+    }
+  }
 
   Status Init() {
-    if (options_.type_hints != nullptr && (format(0) == InputFormat::kAvro || format(0) == InputFormat::kArrow)) {
+    const formats::FormatDescriptor& format = *files_[0].detected.format;
+    if (options_.settings.type_hints != nullptr && format.carries_schema()) {
       return Status::InvalidArgument("schema hints apply to inferred schemas (CSV, JSON Lines, TFRecord); " +
                                      files_[0].path + " carries its own schema: cast its columns in a pipeline instead");
     }
+    std::shared_ptr<const formats::FormatReadOptions> read_options;
+    if (const auto it = options_.read_options.find(&format); it != options_.read_options.end()) {
+      read_options = it->second;
+    } else {
+      ASSIGN_OR_RETURN(read_options, format.ParseReadOptions(options_.settings));
+    }
+    opener_ = format.NewOpener(read_options);
     // Inference over several files sees a sample: a column it never found null may be null (or
     // a feature missing) in a later file, so every column is nullable.
-    const bool several_inferred = files_.size() > 1 && SchemaInferred(format(0));
-    if (several_inferred && format(0) == InputFormat::kTfrecord) {
-      // Features differ from file to file (a feature only some partitions have): sample them all
-      // first, then read them from their start.
-      for (const ResolvedInput& file : files_) {
-        if (file.detected.rereadable) continue;
-        return Status::InvalidArgument(
-            (file.path == "-" ? std::string("standard input") : file.path) +
-            " is not a regular file: TFRecord inputs read together infer their schema from a sample of each "
-            "before reading them, and a pipe can be read only once; give --schema, or read it on its own");
-      }
-      auto open = [this](size_t k) { return tfrecord::RecordReader::Open(files_[k].path, ReaderOptionsOf(k)); };
-      ASSIGN_OR_RETURN(tfrecord::SampledSchema sampled,
-                       tfrecord::InferSampledSchema(files_.size(), open, options_.tfrecord.record_type,
-                                                    options_.tfrecord.inference_records,
-                                                    options_.tfrecord.skip_bad_records));
-      ASSIGN_OR_RETURN(data_schema_, ApplySchemaHints(sampled.schema, options_.type_hints, name_));
-      data_schema_ = data_schema_->WithAllNullable();
+    const bool several_inferred = files_.size() > 1 && read_options->infers_schema();
+    SchemaPtr sampled;
+    if (several_inferred) {
+      ASSIGN_OR_RETURN(sampled, opener_->SampleSchema(files_, name_));
+    }
+    if (sampled != nullptr) {
+      data_schema_ = sampled->WithAllNullable();
       RETURN_NOT_OK(OpenFile(0, data_schema_));
     } else {
       RETURN_NOT_OK(OpenFile(0, nullptr));
@@ -105,7 +97,7 @@ class ChainedSource final : public Source {
   const std::string& name() const override { return name_; }
   int64_t stored_bytes() const override {
     int64_t total = 0;
-    for (const ResolvedInput& file : files_) {
+    for (const formats::FileToRead& file : files_) {
       std::error_code ec;
       const auto size = std::filesystem::file_size(file.path, ec);
       if (file.path == "-" || ec) return -1;
@@ -122,7 +114,7 @@ class ChainedSource final : public Source {
       if (unit != nullptr) {
         if (partition_schema_->num_fields() == 0 && current_->schema() == data_schema_) return unit;
         return std::unique_ptr<SourceUnit>(
-            std::make_unique<ConformedUnit>(std::move(unit), schema_, partition_schema_, files_[index_].partition));
+            std::make_unique<ConformedUnit>(std::move(unit), schema_, partition_schema_, partitions_[index_]));
       }
       if (index_ + 1 >= files_.size()) return std::unique_ptr<SourceUnit>();
       RETURN_NOT_OK(OpenFile(index_ + 1, data_schema_));
@@ -130,91 +122,25 @@ class ChainedSource final : public Source {
   }
 
  private:
-  /// True when files of `format` get their schema by inference (not --schema, not the file).
-  bool SchemaInferred(InputFormat format) const {
-    switch (format) {
-      case InputFormat::kCsv:
-        return options_.csv.schema == nullptr;
-      case InputFormat::kJsonl:
-        return options_.jsonl.schema == nullptr;
-      case InputFormat::kTfrecord:
-        return options_.tfrecord.schema == nullptr;
-      case InputFormat::kAvro:
-      case InputFormat::kArrow:
-      case InputFormat::kAuto:
-        break;
-    }
-    return false;
-  }
-
-  InputFormat format(size_t index) const { return files_[index].detected.format; }
-
-  /// The TFRecord reader options for file `index`: its detected codec unless one was named.
-  tfrecord::ReaderOptions ReaderOptionsOf(size_t index) const {
-    return WithDetectedCodec(options_.tfrecord.reader, files_[index].detected);
-  }
-
-  /// File `index` as a stream of its bytes, decompressed with the codec its content showed.
-  Result<std::unique_ptr<InputStream>> OpenText(size_t index) const {
-    const Compression codec =
-        formats::ReadableCompression(files_[index].detected.sniffed.codec).value_or(Compression::kNone);
-    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(files_[index].path));
-    return MakeDecompressingStream(codec, std::move(file));
-  }
-
   Status OpenFile(size_t index, const SchemaPtr& schema) {
     index_ = index;
-    const std::string& path = files_[index].path;
-    switch (format(index)) {
-      case InputFormat::kCsv: {
-        csv::ReadOptions o = options_.csv;
-        if (schema != nullptr) o.schema = schema;
-        // Later files must name their columns as the first CSV file did.
-        o.expected_header = csv_header_;
-        ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenText(index));
-        ASSIGN_OR_RETURN(current_, csv::OpenCsvSource(std::move(in), o, csv_header_.empty() ? &csv_header_ : nullptr));
-        break;
-      }
-      case InputFormat::kJsonl: {
-        jsonl::ReadOptions o = options_.jsonl;
-        if (schema != nullptr) o.schema = schema;
-        ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenText(index));
-        ASSIGN_OR_RETURN(current_, jsonl::OpenJsonlSource(std::move(in), o));
-        break;
-      }
-      case InputFormat::kTfrecord: {
-        tfrecord::SourceOptions o = options_.tfrecord;
-        o.reader = ReaderOptionsOf(index);
-        if (schema != nullptr) o.schema = schema;
-        ASSIGN_OR_RETURN(current_, tfrecord::OpenTfrecordSource(path, o));
-        break;
-      }
-      case InputFormat::kAvro: {
-        ASSIGN_OR_RETURN(current_, avro::OpenAvroSource(path, options_.avro));
-        break;
-      }
-      case InputFormat::kArrow: {
-        ASSIGN_OR_RETURN(current_, arrow_ipc::OpenArrowSource(path, files_[index].detected.sniffed.content));
-        break;
-      }
-      case InputFormat::kAuto:
-        return Status::Internal("input format not resolved");
-    }
+    ASSIGN_OR_RETURN(current_, opener_->Open(files_[index], schema));
     // Avro and Arrow files carry their own schema; a later file must have the first one's columns.
     if (schema != nullptr && !current_->schema()->Equals(*schema)) {
-      return Status::InvalidArgument(path + " has columns " + current_->schema()->ToString() + ", " +
+      return Status::InvalidArgument(files_[index].path + " has columns " + current_->schema()->ToString() + ", " +
                                      files_[0].path + " has " + schema->ToString());
     }
     return Status::OK();
   }
 
-  std::vector<ResolvedInput> files_;
+  std::vector<formats::FileToRead> files_;
+  std::vector<std::vector<dataset::PartitionValue>> partitions_;  // of each file
   InputOptions options_;
   SchemaPtr partition_schema_;
   std::string name_;
   SchemaPtr data_schema_;
   SchemaPtr schema_;
-  std::vector<std::string> csv_header_;  // the first CSV file's header row
+  std::unique_ptr<formats::FileOpener> opener_;
   size_t index_ = 0;
   std::unique_ptr<Source> current_;
 };

@@ -1,41 +1,39 @@
-// OpenInputs: command-line inputs (files, directories, globs; CSV, JSON Lines, TFRecord, Avro, Arrow) as one
-// Source, with Hive partition directories turned back into columns.
+// OpenInputs: command-line inputs (files, directories, globs; any registered format) as one Source, with Hive
+// partition directories turned back into columns.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "recflow/core/result.h"
-#include "recflow/formats/avro/read_options.h"
-#include "recflow/formats/csv/read_options.h"
-#include "recflow/formats/jsonl/read_options.h"
+#include "recflow/formats/registry/format_descriptor.h"
 #include "recflow/formats/source.h"
-#include "recflow/formats/tfrecord/tfrecord_source.h"
 #include "recflow/pipeline/input_detection.h"
 
 namespace recflow::pipeline {
 
 /// How each input file is read.
 struct InputOptions {
-  /// The format of every file, or kAuto to detect it (all files must agree).
-  InputFormat format = InputFormat::kAuto;
-  csv::ReadOptions csv = csv::ReadOptions::Defaults();
-  jsonl::ReadOptions jsonl = jsonl::ReadOptions::Defaults();
-  tfrecord::SourceOptions tfrecord = tfrecord::SourceOptions::Defaults();
-  avro::ReadOptions avro = avro::ReadOptions::Defaults();
-  /// Column types overriding inference (also set in the csv, jsonl and tfrecord options); Avro
-  /// and Arrow files carry their own schema and refuse hints. Null: none.
-  SchemaPtr type_hints;
+  /// The format of every file, or nullptr to detect it (all files must agree).
+  const formats::FormatDescriptor* format = nullptr;
+  /// What each format's read options are parsed from: the generic settings and format words.
+  formats::ReadSettings settings;
+  /// Each format's parsed read options (MakeInputOptions parses every registered format's, so a
+  /// bad value fails before anything is read). A format without an entry has its options parsed
+  /// from `settings` when its first file is opened.
+  std::map<const formats::FormatDescriptor*, std::shared_ptr<const formats::FormatReadOptions>> read_options;
 };
 
 /// Reads `inputs` (as DetectInputs found them; options.format is not looked at again) one file
-/// after the other as a single Source, each file once, with the codec detection found (unless
-/// options.tfrecord.reader names one). The schema comes from the first file (explicit or
-/// inferred); later files are read with that schema, every column nullable when it was inferred
-/// and there are several files (a later file may hold nulls). Several TFRecord files whose schema
-/// is inferred are sampled together first, so each must be a regular file (a pipe among them is
-/// an InvalidArgument error: it cannot be read twice). Files with partition values get those
+/// after the other as a single Source, each file once, through its format's FileOpener (with the
+/// codec detection found, unless the format's options name one). The schema comes from the first
+/// file (explicit or inferred); later files are read with that schema, every column nullable when
+/// it was inferred and there are several files (a later file may hold nulls). Several files whose
+/// schema is inferred are sampled together first when their format does so
+/// (FileOpener::SampleSchema: TFRecord, whose files must then be regular files: a pipe among them
+/// is an InvalidArgument error, it cannot be read twice). Files with partition values get those
 /// columns appended. Inputs with `empty_dataset_schema` read as zero rows of those columns.
 Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const InputOptions& options);
 
