@@ -9,19 +9,19 @@
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/dataset/dataset_sink.h"
+#include "recflow/dataset/dataset_source.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/dead_letters.h"
-#include "recflow/pipeline/input_source.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
 namespace {
 
 // The dataset the flags describe.
-pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
-  pipeline::OutputSpec spec;
+dataset::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
+  dataset::OutputSpec spec;
   spec.output = flags.output;
   spec.format = flags.to;
   spec.args.Set("record_type", flags.record_type);
@@ -92,16 +92,16 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
-  ASSIGN_OR_RETURN(const pipeline::InputOptions input_options,
-                   pipeline::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
+  ASSIGN_OR_RETURN(const dataset::InputOptions input_options,
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
   options.threads = flags.threads;
   ASSIGN_OR_RETURN(options.projection, Projection(*source->schema(), flags));
   ASSIGN_OR_RETURN(SchemaPtr schema, pipeline::ProjectSchema(source->schema(), options.projection));
 
-  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
+  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, dataset::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
 
   // Bad rows go to a dead-letter file as from a pipeline's `read` step.

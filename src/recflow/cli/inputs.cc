@@ -10,8 +10,8 @@
 
 namespace recflow::cli {
 
-pipeline::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source) {
-  pipeline::InputSpec spec = InputSpecOf(source, flags.record_type, flags.skip_corrupt);
+dataset::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source) {
+  dataset::InputSpec spec = InputSpecOf(source, flags.record_type, flags.skip_corrupt);
   spec.args.Set("compression", flags.compression);
   spec.args.Set("verify_crc", flags.no_verify ? "false" : "true");
   spec.args.Set("skip_corrupt", flags.skip_corrupt ? "true" : "false");
@@ -22,20 +22,20 @@ Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source)
   Inputs inputs;
   inputs.spec = ReadSpecOf(flags, source);
   ASSIGN_OR_RETURN(const formats::FormatDescriptor* format, formats::BuiltinFormats().ParseInputFormat(source.from));
-  ASSIGN_OR_RETURN(inputs.resolved, pipeline::DetectInputs(flags.paths, format));
+  ASSIGN_OR_RETURN(inputs.resolved, dataset::DetectInputs(flags.paths, format));
   ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
   ASSIGN_OR_RETURN(inputs.reader_options, tfrecord::ReaderOptionsFromArgs(inputs.spec.args));
   return inputs;
 }
 
-Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline::ResolvedInput& file,
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const dataset::ResolvedInput& file,
                                                                  const Inputs& inputs, bool read_all) {
   tfrecord::ReaderOptions options = tfrecord::WithDetectedCodec(inputs.reader_options, file.detected);
   options.decompress_whole = read_all;
   return tfrecord::RecordReader::Open(file.path, options);
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const pipeline::ResolvedInput& file, const Inputs& inputs,
+Result<std::unique_ptr<InputFile>> InputFile::Open(const dataset::ResolvedInput& file, const Inputs& inputs,
                                                    bool warn, bool read_all) {
   ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(file, inputs, read_all));
   return std::make_unique<InputFile>(std::move(reader), warn);

@@ -13,7 +13,7 @@ namespace recflow::cli {
 namespace {
 
 /// Observes every record of `input` with `inferrer`, filling its `report`.
-Result<FileReport> InspectFile(FileReport report, const pipeline::ResolvedInput& input, const Inputs& inputs,
+Result<FileReport> InspectFile(FileReport report, const dataset::ResolvedInput& input, const Inputs& inputs,
                                example::SchemaInferrer* inferrer) {
   ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true));
   std::string_view record;

@@ -57,7 +57,7 @@ void WriteDetectionJson(const FileReport& file, jsonl::JsonWriter* w) {
 
 std::vector<FileReport> DetectionReports(const Inputs& inputs) {
   std::vector<FileReport> reports;
-  for (const pipeline::ResolvedInput& input : inputs.resolved.files) {
+  for (const dataset::ResolvedInput& input : inputs.resolved.files) {
     FileReport report;
     report.path = input.path;
     report.file_bytes = FileBytes(input.path);

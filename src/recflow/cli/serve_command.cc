@@ -47,7 +47,7 @@ Status RunServe(const ServeFlags& flags) {
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
   ASSIGN_OR_RETURN(options.input_options,
-                   pipeline::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
   options.batch_size = flags.batch_size;
   ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
   options.columns = flags.columns;

@@ -1,10 +1,10 @@
-// Turning the input-format flags (registered in command_line.cc) into a pipeline::InputSpec and InputOptions.
+// Turning the input-format flags (registered in command_line.cc) into a dataset::InputSpec and InputOptions.
 #include "recflow/cli/source_flags.h"
 
 namespace recflow::cli {
 
-pipeline::InputSpec InputSpecOf(const SourceFlags& flags, const std::string& record_type, bool skip_bad) {
-  pipeline::InputSpec spec;
+dataset::InputSpec InputSpecOf(const SourceFlags& flags, const std::string& record_type, bool skip_bad) {
+  dataset::InputSpec spec;
   spec.from = flags.from;
   spec.schema_file = flags.schema_file;
   spec.schema_hints = flags.schema_hints;

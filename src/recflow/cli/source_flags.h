@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/formats/tfrecord/record_reader.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
@@ -29,6 +29,6 @@ struct SourceFlags {
 /// The read spec the flags describe: the generic words, and the format words (CSV dialect,
 /// TFRecord's max_record_bytes and records of `record_type`, "example" or "sequence_example");
 /// bad records skipped (as SkippedRecords) when `skip_bad` is set, else an error.
-pipeline::InputSpec InputSpecOf(const SourceFlags& flags, const std::string& record_type, bool skip_bad);
+dataset::InputSpec InputSpecOf(const SourceFlags& flags, const std::string& record_type, bool skip_bad);
 
 }  // namespace recflow::cli

@@ -9,7 +9,7 @@
 
 namespace recflow::cli {
 
-/// Opens the resolved inputs as one pipeline Source (pipeline::OpenInputs) when they need it:
+/// Opens the resolved inputs as one pipeline Source (dataset::OpenInputs) when they need it:
 /// a file was detected as a format other than TFRecord, a directory holds Hive `key=value/`
 /// partitions (whose columns only the Source adds back), or an input is not a regular file
 /// (standard input, a pipe, a FIFO) and `pipes_as_source` says the caller reads its inputs

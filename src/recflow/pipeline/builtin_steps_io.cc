@@ -1,8 +1,8 @@
 // Built-in steps read and write: any input recflow reads, any dataset convert writes.
 #include "recflow/dataset/inputs.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::pipeline {
 
@@ -15,7 +15,7 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   for (std::string& path : paths) {
     ASSIGN_OR_RETURN(path, ctx.ArgPath("path", path));
   }
-  InputSpec spec;
+  dataset::InputSpec spec;
   ASSIGN_OR_RETURN(spec.from, a.String("format", "auto"));
   ASSIGN_OR_RETURN(spec.schema_file, a.String("schema", ""));
   if (!spec.schema_file.empty()) {
@@ -44,7 +44,7 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
   ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
   spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
-  auto options = MakeInputOptions(spec);
+  auto options = dataset::MakeInputOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
   std::string description;
   for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
@@ -53,17 +53,17 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
     // unreadable or of an unknown format fails the plan as it would fail the run.
     Result<std::vector<std::string>> expanded = ExpandInputs(paths);
     if (!expanded.ok() && expanded.status().code() == StatusCode::kNotFound) {
-      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); },
+      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); },
                                         description, expanded.status().message());
     }
   }
   return ctx.pipeline->Read(
-      ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); }, description, ctx.options.on_error);
+      ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); }, description, ctx.options.on_error);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   StepArgs& a = *ctx.args;
-  OutputSpec spec;
+  dataset::OutputSpec spec;
   ASSIGN_OR_RETURN(spec.output, a.String("path"));
   ASSIGN_OR_RETURN(spec.output, ctx.ArgPath("path", spec.output));
   ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
@@ -83,7 +83,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.partition_by, a.StringList("partition_by"));
   ASSIGN_OR_RETURN(spec.mode, a.String("mode", spec.mode));
   ASSIGN_OR_RETURN(spec.sync, a.Bool("sync", true));
-  auto options = MakeSinkOptions(spec);
+  auto options = dataset::MakeSinkOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
   if (spec.format == "tfrecord") {
     for (const FieldPtr& field : ctx.input().schema()->fields()) {

@@ -16,7 +16,7 @@ class Pass {
  public:
   static Result<std::unique_ptr<Pass>> Open(const ServeOptions& options) {
     auto pass = std::unique_ptr<Pass>(new Pass());
-    ASSIGN_OR_RETURN(pass->source_, pipeline::OpenInputs(options.inputs, options.input_options));
+    ASSIGN_OR_RETURN(pass->source_, dataset::OpenInputs(options.inputs, options.input_options));
     const Schema& schema = *pass->source_->schema();
     std::vector<FieldPtr> fields;
     for (const std::string& name : options.columns) {

@@ -1,5 +1,5 @@
-// Deciding what command-line inputs hold: their format (content-sniffed or --from, through the format registry),
-// codec and partitions, once per command.
+// The dataset factory's discovery: the files of command-line inputs, their Hive partitions and the format of each
+// (content-sniffed or --from, through the format registry), once per command; dataset_source.h opens them.
 #pragma once
 
 #include <string>
@@ -11,12 +11,12 @@
 #include "recflow/dataset/partition_discovery.h"
 #include "recflow/formats/registry/format_descriptor.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 /// One input file: its path, its Hive partition values and what detection found.
 struct ResolvedInput {
   std::string path;
-  std::vector<dataset::PartitionValue> partition;
+  std::vector<PartitionValue> partition;
   formats::DetectedFile detected;
 };
 
@@ -47,4 +47,4 @@ struct ResolvedInputs {
 /// data file and no schema file are a DataError (nothing says what the columns are).
 Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced);
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset

@@ -1,12 +1,12 @@
 // OpenInputs: a Source chaining detected input files one after another, each read once, partition columns appended.
-#include "recflow/pipeline/input_source.h"
+#include "recflow/dataset/dataset_source.h"
 
 #include <filesystem>
 #include <utility>
 
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/formats/batch_source.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 namespace {
 
@@ -15,7 +15,7 @@ namespace {
 class ConformedUnit final : public SourceUnit {
  public:
   ConformedUnit(std::unique_ptr<SourceUnit> inner, SchemaPtr schema, SchemaPtr partition_schema,
-                std::vector<dataset::PartitionValue> values)
+                std::vector<PartitionValue> values)
       : inner_(std::move(inner)),
         schema_(std::move(schema)),
         partition_schema_(std::move(partition_schema)),
@@ -26,7 +26,7 @@ class ConformedUnit final : public SourceUnit {
     std::vector<std::shared_ptr<ArrayData>> columns = unit.batch->columns();
     if (partition_schema_->num_fields() > 0) {
       ASSIGN_OR_RETURN(auto extra,
-                       dataset::MakePartitionColumns(*partition_schema_, values_, unit.batch->num_rows()));
+                       MakePartitionColumns(*partition_schema_, values_, unit.batch->num_rows()));
       for (auto& c : extra) columns.push_back(std::move(c));
     }
     ASSIGN_OR_RETURN(unit.batch, RecordBatch::Make(schema_, unit.batch->num_rows(), std::move(columns)));
@@ -38,7 +38,7 @@ class ConformedUnit final : public SourceUnit {
   std::unique_ptr<SourceUnit> inner_;
   SchemaPtr schema_;
   SchemaPtr partition_schema_;
-  std::vector<dataset::PartitionValue> values_;  // a copy: the unit may outlive the source
+  std::vector<PartitionValue> values_;  // a copy: the unit may outlive the source
 };
 
 // The files in order, each opened once, when the previous one is exhausted.
@@ -134,7 +134,7 @@ class ChainedSource final : public Source {
   }
 
   std::vector<formats::FileToRead> files_;
-  std::vector<std::vector<dataset::PartitionValue>> partitions_;  // of each file
+  std::vector<std::vector<PartitionValue>> partitions_;  // of each file
   InputOptions options_;
   SchemaPtr partition_schema_;
   std::string name_;
@@ -163,4 +163,4 @@ Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args,
   return OpenInputs(inputs, options);
 }
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset

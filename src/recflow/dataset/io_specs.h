@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/dataset/sink_options.h"
 #include "recflow/formats/registry/format_args.h"
-#include "recflow/pipeline/input_source.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 /// How inputs are read: the generic words, and the format words each format parses for itself.
 struct InputSpec {
@@ -51,6 +51,6 @@ struct OutputSpec {
 };
 
 /// The sink options `spec` describes; InvalidArgument for a bad or contradictory value.
-Result<dataset::SinkOptions> MakeSinkOptions(const OutputSpec& spec);
+Result<SinkOptions> MakeSinkOptions(const OutputSpec& spec);
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset

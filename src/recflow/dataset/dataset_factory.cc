@@ -1,5 +1,5 @@
-// DetectInputs: expansion, partition discovery and one content sniff per input; the format each is read as.
-#include "recflow/pipeline/input_detection.h"
+// DetectInputs: expansion, partition discovery and one format detection per input (the registry's Detect).
+#include "recflow/dataset/dataset_factory.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include "recflow/formats/builtin_formats.h"
 #include "recflow/ops/columns/type_name.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 namespace {
 
@@ -29,11 +29,11 @@ bool IsRegularFile(const std::string& path) {
 /// its files gives: the data columns, then the partition columns (`partition_schema`, as
 /// discovered). nullptr when it has no schema file.
 Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& partition_schema) {
-  ASSIGN_OR_RETURN(std::optional<dataset::DatasetSchema> recorded, dataset::ReadDatasetSchema(dir));
+  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(dir));
   if (!recorded) return SchemaPtr();
-  const std::string path = dir + "/" + std::string(dataset::kSchemaFileName);
+  const std::string path = dir + "/" + std::string(kSchemaFileName);
   std::vector<FieldPtr> fields;
-  for (const dataset::RecordedField& field : recorded->fields) {
+  for (const RecordedField& field : recorded->fields) {
     if (std::find(recorded->partition_by.begin(), recorded->partition_by.end(), field.name) !=
         recorded->partition_by.end()) {
       continue;
@@ -80,10 +80,10 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const 
   bool have_unpartitioned = false;
   for (const std::string& arg : args) {
     ASSIGN_OR_RETURN(std::vector<std::string> expanded, ExpandInputs({arg}));
-    std::vector<std::vector<dataset::PartitionValue>> values(expanded.size());
+    std::vector<std::vector<PartitionValue>> values(expanded.size());
     SchemaPtr found = Schema::Make({});
     if (IsDirectory(arg)) {
-      ASSIGN_OR_RETURN(dataset::DiscoveredPartitions discovered, dataset::DiscoverDatasetPartitions(arg, expanded));
+      ASSIGN_OR_RETURN(DiscoveredPartitions discovered, DiscoverDatasetPartitions(arg, expanded));
       found = discovered.schema;
       values = std::move(discovered.values);
     }
@@ -108,7 +108,7 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const 
     ASSIGN_OR_RETURN(inputs.empty_dataset_schema, RecordedSchemaOfInputs(args, inputs.partition_schema));
     if (inputs.empty_dataset_schema == nullptr && inputs.files.empty()) {
       return Status::DataError(inputs.description + " holds no data file and no schema file (" +
-                               std::string(dataset::kSchemaFileName) +
+                               std::string(kSchemaFileName) +
                                "): there are no rows, and nothing says what their columns are");
     }
   }
@@ -124,4 +124,4 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const 
   return inputs;
 }
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset

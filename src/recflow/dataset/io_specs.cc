@@ -1,5 +1,5 @@
 // InputSpec and OutputSpec → InputOptions and SinkOptions: the registry's formats, compression, sharding, naming.
-#include "recflow/pipeline/io_specs.h"
+#include "recflow/dataset/io_specs.h"
 
 #include "recflow/core/compression.h"
 #include "recflow/core/local_path.h"
@@ -7,7 +7,7 @@
 #include "recflow/formats/builtin_formats.h"
 #include "recflow/formats/schema_json.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
   const formats::FormatRegistry& registry = formats::BuiltinFormats();
@@ -61,15 +61,15 @@ std::string BodyCompressingWords(const formats::FormatRegistry& registry) {
   return words;
 }
 
-Result<dataset::Sharding> MakeSharding(const OutputSpec& spec) {
+Result<Sharding> MakeSharding(const OutputSpec& spec) {
   const int given = (spec.shards > 0) + (spec.max_records_per_shard > 0) + (spec.max_bytes_per_shard > 0);
   if (given > 1) return Status::InvalidArgument("shards, max records per shard and max bytes per shard exclude each other");
-  dataset::Sharding sharding;
+  Sharding sharding;
   if (spec.max_records_per_shard > 0) {
-    sharding.kind = dataset::Sharding::Kind::kMaxRecords;
+    sharding.kind = Sharding::Kind::kMaxRecords;
     sharding.value = spec.max_records_per_shard;
   } else if (spec.max_bytes_per_shard > 0) {
-    sharding.kind = dataset::Sharding::Kind::kMaxBytes;
+    sharding.kind = Sharding::Kind::kMaxBytes;
     sharding.value = spec.max_bytes_per_shard;
   } else {
     sharding.value = spec.shards > 0 ? spec.shards : 1;
@@ -79,9 +79,9 @@ Result<dataset::Sharding> MakeSharding(const OutputSpec& spec) {
 
 }  // namespace
 
-Result<dataset::SinkOptions> MakeSinkOptions(const OutputSpec& spec) {
+Result<SinkOptions> MakeSinkOptions(const OutputSpec& spec) {
   const formats::FormatRegistry& registry = formats::BuiltinFormats();
-  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
+  SinkOptions options = SinkOptions::Defaults();
   ASSIGN_OR_RETURN(options.output, LocalPath(spec.output));
   ASSIGN_OR_RETURN(const formats::FormatDescriptor* format, registry.ParseOutputFormat(spec.format));
   RETURN_NOT_OK(CheckOwnWriteKeys(registry, *format, spec));
@@ -103,13 +103,13 @@ Result<dataset::SinkOptions> MakeSinkOptions(const OutputSpec& spec) {
   if (spec.naming != "beam" && spec.naming != "spark") {
     return Status::InvalidArgument("naming must be beam or spark, not '" + spec.naming + "'");
   }
-  options.naming = spec.naming == "spark" ? dataset::ShardNaming::kSpark : dataset::ShardNaming::kBeam;
+  options.naming = spec.naming == "spark" ? ShardNaming::kSpark : ShardNaming::kBeam;
   options.prefix = spec.prefix;
   options.partition_by = spec.partition_by;
-  ASSIGN_OR_RETURN(options.mode, dataset::ParseSaveMode(spec.mode));
+  ASSIGN_OR_RETURN(options.mode, ParseSaveMode(spec.mode));
   options.sync = spec.sync;
   RETURN_NOT_OK(options.Validate());
   return options;
 }
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset

@@ -1,5 +1,5 @@
-// OpenInputs: command-line inputs (files, directories, globs; any registered format) as one Source, with Hive
-// partition directories turned back into columns.
+// The dataset factory's reading: discovered inputs (any registered format) as one Source with one schema, each file
+// through its format's FileOpener, Hive partition directories turned back into columns.
 #pragma once
 
 #include <map>
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_factory.h"
 #include "recflow/formats/registry/format_descriptor.h"
 #include "recflow/formats/source.h"
-#include "recflow/pipeline/input_detection.h"
 
-namespace recflow::pipeline {
+namespace recflow::dataset {
 
 /// How each input file is read.
 struct InputOptions {
@@ -40,4 +40,4 @@ Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const I
 /// DetectInputs(args, options.format), then OpenInputs on what it found.
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
-}  // namespace recflow::pipeline
+}  // namespace recflow::dataset
