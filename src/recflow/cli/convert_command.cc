@@ -9,24 +9,25 @@
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/dataset/dataset_sink.h"
+#include "recflow/dataset/dataset_source.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/ops/columns/select.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/dead_letters.h"
-#include "recflow/pipeline/input_source.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
 namespace {
 
 // The dataset the flags describe.
-pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
-  pipeline::OutputSpec spec;
+dataset::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
+  dataset::OutputSpec spec;
   spec.output = flags.output;
   spec.format = flags.to;
-  spec.record_type = flags.record_type;
-  spec.decimals = flags.decimals;
+  spec.args.Set("record_type", flags.record_type);
+  spec.args.Set("decimals", flags.decimals);
+  spec.args.Set("delimiter", flags.source.delimiter);
   spec.compression = flags.compression;
   spec.level = flags.level;
   spec.shards = flags.shards;
@@ -37,7 +38,6 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   spec.partition_by = flags.partition_by;
   spec.mode = flags.mode;
   spec.sync = !flags.no_sync;
-  spec.delimiter = flags.source.delimiter;
   return spec;
 }
 
@@ -90,9 +90,9 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
-  pipeline::InputOptions input_options;
-  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, flags.bad_rows != "fail", &input_options));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
+  ASSIGN_OR_RETURN(const dataset::InputOptions input_options,
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
   options.threads = flags.threads;
@@ -103,7 +103,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
     options.projection.emplace(std::move(projection));
   }
 
-  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
+  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, dataset::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
 
   // Bad rows go to a dead-letter file as from a pipeline's `read` step.

@@ -46,7 +46,8 @@ void RaiseDescriptorLimit() {
 Status RunServe(const ServeFlags& flags) {
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
-  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, /*skip_bad=*/false, &options.input_options));
+  ASSIGN_OR_RETURN(options.input_options,
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
   options.batch_size = flags.batch_size;
   ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
   options.columns = flags.columns;

@@ -8,7 +8,7 @@
 #include <system_error>
 
 #include "recflow/dataset/staging_registry.h"
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/collect_sink.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_program_internal.h"

@@ -9,10 +9,10 @@
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/dataset/dataset_schema.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
 
 namespace recflow::pipeline {
@@ -55,7 +55,7 @@ dataset::SinkOptions FeatherSink(const fs::path& dir) {
 
 // Every row of the dataset at `dir`, as one batch per unit.
 std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
-  auto source = OpenInputs({dir.string()}, InputOptions{});
+  auto source = dataset::OpenInputs({dir.string()}, dataset::InputOptions{});
   EXPECT_TRUE(source.ok()) << source.status().ToString();
   auto units = testing::DecodeAllUnits(**source);
   EXPECT_TRUE(units.ok()) << units.status().ToString();

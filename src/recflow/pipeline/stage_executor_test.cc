@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "recflow/columnar/builder.h"
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/formats/batch_source.h"
 
 namespace recflow::pipeline {
 namespace {

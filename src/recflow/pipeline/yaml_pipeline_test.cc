@@ -2,8 +2,8 @@
 // allowed keys.
 #include <gtest/gtest.h>
 
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/source_test_util.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/yaml_pipeline.h"
@@ -100,7 +100,7 @@ TEST(YamlPipelineTest, UserStepsRegisteredByNameRunFromYaml) {
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
   auto result = RunPipeline(*loaded->pipeline, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  auto source = OpenInputs({dir.File("out")}, InputOptions{});
+  auto source = dataset::OpenInputs({dir.File("out")}, dataset::InputOptions{});
   ASSERT_TRUE(source.ok());
   auto units = testing::DecodeAllUnits(**source);
   ASSERT_TRUE(units.ok());

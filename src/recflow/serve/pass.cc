@@ -18,7 +18,7 @@ class Pass {
  public:
   static Result<std::unique_ptr<Pass>> Open(const ServeOptions& options) {
     auto pass = std::unique_ptr<Pass>(new Pass());
-    ASSIGN_OR_RETURN(pass->source_, pipeline::OpenInputs(options.inputs, options.input_options));
+    ASSIGN_OR_RETURN(pass->source_, dataset::OpenInputs(options.inputs, options.input_options));
     pass->schema_ = pass->source_->schema();
     if (!options.columns.empty()) {
       ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(pass->schema_, options.columns));

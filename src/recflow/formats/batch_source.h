@@ -9,7 +9,7 @@
 
 #include "recflow/formats/source.h"
 
-namespace recflow::pipeline {
+namespace recflow {
 
 /// Produces the next batch of a source, or nullptr after the last one.
 using NextBatchFn = std::function<Result<std::shared_ptr<RecordBatch>>()>;
@@ -23,4 +23,4 @@ std::unique_ptr<Source> MakeCallbackSource(std::string name, SchemaPtr schema, N
 std::unique_ptr<Source> MakeBatchSource(std::string name, SchemaPtr schema,
                                         std::shared_ptr<const std::vector<std::shared_ptr<RecordBatch>>> batches);
 
-}  // namespace recflow::pipeline
+}  // namespace recflow

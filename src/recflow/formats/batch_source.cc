@@ -1,7 +1,7 @@
 // Batch sources: units that hand out batches made by a callback (or held in memory).
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/formats/batch_source.h"
 
-namespace recflow::pipeline {
+namespace recflow {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::unique_ptr<Source> MakeBatchSource(std::string name, SchemaPtr schema,
   return MakeCallbackSource(std::move(name), std::move(schema), std::move(next));
 }
 
-}  // namespace recflow::pipeline
+}  // namespace recflow
