@@ -16,7 +16,7 @@
 #include "recflow/cli/termination.h"
 #include "recflow/core/printable.h"
 #include "recflow/core/spelling.h"
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 
 namespace recflow::cli {
 

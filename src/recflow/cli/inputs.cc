@@ -5,7 +5,7 @@
 
 #include "recflow/core/io.h"
 #include "recflow/core/printable.h"
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/tfrecord/tfrecord_format.h"
 
 namespace recflow::cli {

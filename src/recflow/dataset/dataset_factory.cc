@@ -8,7 +8,7 @@
 
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/inputs.h"
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/ops/columns/type_name.h"
 
 namespace recflow::dataset {

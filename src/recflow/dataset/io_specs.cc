@@ -4,7 +4,7 @@
 #include "recflow/core/compression.h"
 #include "recflow/core/local_path.h"
 #include "recflow/dataset/save_mode.h"
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/schema_json.h"
 
 namespace recflow::dataset {

@@ -1,12 +1,12 @@
 // BuiltinFormats: every built-in format is registered with its words, contents and outputs, parses the generic
 // settings, and reads a real file found by its content.
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "recflow/testing/drain.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::formats {

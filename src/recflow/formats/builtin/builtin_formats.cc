@@ -1,5 +1,5 @@
 // BuiltinFormats: the one place that links the format folders' registration functions to the registry.
-#include "recflow/formats/builtin_formats.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 
 #include <cstdio>
 #include <cstdlib>
