@@ -1,4 +1,4 @@
-// The termination thread: sigwait, remove unfinished outputs, report, _exit(128 + signal).
+// The termination thread: sigwait; request a stop, or when that is refused remove unfinished outputs and _exit.
 #include "recflow/cli/termination.h"
 
 #include <fmt/core.h>
@@ -15,25 +15,37 @@
 
 namespace recflow::cli {
 
-void HandleTerminationSignals() {
+namespace {
+
+// The hard path: removes every unfinished output, says so and exits with 128 + `signal_number`.
+[[noreturn]] void RemoveOutputsAndExit(int signal_number) {
+  const std::vector<std::string> removed = dataset::RemoveUnfinishedOutputs();
+  // On a terminal, the progress bar's line is left as it was.
+  std::string message = isatty(STDERR_FILENO) == 1 ? "\n" : "";
+  message += fmt::format("recflow: interrupted by {}", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  for (const std::string& line : removed) message += "; " + line;
+  fmt::print(stderr, "{}\n", message);
+  std::fflush(stderr);
+  ::_exit(128 + signal_number);
+}
+
+}  // namespace
+
+StopToken HandleTerminationSignals() {
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::thread([signals] {
-    int signal_number = 0;
-    while (sigwait(&signals, &signal_number) != 0) {
+  StopSource source;
+  std::thread([signals, source]() mutable {
+    for (;;) {
+      int signal_number = 0;
+      if (sigwait(&signals, &signal_number) != 0) continue;
+      if (!source.RequestStop(signal_number)) RemoveOutputsAndExit(signal_number);
     }
-    const std::vector<std::string> removed = dataset::RemoveUnfinishedOutputs();
-    // On a terminal, the progress bar's line is left as it was.
-    std::string message = isatty(STDERR_FILENO) == 1 ? "\n" : "";
-    message += fmt::format("recflow: interrupted by {}", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
-    for (const std::string& line : removed) message += "; " + line;
-    fmt::print(stderr, "{}\n", message);
-    std::fflush(stderr);
-    ::_exit(128 + signal_number);
   }).detach();
+  return source.token();
 }
 
 }  // namespace recflow::cli

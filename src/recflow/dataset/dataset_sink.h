@@ -132,6 +132,8 @@ class DatasetSink {
   const SinkStats& stats() const { return stats_; }
   /// The committer's job id.
   const std::string& job_id() const;
+  /// The output directory as given (DatasetCommitter::output).
+  const std::string& output() const;
   /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output).
   const std::string& resolved_output() const;
 

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "recflow/pipeline/abort_outputs.h"
 #include "recflow/pipeline/sink_writer.h"
 
 namespace recflow::pipeline {
@@ -69,20 +70,19 @@ Result<SchemaPtr> ProjectSchema(const SchemaPtr& schema, const std::vector<int>&
   return Schema::Make(std::move(fields));
 }
 
-Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options) {
+Result<ConvertStats> RunConvert(const ExecContext& context, Source* source, dataset::DatasetSink* sink,
+                                const ConvertOptions& options) {
   ASSIGN_OR_RETURN(SchemaPtr projected_schema, ProjectSchema(source->schema(), options.projection));
   ConvertProgram program(sink, options, std::move(projected_schema));
   StageOptions stage_options;
-  stage_options.threads = options.threads;
   stage_options.max_in_flight = options.max_in_flight;
   stage_options.progress = options.progress;
-  auto stage = RunStage({source}, &program, stage_options, [&] { return program.writer().Flush(); });
+  auto stage = RunStage(context, {source}, &program, stage_options, [&] { return program.writer().Flush(); });
   Status st = stage.status();
+  if (st.ok()) st = sink->PrepareCommit();
+  if (st.ok()) st = context.stop_token.PassPointOfNoReturn();
   if (st.ok()) st = sink->Commit();
-  if (!st.ok()) {
-    (void)sink->Abort();
-    return st;
-  }
+  if (!st.ok()) return AbortOutputs(std::move(st), {sink});
   ConvertStats stats;
   stats.input_records = stage->input_records;
   stats.skipped_records = stage->skipped_records;

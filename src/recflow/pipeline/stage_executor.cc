@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <mutex>
 #include <new>
-#include <thread>
 
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
@@ -27,13 +26,18 @@ struct Token {
 // The stage state shared by the filters.
 class Stage {
  public:
-  Stage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options)
-      : inputs_(inputs), program_(program), options_(options) {}
+  Stage(const StopToken& stop_token, const std::vector<Source*>& inputs, StageProgram* program,
+        const StageOptions& options)
+      : stop_token_(stop_token), inputs_(inputs), program_(program), options_(options) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
-  // of the last input / after an error.
+  // of the last input / after an error / once a stop is requested.
   Token* Read() {
     while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
+      if (stop_token_.stop_requested()) [[unlikely]] {
+        Fail(stop_token_.Poll());
+        return nullptr;
+      }
       auto token = std::make_unique<Token>();
       auto unit = NextSourceUnit(*inputs_[input_]);
       if (!unit.ok()) {
@@ -140,6 +144,7 @@ class Stage {
     if (options_.progress != nullptr) (options_.progress->*counter).fetch_add(1, std::memory_order_relaxed);
   }
 
+  const StopToken& stop_token_;
   const std::vector<Source*>& inputs_;
   StageProgram* program_;
   const StageOptions& options_;
@@ -156,15 +161,11 @@ class Stage {
 
 }  // namespace
 
-int ResolveThreads(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options,
-                            const std::function<Status()>& finish) {
-  const int threads = ResolveThreads(options.threads);
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs, StageProgram* program,
+                            const StageOptions& options, const std::function<Status()>& finish) {
+  const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Stage stage(inputs, program, options);
+  Stage stage(context.stop_token, inputs, program, options);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;
@@ -182,6 +183,8 @@ Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* pr
             tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Write(t); }));
   });
   if (!stage.error().ok()) return stage.error();
+  // A stop after the last unit was read (an input that ended because its writer was stopped too).
+  RETURN_NOT_OK(context.stop_token.Poll());
   if (finish) {
     Status st;
     arena.execute([&] { st = finish(); });

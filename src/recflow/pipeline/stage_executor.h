@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/exec_context.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/source.h"
 
@@ -56,10 +57,8 @@ struct StageProgress {
   std::atomic<int64_t> units_done{0};   ///< units written
 };
 
-/// How a stage runs.
+/// How a stage runs (its threads and stop token are the ExecContext's).
 struct StageOptions {
-  /// Worker threads; 0 = every core.
-  int threads = 0;
   /// Units in flight at once (bounds memory); 0 = 2 × threads + 2.
   int max_in_flight = 0;
   /// Updated as the stage runs (may be null).
@@ -74,14 +73,15 @@ struct StageStats {
   int threads = 0;
 };
 
-/// The worker threads `threads` means (0 = every core).
-int ResolveThreads(int threads);
-
-/// Runs `program` over every unit of `inputs`, one input after the other. The first error in
-/// input order stops the stage and is returned (with the record index counted from the start
-/// of its input); the program's outputs are then the caller's to abort. `finish`, when set,
-/// runs inside the stage's thread arena after the last unit (to flush and compress the rest).
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options,
-                            const std::function<Status()>& finish = nullptr);
+/// Runs `program` over every unit of `inputs`, one input after the other, on
+/// `context.ResolvedThreads()` threads. The first error in input order stops the stage and is
+/// returned (with the record index counted from the start of its input); the program's outputs
+/// are then the caller's to abort. A stop requested on `context.stop_token` (checked before
+/// each unit is read, and once more after the last) stops it too: no unit is read after the
+/// check that sees it, the units in flight are dropped without further steps, and the stage
+/// returns Cancelled. `finish`, when set, runs inside the stage's thread arena after the last
+/// unit (to flush and compress the rest), unless the stage failed or was stopped.
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs, StageProgram* program,
+                            const StageOptions& options, const std::function<Status()>& finish = nullptr);
 
 }  // namespace recflow::pipeline
