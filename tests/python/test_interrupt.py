@@ -63,7 +63,7 @@ def wait_until_blocked_in(proc, function: str):
     """Returns once a thread of `proc` is blocked in the kernel function `function` (pipe_read, wait_for_partner)."""
     deadline = time.monotonic() + 60
     while not any(function in wchan for wchan in waits(proc.pid).values()):
-        assert proc.poll() is None, proc.stderr.read().decode()
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else proc.returncode
         assert time.monotonic() < deadline, f"no thread blocked in {function}"
         time.sleep(0.01)
 
@@ -86,6 +86,11 @@ def send_and_wait_until_handled(proc, sig):
             return False
         assert time.monotonic() < deadline, f"{sig!r} not handled"
         time.sleep(0.01)
+
+
+def removed_message(name: str, target: Path):
+    """The one line a job interrupted by signal `name` prints once it removed its unfinished `target`."""
+    return f"recflow: interrupted by {name}; removed the unfinished output of '{target}'; what was there is unchanged"
 
 
 def recflow_lines(stderr: str):
@@ -169,42 +174,60 @@ def test_a_signal_stops_the_job_removes_what_it_staged_and_keeps_the_previous_ou
             proc.kill()
         stderr = proc.stderr.read().decode()
         # One message: what stopped it, what it removed, that the previous output is intact.
-        assert recflow_lines(stderr) == [
-            f"recflow: interrupted by {name}; removed the unfinished output of '{target}'; what was there is unchanged"
-        ], stderr
+        assert recflow_lines(stderr) == [removed_message(name, target)], stderr
         assert siblings(target) == []
         assert tree(data) == before, "a staged file or directory is left, or the previous output changed"
         if command == "run":  # it stopped through its normal failure path, which writes what it measured
             assert "steps" in json.loads((work / f"{target.name}.metrics.json").read_text())
 
 
+def interrupt_twice(proc, blocked_in: str, first, second):
+    """Interrupts `proc`, stuck in the kernel function `blocked_in`, with `first` (which cannot stop it) and then
+    with `second`; returns its exit code."""
+    wait_until_blocked_in(proc, blocked_in)
+    assert send_and_wait_until_handled(proc, first), "it stopped: it was not stuck"
+    proc.send_signal(second)
+    return proc.wait(timeout=60)
+
+
 def test_a_second_signal_ends_a_convert_stuck_in_a_read(recflow_bin, tmp_path):
     out = tmp_path / "new" / "out"
     # It read all there was on stdin, which neither ends nor brings more: the first signal cannot stop it.
     proc = start_blocked_convert(recflow_bin, out)
-    wait_until_blocked_in(proc, "pipe_read")
-    assert send_and_wait_until_handled(proc, signal.SIGTERM), "it stopped: it was not stuck"
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=60) == 130
+    assert interrupt_twice(proc, "pipe_read", signal.SIGTERM, signal.SIGINT) == 130
     stderr = proc.stderr.read().decode()
-    assert recflow_lines(stderr) == [
-        f"recflow: interrupted by SIGINT; removed the unfinished output of '{out}'; what was there is unchanged"
-    ], stderr
+    assert recflow_lines(stderr) == [removed_message("SIGINT", out)], stderr
     proc.stdin.close()
     assert siblings(out) == []
     assert not (tmp_path / "new").exists(), "a directory the job created was left behind"
+
+
+def test_a_second_signal_ends_a_stuck_job_even_when_nobody_reads_its_stderr(recflow_bin, tmp_path):
+    out = tmp_path / "out"
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    try:
+        while True:  # a full pipe: the job's stderr takes no more bytes
+            os.write(write_end, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    os.set_blocking(write_end, True)
+    proc = start_blocked_convert(recflow_bin, out, stderr=write_end)
+    os.close(write_end)
+    try:
+        assert interrupt_twice(proc, "pipe_read", signal.SIGTERM, signal.SIGTERM) == 143
+    finally:  # a job that waits for room in stderr is still there after the bound
+        proc.kill()
+        proc.stdin.close()
+        os.close(read_end)
+    assert siblings(out) == [] and not out.exists()
 
 
 def test_a_second_signal_ends_a_run_stuck_in_a_step(recflow_bin, tmp_path):
     out = tmp_path / "out"
     # Its first row's load_file waits for a writer of a FIFO that never comes: no stop can reach it.
     proc, _ = start_run(recflow_bin, out, "error", tmp_path)
-    wait_until_blocked_in(proc, "wait_for_partner")
-    assert send_and_wait_until_handled(proc, signal.SIGTERM), "it stopped: it was not stuck"
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=60) == 143
+    assert interrupt_twice(proc, "wait_for_partner", signal.SIGTERM, signal.SIGTERM) == 143
     stderr = proc.stderr.read().decode()
-    assert recflow_lines(stderr) == [
-        f"recflow: interrupted by SIGTERM; removed the unfinished output of '{out}'; what was there is unchanged"
-    ], stderr
+    assert recflow_lines(stderr) == [removed_message("SIGTERM", out)], stderr
     assert siblings(out) == [] and not out.exists()

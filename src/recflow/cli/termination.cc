@@ -2,11 +2,11 @@
 #include "recflow/cli/termination.h"
 
 #include <fmt/core.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,8 +24,13 @@ namespace {
   std::string message = isatty(STDERR_FILENO) == 1 ? "\n" : "";
   message += fmt::format("recflow: interrupted by {}", signal_number == SIGINT ? "SIGINT" : "SIGTERM");
   for (const std::string& line : removed) message += "; " + line;
-  fmt::print(stderr, "{}\n", message);
-  std::fflush(stderr);
+  message += "\n";
+  // Written only when stderr has room: a full pipe nobody reads (serve's log) must not keep a
+  // process the user wants gone.
+  pollfd err{STDERR_FILENO, POLLOUT, 0};
+  if (::poll(&err, 1, 0) == 1 && (err.revents & POLLOUT) != 0) {
+    (void)!::write(STDERR_FILENO, message.data(), message.size());
+  }
   ::_exit(128 + signal_number);
 }
 

@@ -1,7 +1,6 @@
 // Cancellation through the ExecContext's stop token: RunStage stops between units and drains, RunConvert aborts its sink.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,6 +15,7 @@
 #include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/stage_executor.h"
+#include "recflow/testing/testdata.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -171,33 +171,23 @@ std::map<std::string, std::string> Tree(const fs::path& dir) {
   return tree;
 }
 
-class RunConvertCancelTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("recflow_cancel_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+// A sink writing Arrow files into `output`, flushing every KiB so that staged bytes exist early.
+Result<std::unique_ptr<dataset::DatasetSink>> OpenSink(const fs::path& output, dataset::SaveMode mode) {
+  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
+  options.output = output.string();
+  options.sync = false;
+  options.mode = mode;
+  options.chunk_bytes = 1024;
+  options.format = [](SchemaPtr schema) {
+    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
+  };
+  return dataset::DatasetSink::Open(std::move(options), IdSchema());
+}
 
-  Result<std::unique_ptr<dataset::DatasetSink>> OpenSink(const fs::path& output, dataset::SaveMode mode) {
-    dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-    options.output = output.string();
-    options.sync = false;
-    options.mode = mode;
-    options.chunk_bytes = 1024;  // written as it comes: staged bytes exist when the stop comes
-    options.format = [](SchemaPtr schema) {
-      return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-    };
-    return dataset::DatasetSink::Open(std::move(options), IdSchema());
-  }
-
-  fs::path dir_;
-};
-
-TEST_F(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas) {
-  const fs::path out = dir_ / "out";
+TEST(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas) {
+  const testing::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
+  const fs::path out = dir / "out";
   {  // The previous output.
     auto sink = OpenSink(out, dataset::SaveMode::kErrorIfExists);
     ASSERT_TRUE(sink.ok()) << sink.status().ToString();
@@ -206,9 +196,9 @@ TEST_F(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas
                                       std::vector<std::shared_ptr<RecordBatch>>{Ids(0, 1500)}));
     ASSERT_TRUE(RunConvert(ExecContext::Defaults(), source.get(), sink->get(), ConvertOptions::Defaults()).ok());
   }
-  const auto before = Tree(dir_);
+  const auto before = Tree(dir);
   ASSERT_GT(before.size(), 2u);
-  const fs::path fresh = dir_ / "new" / "fresh";
+  const fs::path fresh = dir / "new" / "fresh";
   for (const auto& [output, mode] : {std::pair{out, dataset::SaveMode::kOverwrite},
                                      std::pair{fresh, dataset::SaveMode::kErrorIfExists}}) {
     SCOPED_TRACE(output.string());
@@ -235,22 +225,24 @@ TEST_F(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas
     ASSERT_EQ(stats.status().code(), StatusCode::kCancelled) << stats.status().ToString();
     EXPECT_EQ(stats.status().message(), "interrupted by SIGTERM; removed the unfinished output of '" + output.string() +
                                             "'; what was there is unchanged");
-    EXPECT_EQ(Tree(dir_), before) << "nothing staged is left, the previous output is byte-identical";
+    EXPECT_EQ(Tree(dir), before) << "nothing staged is left, the previous output is byte-identical";
   }
 }
 
-TEST_F(RunConvertCancelTest, AStopAfterThePointOfNoReturnIsRefusedAndTheJobCommits) {
+TEST(RunConvertCancelTest, AStopAfterThePointOfNoReturnIsRefusedAndTheJobCommits) {
+  const testing::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   StopSource stop;
   ExecContext context;
   context.stop_token = stop.token();
-  auto sink = OpenSink(dir_ / "out", dataset::SaveMode::kErrorIfExists);
+  auto sink = OpenSink(dir / "out", dataset::SaveMode::kErrorIfExists);
   ASSERT_TRUE(sink.ok()) << sink.status().ToString();
   auto source = MakeBatchSource("rows", IdSchema(),
                                 std::make_shared<const std::vector<std::shared_ptr<RecordBatch>>>(
                                     std::vector<std::shared_ptr<RecordBatch>>{Ids(0, 10)}));
   ASSERT_TRUE(RunConvert(context, source.get(), sink->get(), ConvertOptions::Defaults()).ok());
   EXPECT_FALSE(stop.RequestStop(SIGINT)) << "the termination handler must take its hard path now";
-  EXPECT_TRUE(fs::exists(dir_ / "out" / "_SUCCESS"));
+  EXPECT_TRUE(fs::exists(dir / "out" / "_SUCCESS"));
 }
 
 }  // namespace
