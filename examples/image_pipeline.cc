@@ -73,7 +73,7 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
 
   RETURN_NOT_OK(p.status());
   RunMetrics metrics;
-  ASSIGN_OR_RETURN(RunResult result, RunPipeline(p, RunOptions::Defaults(), &metrics));
+  ASSIGN_OR_RETURN(RunResult result, RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics));
   std::fputs(metrics.Table().c_str(), stdout);
   std::printf("%lld examples in %lld files\n", static_cast<long long>(result.writes[0].second.records),
               static_cast<long long>(result.writes[0].second.files));

@@ -264,18 +264,21 @@ int RunCommandLine(int argc, char** argv) {
   IgnoreSigpipe();
   StdoutWriter out;
   Status st;
+  ExecContext context;
   if (inspect->parsed()) {
     st = RunInspect(inspect_flags, &out);
   } else if (cat->parsed()) {
     st = RunCat(cat_flags, &out);
   } else if (convert->parsed()) {
-    HandleTerminationSignals();
-    st = RunConvert(convert_flags, &out);
+    context.stop_token = HandleTerminationSignals();
+    context.threads = convert_flags.threads;
+    st = RunConvert(context, convert_flags, &out);
   } else if (serve->parsed()) {
     st = RunServe(serve_flags);
   } else if (run->parsed()) {
-    HandleTerminationSignals();
-    st = RunPipelineCommand(run_flags);
+    context.stop_token = HandleTerminationSignals();
+    context.threads = run_flags.threads;
+    st = RunPipelineCommand(context, run_flags);
   } else if (plan->parsed()) {
     st = RunPlanCommand(run_flags, &out);
   } else if (steps->parsed()) {
@@ -284,6 +287,8 @@ int RunCommandLine(int argc, char** argv) {
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {
     fmt::print(stderr, "recflow: {}\n", PrintableText(st.ToString()));
+    // A command stopped by a signal (whatever error its stop surfaced as) exits as one would.
+    if (context.stop_token.signal() > 0) return 128 + context.stop_token.signal();
     return st.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitError;
   }
   return kExitOk;

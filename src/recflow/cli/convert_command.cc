@@ -85,7 +85,7 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
 
 }  // namespace
 
-Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
+Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutWriter* out) {
   const auto start = std::chrono::steady_clock::now();
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
@@ -95,7 +95,6 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
-  options.threads = flags.threads;
   SchemaPtr schema = source->schema();
   if (const std::vector<std::string> columns = SelectedColumns(flags); !columns.empty()) {
     ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(schema, columns));
@@ -121,7 +120,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   Result<pipeline::ConvertStats> stats = Status::Internal("not run");
   {
     ProgressBar bar(&progress, source->stored_bytes(), !flags.no_progress && isatty(STDERR_FILENO) == 1);
-    stats = pipeline::RunConvert(source.get(), sink.get(), options);
+    stats = pipeline::RunConvert(context, source.get(), sink.get(), options);
   }
   RETURN_NOT_OK(bad_rows_status);
   RETURN_NOT_OK(bad_rows.Close());

@@ -72,5 +72,22 @@ TEST(ResultTest, OkStatusIsNotAValue) {
   EXPECT_EQ(r.status().code(), StatusCode::kInternal);
 }
 
+TEST(ResultDeathTest, ValueOrDieAbortsWithTheStatusInEveryBuild) {
+  // An assert would vanish under NDEBUG (the release preset) and read an empty optional.
+  const Result<int> failed = Status::DataError("odd value 3").WithFile("in.csv").WithRecord(7);
+  EXPECT_DEATH((void)failed.ValueOrDie(), "failed Result \\(data error\\): in.csv: record 7: odd value 3");
+  EXPECT_DEATH((void)*failed, "odd value 3");
+  Result<std::string> text = Status::Cancelled("interrupted by SIGINT");
+  EXPECT_DEATH((void)text->size(), "\\(cancelled\\): interrupted by SIGINT");
+  EXPECT_DEATH((void)std::move(text).ValueOrDie(), "interrupted by SIGINT");
+}
+
+TEST(StatusTest, CancelledHasItsOwnCode) {
+  const Status st = Status::Cancelled("interrupted by SIGTERM");
+  EXPECT_EQ(st.code(), StatusCode::kCancelled);
+  EXPECT_EQ(StatusCodeName(st.code()), "cancelled");
+  EXPECT_EQ(st.ToString(), "interrupted by SIGTERM");
+}
+
 }  // namespace
 }  // namespace recflow

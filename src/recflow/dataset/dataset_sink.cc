@@ -86,6 +86,7 @@ DatasetSink::~DatasetSink() {
 
 const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
 
+const std::string& DatasetSink::output() const { return committer_->output(); }
 const std::string& DatasetSink::resolved_output() const { return committer_->resolved_output(); }
 
 namespace {

@@ -137,6 +137,8 @@ class DatasetSink final : public Sink {
   const SinkStats& stats() const { return stats_; }
   /// The committer's job id.
   const std::string& job_id() const;
+  /// The output directory as given (DatasetCommitter::output).
+  const std::string& output() const;
   /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output).
   const std::string& resolved_output() const;
 

@@ -3,6 +3,8 @@
 
 #include <memory>
 
+#include "recflow/pipeline/abort_outputs.h"
+
 namespace recflow::pipeline {
 
 namespace {
@@ -30,19 +32,18 @@ class ConvertProgram final : public StageProgram {
 
 }  // namespace
 
-Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options) {
+Result<ConvertStats> RunConvert(const ExecContext& context, Source* source, dataset::DatasetSink* sink,
+                                const ConvertOptions& options) {
   ConvertProgram program(options);
   StageOptions stage_options;
-  stage_options.threads = options.threads;
   stage_options.max_in_flight = options.max_in_flight;
   stage_options.progress = options.progress;
-  auto stage = RunStage({source}, {{sink, ""}}, &program, stage_options);
+  auto stage = RunStage(context, {source}, {{sink, ""}}, &program, stage_options);
   Status st = stage.status();
+  if (st.ok()) st = sink->Finish();
+  if (st.ok()) st = context.stop_token.PassPointOfNoReturn();
   if (st.ok()) st = sink->Commit();
-  if (!st.ok()) {
-    (void)sink->Abort();
-    return st;
-  }
+  if (!st.ok()) return AbortOutputs(std::move(st), {sink});
   ConvertStats stats;
   stats.input_records = stage->input_records;
   stats.skipped_records = stage->skipped_records;

@@ -18,10 +18,8 @@ namespace recflow::pipeline {
 /// Live counters of a running job (see StageProgress).
 using ConvertProgress = StageProgress;
 
-/// How RunConvert runs.
+/// How RunConvert runs (its threads and stop token are the ExecContext's).
 struct ConvertOptions {
-  /// Worker threads; 0 = every core.
-  int threads = 0;
   /// Units in flight at once (bounds memory); 0 = 2 × threads + 2.
   int max_in_flight = 0;
   /// The source's columns to keep, in output order; none: all. The sink must have been opened
@@ -32,7 +30,7 @@ struct ConvertOptions {
   std::function<void(const SkippedRecord& record)> on_skipped;
   /// Updated as the job runs (may be null).
   ConvertProgress* progress = nullptr;
-  /// All cores, every column, 2 × threads + 2 units in flight.
+  /// Every column, 2 × threads + 2 units in flight.
   static ConvertOptions Defaults() { return {}; }
 };
 
@@ -47,8 +45,11 @@ struct ConvertStats {
 
 /// Reads every unit of `source`, writes its records into `sink` and commits the sink. The first
 /// error in input order stops the job; the sink is then aborted (the output is left as it was)
-/// and the error returned with its record index counted from the start of the input. Output
-/// does not depend on `threads`.
-Result<ConvertStats> RunConvert(Source* source, dataset::DatasetSink* sink, const ConvertOptions& options);
+/// and the error returned with its record index counted from the start of the input. A stop
+/// requested on the context's token before the commit's point of no return does the same and
+/// returns Cancelled, saying what was removed (AbortOutputs). Output does not depend on the
+/// number of threads.
+Result<ConvertStats> RunConvert(const ExecContext& context, Source* source, dataset::DatasetSink* sink,
+                                const ConvertOptions& options);
 
 }  // namespace recflow::pipeline

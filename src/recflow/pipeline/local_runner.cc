@@ -9,6 +9,7 @@
 
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/formats/batch_source.h"
+#include "recflow/pipeline/abort_outputs.h"
 #include "recflow/pipeline/collect_sink.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_program_internal.h"
@@ -16,7 +17,6 @@
 namespace recflow::pipeline {
 
 Status RunOptions::Validate() const {
-  if (threads < 0) return Status::InvalidArgument("threads must be >= 0");
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
   return Status::OK();
@@ -29,8 +29,9 @@ using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 // Everything a run keeps from stage to stage.
 class Run {
  public:
-  Run(const Pipeline& pipeline, const Plan& plan, const RunOptions& options, RunMetrics* metrics)
-      : pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
+  Run(const ExecContext& context, const Pipeline& pipeline, const Plan& plan, const RunOptions& options,
+      RunMetrics* metrics)
+      : context_(context), pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
@@ -51,6 +52,7 @@ class Run {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
+    RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
@@ -75,13 +77,17 @@ class Run {
   }
 
   // On an error: aborts every output not committed yet and removes the staged side files not
-  // renamed yet, so that a failed run leaves them as they were. Returns `st`.
+  // renamed yet, so that a failed run leaves them as they were. Returns `st` (for a cancelled
+  // run, saying what was removed).
   Status Fail(Status st) {
     if (st.ok()) return st;
-    for (auto& [id, sink] : sinks_) (void)sink->Abort();
+    std::vector<dataset::DatasetSink*> sinks;
+    for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
+    st = AbortOutputs(std::move(st), sinks);
     for (const std::string& file : pipeline_.side_files()) {
       std::error_code ignored;
       std::filesystem::remove(StagedPath(file), ignored);
+      if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(file));
     }
     (void)letters_.Close();
     return st;
@@ -152,13 +158,12 @@ class Run {
     resources.metrics = metrics_;
     PipelineStageProgram program(resources);
     StageOptions stage_options;
-    stage_options.threads = options_.threads;
     stage_options.max_in_flight = options_.max_in_flight;
     StageMetrics& stage_metrics = metrics_->stage(s);
     stage_options.progress = &stage_metrics.progress;
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
-    auto stats = RunStage(inputs, stage_sinks, &program, stage_options);
+    auto stats = RunStage(context_, inputs, stage_sinks, &program, stage_options);
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
@@ -186,6 +191,7 @@ class Run {
     return Status::OK();
   }
 
+  const ExecContext& context_;
   const Pipeline& pipeline_;
   const Plan& plan_;
   const RunOptions& options_;
@@ -199,7 +205,9 @@ class Run {
 
 }  // namespace
 
-Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics) {
+Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeline, const RunOptions& options,
+                              RunMetrics* metrics) {
+  RETURN_NOT_OK(context.Validate());
   RETURN_NOT_OK(options.Validate());
   if (pipeline.has_deferred()) {
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
@@ -208,7 +216,7 @@ Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& option
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;
   metrics->Reset(pipeline, plan.stages.size());
-  Run run(pipeline, plan, options, metrics);
+  Run run(context, pipeline, plan, options, metrics);
   return run.Execute();
 }
 

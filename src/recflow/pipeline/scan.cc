@@ -18,11 +18,9 @@ class ScanProgram final : public StageProgram {
 
 }  // namespace
 
-Result<ScanStats> ScanSource(Source* source, int threads) {
+Result<ScanStats> ScanSource(const ExecContext& context, Source* source) {
   ScanProgram program;
-  StageOptions options;
-  options.threads = threads;
-  ASSIGN_OR_RETURN(StageStats stage, RunStage({source}, {}, &program, options));
+  ASSIGN_OR_RETURN(StageStats stage, RunStage(context, {source}, {}, &program, StageOptions()));
   ScanStats stats;
   stats.records = stage.input_records - stage.skipped_records;
   stats.skipped = stage.skipped_records;

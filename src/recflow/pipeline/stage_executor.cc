@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <mutex>
 #include <new>
-#include <thread>
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_pipeline.h>
@@ -35,14 +34,18 @@ struct ThreadSinks {
 // The stage state shared by the filters.
 class Stage {
  public:
-  Stage(const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks, StageProgram* program,
-        const StageOptions& options)
-      : inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
+  Stage(const StopToken& stop_token, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
+        StageProgram* program, const StageOptions& options)
+      : stop_token_(stop_token), inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
-  // of the last input / after an error.
+  // of the last input / after an error / once a stop is requested.
   Token* Read() {
     while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
+      if (stop_token_.stop_requested()) [[unlikely]] {
+        Fail(stop_token_.Poll());
+        return nullptr;
+      }
       auto token = std::make_unique<Token>();
       auto unit = NextSourceUnit(*inputs_[input_]);
       if (!unit.ok()) {
@@ -215,6 +218,7 @@ class Stage {
     if (options_.progress != nullptr) (options_.progress->*counter).fetch_add(1, std::memory_order_relaxed);
   }
 
+  const StopToken& stop_token_;
   const std::vector<Source*>& inputs_;
   const std::vector<StageSink>& sinks_;
   StageProgram* program_;
@@ -233,15 +237,11 @@ class Stage {
 
 }  // namespace
 
-int ResolveThreads(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
-                            StageProgram* program, const StageOptions& options) {
-  const int threads = ResolveThreads(options.threads);
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
+                            const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options) {
+  const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Stage stage(inputs, sinks, program, options);
+  Stage stage(context.stop_token, inputs, sinks, program, options);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;
@@ -259,6 +259,8 @@ Result<StageStats> RunStage(const std::vector<Source*>& inputs, const std::vecto
             tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Emit(t); }));
   });
   if (!stage.error().ok()) return stage.error();
+  // A stop after the last unit was read (an input that ended because its writer was stopped too).
+  RETURN_NOT_OK(context.stop_token.Poll());
   Status drained;
   arena.execute([&] { drained = stage.DrainSinks(); });
   RETURN_NOT_OK(drained);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/exec_context.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/sink.h"
 #include "recflow/formats/source.h"
@@ -70,10 +71,8 @@ struct StageProgress {
   std::atomic<int64_t> units_done{0};   ///< units written
 };
 
-/// How a stage runs.
+/// How a stage runs (its threads and stop token are the ExecContext's).
 struct StageOptions {
-  /// Worker threads; 0 = every core.
-  int threads = 0;
   /// Units in flight at once (bounds memory); 0 = 2 × threads + 2.
   int max_in_flight = 0;
   /// Updated as the stage runs (may be null).
@@ -88,17 +87,17 @@ struct StageStats {
   int threads = 0;
 };
 
-/// The worker threads `threads` means (0 = every core).
-int ResolveThreads(int threads);
-
-/// Runs `program` over every unit of `inputs`, one input after the other, feeding `sinks`: per
-/// unit, the program's Process (which calls the sinks' Consume), then in input order the
-/// program's Assign and each fed sink's Merge, then the sinks' Process in parallel and their
-/// Emit in input order; after the last unit, each sink's Drain, processed and emitted the same
-/// way. The first error in input order stops the stage and is returned (with the record index
-/// counted from the start of its input); the sinks are then the caller's to abort. Finish and
-/// Commit are the caller's too.
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
-                            StageProgram* program, const StageOptions& options);
+/// Runs `program` over every unit of `inputs`, one input after the other, on
+/// `context.ResolvedThreads()` threads, feeding `sinks`: per unit, the program's Process (which
+/// calls the sinks' Consume), then in input order the program's Assign and each fed sink's
+/// Merge, then the sinks' Process in parallel and their Emit in input order; after the last
+/// unit, each sink's Drain, processed and emitted the same way. The first error in input order
+/// stops the stage and is returned (with the record index counted from the start of its input);
+/// the sinks are then the caller's to abort. A stop requested on `context.stop_token` (checked
+/// before each unit is read, and once more after the last) stops it too: no unit is read after
+/// the check that sees it, the units in flight are dropped without further steps, nothing is
+/// drained, and the stage returns Cancelled. Finish and Commit are the caller's.
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
+                            const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options);
 
 }  // namespace recflow::pipeline

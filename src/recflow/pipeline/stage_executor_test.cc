@@ -107,9 +107,9 @@ TEST(StageExecutorTest, SinksMergeAndEmitInInputOrderAndDrainOnce) {
   RecordingSink all, odd;
   FeedAll program;
   program.two_sinks = true;
-  StageOptions options;
-  options.threads = 4;
-  auto stats = RunStage({source.get()}, {{&all, "all"}, {&odd, "odd"}}, &program, options);
+  ExecContext context;
+  context.threads = 4;
+  auto stats = RunStage(context, {source.get()}, {{&all, "all"}, {&odd, "odd"}}, &program, StageOptions());
   ASSERT_TRUE(stats.ok()) << stats.status().ToString();
   std::vector<int64_t> expected_all, expected_odd;
   for (int64_t i = 0; i < kUnits; ++i) {
@@ -131,9 +131,9 @@ TEST(StageExecutorTest, TheFirstSinkErrorInInputOrderStopsTheStageNamedByItsStep
   auto source = NumberedBatches(300);
   RecordingSink failing(/*fail_at=*/137);
   FeedAll program;
-  StageOptions options;
-  options.threads = 4;
-  auto stats = RunStage({source.get()}, {{&failing, "write"}}, &program, options);
+  ExecContext context;
+  context.threads = 4;
+  auto stats = RunStage(context, {source.get()}, {{&failing, "write"}}, &program, StageOptions());
   ASSERT_FALSE(stats.ok());
   EXPECT_EQ(stats.status().code(), StatusCode::kIOError);
   EXPECT_EQ(stats.status().message(), "step 'write': disk full");

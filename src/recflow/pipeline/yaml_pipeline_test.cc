@@ -98,7 +98,7 @@ TEST(YamlPipelineTest, UserStepsRegisteredByNameRunFromYaml) {
                            "  - write: {path: '" + dir.File("out") + "', format: jsonl}\n";
   auto loaded = ParsePipelineYaml(text, "p.yaml", "/tmp", {}, registry);
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
-  auto result = RunPipeline(*loaded->pipeline, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), *loaded->pipeline, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   auto source = dataset::OpenInputs({dir.File("out")}, dataset::InputOptions{});
   ASSERT_TRUE(source.ok());
