@@ -147,6 +147,17 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
     return CatEndpoint(flags.inputs.paths[0], flags, out);
   }
+  if (flags.splits.given() == !flags.inputs.paths.empty()) {
+    return Status::InvalidArgument("give PATH inputs or --split / --splits-from (one of them)");
+  }
+  if (flags.splits.given()) {
+    ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, ReadSplitFlags(flags.splits));
+    pipeline::InputOptions options;
+    RETURN_NOT_OK(ConfigureInputs(flags.source, flags.inputs.record_type, flags.inputs.skip_corrupt, &options));
+    ASSIGN_OR_RETURN(options.tfrecord.reader, ReaderOptionsFromFlags(flags.inputs, flags.source));
+    ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenSplitInputs(splits, options));
+    return CatSource(source.get(), flags, out);
+  }
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   // Standard input and pipes cannot be read twice (a sample, then every record): a Source keeps
   // its sample.

@@ -85,6 +85,18 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
   text.push_back('\n');
 }
 
+/// The inputs, or the splits --split / --splits-from name (not both).
+Result<std::unique_ptr<Source>> OpenConvertInputs(const ConvertFlags& flags, const pipeline::InputOptions& options) {
+  if (flags.splits.given() == !flags.inputs.empty()) {
+    return Status::InvalidArgument("give INPUT paths or --split / --splits-from (one of them)");
+  }
+  if (flags.inputs.empty()) {
+    ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, ReadSplitFlags(flags.splits));
+    return OpenSplitInputs(splits, options);
+  }
+  return pipeline::OpenInputs(flags.inputs, options);
+}
+
 }  // namespace
 
 Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
@@ -94,7 +106,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   }
   pipeline::InputOptions input_options;
   RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, flags.bad_rows != "fail", &input_options));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenConvertInputs(flags, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
   options.threads = flags.threads;

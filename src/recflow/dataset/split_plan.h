@@ -47,7 +47,7 @@ struct SplitOptions {
 ///    hold a newline, so no reader can find a row start from an arbitrary byte; empty ranges
 ///    are dropped;
 ///  - an Arrow IPC file: runs of consecutive record batches (its footer read);
-///  - a compressed file (one gzip/zlib/zstd stream) or an Arrow IPC stream: one split of the
+///  - a compressed file (one gzip or zlib stream) or an Arrow IPC stream: one split of the
 ///    whole file, since neither can be entered anywhere but at its start.
 /// An empty file gives one empty split. Every split records the file's size and modification
 /// time. Errors: IOError / InvalidArgument naming a file that cannot be stat'ed or mapped or is
