@@ -51,6 +51,27 @@ std::shared_ptr<RecordBatch> ReadWhole(Result<std::unique_ptr<Source>> source) {
 
 void WriteText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
+/// Writes `count` records of 0 to `max_bytes - 1` random bytes to `path` and expects its splits
+/// (sizes as Sizes() extends `sizes`) to read as the whole file, records as raw bytes.
+void ExpectRawTfrecordSplitsReadWhole(const std::string& path, int count, uint32_t max_bytes,
+                                      std::vector<int64_t> sizes) {
+  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults());
+  ASSERT_TRUE(writer.ok());
+  std::mt19937 random(static_cast<uint32_t>(count));
+  for (int i = 0; i < count; ++i) {
+    std::string record(random() % max_bytes, '\0');
+    for (char& c : record) c = static_cast<char>(random());
+    ASSERT_TRUE((*writer)->Write(record).ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  SplitReadOptions options = SplitReadOptions::Defaults();
+  options.tfrecord.record_type = example::RecordType::kByteArray;
+  auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, options.tfrecord));
+  ASSERT_NE(whole, nullptr);
+  ASSERT_EQ(whole->num_rows(), count);
+  ExpectSplitsReadWhole(Input(path, "tfrecord"), whole, options, Sizes(path, std::move(sizes)));
+}
+
 TEST(SplitInteropTest, TensorflowMnistTfrecord) {
   RECFLOW_REQUIRE_TESTDATA();
   const std::string path = (testing::TestdataDir() / "tfrecord/tfx/mnist.tfrecord").string();
@@ -63,21 +84,7 @@ TEST(SplitInteropTest, TensorflowMnistTfrecord) {
 TEST(SplitInteropTest, GeneratedTfrecordOfRawRecords) {
   testing::ScratchDir dir;
   const std::string path = dir.File("raw.tfrecord");
-  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults());
-  ASSERT_TRUE(writer.ok());
-  std::mt19937 random(7);
-  for (int i = 0; i < 300; ++i) {
-    std::string record(random() % 40, '\0');
-    for (char& c : record) c = static_cast<char>(random());
-    ASSERT_TRUE((*writer)->Write(record).ok());
-  }
-  ASSERT_TRUE((*writer)->Close().ok());
-  SplitReadOptions options = SplitReadOptions::Defaults();
-  options.tfrecord.record_type = example::RecordType::kByteArray;
-  auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, options.tfrecord));
-  ASSERT_NE(whole, nullptr);
-  ASSERT_EQ(whole->num_rows(), 300);
-  ExpectSplitsReadWhole(Input(path, "tfrecord"), whole, options, Sizes(path, {1, 2, 3, 5, 7, 11, 13, 97}));
+  ExpectRawTfrecordSplitsReadWhole(path, 300, 40, {1, 2, 3, 5, 7, 11, 13, 97});
 }
 
 TEST(SplitInteropTest, GzipTfrecordIsOneSplit) {
@@ -140,6 +147,21 @@ TEST(SplitInteropTest, CsvWithoutHeaderAndOtherDelimiter) {
   ExpectSplitsReadWhole(Input(path, "csv"), whole, options, Sizes(path, {1, 2, 5, 11}));
 }
 
+TEST(SplitInteropTest, CsvWithCommentLinesBeforeTheHeader) {
+  testing::ScratchDir dir;
+  const std::string path = dir.File("commented.csv");
+  std::string text = "\xEF\xBB\xBF# exported by hand\n#, \"not a header\n# either\nk,v\n";
+  for (int i = 0; i < 40; ++i) text += (i % 9 == 0 ? "# a comment row\n" : "") + std::to_string(i) + ",\"x\ny\"\n";
+  WriteText(path, text);
+  SplitReadOptions options = SplitReadOptions::Defaults();
+  options.csv.dialect.comment = '#';
+  auto whole = ReadCsv(path, options.csv);
+  ASSERT_NE(whole, nullptr);
+  ASSERT_EQ(whole->num_rows(), 40);
+  ASSERT_EQ(whole->schema()->field(0)->name(), "k");
+  ExpectSplitsReadWhole(Input(path, "csv"), whole, options, Sizes(path, {1, 2, 3, 7, 13}));
+}
+
 TEST(SplitInteropTest, JsonLines) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.jsonl");
@@ -156,6 +178,25 @@ TEST(SplitInteropTest, JsonLines) {
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 120);
   ExpectSplitsReadWhole(Input(path, "jsonl"), whole, SplitReadOptions::Defaults(), Sizes(path, {1, 2, 3, 5, 7, 13, 101}));
+}
+
+TEST(SplitInteropTest, GeneratedLargerFiles) {
+  testing::ScratchDir dir;
+  // About 6 MiB of TFRecord records of 0 to 8 KiB random bytes.
+  ExpectRawTfrecordSplitsReadWhole(dir.File("large.tfrecord"), 1500, 8192, {65537, 1 << 20});
+  std::mt19937 random(11);
+  // About 4 MiB of CSV whose quoted fields hold newlines and doubled quotes.
+  const std::string csv_path = dir.File("large.csv");
+  std::string text = "id,note,x\n";
+  for (int i = 0; text.size() < (size_t{4} << 20); ++i) {
+    text += std::to_string(i) + ",\"" + std::string(random() % 60, 'n') + "\n\"\"" + std::to_string(i) + "\"\",\n" +
+            std::string(random() % 40, 'q') + "\"," + std::to_string(random() % 1000) + "\n";
+  }
+  WriteText(csv_path, text);
+  auto csv_whole = ReadCsv(csv_path, csv::ReadOptions::Defaults());
+  ASSERT_NE(csv_whole, nullptr);
+  ExpectSplitsReadWhole(Input(csv_path, "csv"), csv_whole, SplitReadOptions::Defaults(),
+                        Sizes(csv_path, {65537, 1 << 20}));
 }
 
 class AvroSplitTest : public ::testing::TestWithParam<std::string> {};

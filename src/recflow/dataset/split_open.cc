@@ -48,8 +48,7 @@ Status CheckRowStart(const Buffer& data, const Split& split, int64_t at) {
 Result<SplitRecords> OpenCsv(const Split& split, const std::shared_ptr<Buffer>& data, csv::ReadOptions options) {
   RETURN_NOT_OK(CheckRowStart(*data, split, split.begin));
   RETURN_NOT_OK(CheckRowStart(*data, split, split.end));
-  const int64_t positions[] = {1};
-  const int64_t header_end = options.header ? csv::RowStartsAtOrAfter(data->view(), options.dialect, positions)[0] : 0;
+  const int64_t header_end = options.header ? csv::HeaderRowEnd(data->view(), options.dialect) : 0;
   auto stream = Splice(data, split, header_end, split.begin, split.end);
   SplitRecords out;
   out.map = stream->map();

@@ -36,4 +36,21 @@ std::vector<int64_t> RowStartsAtOrAfter(std::string_view data, const Dialect& di
   return starts;
 }
 
+int64_t HeaderRowEnd(std::string_view data, const Dialect& dialect) {
+  const auto size = static_cast<int64_t>(data.size());
+  Chunker chunker(dialect);
+  int64_t row_start = data.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (int64_t scanned = 0; scanned < size;) {
+    const void* lf = std::memchr(data.data() + scanned, '\n', static_cast<size_t>(size - scanned));
+    const int64_t piece_end = lf == nullptr ? size : static_cast<const char*>(lf) - data.data() + 1;
+    const int64_t cut = chunker.Scan(data.substr(static_cast<size_t>(scanned), static_cast<size_t>(piece_end - scanned)));
+    scanned = piece_end;
+    if (cut < 0) continue;
+    const bool comment = dialect.comment.has_value() && row_start < size && data[static_cast<size_t>(row_start)] == *dialect.comment;
+    if (!comment) return piece_end;
+    row_start = piece_end;
+  }
+  return size;
+}
+
 }  // namespace recflow::csv

@@ -18,4 +18,9 @@ namespace recflow::csv {
 std::vector<int64_t> RowStartsAtOrAfter(std::string_view data, const Dialect& dialect,
                                         std::span<const int64_t> positions);
 
+/// The offset just past the header row of `data`: the first row that is not a comment line (a
+/// row whose first byte, after a UTF-8 BOM at the very start, is the dialect's comment
+/// character), found quote-aware as above; data.size() when there is none.
+int64_t HeaderRowEnd(std::string_view data, const Dialect& dialect);
+
 }  // namespace recflow::csv

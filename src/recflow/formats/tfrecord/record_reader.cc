@@ -72,7 +72,7 @@ void RecordReader::SetStreamInput(std::unique_ptr<InputStream> in, std::span<con
 Result<bool> RecordReader::Next(std::string_view* record) {
   if (!error_.ok()) [[unlikely]] return error_;
   for (;;) {
-    if (window_origin_ + pos_ >= limit_) [[unlikely]] return AtLimit();
+    if (pos_ >= limit_) [[unlikely]] return AtLimit();
     const int64_t avail = size_ - pos_;
     if (avail < kHeaderSize) [[unlikely]] {
       if (!at_end_) {
@@ -116,7 +116,7 @@ Result<bool> RecordReader::Next(std::string_view* record) {
   }
 }
 
-Result<bool> RecordReader::AtLimit() {
+[[gnu::cold, gnu::noinline]] Result<bool> RecordReader::AtLimit() {
   if (pos_ >= size_ || skip_corrupt_) return false;
   const uint8_t* header = data_ + pos_;
   const int64_t avail = size_ - pos_;

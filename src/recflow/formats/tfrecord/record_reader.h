@@ -142,7 +142,7 @@ class RecordReader {
   int64_t size_ = 0;
   int64_t pos_ = 0;
   int64_t window_origin_ = 0;  // stream offset of data_[0]
-  int64_t limit_ = INT64_MAX;  // no record whose header starts here or later is read
+  int64_t limit_ = INT64_MAX;  // no record whose header starts at data_[limit_] or later is read (whole inputs)
   bool at_end_ = true;         // no bytes beyond data_ + size_
 
   std::shared_ptr<Buffer> whole_;             // keeps in-memory input alive
