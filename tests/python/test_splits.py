@@ -133,3 +133,5 @@ def test_bad_split_text_is_a_usage_error(run, tmp_path):
         assert result.returncode == 2, (text, result.stderr)
         assert "bad split" in result.stderr or "no split" in result.stderr
     assert run("splits", "--split-size", 0, tmp_path).returncode == 2
+    piped = run("splits", "-", stdin='{"a": 1}\n')
+    assert piped.returncode == 2 and "standard input cannot be split" in piped.stderr

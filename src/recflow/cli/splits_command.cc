@@ -17,7 +17,7 @@ dataset::SplitInput InputOf(const pipeline::ResolvedInput& file, const Inputs& i
   // Another process, in another directory, opens the split by its path.
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(file.path, ec);
-  input.path = ec ? file.path : absolute.lexically_normal().string();
+  input.path = ec || file.path == "-" ? file.path : absolute.lexically_normal().string();
   input.format = std::string(pipeline::InputFormatName(file.detected.format));
   Compression codec = formats::ReadableCompression(file.detected.sniffed.codec).value_or(Compression::kNone);
   // --compression names the codec of TFRecord input, as the reader would use it.

@@ -206,7 +206,10 @@ TEST_P(AvroSplitTest, PythonWrittenContainer) {
   auto whole = ReadWhole(avro::OpenAvroSource(path, avro::ReadOptions::Defaults()));
   ASSERT_NE(whole, nullptr);
   ASSERT_GT(whole->num_rows(), 0);
-  ExpectSplitsReadWhole(Input(path, "avro"), whole, SplitReadOptions::Defaults(), Sizes(path, {1, 7, 101, 1009}));
+  // 1-byte splits of the smaller file only: each split reads and compiles the header's schema.
+  const std::vector<int64_t> small = GetParam() == "events_deflate.avro" ? std::vector<int64_t>{1, 101, 1009}
+                                                                         : std::vector<int64_t>{7, 101, 1009};
+  ExpectSplitsReadWhole(Input(path, "avro"), whole, SplitReadOptions::Defaults(), Sizes(path, small));
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, AvroSplitTest, ::testing::Values("events_null.avro", "events_deflate.avro"));

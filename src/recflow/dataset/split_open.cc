@@ -71,6 +71,11 @@ Result<SplitRecords> OpenUncompressed(const Split& split, const SchemaPtr& data_
   Result<std::shared_ptr<Buffer>> mapped = Buffer::MapFile(split.path);
   if (!mapped.ok()) return mapped.status().WithFile(split.path);
   std::shared_ptr<Buffer> data = *std::move(mapped);
+  if (data->size() != split.file_size) {
+    return Status::DataError("the file changed since the split was made (size " + std::to_string(split.file_size) +
+                             " -> " + std::to_string(data->size()) + "): make the splits again")
+        .WithFile(split.path);
+  }
   if (split.end > data->size()) {
     return Status::InvalidArgument("split " + RangeText(split) + " ends beyond the file's " +
                                    std::to_string(data->size()) + " bytes")

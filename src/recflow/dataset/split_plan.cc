@@ -60,6 +60,9 @@ Status AddArrowFileSplits(const Split& stamped, int64_t target, std::vector<Spli
 }
 
 Status AddSplits(const SplitInput& input, const SplitOptions& options, std::vector<Split>* out) {
+  if (input.path == "-") {
+    return Status::InvalidArgument("standard input cannot be split (it is read once, front to back): save it to a file");
+  }
   if (!IsValidUtf8(input.path)) {
     return Status::InvalidArgument("a split names its file in JSON, which needs a UTF-8 path").WithFile(input.path);
   }

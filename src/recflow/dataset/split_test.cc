@@ -2,6 +2,7 @@
 // that name the file, the byte offset and the record.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -106,6 +107,14 @@ TEST(SplitSourceTest, ChangedFileFailsClearly) {
   WriteText(path, "{\"i\": 1, \"s\": \"a\"}\n{\"i\": 2, \"s\": \"b\"}\n");
   const std::vector<Split> splits = MakeSplitsOf(Input(path, "jsonl"), 10);
   ASSERT_EQ(splits.size(), 4u);
+  // Same size, another modification time: the bytes may differ.
+  const auto written = std::filesystem::last_write_time(path);
+  std::filesystem::last_write_time(path, written + std::chrono::seconds(1));
+  auto touched = OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults());
+  ASSERT_FALSE(touched.ok());
+  EXPECT_NE(touched.status().message().find("modification time"), std::string::npos) << touched.status().ToString();
+  std::filesystem::last_write_time(path, written);
+  ASSERT_TRUE(OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults()).ok());
   std::ofstream(path, std::ios::binary | std::ios::app) << "{\"i\": 3, \"s\": \"c\"}\n";
   auto source = OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults());
   ASSERT_FALSE(source.ok());
