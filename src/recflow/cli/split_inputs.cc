@@ -5,6 +5,7 @@
 
 #include "recflow/core/io.h"
 #include "recflow/dataset/split_source.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 
 namespace recflow::cli {
 
@@ -15,13 +16,13 @@ Status BadSplit(const std::string& where, const Status& st) {
 }
 
 /// The data columns of the splits' files: --schema's, else what reading them whole infers.
-Result<SchemaPtr> DataSchema(const std::vector<dataset::Split>& splits, pipeline::InputOptions options) {
+Result<SchemaPtr> DataSchema(const std::vector<dataset::Split>& splits, dataset::InputOptions options) {
   std::vector<std::string> paths;
   for (const dataset::Split& split : splits) {
     if (std::find(paths.begin(), paths.end(), split.path) == paths.end()) paths.push_back(split.path);
   }
-  ASSIGN_OR_RETURN(options.format, pipeline::ParseInputFormat(splits.front().format));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> whole, pipeline::OpenInputs(paths, options));
+  ASSIGN_OR_RETURN(options.format, formats::BuiltinFormats().ParseInputFormat(splits.front().format));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> whole, dataset::OpenInputs(paths, options));
   return whole->schema();
 }
 
@@ -56,7 +57,7 @@ Result<std::vector<dataset::Split>> ReadSplitFlags(const SplitFlags& flags) {
 }
 
 Result<std::unique_ptr<Source>> OpenSplitInputs(const std::vector<dataset::Split>& splits,
-                                                const pipeline::InputOptions& options) {
+                                                const dataset::InputOptions& options) {
   ASSIGN_OR_RETURN(const SchemaPtr partition_schema, dataset::PartitionSchemaOf(splits.front()));
   for (const dataset::Split& split : splits) {
     ASSIGN_OR_RETURN(const SchemaPtr partitions, dataset::PartitionSchemaOf(split));
@@ -70,11 +71,7 @@ Result<std::unique_ptr<Source>> OpenSplitInputs(const std::vector<dataset::Split
   ASSIGN_OR_RETURN(const SchemaPtr data_schema, DataSchema(splits, options));
   std::vector<FieldPtr> fields = data_schema->fields();
   for (const FieldPtr& field : partition_schema->fields()) fields.push_back(field);
-  dataset::SplitReadOptions read = dataset::SplitReadOptions::Defaults();
-  read.csv = options.csv;
-  read.jsonl = options.jsonl;
-  read.tfrecord = options.tfrecord;
-  read.avro = options.avro;
+  ASSIGN_OR_RETURN(const dataset::SplitReadOptions read, dataset::SplitReadOptionsOf(options));
   return dataset::OpenSplits(splits, Schema::Make(std::move(fields)), read);
 }
 

@@ -8,7 +8,7 @@
 #include "recflow/core/result.h"
 #include "recflow/dataset/split.h"
 #include "recflow/formats/source.h"
-#include "recflow/pipeline/input_source.h"
+#include "recflow/dataset/dataset_source.h"
 
 namespace recflow::cli {
 
@@ -29,11 +29,11 @@ Result<std::vector<dataset::Split>> ReadSplitFlags(const SplitFlags& flags);
 
 /// Reads `splits` one after the other as one Source (dataset::OpenSplits). Every split must be
 /// of one format and have the same partition columns. The schema is the one `options` fixes
-/// (--schema), else the one reading the splits' files whole would infer (pipeline::OpenInputs
+/// (--schema), else the one reading the splits' files whole would infer (dataset::OpenInputs
 /// over them, each once, in order) — the same in every process given the same files and flags,
 /// so processes reading different files' splits should pass one --schema — then the partition
 /// columns the splits record.
 Result<std::unique_ptr<Source>> OpenSplitInputs(const std::vector<dataset::Split>& splits,
-                                                const pipeline::InputOptions& options);
+                                                const dataset::InputOptions& options);
 
 }  // namespace recflow::cli

@@ -6,6 +6,7 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/dataset/split.h"
 #include "recflow/formats/avro/read_options.h"
 #include "recflow/formats/csv/read_options.h"
@@ -25,6 +26,10 @@ struct SplitReadOptions {
   /// Each format's defaults.
   static SplitReadOptions Defaults() { return {}; }
 };
+
+/// The read options of a read's `options` (each format's, as its descriptor parsed them from the
+/// read's settings and format words) for its splits.
+Result<SplitReadOptions> SplitReadOptionsOf(const InputOptions& options);
 
 /// Opens `split` as a Source yielding exactly the records that start inside it, in file order:
 ///  - TFRecord: from the first whole valid record at or after `begin` (tfrecord::FindRecordStart)

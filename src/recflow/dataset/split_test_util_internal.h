@@ -12,7 +12,7 @@
 #include "recflow/columnar/equals.h"
 #include "recflow/dataset/split_plan.h"
 #include "recflow/dataset/split_source.h"
-#include "recflow/testing/drain.h"
+#include "recflow/formats/source_test_util.h"
 
 namespace recflow::dataset {
 

@@ -9,11 +9,11 @@
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/dataset/dataset_schema.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/testing/drain.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -55,7 +55,7 @@ dataset::SinkOptions FeatherSink(const fs::path& dir) {
 
 // Every row of the dataset at `dir`, as one batch per unit.
 std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
-  auto source = OpenInputs({dir.string()}, InputOptions{});
+  auto source = dataset::OpenInputs({dir.string()}, dataset::InputOptions{});
   EXPECT_TRUE(source.ok()) << source.status().ToString();
   auto units = testing::DecodeAllUnits(**source);
   EXPECT_TRUE(units.ok()) << units.status().ToString();
@@ -101,10 +101,10 @@ TEST_F(PipelineTest, FusedMapFilterFlatMapKeepOrderForAnyThreads) {
     const fs::path out = dir_ / ("t" + std::to_string(threads));
     p.Write("write", copies, FeatherSink(out));
     ASSERT_TRUE(p.status().ok()) << p.status().ToString();
-    RunOptions options;
-    options.threads = threads;
+    ExecContext context;
+    context.threads = threads;
     RunMetrics metrics;
-    auto result = RunPipeline(p, options, &metrics);
+    auto result = RunPipeline(context, p, RunOptions::Defaults(), &metrics);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     ASSERT_EQ(result->writes.size(), 1u);
     EXPECT_EQ(result->writes[0].second.records, 1000);
@@ -143,7 +143,7 @@ TEST_F(PipelineTest, GroupByKeyAndCombinesOnSkewedKeys) {
   p.Write("write total", total, FeatherSink(dir_ / "total"));
   RunOptions options;
   options.group_batch_rows = 3;  // several output batches
-  auto result = RunPipeline(p, options, nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, options, nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->stages, 2u);  // the groups are written in a second pass over the grouped rows
 
@@ -229,7 +229,7 @@ TEST_F(PipelineTest, SideInputFromAFirstPassIsAppliedInASecondPass) {
   ASSERT_EQ(plan->stages.size(), 2u);
   EXPECT_NE(PlanToText(q, *plan).find("stage 2 of 2"), std::string::npos);
   EXPECT_NE(PlanToDot(q, *plan).find("style=dashed"), std::string::npos);
-  auto result = RunPipeline(q, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), q, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   double sum = 0;
   int64_t count = 0;
@@ -277,7 +277,7 @@ TEST_F(PipelineTest, AnAggregateOfColumnsAStepLeavesAloneRunsInTheSamePassAsEarl
   ASSERT_NE(text.find("stage 2 of"), std::string::npos) << text;
   EXPECT_LT(text.find("ids [combine_globally]"), text.find("stage 2 of")) << text;  // with the mean, in pass 1
   EXPECT_GT(text.find("values [combine_globally]"), text.find("stage 2 of")) << text;
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(Int(*ReadBack(dir_ / "ids")[0], 0, 0), 300);
   EXPECT_EQ(Int(*ReadBack(dir_ / "values")[0], 0, 0), 300 - 27);  // i % 11 == 5 is null
@@ -297,7 +297,7 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   Pipeline p;
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("write", p.ParDo("liar", rows, std::make_shared<Liar>()), FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kInternal);
   EXPECT_NE(result.status().ToString().find("step 'liar'"), std::string::npos) << result.status().ToString();
@@ -325,7 +325,7 @@ TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("write a", rows, FeatherSink(dir_ / "a"));
   p.Write("write b", p.ParDo("intrude", rows, std::make_shared<Intruder>(dir_ / "b" / "intruder")), FeatherSink(dir_ / "b"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kAlreadyExists);
   EXPECT_NE(result.status().ToString().find("step 'write b'"), std::string::npos) << result.status().ToString();
@@ -355,7 +355,7 @@ TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
   dataset::SinkOptions sink = FeatherSink(dir_ / "out");
   sink.partition_by = {"bucket"};
   p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   auto recorded = dataset::ReadDatasetSchema((dir_ / "out").string());
   ASSERT_TRUE(recorded.ok() && recorded->has_value());
@@ -372,7 +372,7 @@ TEST_F(PipelineTest, TwoWritesToOneOutputAreRefused) {
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("first", rows, FeatherSink(dir_ / "out"));
   p.Write("second", rows, FeatherSink(dir_ / "." / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(result.status().message().find("steps 'first' and 'second' both write"), std::string::npos)
@@ -402,7 +402,7 @@ Pipeline FailingPipeline(const fs::path& out, ErrorPolicy policy) {
 TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     Pipeline p = FailingPipeline(dir_ / "fail", ErrorPolicy{});
-    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.status().ToString().find("step 'load'"), std::string::npos) << result.status().ToString();
     EXPECT_NE(result.status().ToString().find("cannot open img0"), std::string::npos);
@@ -412,7 +412,7 @@ TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     Pipeline p = FailingPipeline(dir_ / "skip", ErrorPolicy{ErrorPolicy::Mode::kSkip, ""});
     RunMetrics metrics;
-    auto result = RunPipeline(p, RunOptions::Defaults(), &metrics);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->writes[0].second.records, 90);
     EXPECT_EQ(metrics.step(1).skipped_rows.load(), 10);
@@ -420,7 +420,7 @@ TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     const fs::path letters = dir_ / "letters.jsonl";
     Pipeline p = FailingPipeline(dir_ / "dead", ErrorPolicy{ErrorPolicy::Mode::kDeadLetter, letters.string()});
-    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->writes[0].second.records, 90);
     std::ifstream in(letters);
@@ -457,7 +457,7 @@ TEST_F(PipelineTest, ADoFnErrorNamesTheFailingRow) {
     return std::get<int64_t>(id) % 2 == 1;
   });
   p.Write("write", p.ParDo("check", odd, std::make_shared<FailOn37>()), FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().ToString().find("step 'check': cannot use id 37"), std::string::npos)
       << result.status().ToString();
@@ -474,7 +474,7 @@ TEST_F(PipelineTest, AValueThatDoesNotFitItsColumnFailsItsRow) {
                            return Status::OK();
                          });
   p.Write("write", small, FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().ToString().find("out of range of int8"), std::string::npos) << result.status().ToString();
   EXPECT_EQ(result.status().context().record, 21);

@@ -1,0 +1,14 @@
+// OpenDetectedStream: FileInputStream under the decompressor of the sniffed codec.
+#include "recflow/formats/registry/detected_stream.h"
+
+#include "recflow/core/compression.h"
+
+namespace recflow::formats {
+
+Result<std::unique_ptr<InputStream>> OpenDetectedStream(const FileToRead& file) {
+  const Compression codec = ReadableCompression(file.detected.sniffed.codec).value_or(Compression::kNone);
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, FileInputStream::Open(file.path));
+  return MakeDecompressingStream(codec, std::move(in));
+}
+
+}  // namespace recflow::formats

@@ -1,0 +1,16 @@
+// OpenDetectedStream: a detected input file as a stream of its bytes, decompressed with the codec its content showed.
+#pragma once
+
+#include <memory>
+
+#include "recflow/core/io.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/registry/format_descriptor.h"
+
+namespace recflow::formats {
+
+/// `file` ("-" = standard input) opened and wrapped in the decompressor of the codec detection
+/// found in it (none when it found none): how the text formats read a file.
+Result<std::unique_ptr<InputStream>> OpenDetectedStream(const FileToRead& file);
+
+}  // namespace recflow::formats
