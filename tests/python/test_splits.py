@@ -135,3 +135,21 @@ def test_bad_split_text_is_a_usage_error(run, tmp_path):
     assert run("splits", "--split-size", 0, tmp_path).returncode == 2
     piped = run("splits", "-", stdin='{"a": 1}\n')
     assert piped.returncode == 2 and "standard input cannot be split" in piped.stderr
+
+
+def test_csv_dialect_flags_reach_the_split_planner_and_every_split_reader(run, recflow_bin, tmp_path):
+    # A ';'-delimited file quoting with "'" and holding '#' comment lines: cut with the default dialect, the quoted
+    # newlines would be taken for row ends; read with it, every row would be one column.
+    rows = ["# made by hand", "id;text;n"]
+    for i in range(60):
+        rows.append(f"{i};'one\n{i + 100};''x'';7\nlast';{i * 3}")
+        rows.append(f"# note {i}")
+        rows.append(f"{i};plain;{i}")
+    path = tmp_path / "dialect.csv"
+    path.write_text("\n".join(rows) + "\n")
+    dialect = ["--delimiter", ";", "--quote", "'", "--comment", "#"]
+    whole = ok(run("cat", path, *dialect))
+    assert json.loads(whole.splitlines()[0]) == {"id": 0, "text": "one\n100;'x';7\nlast", "n": 0}
+    for split_size in (1, 7, 97, path.stat().st_size // 3 + 1):
+        splits = splits_of(run, "--split-size", split_size, path, *dialect)
+        assert cat_splits_in_processes(recflow_bin, splits, *dialect) == whole, f"split size {split_size}"

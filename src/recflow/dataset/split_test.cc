@@ -1,11 +1,12 @@
 // Split's JSON form (round trip, hostile text refused), stale files, partition columns, and errors inside splits
-// that name the file, the byte offset and the record.
+// that name the file, the byte offset and the record; the read options each format's words give its splits.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
+#include "recflow/dataset/io_specs.h"
 #include "recflow/dataset/split_test_util_internal.h"
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/avro/block_boundary.h"
@@ -308,6 +309,30 @@ TEST(SplitSourceTest, SplitsChainInTheOrderGiven) {
   EXPECT_EQ(i[0], 3);
   EXPECT_EQ(i[1], 2);
   EXPECT_EQ(i[2], 1);
+}
+
+TEST(SplitReadOptionsTest, EachFormatsWordsReachItsSplitReader) {
+  InputSpec spec;
+  spec.skip_bad = true;
+  spec.args.Set("delimiter", ";");
+  spec.args.Set("quote", "'");
+  spec.args.Set("verify_crc", "false");
+  spec.args.Set("record_type", "sequence_example");
+  auto input = MakeInputOptions(spec);
+  ASSERT_TRUE(input.ok()) << input.status().ToString();
+  auto read = SplitReadOptionsOf(*input);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->csv.dialect.delimiter, ';');
+  EXPECT_EQ(read->csv.dialect.quote, '\'');
+  EXPECT_FALSE(read->tfrecord.reader.verify_crc);
+  EXPECT_EQ(read->tfrecord.record_type, example::RecordType::kSequenceExample);
+  EXPECT_TRUE(read->tfrecord.skip_bad_records);
+  // A read whose options were not parsed up front parses them from its settings.
+  InputOptions unparsed;
+  unparsed.settings = input->settings;
+  auto parsed_late = SplitReadOptionsOf(unparsed);
+  ASSERT_TRUE(parsed_late.ok()) << parsed_late.status().ToString();
+  EXPECT_EQ(parsed_late->csv.dialect.quote, '\'');
 }
 
 }  // namespace
