@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "recflow/cli/tabular_inputs.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/serve/endpoint.h"
 #include "recflow/serve/stream_client.h"
 #include "recflow/formats/example/decoder.h"
@@ -146,6 +147,16 @@ Status CatRecords(const CatFlags& flags, const Inputs& inputs, StdoutWriter* out
 Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   if (flags.inputs.paths.size() == 1 && serve::LooksLikeEndpoint(flags.inputs.paths[0])) {
     return CatEndpoint(flags.inputs.paths[0], flags, out);
+  }
+  if (flags.splits.given() == !flags.inputs.paths.empty()) {
+    return Status::InvalidArgument("give PATH inputs or --split / --splits-from (one of them)");
+  }
+  if (flags.splits.given()) {
+    ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, ReadSplitFlags(flags.splits));
+    ASSIGN_OR_RETURN(const dataset::InputOptions options,
+                     dataset::MakeInputOptions(ReadSpecOf(flags.inputs, flags.source)));
+    ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenSplitInputs(splits, options));
+    return CatSource(source.get(), flags, out);
   }
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   // Standard input and pipes cannot be read twice (a sample, then every record): a Source keeps

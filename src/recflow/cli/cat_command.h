@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "recflow/cli/inputs.h"
+#include "recflow/cli/split_inputs.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/status.h"
@@ -16,6 +17,7 @@ struct CatFlags {
   SourceFlags source;  ///< format and CSV flags for non-TFRecord inputs
   int64_t limit = -1;  ///< rows to print; -1 = all
   bool infer_all = false;
+  SplitFlags splits;   ///< --split / --splits-from: read those instead of inputs
 };
 
 /// Records sampled for schema inference unless --infer-all, spread evenly over the inputs.

@@ -12,6 +12,7 @@
 #include "recflow/cli/inspect_command.h"
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
+#include "recflow/cli/splits_command.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/cli/termination.h"
 #include "recflow/core/printable.h"
@@ -58,8 +59,8 @@ void AddSourceFlags(CLI::App* c, SourceFlags* f) {
       ->transform(CLI::AsSizeValue(/*kb_is_1000=*/false));
 }
 
-void AddInputFlags(CLI::App* command, InputFlags* flags) {
-  command->add_option("PATH", flags->paths, "Files, directories or globs ('-' = stdin)")->required();
+void AddInputFlags(CLI::App* command, InputFlags* flags, bool required = true) {
+  command->add_option("PATH", flags->paths, "Files, directories or globs ('-' = stdin)")->required(required);
   command->add_option("--record-type", flags->record_type, "What each record holds")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}))
       ->capture_default_str();
@@ -80,10 +81,51 @@ CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
   return cmd;
 }
 
-CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
-  CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
+/// True when the arguments name splits (--split, --splits-from): the inputs are then optional.
+/// Only then: a required positional keeps CLI11 from giving it to a list option before it
+/// (`cat --null-values NA rows.csv`).
+bool ReadsSplits(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg == "--split" || arg == "--splits-from" || arg.starts_with("--split=") ||
+        arg.starts_with("--splits-from=")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void AddSplitFlags(CLI::App* command, SplitFlags* flags) {
+  command->add_option("--split", flags->splits,
+                      "Read only this split (a JSON line `recflow splits` printed) instead of inputs; repeatable");
+  command->add_option("--splits-from", flags->splits_from,
+                      "Read only the splits in this file (one JSON line each, as `recflow splits` prints; '-' = stdin)");
+}
+
+CLI::App* AddSplitsCommand(CLI::App* app, SplitsFlags* flags) {
+  CLI::App* cmd = app->add_subcommand(
+      "splits", "Print the inputs cut into splits, one JSON line each, for other processes to read with --split");
   AddInputFlags(cmd, &flags->inputs);
   AddSourceFlags(cmd, &flags->source);
+  cmd->add_option("--split-size", flags->split_size, "About this many bytes per split (suffixes K, M, G)")
+      ->transform(CLI::AsSizeValue(/*kb_is_1000=*/false))
+      ->check(CLI::PositiveNumber);
+  cmd->footer(
+      "A split is a byte range of one file (a record-batch range of an Arrow IPC file) that owns the "
+      "records starting inside it; `recflow cat --split` and `recflow convert --split` (or "
+      "--splits-from FILE) read exactly those, in any process and any order. A compressed file or "
+      "an Arrow IPC stream is one split. A split records the file's size and modification time: "
+      "opened after the file changed it fails. CSV splits begin at row starts found by reading "
+      "the file once here (a quoted field may hold a newline). See docs/formats/datasets.md.");
+  return cmd;
+}
+
+CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags, bool reads_splits) {
+  CLI::App* cmd = app->add_subcommand("cat", "Print records as JSON Lines (one object per record)");
+  AddInputFlags(cmd, &flags->inputs, /*required=*/!reads_splits);
+  AddSourceFlags(cmd, &flags->source);
+  AddSplitFlags(cmd, &flags->splits);
   cmd->add_option("-n,--limit", flags->limit, "Print at most N records")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--infer-all", flags->infer_all,
                 fmt::format("TFRecord: infer the schema from every record (default: {} spread over the "
@@ -101,9 +143,10 @@ CLI::App* AddCatCommand(CLI::App* app, CatFlags* flags) {
   return cmd;
 }
 
-CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
+CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f, bool reads_splits) {
   CLI::App* c = app->add_subcommand("convert", "Convert CSV, JSON Lines, Avro, TFRecord or Arrow into a sharded, partitioned dataset");
-  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin)")->required();
+  c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin)")->required(!reads_splits);
+  AddSplitFlags(c, &f->splits);
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
   c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
       ->check(CLI::IsMember(OutputFormatWords()));
@@ -242,8 +285,11 @@ int RunCommandLine(int argc, char** argv) {
   ServeFlags serve_flags;
   RunFlags run_flags;
   CLI::App* inspect = AddInspectCommand(&app, &inspect_flags);
-  CLI::App* cat = AddCatCommand(&app, &cat_flags);
-  CLI::App* convert = AddConvertCommand(&app, &convert_flags);
+  const bool reads_splits = ReadsSplits(argc, argv);
+  CLI::App* cat = AddCatCommand(&app, &cat_flags, reads_splits);
+  SplitsFlags splits_flags;
+  CLI::App* splits = AddSplitsCommand(&app, &splits_flags);
+  CLI::App* convert = AddConvertCommand(&app, &convert_flags, reads_splits);
   CLI::App* serve = AddServeCommand(&app, &serve_flags);
   CLI::App* run = AddRunCommand(&app, &run_flags);
   CLI::App* plan = AddPlanCommand(&app, &run_flags);
@@ -269,6 +315,8 @@ int RunCommandLine(int argc, char** argv) {
     st = RunInspect(inspect_flags, &out);
   } else if (cat->parsed()) {
     st = RunCat(cat_flags, &out);
+  } else if (splits->parsed()) {
+    st = RunSplits(splits_flags, &out);
   } else if (convert->parsed()) {
     context.stop_token = HandleTerminationSignals();
     context.threads = convert_flags.threads;

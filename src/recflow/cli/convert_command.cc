@@ -83,6 +83,18 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
   text.push_back('\n');
 }
 
+/// The inputs, or the splits --split / --splits-from name (not both).
+Result<std::unique_ptr<Source>> OpenConvertInputs(const ConvertFlags& flags, const dataset::InputOptions& options) {
+  if (flags.splits.given() == !flags.inputs.empty()) {
+    return Status::InvalidArgument("give INPUT paths or --split / --splits-from (one of them)");
+  }
+  if (flags.inputs.empty()) {
+    ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, ReadSplitFlags(flags.splits));
+    return OpenSplitInputs(splits, options);
+  }
+  return dataset::OpenInputs(flags.inputs, options);
+}
+
 }  // namespace
 
 Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutWriter* out) {
@@ -92,7 +104,7 @@ Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutW
   }
   ASSIGN_OR_RETURN(const dataset::InputOptions input_options,
                    dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenInputs(flags.inputs, input_options));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenConvertInputs(flags, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
   SchemaPtr schema = source->schema();

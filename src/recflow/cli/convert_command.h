@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "recflow/cli/source_flags.h"
+#include "recflow/cli/split_inputs.h"
 #include "recflow/cli/stdout_writer.h"
 #include "recflow/core/exec_context.h"
 #include "recflow/core/status.h"
@@ -15,6 +16,7 @@ namespace recflow::cli {
 /// Raw values of `recflow convert`'s flags, as parsed by CLI11.
 struct ConvertFlags {
   std::vector<std::string> inputs;
+  SplitFlags splits;  ///< --split / --splits-from: read those instead of inputs
   std::string output;
   std::string to = "tfrecord";
   std::string record_type = "example";

@@ -58,6 +58,12 @@ Status Status::RebaseRecord(int64_t base) const {
   return s;
 }
 
+Status Status::ShiftOffset(int64_t from, int64_t delta) const {
+  Status s(*this);
+  if (s.state_ && s.state_->context.offset >= from) s.state_->context.offset += delta;
+  return s;
+}
+
 Status Status::WithField(std::string_view field) const {
   Status s(*this);
   if (s.state_ && s.state_->context.field.empty()) s.state_->context.field = field;

@@ -70,6 +70,9 @@ class [[nodiscard]] Status {
   /// Returns a copy whose record index, when set, is shifted by `base` (for errors found in a
   /// piece of input whose first record is record `base` of the whole).
   Status RebaseRecord(int64_t base) const;
+  /// Returns a copy whose byte offset, when set and at least `from`, is shifted by `delta` (for
+  /// errors found in bytes spliced together from pieces of a file).
+  Status ShiftOffset(int64_t from, int64_t delta) const;
   /// Returns a copy with the field name set (when not already set).
   Status WithField(std::string_view field) const;
   /// Returns a copy whose message ends with `note` (context kept); OK stays OK.

@@ -1,7 +1,6 @@
 // GroupRowsByPartition: per-row partition values → escaped Hive directory → row groups.
 #include "recflow/dataset/partition_rows.h"
 
-#include <charconv>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -10,16 +9,11 @@
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/dataset/partition_path.h"
+#include "recflow/dataset/partition_values.h"
 
 namespace recflow::dataset {
 
 namespace {
-
-std::string DoubleText(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
-  return std::string(buf, r.ptr);
-}
 
 // The directory text of one partition column's values; the typed views are made once per batch.
 class ValueText {
@@ -55,9 +49,9 @@ class ValueText {
       case TypeId::kUInt64:
         return std::to_string(column_->GetValues<uint64_t>(1)[row]);
       case TypeId::kFloat32:
-        return DoubleText(column_->GetValues<float>(1)[row]);
+        return PartitionFloatText(column_->GetValues<float>(1)[row]);
       case TypeId::kFloat64:
-        return DoubleText(column_->GetValues<double>(1)[row]);
+        return PartitionFloatText(column_->GetValues<double>(1)[row]);
       default:  // kUtf8: ResolvePartitionColumns admits no other type
         return std::string(strings_->GetView(row));
     }

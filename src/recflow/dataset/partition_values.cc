@@ -223,4 +223,22 @@ Result<std::vector<std::shared_ptr<ArrayData>>> MakePartitionColumns(const Schem
   return columns;
 }
 
+std::string PartitionFloatText(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ptr);
+}
+
+std::optional<std::string> PartitionValueText(const PartitionValue& value) {
+  struct Visitor {
+    std::optional<std::string> operator()(std::monostate) const { return std::nullopt; }
+    std::optional<std::string> operator()(bool v) const { return std::string(v ? "true" : "false"); }
+    std::optional<std::string> operator()(int64_t v) const { return std::to_string(v); }
+    std::optional<std::string> operator()(uint64_t v) const { return std::to_string(v); }
+    std::optional<std::string> operator()(double v) const { return PartitionFloatText(v); }
+    std::optional<std::string> operator()(const std::string& v) const { return v; }
+  };
+  return std::visit(Visitor{}, value);
+}
+
 }  // namespace recflow::dataset

@@ -38,6 +38,14 @@ std::optional<double> ParseJavaDouble(std::string_view text);
 /// DataError naming the value and the type otherwise, or for a type no directory holds.
 Result<PartitionValue> ParsePartitionValue(std::string_view text, const DataType& type);
 
+/// The shortest text that reads back as `v` (std::to_chars: `inf`, `-inf`, `nan` included): how
+/// a float partition value is spelt in a directory name.
+std::string PartitionFloatText(double v);
+
+/// The directory text of a value, as GroupRowsByPartition writes it (ParsePartitionValue reads
+/// it back as the column's type); std::nullopt for null.
+std::optional<std::string> PartitionValueText(const PartitionValue& value);
+
 /// Builds, for one file, one constant column of `num_rows` rows per field of `partition_schema`
 /// holding that file's value (all nulls for a null value), ready to append to the file's record
 /// batches. TypeError when a value does not match its field's type (bool, an integer, float32,

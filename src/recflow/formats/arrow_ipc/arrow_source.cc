@@ -52,15 +52,15 @@ int64_t BlockBytes(const FileBlock& block) { return block.metadata_length + bloc
 /// Units carry their record batch message; the first also the dictionary batches, read at open.
 class FileSource final : public Source {
  public:
-  FileSource(std::shared_ptr<const IpcFileReader> file, std::string name)
-      : file_(std::move(file)), name_(std::move(name)) {}
+  FileSource(std::shared_ptr<const IpcFileReader> file, std::string name, int first, int end)
+      : file_(std::move(file)), name_(std::move(name)), first_(first), next_(first), end_(end) {}
   const SchemaPtr& schema() const override { return file_->schema(); }
   const std::string& name() const override { return name_; }
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     const FileReader& metadata = file_->metadata();
-    if (next_ >= metadata.num_record_batches()) return std::unique_ptr<SourceUnit>();
+    if (next_ >= end_) return std::unique_ptr<SourceUnit>();
     int64_t bytes = BlockBytes(metadata.record_batch_block(next_));
-    if (next_ == 0) {
+    if (next_ == first_) {
       for (int i = 0; i < metadata.num_dictionaries(); ++i) bytes += BlockBytes(metadata.dictionary_block(i));
     }
     const int index = next_++;
@@ -70,7 +70,9 @@ class FileSource final : public Source {
  private:
   std::shared_ptr<const IpcFileReader> file_;
   std::string name_;
-  int next_ = 0;
+  int first_;
+  int next_;
+  int end_;
 };
 
 /// Units carry the messages read for their batch: the dictionary batches before it and its own.
@@ -107,10 +109,23 @@ Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats
           .WithFile(name);
     }
     ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
-    return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name));
+    const int batches = file->num_batches();
+    return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name, 0, batches));
   }
   ASSIGN_OR_RETURN(auto stream, IpcStreamReader::OpenFile(path));
   return std::unique_ptr<Source>(std::make_unique<StreamSource>(std::move(stream), name));
+}
+
+Result<std::unique_ptr<Source>> OpenArrowFileBatches(const std::string& path, int64_t first, int64_t end) {
+  ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
+  const int batches = file->num_batches();
+  if (first < 0 || end < first || end > batches) {
+    return Status::InvalidArgument("record batches [" + std::to_string(first) + ", " + std::to_string(end) +
+                                   ") are not within the file's " + std::to_string(batches))
+        .WithFile(path);
+  }
+  return std::unique_ptr<Source>(
+      std::make_unique<FileSource>(std::move(file), path, static_cast<int>(first), static_cast<int>(end)));
 }
 
 }  // namespace recflow::arrow_ipc

@@ -1,6 +1,7 @@
 // Arrow IPC files and streams as a pipeline Source: one unit per record batch.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,5 +20,10 @@ namespace recflow::arrow_ipc {
 /// record batch and the dictionary batches before it (in a file, the first unit counts every
 /// dictionary batch, all read at open).
 Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats::ContentKind content);
+
+/// Opens the record batches [first, end) of the Arrow IPC file at `path` (memory-mapped; every
+/// dictionary batch is read, as the footer lists them). InvalidArgument when the range is not
+/// within the file's batches.
+Result<std::unique_ptr<Source>> OpenArrowFileBatches(const std::string& path, int64_t first, int64_t end);
 
 }  // namespace recflow::arrow_ipc

@@ -109,7 +109,11 @@ Result<std::unique_ptr<Source>> OpenAvroSource(const std::string& path, const Re
 
 Result<std::unique_ptr<Source>> OpenAvroSource(std::shared_ptr<Buffer> data, std::string name,
                                                const ReadOptions& options) {
-  ASSIGN_OR_RETURN(auto input, OpenAvroInput(std::make_unique<BufferInputStream>(std::move(data), std::move(name)), options));
+  return OpenAvroSource(std::make_unique<BufferInputStream>(std::move(data), std::move(name)), options);
+}
+
+Result<std::unique_ptr<Source>> OpenAvroSource(std::unique_ptr<InputStream> in, const ReadOptions& options) {
+  ASSIGN_OR_RETURN(auto input, OpenAvroInput(std::move(in), options));
   return std::unique_ptr<Source>(new AvroSource(std::move(input), options));
 }
 

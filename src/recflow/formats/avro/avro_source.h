@@ -5,6 +5,7 @@
 #include <string>
 
 #include "recflow/core/buffer.h"
+#include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/avro/read_options.h"
 #include "recflow/formats/source.h"
@@ -22,5 +23,9 @@ Result<std::unique_ptr<Source>> OpenAvroSource(const std::string& path, const Re
 /// Same over Avro bytes held in memory (kept alive by the source); `name` appears in errors.
 Result<std::unique_ptr<Source>> OpenAvroSource(std::shared_ptr<Buffer> data, std::string name,
                                                const ReadOptions& options);
+
+/// Same over a stream of Avro container bytes (a split's header and blocks); its name() appears
+/// in errors.
+Result<std::unique_ptr<Source>> OpenAvroSource(std::unique_ptr<InputStream> in, const ReadOptions& options);
 
 }  // namespace recflow::avro

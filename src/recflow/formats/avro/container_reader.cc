@@ -125,6 +125,7 @@ Status ContainerReader::ReadHeader() {
   BufferBuilder sync;
   RETURN_NOT_OK(ReadExact(kSyncSize, &sync));
   std::memcpy(header_.sync.data(), sync.data(), kSyncSize);
+  header_.size = offset();
   return Status::OK();
 }
 

@@ -25,6 +25,8 @@ struct ContainerHeader {
   BlockCodec codec = BlockCodec::kNull;
   /// The marker after the header and after every block.
   std::array<uint8_t, kSyncSize> sync{};
+  /// Bytes of the header, its sync marker included: the offset of the first block.
+  int64_t size = 0;
 };
 
 /// One block as stored: framing checked, data not yet decompressed or decoded.

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "recflow/formats/tfrecord/framing.h"
+#include "recflow/formats/tfrecord/record_boundary.h"
 
 namespace recflow::tfrecord {
 
@@ -71,6 +72,7 @@ void RecordReader::SetStreamInput(std::unique_ptr<InputStream> in, std::span<con
 Result<bool> RecordReader::Next(std::string_view* record) {
   if (!error_.ok()) [[unlikely]] return error_;
   for (;;) {
+    if (pos_ >= limit_) [[unlikely]] return AtLimit();
     const int64_t avail = size_ - pos_;
     if (avail < kHeaderSize) [[unlikely]] {
       if (!at_end_) {
@@ -112,6 +114,28 @@ Result<bool> RecordReader::Next(std::string_view* record) {
     *record = std::string_view(reinterpret_cast<const char*>(payload), static_cast<size_t>(length));
     return true;
   }
+}
+
+[[gnu::cold, gnu::noinline]] Result<bool> RecordReader::AtLimit() {
+  if (pos_ >= size_ || skip_corrupt_) return false;
+  const uint8_t* header = data_ + pos_;
+  const int64_t avail = size_ - pos_;
+  int64_t total = 0;
+  const RecordCheck check = CheckRecordAt(header, avail, static_cast<uint64_t>(max_record_bytes_), true, &total);
+  if (check == RecordCheck::kWhole) return false;
+  const uint64_t length = avail < kHeaderSize ? 0 : LoadLittleEndian64(header);
+  Fault fault = Fault::kBadDataCrc;
+  if (avail < kHeaderSize) {
+    fault = Fault::kTruncatedHeader;
+  } else if (!HeaderCrcMatches(header)) {
+    fault = Fault::kBadLengthCrc;
+  } else if (length > std::min(kMaxRecordLength, static_cast<uint64_t>(max_record_bytes_))) {
+    fault = Fault::kLengthTooLarge;
+  } else if (check == RecordCheck::kNeedMore) {
+    fault = Fault::kTruncatedData;
+  }
+  error_ = FaultStatus(fault, length).WithNote(" (where the range's last record ends, past its end)");
+  return error_;
 }
 
 Status RecordReader::FaultStatus(Fault fault, uint64_t length) const {
@@ -196,30 +220,22 @@ Status RecordReader::Resync() {
   ++pos_;
   for (;;) {
     const int64_t avail = size_ - pos_;
-    if (avail < kHeaderSize) {
-      if (at_end_) {
-        pos_ = size_;
+    int64_t total = 0;
+    switch (CheckRecordAt(data_ + pos_, avail, static_cast<uint64_t>(max_record_bytes_), verify_crc_, &total)) {
+      case RecordCheck::kWhole:
         return Status::OK();
-      }
-      RETURN_NOT_OK(Refill(kHeaderSize));
-      continue;
-    }
-    const uint8_t* header = data_ + pos_;
-    if (HeaderCrcMatches(header)) {
-      const uint64_t length = LoadLittleEndian64(header);
-      if (length <= std::min(kMaxRecordLength, static_cast<uint64_t>(max_record_bytes_))) {
-        const int64_t total = kFramingOverhead + static_cast<int64_t>(length);
-        if (total > avail && !at_end_) {
+      case RecordCheck::kNeedMore:
+        if (!at_end_) {
           RETURN_NOT_OK(Refill(total));
           continue;
         }
-        if (total <= avail) {
-          const uint8_t* payload = header + kHeaderSize;
-          if (!verify_crc_ || MaskedCrc32c(payload, length) == LoadLittleEndian32(payload + length)) {
-            return Status::OK();
-          }
+        if (avail < kHeaderSize) {
+          pos_ = size_;
+          return Status::OK();
         }
-      }
+        break;
+      case RecordCheck::kNotARecord:
+        break;
     }
     ++pos_;
   }

@@ -62,6 +62,18 @@ class RecordReader {
   /// Reads records from memory (zero-copy for uncompressed input). `name` appears in errors.
   static Result<std::unique_ptr<RecordReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,
                                                           const ReaderOptions& options);
+  /// Reads the records of an uncompressed TFRecord file held in `data` (a mapped file) whose
+  /// headers start in [begin, end): from the first whole valid record at or after `begin`
+  /// (FindRecordStart, data CRC checked whatever verify_crc says; at 0 when `begin` is 0) up
+  /// to the first record whose header starts at or after `end` — the last may end beyond
+  /// `end`. Where the last ends there must be a whole valid record or the end of `data`, else
+  /// that fault is this range's error (unless skip_corrupt): the next range, which looks for
+  /// its first record, would silently pass over it. Offsets in errors are
+  /// offsets in `data`; record indices count from the first record read. InvalidArgument
+  /// unless 0 <= begin <= end.
+  static Result<std::unique_ptr<RecordReader>> FromBufferRange(std::shared_ptr<Buffer> data, std::string name,
+                                                               int64_t begin, int64_t end,
+                                                               const ReaderOptions& options);
   /// Reads records from a stream (pipes, sockets); memory stays bounded by the largest record.
   /// The stream's name() appears in errors. Detecting the codec reads the stream's head as
   /// formats::ReadSniffHead does (only until Sniff has decided).
@@ -112,6 +124,10 @@ class RecordReader {
   Status WithFirstFault(const Status& st, const Status& current) const;
   /// The sticky error for a record at pos_ whose `length` exceeds max_record_bytes_.
   Status OverCap(uint64_t length);
+  /// At or past limit_: false when pos_ holds a whole valid record (the next range's first) or
+  /// the end; otherwise the fault there (the next range would skip it while looking for a
+  /// record start), unless skip_corrupt.
+  Result<bool> AtLimit();
   /// Scans forward from pos_ + 1 for the next offset holding a whole valid record.
   Status Resync();
 
@@ -126,6 +142,7 @@ class RecordReader {
   int64_t size_ = 0;
   int64_t pos_ = 0;
   int64_t window_origin_ = 0;  // stream offset of data_[0]
+  int64_t limit_ = INT64_MAX;  // no record whose header starts at data_[limit_] or later is read (whole inputs)
   bool at_end_ = true;         // no bytes beyond data_ + size_
 
   std::shared_ptr<Buffer> whole_;             // keeps in-memory input alive

@@ -5,6 +5,7 @@
 
 #include "recflow/formats/sniff.h"
 #include "recflow/formats/tfrecord/framing.h"
+#include "recflow/formats/tfrecord/record_boundary.h"
 #include "recflow/formats/tfrecord/record_reader.h"
 
 namespace recflow::tfrecord {
@@ -108,6 +109,27 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<B
       MakeDecompressingStream(compression, std::make_unique<BufferInputStream>(std::move(data), name));
   if (!stream.ok()) return stream.status().WithFile(name);
   reader->SetStreamInput(std::move(stream).ValueUnsafe(), {});
+  return reader;
+}
+
+Result<std::unique_ptr<RecordReader>> RecordReader::FromBufferRange(std::shared_ptr<Buffer> data, std::string name,
+                                                                    int64_t begin, int64_t end,
+                                                                    const ReaderOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  if (data == nullptr) return Status::InvalidArgument("RecordReader::FromBufferRange: null buffer");
+  if (begin < 0 || end < begin) {
+    return Status::InvalidArgument("bad record range [" + std::to_string(begin) + ", " + std::to_string(end) + ")")
+        .WithFile(name);
+  }
+  std::unique_ptr<RecordReader> reader(new RecordReader(std::move(name), Compression::kNone, options));
+  const int64_t size = data->size();
+  reader->SetWholeInput(std::move(data));
+  if (begin > 0) {
+    reader->pos_ = begin >= size ? size
+                                 : FindRecordStart(reader->data_, size, begin,
+                                                   static_cast<uint64_t>(options.max_record_bytes));
+  }
+  reader->limit_ = end;
   return reader;
 }
 

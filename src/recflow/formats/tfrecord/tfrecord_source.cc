@@ -172,7 +172,13 @@ Status SourceOptions::Validate() const {
 Result<std::unique_ptr<Source>> OpenTfrecordSource(const std::string& path, const SourceOptions& options) {
   RETURN_NOT_OK(options.Validate());
   ASSIGN_OR_RETURN(auto reader, RecordReader::Open(path, options.reader));
-  auto source = std::make_unique<TfrecordSource>(std::move(reader), options, path == "-" ? "<stdin>" : path);
+  return OpenTfrecordSource(std::move(reader), options);
+}
+
+Result<std::unique_ptr<Source>> OpenTfrecordSource(std::unique_ptr<RecordReader> reader, const SourceOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  std::string name = reader->name() == "-" ? "<stdin>" : reader->name();
+  auto source = std::make_unique<TfrecordSource>(std::move(reader), options, std::move(name));
   RETURN_NOT_OK(source->Init());
   return std::unique_ptr<Source>(std::move(source));
 }

@@ -41,4 +41,8 @@ struct SourceOptions {
 /// error of its unit's Decode() naming the file, byte offset and record index.
 Result<std::unique_ptr<Source>> OpenTfrecordSource(const std::string& path, const SourceOptions& options);
 
+/// The same over an opened reader (a record range of a file, RecordReader::FromBufferRange);
+/// options.reader is not looked at.
+Result<std::unique_ptr<Source>> OpenTfrecordSource(std::unique_ptr<RecordReader> reader, const SourceOptions& options);
+
 }  // namespace recflow::tfrecord
