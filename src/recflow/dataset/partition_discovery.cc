@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/name_list_internal.h"
 #include "recflow/dataset/partition_path.h"
@@ -209,7 +210,7 @@ Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, con
 }
 
 Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files) {
-  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(dir));
+  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(*LocalFileSystem::Instance(), dir));
   SchemaPtr partition_types;
   if (recorded) {
     ASSIGN_OR_RETURN(partition_types, recorded->PartitionSchema(dir + "/" + std::string(kSchemaFileName)));

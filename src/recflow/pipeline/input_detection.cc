@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/inputs.h"
 #include "recflow/ops/columns/type_name.h"
@@ -49,7 +50,7 @@ bool IsRegularFile(const std::string& path) {
 /// its files gives: the data columns, then the partition columns (`partition_schema`, as
 /// discovered). nullptr when it has no schema file.
 Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& partition_schema) {
-  ASSIGN_OR_RETURN(std::optional<dataset::DatasetSchema> recorded, dataset::ReadDatasetSchema(dir));
+  ASSIGN_OR_RETURN(std::optional<dataset::DatasetSchema> recorded, dataset::ReadDatasetSchema(*LocalFileSystem::Instance(), dir));
   if (!recorded) return SchemaPtr();
   const std::string path = dir + "/" + std::string(dataset::kSchemaFileName);
   std::vector<FieldPtr> fields;

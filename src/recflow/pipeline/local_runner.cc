@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <system_error>
 
-#include "recflow/dataset/staging_registry.h"
+#include "recflow/dataset/file_commit.h"
 #include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
@@ -17,6 +15,7 @@ Status RunOptions::Validate() const {
   if (threads < 0) return Status::InvalidArgument("threads must be >= 0");
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
+  if (file_system == nullptr) return Status::InvalidArgument("no file system");
   return Status::OK();
 }
 
@@ -32,8 +31,8 @@ class Run {
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
-      side_files_.push_back(std::make_unique<dataset::StagingRegistration>(file));
-      side_files_.back()->AddPath(StagedPath(file));
+      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(options_.file_system, StagedPath(file), file));
+      side_files_.push_back(std::move(commit));
     }
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
@@ -53,15 +52,7 @@ class Run {
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
-    const auto& side_files = pipeline_.side_files();
-    for (size_t k = 0; k < side_files.size(); ++k) {
-      RETURN_NOT_OK(Fail(side_files_[k]->Swap([&]() -> Status {
-        std::error_code error;
-        std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
-        if (error) return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
-        return Status::OK();
-      })));
-    }
+    for (auto& side_file : side_files_) RETURN_NOT_OK(Fail(side_file->Commit()));
     RETURN_NOT_OK(letters_.Close());
     return result;
   }
@@ -77,10 +68,7 @@ class Run {
   Status Fail(Status st) {
     if (st.ok()) return st;
     for (auto& [id, sink] : sinks_) (void)sink->Abort();
-    for (const std::string& file : pipeline_.side_files()) {
-      std::error_code ignored;
-      std::filesystem::remove(StagedPath(file), ignored);
-    }
+    for (auto& side_file : side_files_) (void)side_file->Abort();
     (void)letters_.Close();
     return st;
   }
@@ -193,7 +181,7 @@ class Run {
   RunMetrics* metrics_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
-  std::vector<std::unique_ptr<dataset::StagingRegistration>> side_files_;   // per side file, removed on termination
+  std::vector<std::unique_ptr<dataset::FileCommit>> side_files_;            // per side file, removed on termination
   std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
   std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
 };

@@ -21,9 +21,11 @@ struct RunOptions {
   int max_in_flight = 0;
   /// Rows per batch of GroupByKey and combine outputs.
   int64_t group_batch_rows = 4096;
+  /// The file system the pipeline's side files (Pipeline::AddSideFile) are committed on.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
   /// Every core, default bounds.
   static RunOptions Defaults() { return {}; }
-  /// InvalidArgument for negative threads or non-positive group_batch_rows.
+  /// InvalidArgument for negative threads, non-positive group_batch_rows or no file system.
   Status Validate() const;
 };
 

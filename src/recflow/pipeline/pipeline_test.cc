@@ -357,7 +357,7 @@ TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
   p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
   auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  auto recorded = dataset::ReadDatasetSchema((dir_ / "out").string());
+  auto recorded = dataset::ReadDatasetSchema(*LocalFileSystem::Instance(), (dir_ / "out").string());
   ASSERT_TRUE(recorded.ok() && recorded->has_value());
   EXPECT_EQ((*recorded)->partition_by, std::vector<std::string>{"bucket"});
   EXPECT_EQ((*recorded)->fields, (std::vector<dataset::RecordedField>{{"id", "int64", false}, {"bucket", "int32", false}}));
