@@ -88,7 +88,9 @@ class FaultInputStream final : public InputStream {
   Result<int64_t> Read(void* out, int64_t n) override {
     if (ended_) return int64_t{0};
     std::optional<FsFault> fault = injector_->Check(FsOperation::kRead);
-    if (fault && *fault != FsFault::kShort) return Injected(FsOperation::kRead, name(), *fault).WithOffset(position());
+    if (fault && *fault != FsFault::kShort) {
+      return Injected(FsOperation::kRead, name(), *fault).WithFile(name()).WithOffset(position());
+    }
     if (fault) {  // a truncated file: half of what is asked, then the end
       ended_ = true;
       return base_->Read(out, n / 2);
@@ -205,6 +207,11 @@ Result<FileInfo> FaultInjectingFileSystem::GetFileInfo(const std::string& path) 
   return base_->GetFileInfo(path);
 }
 
+Result<FileInfo> FaultInjectingFileSystem::GetTargetInfo(const std::string& path) {
+  RECFLOW_INJECT(FsOperation::kInfo, path);
+  return base_->GetTargetInfo(path);
+}
+
 Result<bool> FaultInjectingFileSystem::IsMountPoint(const std::string& path) {
   RECFLOW_INJECT(FsOperation::kInfo, path);
   return base_->IsMountPoint(path);
@@ -217,10 +224,19 @@ Result<std::unique_ptr<InputStream>> FaultInjectingFileSystem::OpenInputStream(c
 }
 
 Result<std::shared_ptr<Buffer>> FaultInjectingFileSystem::ReadWholeFile(const std::string& path) {
+  return ReadWhole(path, [&] { return base_->ReadWholeFile(path); });
+}
+
+Result<std::shared_ptr<Buffer>> FaultInjectingFileSystem::MapFile(const std::string& path) {
+  return ReadWhole(path, [&] { return base_->MapFile(path); });
+}
+
+Result<std::shared_ptr<Buffer>> FaultInjectingFileSystem::ReadWhole(
+    const std::string& path, const std::function<Result<std::shared_ptr<Buffer>>()>& read) {
   RECFLOW_INJECT(FsOperation::kOpenRead, path);
   std::optional<FsFault> fault = injector_->Check(FsOperation::kRead);
-  if (fault && *fault != FsFault::kShort) return Injected(FsOperation::kRead, path, *fault).WithOffset(0);
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, base_->ReadWholeFile(path));
+  if (fault && *fault != FsFault::kShort) return Injected(FsOperation::kRead, path, *fault).WithFile(path).WithOffset(0);
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, read());
   if (fault) return FirstHalf(data);
   return data;
 }
@@ -229,7 +245,9 @@ Result<std::shared_ptr<Buffer>> FaultInjectingFileSystem::ReadRange(const std::s
                                                                     int64_t length) {
   RECFLOW_INJECT(FsOperation::kOpenRead, path);
   std::optional<FsFault> fault = injector_->Check(FsOperation::kRead);
-  if (fault && *fault != FsFault::kShort) return Injected(FsOperation::kRead, path, *fault).WithOffset(offset);
+  if (fault && *fault != FsFault::kShort) {
+    return Injected(FsOperation::kRead, path, *fault).WithFile(path).WithOffset(offset);
+  }
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, base_->ReadRange(path, offset, length));
   if (fault) return FirstHalf(data);
   return data;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,9 +14,9 @@ namespace recflow {
 /// The kinds of calls FaultInjectingFileSystem counts. Stream calls count too: each
 /// InputStream::Read (kRead), OutputStream::Write or Flush (kWrite) and Close (kClose).
 enum class FsOperation {
-  kInfo,       ///< GetFileInfo, IsMountPoint, ResolvePath is not counted
-  kOpenRead,   ///< OpenInputStream, ReadWholeFile, ReadRange
-  kRead,       ///< InputStream::Read, and the read of ReadWholeFile / ReadRange
+  kInfo,       ///< GetFileInfo, GetTargetInfo, IsMountPoint (ResolvePath is not counted)
+  kOpenRead,   ///< OpenInputStream, ReadWholeFile, MapFile, ReadRange
+  kRead,       ///< InputStream::Read, and the read of ReadWholeFile / MapFile / ReadRange
   kOpenWrite,  ///< OpenOutputStream
   kWrite,      ///< OutputStream::Write and Flush
   kClose,      ///< OutputStream::Close
@@ -72,9 +73,11 @@ class FaultInjectingFileSystem final : public FileSystem {
   FileSystemCapabilities capabilities() const override;
   Result<std::string> ResolvePath(const std::string& path) const override;
   Result<FileInfo> GetFileInfo(const std::string& path) override;
+  Result<FileInfo> GetTargetInfo(const std::string& path) override;
   Result<bool> IsMountPoint(const std::string& path) override;
   Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override;
+  Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                          const WriteOptions& options = {}) override;
@@ -92,6 +95,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   struct Injector;
 
  private:
+  /// ReadWholeFile and MapFile: `read` with the faults of an open and a read of `path`.
+  Result<std::shared_ptr<Buffer>> ReadWhole(const std::string& path,
+                                            const std::function<Result<std::shared_ptr<Buffer>>()>& read);
   std::shared_ptr<FileSystem> base_;
   std::shared_ptr<Injector> injector_;
 };

@@ -14,6 +14,23 @@ std::string ParentPath(const std::string& path) {
   return std::string(p.substr(0, slash));
 }
 
+Result<std::unique_ptr<InputStream>> OpenInputFile(FileSystem& fs, const std::string& path) {
+  if (path == "-") {
+    ASSIGN_OR_RETURN(std::unique_ptr<FileInputStream> in, FileInputStream::Open(path));
+    return std::unique_ptr<InputStream>(std::move(in));
+  }
+  Result<std::unique_ptr<InputStream>> in = fs.OpenInputStream(path);
+  if (!in.ok()) return in.status().WithFile(path);
+  return in;
+}
+
+Result<FileInfo> FileSystem::GetTargetInfo(const std::string& path) {
+  ASSIGN_OR_RETURN(FileInfo info, GetFileInfo(path));
+  if (info.type != FileType::kSymlink) return info;
+  ASSIGN_OR_RETURN(std::string target, ResolvePath(path));
+  return GetFileInfo(target);
+}
+
 Result<bool> FileSystem::Exists(const std::string& path) {
   ASSIGN_OR_RETURN(FileInfo info, GetFileInfo(path));
   return info.exists();

@@ -109,6 +109,8 @@ class FileSystem {
   virtual Result<std::string> ResolvePath(const std::string& path) const = 0;
   /// What `path` names (a final symlink is not followed); type kNotFound when nothing.
   virtual Result<FileInfo> GetFileInfo(const std::string& path) = 0;
+  /// What `path` names, a final symlink followed; by default through ResolvePath.
+  virtual Result<FileInfo> GetTargetInfo(const std::string& path);
   /// True when directory `path` is the root of a mounted file system (it cannot be renamed).
   virtual Result<bool> IsMountPoint(const std::string& path) = 0;
 
@@ -116,6 +118,9 @@ class FileSystem {
   virtual Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) = 0;
   /// The whole content of file `path` (memory-mapped where that is cheaper than reading).
   virtual Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) = 0;
+  /// The whole content of file `path` without copying it where this file system can (mmap);
+  /// others read it whole.
+  virtual Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) = 0;
   /// Up to `length` bytes of file `path` from byte `offset` (fewer at its end).
   virtual Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) = 0;
   /// A stream writing file `path` (created, truncated or appended to per `options`).
@@ -146,6 +151,7 @@ class FileSystem {
 
   // Built on the verbs above, the same for every file system.
 
+
   /// True when `path` names anything.
   Result<bool> Exists(const std::string& path);
   /// True when `path` is a directory.
@@ -170,5 +176,10 @@ class FileSystem {
 
 /// The parent of `path` ("" when it has none; "/" for a child of the root).
 std::string ParentPath(const std::string& path);
+
+/// A stream reading input `path` of a reader: "-" is standard input, on the machine whatever
+/// `fs` is (FileInputStream::Open, which also returns what PeekInput kept of it); anything else
+/// is fs.OpenInputStream. Errors name the path.
+Result<std::unique_ptr<InputStream>> OpenInputFile(FileSystem& fs, const std::string& path);
 
 }  // namespace recflow

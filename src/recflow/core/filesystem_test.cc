@@ -3,9 +3,11 @@
 #include "recflow/core/filesystem.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <future>
 #include <thread>
 
@@ -236,6 +238,20 @@ TEST(LocalFileSystemTest, RenameFlagsUnsupportedByTheKernelFallBackAndCrossDevic
       << cross.ToString();
   EXPECT_NE(cross.message().find("write to a directory inside that file system"), std::string::npos);
   EXPECT_NE(internal::RenameError("x", EACCES).message().find(std::strerror(EACCES)), std::string::npos);
+}
+
+TEST(LocalFileSystemTest, TargetInfoFollowsSymlinksAsTheKernelDoes) {
+  recflow::testing::ScratchDir dir;
+  FileSystem& fs = *LocalFileSystem::Instance();
+  ASSERT_TRUE(fs.WriteSmallFile(dir.File("f"), "abc", false).ok());
+  std::filesystem::create_symlink("f", dir.path() / "link");
+  EXPECT_EQ(fs.GetFileInfo(dir.File("link"))->type, FileType::kSymlink);
+  EXPECT_EQ(fs.GetTargetInfo(dir.File("link"))->size, 3);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);  // /dev/fd/N names the pipe, not a path ResolvePath could follow
+  EXPECT_EQ(fs.GetTargetInfo("/dev/fd/" + std::to_string(fds[0]))->type, FileType::kOther);
+  ::close(fds[0]);
+  ::close(fds[1]);
 }
 
 TEST(LocalFileSystemTest, MountPointsAreFound) {

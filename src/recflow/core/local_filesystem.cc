@@ -95,13 +95,11 @@ Result<std::string> LocalFileSystem::ResolvePath(const std::string& path) const 
   return out;
 }
 
-Result<FileInfo> LocalFileSystem::GetFileInfo(const std::string& path) {
-  struct stat st;
+namespace {
+
+/// The FileInfo of `st`.
+FileInfo InfoOf(const struct stat& st) {
   FileInfo info;
-  if (::lstat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return info;
-    return ErrnoError("cannot stat", path, errno);
-  }
   info.permissions = st.st_mode & 07777;
   if (S_ISREG(st.st_mode)) {
     info.type = FileType::kFile;
@@ -115,6 +113,22 @@ Result<FileInfo> LocalFileSystem::GetFileInfo(const std::string& path) {
   }
   return info;
 }
+
+/// lstat(2) or stat(2) of `path`; type kNotFound when nothing is there.
+Result<FileInfo> Stat(const std::string& path, bool follow) {
+  struct stat st;
+  if ((follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return FileInfo();
+    return ErrnoError("cannot stat", path, errno);
+  }
+  return InfoOf(st);
+}
+
+}  // namespace
+
+Result<FileInfo> LocalFileSystem::GetFileInfo(const std::string& path) { return Stat(path, /*follow=*/false); }
+
+Result<FileInfo> LocalFileSystem::GetTargetInfo(const std::string& path) { return Stat(path, /*follow=*/true); }
 
 Result<bool> LocalFileSystem::IsMountPoint(const std::string& path) {
   struct statx stx;
@@ -138,6 +152,8 @@ Result<std::unique_ptr<InputStream>> LocalFileSystem::OpenInputStream(const std:
 Result<std::shared_ptr<Buffer>> LocalFileSystem::ReadWholeFile(const std::string& path) {
   return recflow::ReadWholeFile(path);
 }
+
+Result<std::shared_ptr<Buffer>> LocalFileSystem::MapFile(const std::string& path) { return Buffer::MapFile(path); }
 
 Result<std::shared_ptr<Buffer>> LocalFileSystem::ReadRange(const std::string& path, int64_t offset, int64_t length) {
   if (offset < 0 || length < 0) return Status::InvalidArgument(path + ": negative range");

@@ -19,11 +19,15 @@ class LocalFileSystem final : public FileSystem {
   FileSystemCapabilities capabilities() const override { return FileSystemCapabilities(); }
   Result<std::string> ResolvePath(const std::string& path) const override;
   Result<FileInfo> GetFileInfo(const std::string& path) override;
+  /// stat(2): symlinks followed by the kernel (`/dev/fd/N` names the pipe itself).
+  Result<FileInfo> GetTargetInfo(const std::string& path) override;
   /// statx(2)'s STATX_ATTR_MOUNT_ROOT, or a device different from the parent's where the
   /// kernel does not report that attribute.
   Result<bool> IsMountPoint(const std::string& path) override;
   Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override;
+  /// Buffer::MapFile: a read-only map, whatever the size.
+  Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                          const WriteOptions& options = {}) override;

@@ -190,6 +190,8 @@ Result<std::shared_ptr<Buffer>> MemoryFileSystem::ReadWholeFile(const std::strin
   return Buffer::FromString(node->data);
 }
 
+Result<std::shared_ptr<Buffer>> MemoryFileSystem::MapFile(const std::string& path) { return ReadWholeFile(path); }
+
 Result<std::shared_ptr<Buffer>> MemoryFileSystem::ReadRange(const std::string& path, int64_t offset, int64_t length) {
   if (offset < 0 || length < 0) return Status::InvalidArgument(path + ": negative range");
   std::lock_guard<std::mutex> lock(state_->mutex);

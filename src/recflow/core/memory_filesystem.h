@@ -25,6 +25,8 @@ class MemoryFileSystem final : public FileSystem {
   /// A stream over a copy of the file's content as it is now.
   Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override;
+  /// ReadWholeFile: a copy, since the file may change while the buffer lives.
+  Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;
   /// Each Write is visible at once (there is no page cache to lose).
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,

@@ -32,13 +32,14 @@ struct DetectedInput {
   bool rereadable = false;
 };
 
-/// Sniffs `path` (formats::SniffFile: standard input "-" and pipes are peeked, then still read
+/// Sniffs `path` on `fs` (formats::SniffFile: standard input "-" and pipes are peeked, then still read
 /// from their first byte) and decides its format: `forced` unless it is kAuto (--from), else
 /// the content (an empty input with no telling suffix is TFRecord: zero records). A codec or a
 /// format recflow does not read is a DataError naming the file and what was found (a forced
 /// format skips the content check), as is gzip/zlib around Avro or Arrow IPC; bytes that say
 /// nothing, with no telling suffix, are NotFound ("pass --from").
-Result<DetectedInput> DetectInputFormat(const std::string& path, InputFormat forced = InputFormat::kAuto);
+Result<DetectedInput> DetectInputFormat(const std::string& path, InputFormat forced = InputFormat::kAuto,
+                                        FileSystem& fs = *LocalFileSystem::Instance());
 
 /// One input file: its path, its Hive partition values and what detection found.
 struct ResolvedInput {
@@ -64,7 +65,7 @@ struct ResolvedInputs {
   std::string description;
 };
 
-/// Expands `args` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,
+/// Expands `args` on `fs` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,
 /// globs; "-" = stdin), discovers the Hive `key=value/` partitions under each directory argument
 /// (DiscoverDatasetPartitions: the types the dataset's schema file records, else inferred as
 /// int64, float64 or utf8; null for `__HIVE_DEFAULT_PARTITION__`) and detects each file
@@ -72,7 +73,8 @@ struct ResolvedInputs {
 /// columns, partitioned and unpartitioned inputs cannot be mixed (DataError), and all files must
 /// have one format (InvalidArgument naming two of them: "pass --from"). Arguments that hold no
 /// data file and no schema file are a DataError (nothing says what the columns are).
-Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, InputFormat forced);
+Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, InputFormat forced,
+                                    FileSystem& fs = *LocalFileSystem::Instance());
 
 /// `options` reading `input` with the codec detection found in it, unless they name one
 /// (compression_auto false: --compression): the one detector every reader goes by.

@@ -1,7 +1,6 @@
 // OpenInputs: a Source chaining detected input files one after another, each read once, partition columns appended.
 #include "recflow/pipeline/input_source.h"
 
-#include <filesystem>
 #include <utility>
 
 #include "recflow/core/compression.h"
@@ -106,10 +105,10 @@ class ChainedSource final : public Source {
   int64_t stored_bytes() const override {
     int64_t total = 0;
     for (const ResolvedInput& file : files_) {
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(file.path, ec);
-      if (file.path == "-" || ec) return -1;
-      total += static_cast<int64_t>(size);
+      if (file.path == "-") return -1;
+      const Result<FileInfo> info = options_.file_system->GetTargetInfo(file.path);
+      if (!info.ok() || info->type != FileType::kFile) return -1;
+      total += info->size;
     }
     return total;
   }
@@ -151,14 +150,16 @@ class ChainedSource final : public Source {
 
   /// The TFRecord reader options for file `index`: its detected codec unless one was named.
   tfrecord::ReaderOptions ReaderOptionsOf(size_t index) const {
-    return WithDetectedCodec(options_.tfrecord.reader, files_[index].detected);
+    tfrecord::ReaderOptions reader = WithDetectedCodec(options_.tfrecord.reader, files_[index].detected);
+    reader.file_system = options_.file_system;
+    return reader;
   }
 
   /// File `index` as a stream of its bytes, decompressed with the codec its content showed.
   Result<std::unique_ptr<InputStream>> OpenText(size_t index) const {
     const Compression codec =
         formats::ReadableCompression(files_[index].detected.sniffed.codec).value_or(Compression::kNone);
-    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, FileInputStream::Open(files_[index].path));
+    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, OpenInputFile(*options_.file_system, files_[index].path));
     return MakeDecompressingStream(codec, std::move(file));
   }
 
@@ -190,11 +191,15 @@ class ChainedSource final : public Source {
         break;
       }
       case InputFormat::kAvro: {
-        ASSIGN_OR_RETURN(current_, avro::OpenAvroSource(path, options_.avro));
+        avro::ReadOptions o = options_.avro;
+        o.file_system = options_.file_system;
+        ASSIGN_OR_RETURN(current_, avro::OpenAvroSource(path, o));
         break;
       }
       case InputFormat::kArrow: {
-        ASSIGN_OR_RETURN(current_, arrow_ipc::OpenArrowSource(path, files_[index].detected.sniffed.content));
+        arrow_ipc::IpcReadOptions o;
+        o.file_system = options_.file_system;
+        ASSIGN_OR_RETURN(current_, arrow_ipc::OpenArrowSource(path, files_[index].detected.sniffed.content, o));
         break;
       }
       case InputFormat::kAuto:

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/avro/read_options.h"
 #include "recflow/formats/csv/read_options.h"
@@ -27,6 +28,9 @@ struct InputOptions {
   /// Column types overriding inference (also set in the csv, jsonl and tfrecord options); Avro
   /// and Arrow files carry their own schema and refuse hints. Null: none.
   SchemaPtr type_hints;
+  /// Where the files are opened (the readers' own file_system options are set from it);
+  /// "-", standard input, is always the process's own.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 };
 
 /// Reads `inputs` (as DetectInputs found them; options.format is not looked at again) one file
