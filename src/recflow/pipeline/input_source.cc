@@ -238,7 +238,7 @@ Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const I
 }
 
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options) {
-  ASSIGN_OR_RETURN(ResolvedInputs inputs, DetectInputs(args, options.format));
+  ASSIGN_OR_RETURN(ResolvedInputs inputs, DetectInputs(args, options.format, *options.file_system));
   return OpenInputs(inputs, options);
 }
 

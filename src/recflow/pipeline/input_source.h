@@ -43,7 +43,7 @@ struct InputOptions {
 /// columns appended. Inputs with `empty_dataset_schema` read as zero rows of those columns.
 Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const InputOptions& options);
 
-/// DetectInputs(args, options.format), then OpenInputs on what it found.
+/// DetectInputs(args, options.format) on options.file_system, then OpenInputs on what it found.
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::pipeline

@@ -8,6 +8,8 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/pipeline/column_do_fn.h"
@@ -303,6 +305,42 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   EXPECT_NE(result.status().ToString().find("step 'liar'"), std::string::npos) << result.status().ToString();
   EXPECT_NE(result.status().ToString().find("as its OutputSchema said"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
+}
+
+TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectory("/data").ok());
+  dataset::SinkOptions sink = FeatherSink("/data/out");
+  sink.file_system = memory;
+  sink.partition_by = {"key"};
+  Pipeline p;
+  p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), sink);
+  ASSERT_TRUE(RunPipeline(p, RunOptions::Defaults(), nullptr).ok());
+  EXPECT_FALSE(fs::exists("/data/out")) << "the in-memory write touched the local disk";
+  InputOptions read;
+  read.file_system = memory;
+  auto source = OpenInputs({"/data/out"}, read);
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  int64_t rows = 0;
+  for (const auto& unit : *units) rows += unit.batch->num_rows();
+  EXPECT_EQ(rows, 100);
+  // The same job on a disk that fills up at its third write: the run fails, the output and the
+  // directory beside it are as they were.
+  auto full = std::make_shared<FaultInjectingFileSystem>(memory);
+  full->FailNth(FsOperation::kWrite, 3, FsFault::kShort);
+  dataset::SinkOptions overwrite = sink;
+  overwrite.file_system = full;
+  overwrite.mode = dataset::SaveMode::kOverwrite;
+  const auto before = *memory->ListFilesRecursively("/data");
+  Pipeline q;
+  q.Write("write", q.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), overwrite);
+  auto failed = RunPipeline(q, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(full->fired());
+  EXPECT_NE(failed.status().ToString().find("No space left on device"), std::string::npos) << failed.status().ToString();
+  EXPECT_EQ(*memory->ListFilesRecursively("/data"), before);
 }
 
 TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
