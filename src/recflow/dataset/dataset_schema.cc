@@ -209,7 +209,7 @@ Result<DatasetSchema> DatasetSchema::Merge(const DatasetSchema& job, const std::
 
 Result<std::optional<DatasetSchema>> ReadDatasetSchema(FileSystem& fs, const std::string& dir) {
   const std::string path = dir + "/" + std::string(kSchemaFileName);
-  ASSIGN_OR_RETURN(const FileInfo info, fs.GetFileInfo(path));
+  ASSIGN_OR_RETURN(const FileInfo info, fs.GetTargetInfo(path));  // a symlinked schema file is followed
   if (!info.exists()) return std::optional<DatasetSchema>();
   if (info.type != FileType::kFile || info.size > kMaxSchemaFileBytes) {
     return Status::DataError("not a regular file of at most 16 MiB").WithFile(path);
