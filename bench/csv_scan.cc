@@ -14,11 +14,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: recflow-csv-scan FILE [--threads N] [--block-size BYTES]\n");
     return 2;
   }
-  int threads = 0;
+  recflow::ExecContext context;
   recflow::csv::ReadOptions options = recflow::csv::ReadOptions::Defaults();
   for (int i = 2; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--threads") == 0) {
-      threads = std::atoi(argv[i + 1]);
+      context.threads = std::atoi(argv[i + 1]);
     } else if (std::strcmp(argv[i], "--block-size") == 0) {
       options.block_size = std::atoll(argv[i + 1]);
     }
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "recflow-csv-scan: %s\n", source.status().ToString().c_str());
     return 1;
   }
-  auto stats = recflow::pipeline::ScanSource(source->get(), threads);
+  auto stats = recflow::pipeline::ScanSource(context, source->get());
   if (!stats.ok()) {
     std::fprintf(stderr, "recflow-csv-scan: %s\n", stats.status().ToString().c_str());
     return 1;

@@ -60,9 +60,9 @@ void BM_FiveMapsInThePipeline(benchmark::State& state) {
                                                }}}));
     }
     p.CombineGlobally("sum", rows, {Aggregate{"x", *BuiltinCombiner("sum"), "sum"}});
-    RunOptions options;
-    options.threads = static_cast<int>(state.range(0));
-    auto result = RunPipeline(p, options, nullptr);
+    ExecContext context;
+    context.threads = static_cast<int>(state.range(0));
+    auto result = RunPipeline(context, p, RunOptions::Defaults(), nullptr);
     if (!result.ok()) state.SkipWithError(result.status().ToString().c_str());
   }
   state.SetItemsProcessed(state.iterations() * kRows);

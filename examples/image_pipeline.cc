@@ -7,11 +7,11 @@
 #include <string>
 
 #include "recflow/core/io.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/ops/columns/select.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/ops/image/image_kernels.h"
 #include "recflow/pipeline/column_do_fn.h"
-#include "recflow/pipeline/io_specs.h"
 #include "recflow/pipeline/local_runner.h"
 
 namespace {
@@ -23,10 +23,10 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
   Pipeline p;
 
   // ReadCSV: `path,label` rows, cut into blocks of about 1500 rows that all cores share.
-  InputSpec input;
+  dataset::InputSpec input;
   input.block_size = 32 * 1024;
-  ASSIGN_OR_RETURN(InputOptions options, MakeInputOptions(input));
-  PCollection rows = p.Read("ReadCSV", [=] { return OpenInputs({labels}, options); });
+  ASSIGN_OR_RETURN(dataset::InputOptions options, dataset::MakeInputOptions(input));
+  PCollection rows = p.Read("ReadCSV", [=] { return dataset::OpenInputs({labels}, options); });
 
   // LoadImage: one row in, one row out with the file's bytes; a missing file fails that row only.
   StepOptions skip_bad;
@@ -63,17 +63,17 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
                                  MakeBatchDoFn([](const RecordBatch& batch) {
                                    return ops::Select(batch, {"image_png", "label"});
                                  }));
-  OutputSpec spec;
+  dataset::OutputSpec spec;
   spec.output = output;
   spec.compression = "gzip";
   spec.shards = 8;
   spec.mode = "overwrite";
-  ASSIGN_OR_RETURN(dataset::SinkOptions sink, MakeSinkOptions(spec));
+  ASSIGN_OR_RETURN(dataset::SinkOptions sink, dataset::MakeSinkOptions(spec));
   p.Write("WriteTFRecord", examples, std::move(sink));
 
   RETURN_NOT_OK(p.status());
   RunMetrics metrics;
-  ASSIGN_OR_RETURN(RunResult result, RunPipeline(p, RunOptions::Defaults(), &metrics));
+  ASSIGN_OR_RETURN(RunResult result, RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics));
   std::fputs(metrics.Table().c_str(), stdout);
   std::printf("%lld examples in %lld files\n", static_cast<long long>(result.writes[0].second.records),
               static_cast<long long>(result.writes[0].second.files));

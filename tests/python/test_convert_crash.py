@@ -1,6 +1,6 @@
 """Crash consistency of `recflow convert`: SIGKILL at any moment, then a reader that only globs data files
-(as tf.data, Spark and Beam users do) sees exactly the old or exactly the new dataset, before anything reruns;
-SIGTERM and SIGINT remove the unfinished output and exit 143 / 130.
+(as tf.data, Spark and Beam users do) sees exactly the old or exactly the new dataset, before anything reruns
+(SIGTERM and SIGINT: test_interrupt.py).
 
 RECFLOW_CRASH_TRIALS (default 20 per save mode) and RECFLOW_CRASH_PARTITIONS (default 40) make a heavier run."""
 import glob
@@ -15,6 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from staging_util import siblings, staging_dir, start_blocked_convert
 
 TRIALS = int(os.environ.get("RECFLOW_CRASH_TRIALS", "20"))
 PARTITIONS = int(os.environ.get("RECFLOW_CRASH_PARTITIONS", "40"))
@@ -45,20 +47,6 @@ def read_by_glob(out: Path):
             rows.extend(partition + b"\t" + line for line in f.read().splitlines())
     rows.sort()
     return len(rows), hashlib.sha256(b"\n".join(rows)).hexdigest()
-
-
-def siblings(out: Path):
-    """Names beside OUTPUT that belong to a recflow job on it (staging trees, locks)."""
-    if not out.parent.exists():
-        return []
-    return sorted(n for n in os.listdir(out.parent) if n.startswith(f".{out.name}.recflow-"))
-
-
-def staging_dir(out: Path):
-    for name in siblings(out):
-        if not name.endswith((".lock", "-lock")):
-            return out.parent / name
-    return None
 
 
 def wait_then_kill(proc, out: Path, aim: str, delay: float):
@@ -149,67 +137,3 @@ def test_the_next_writer_removes_what_a_killed_job_left(recflow_bin, tmp_path):
     subprocess.run(convert_args(recflow_bin, src, out, "overwrite"), check=True, capture_output=True)
     assert siblings(out) == []
     assert read_by_glob(out)[0] == 400
-
-
-def wait_for_staging(proc, out: Path):
-    """Returns once `proc`, which cannot finish by itself, has created its staging tree beside `out`."""
-    deadline = time.monotonic() + 60
-    while staging_dir(out) is None:
-        assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.monotonic() < deadline, "no staging tree appeared"
-        time.sleep(0.01)
-
-
-def start_blocked_convert(recflow_bin, out: Path, *args):
-    """A convert reading stdin that has created its staging tree and waits for more input."""
-    proc = subprocess.Popen([str(recflow_bin), "convert", "-", "--from", "jsonl", "-o", str(out), "--to", "jsonl",
-                             "--partition-by", "k", "--no-progress", *args],
-                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # More than one block of input, so that the schema is known and the sink opened; stdin stays open.
-    proc.stdin.write(b"".join(b'{"k": %d, "v": "new"}\n' % (i % 5) for i in range(200000)))
-    proc.stdin.flush()
-    wait_for_staging(proc, out)
-    return proc
-
-
-@pytest.mark.parametrize("sig,code,name", [(signal.SIGTERM, 143, "SIGTERM"), (signal.SIGINT, 130, "SIGINT")])
-def test_sigterm_and_sigint_remove_the_unfinished_output(recflow_bin, tmp_path, sig, code, name):
-    old = tmp_path / "old.jsonl"
-    old.write_text("".join(f'{{"k": {i % 3}, "v": "old"}}\n' for i in range(30)))
-    out = tmp_path / "out"
-    subprocess.run([str(recflow_bin), "convert", str(old), "-o", str(out), "--to", "jsonl", "--partition-by", "k"],
-                   check=True, capture_output=True)
-    before = read_by_glob(out)
-    fresh = tmp_path / "new" / "fresh"
-    for target, mode in ((out, "overwrite"), (fresh, "error")):
-        proc = start_blocked_convert(recflow_bin, target, "--mode", mode)
-        proc.send_signal(sig)
-        assert proc.wait(timeout=60) == code
-        stderr = proc.stderr.read().decode()
-        assert f"interrupted by {name}" in stderr, stderr
-        assert f"removed the unfinished output of '{target}'; what was there is unchanged" in stderr, stderr
-        assert siblings(target) == []
-    assert read_by_glob(out) == before
-    assert not (tmp_path / "new").exists(), "a directory the job created was left behind"
-
-
-def test_sigterm_during_run_removes_the_unfinished_output(recflow_bin, tmp_path):
-    # The load_file step blocks opening a FIFO nobody writes to: the run is under way, its output
-    # staged, for as long as the test needs.
-    os.mkfifo(tmp_path / "blocks")
-    (tmp_path / "rows.csv").write_text("path,k\nblocks,1\n")
-    out = tmp_path / "out"
-    pipeline = tmp_path / "p.yaml"
-    pipeline.write_text(f"""
-steps:
-  - read: {tmp_path / 'rows.csv'}
-  - load_file: {{column: path, base_dir: {tmp_path}, output: bytes}}
-  - write: {{path: {out}, format: jsonl, partition_by: [k]}}
-""")
-    proc = subprocess.Popen([str(recflow_bin), "run", str(pipeline), "--quiet"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    wait_for_staging(proc, out)
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=60) == 143
-    assert f"removed the unfinished output of '{out}'" in proc.stderr.read().decode()
-    assert siblings(out) == [] and not out.exists()

@@ -20,7 +20,7 @@ namespace {
 
 /// Infers from kInferenceSample records spread over the inputs (all with --infer-all).
 Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all) {
-  const std::vector<pipeline::ResolvedInput>& files = inputs.resolved.files;
+  const std::vector<dataset::ResolvedInput>& files = inputs.resolved.files;
   auto open = [&](size_t k) { return OpenRecordReader(files[k], inputs, /*read_all=*/infer_all); };
   // With --skip-corrupt the decoding pass reports (and skips) undecodable records.
   return tfrecord::InferSampledSchema(files.size(), open, inputs.record_type,
@@ -108,7 +108,7 @@ Status CatRecords(const CatFlags& flags, const Inputs& inputs, StdoutWriter* out
     ASSIGN_OR_RETURN(auto batch, decoder->Finish());
     return printer.Print(*batch);
   };
-  for (const pipeline::ResolvedInput& input : inputs.resolved.files) {
+  for (const dataset::ResolvedInput& input : inputs.resolved.files) {
     if (printer.done()) break;
     ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
     std::string_view record;
@@ -151,7 +151,7 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   // Standard input and pipes cannot be read twice (a sample, then every record): a Source keeps
   // its sample.
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
-                   OpenTabularInputs(inputs, flags.inputs, flags.source, /*pipes_as_source=*/true));
+                   OpenTabularInputs(inputs, /*pipes_as_source=*/true));
   if (source != nullptr) return CatSource(source.get(), flags, out);
   return CatRecords(flags, inputs, out);
 }

@@ -16,14 +16,29 @@
 #include "recflow/cli/termination.h"
 #include "recflow/core/printable.h"
 #include "recflow/core/spelling.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 
 namespace recflow::cli {
 
 namespace {
 
+/// "auto" and every input word of the registered formats.
+std::vector<std::string> InputFormatWords() {
+  std::vector<std::string> words{"auto"};
+  for (std::string_view word : formats::BuiltinFormats().input_words()) words.emplace_back(word);
+  return words;
+}
+
+/// Every output word of the registered formats.
+std::vector<std::string> OutputFormatWords() {
+  std::vector<std::string> words;
+  for (std::string_view word : formats::BuiltinFormats().output_words()) words.emplace_back(word);
+  return words;
+}
+
 void AddSourceFlags(CLI::App* c, SourceFlags* f) {
   c->add_option("--from", f->from, "Input format (default: auto, from each input's content, then its suffix)")
-      ->check(CLI::IsMember({"auto", "csv", "jsonl", "json", "tfrecord", "avro", "arrow", "feather"}));
+      ->check(CLI::IsMember(InputFormatWords()));
   c->add_option("--schema", f->schema_file, "JSON schema file overriding inference");
   c->add_option("--schema-hint", f->schema_hints,
                 "NAME:TYPE overriding the inferred type of one column (repeatable or comma-separated)")
@@ -91,7 +106,7 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f) {
   c->add_option("INPUT", f->inputs, "Files, directories or globs ('-' = stdin)")->required();
   c->add_option("-o,--output", f->output, "Output dataset directory")->required();
   c->add_option("--to", f->to, "Output format (arrow: IPC streams; feather: IPC files)")
-      ->check(CLI::IsMember({"tfrecord", "jsonl", "csv", "arrow", "feather"}));
+      ->check(CLI::IsMember(OutputFormatWords()));
   c->add_option("--record-type", f->record_type, "TFRecord payload, in and out")
       ->check(CLI::IsMember({"example", "sequence-example", "sequence_example", "bytes"}));
   c->add_option("--decimals", f->decimals,
@@ -249,18 +264,21 @@ int RunCommandLine(int argc, char** argv) {
   IgnoreSigpipe();
   StdoutWriter out;
   Status st;
+  ExecContext context;
   if (inspect->parsed()) {
     st = RunInspect(inspect_flags, &out);
   } else if (cat->parsed()) {
     st = RunCat(cat_flags, &out);
   } else if (convert->parsed()) {
-    HandleTerminationSignals();
-    st = RunConvert(convert_flags, &out);
+    context.stop_token = HandleTerminationSignals();
+    context.threads = convert_flags.threads;
+    st = RunConvert(context, convert_flags, &out);
   } else if (serve->parsed()) {
     st = RunServe(serve_flags);
   } else if (run->parsed()) {
-    HandleTerminationSignals();
-    st = RunPipelineCommand(run_flags);
+    context.stop_token = HandleTerminationSignals();
+    context.threads = run_flags.threads;
+    st = RunPipelineCommand(context, run_flags);
   } else if (plan->parsed()) {
     st = RunPlanCommand(run_flags, &out);
   } else if (steps->parsed()) {
@@ -269,6 +287,8 @@ int RunCommandLine(int argc, char** argv) {
   if (st.ok()) st = out.Flush();
   if (!st.ok()) {
     fmt::print(stderr, "recflow: {}\n", PrintableText(st.ToString()));
+    // A command stopped by a signal (whatever error its stop surfaced as) exits as one would.
+    if (context.stop_token.signal() > 0) return 128 + context.stop_token.signal();
     return st.code() == StatusCode::kInvalidArgument ? kExitUsage : kExitError;
   }
   return kExitOk;

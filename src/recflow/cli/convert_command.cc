@@ -9,23 +9,25 @@
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
 #include "recflow/dataset/dataset_sink.h"
+#include "recflow/dataset/dataset_source.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/ops/columns/select.h"
 #include "recflow/pipeline/convert_job.h"
 #include "recflow/pipeline/dead_letters.h"
-#include "recflow/pipeline/input_source.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
 namespace {
 
 // The dataset the flags describe.
-pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
-  pipeline::OutputSpec spec;
+dataset::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
+  dataset::OutputSpec spec;
   spec.output = flags.output;
   spec.format = flags.to;
-  spec.record_type = flags.record_type;
-  spec.decimals = flags.decimals;
+  spec.args.Set("record_type", flags.record_type);
+  spec.args.Set("decimals", flags.decimals);
+  spec.args.Set("delimiter", flags.source.delimiter);
   spec.compression = flags.compression;
   spec.level = flags.level;
   spec.shards = flags.shards;
@@ -36,23 +38,19 @@ pipeline::OutputSpec OutputSpecOf(const ConvertFlags& flags) {
   spec.partition_by = flags.partition_by;
   spec.mode = flags.mode;
   spec.sync = !flags.no_sync;
-  spec.delimiter = flags.source.delimiter;
   return spec;
 }
 
-// Column indices to keep: --select in order (all when absent), plus partition columns not selected.
-Result<std::vector<int>> Projection(const Schema& schema, const ConvertFlags& flags) {
-  if (flags.select.empty()) return std::vector<int>();
-  std::vector<int> projection;
-  auto add = [&](const std::string& name) -> Status {
-    const int index = schema.GetFieldIndex(name);
-    if (index < 0) return Status::InvalidArgument("no column '" + name + "' in " + schema.ToString());
-    if (std::find(projection.begin(), projection.end(), index) == projection.end()) projection.push_back(index);
-    return Status::OK();
-  };
-  for (const std::string& name : flags.select) RETURN_NOT_OK(add(name));
-  for (const std::string& name : flags.partition_by) RETURN_NOT_OK(add(name));
-  return projection;
+// The columns to keep: --select in order (none: all), then the partition columns not selected.
+std::vector<std::string> SelectedColumns(const ConvertFlags& flags) {
+  if (flags.select.empty()) return {};
+  std::vector<std::string> names;
+  for (const auto* list : {&flags.select, &flags.partition_by}) {
+    for (const std::string& name : *list) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  return names;
 }
 
 void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
@@ -76,7 +74,7 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
   w.Key("bytes_written");
   w.Int(s.sink.written_bytes);
   w.Key("narrowed_doubles");
-  w.Int(s.narrowed_doubles);
+  w.Int(s.sink.narrowed_doubles);
   w.Key("threads");
   w.Int(s.threads);
   w.Key("seconds");
@@ -87,21 +85,24 @@ void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output
 
 }  // namespace
 
-Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
+Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutWriter* out) {
   const auto start = std::chrono::steady_clock::now();
   if (flags.bad_rows != "fail" && flags.bad_rows != "skip" && !flags.bad_rows.starts_with("file:")) {
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
-  pipeline::InputOptions input_options;
-  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, flags.bad_rows != "fail", &input_options));
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, pipeline::OpenInputs(flags.inputs, input_options));
+  ASSIGN_OR_RETURN(const dataset::InputOptions input_options,
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenInputs(flags.inputs, input_options));
 
   pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
-  options.threads = flags.threads;
-  ASSIGN_OR_RETURN(options.projection, Projection(*source->schema(), flags));
-  ASSIGN_OR_RETURN(SchemaPtr schema, pipeline::ProjectSchema(source->schema(), options.projection));
+  SchemaPtr schema = source->schema();
+  if (const std::vector<std::string> columns = SelectedColumns(flags); !columns.empty()) {
+    ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(schema, columns));
+    schema = projection.output_schema();
+    options.projection.emplace(std::move(projection));
+  }
 
-  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, pipeline::MakeSinkOptions(OutputSpecOf(flags)));
+  ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, dataset::MakeSinkOptions(OutputSpecOf(flags)));
   ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
 
   // Bad rows go to a dead-letter file as from a pipeline's `read` step.
@@ -119,7 +120,7 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
   Result<pipeline::ConvertStats> stats = Status::Internal("not run");
   {
     ProgressBar bar(&progress, source->stored_bytes(), !flags.no_progress && isatty(STDERR_FILENO) == 1);
-    stats = pipeline::RunConvert(source.get(), sink.get(), options);
+    stats = pipeline::RunConvert(context, source.get(), sink.get(), options);
   }
   RETURN_NOT_OK(bad_rows_status);
   RETURN_NOT_OK(bad_rows.Close());
@@ -135,8 +136,8 @@ Status RunConvert(const ConvertFlags& flags, StdoutWriter* out) {
                          static_cast<double>(s.sink.records) / std::max(seconds, 1e-9),
                          static_cast<double>(s.input_bytes) / 1e6 / std::max(seconds, 1e-9), s.threads);
   if (s.skipped_records > 0) summary += fmt::format("; {} bad records skipped", s.skipped_records);
-  if (s.narrowed_doubles > 0) {
-    summary += fmt::format("; {} float64 values lost precision as float32", s.narrowed_doubles);
+  if (s.sink.narrowed_doubles > 0) {
+    summary += fmt::format("; {} float64 values lost precision as float32", s.sink.narrowed_doubles);
   }
   fmt::print(stderr, "{}\n", summary);
   if (flags.json) PrintSummaryJson(s, flags.output, seconds, out);

@@ -7,6 +7,7 @@
 
 #include "recflow/cli/source_flags.h"
 #include "recflow/cli/stdout_writer.h"
+#include "recflow/core/exec_context.h"
 #include "recflow/core/status.h"
 
 namespace recflow::cli {
@@ -36,8 +37,9 @@ struct ConvertFlags {
   std::string bad_rows = "fail";
 };
 
-/// Runs the job: a progress bar on stderr when it is a terminal, the one-line summary on stderr,
-/// and with --json the summary as one JSON object on `out`.
-Status RunConvert(const ConvertFlags& flags, StdoutWriter* out);
+/// Runs the job in `context` (whose threads are --threads): a progress bar on stderr when it is
+/// a terminal, the one-line summary on stderr, and with --json the summary as one JSON object on
+/// `out`. A stop on the context's token returns Cancelled, saying what was removed.
+Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutWriter* out);
 
 }  // namespace recflow::cli

@@ -3,42 +3,39 @@
 
 #include <fmt/core.h>
 
-#include "recflow/core/compression.h"
 #include "recflow/core/io.h"
 #include "recflow/core/printable.h"
+#include "recflow/formats/builtin/builtin_formats.h"
+#include "recflow/formats/tfrecord/tfrecord_format.h"
 
 namespace recflow::cli {
 
-Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source) {
-  tfrecord::ReaderOptions options = tfrecord::ReaderOptions::Defaults();
-  if (flags.compression != "auto") {
-    options.compression_auto = false;
-    ASSIGN_OR_RETURN(options.compression, ParseCompression(flags.compression));
-  }
-  options.verify_crc = !flags.no_verify;
-  options.skip_corrupt = flags.skip_corrupt;
-  options.max_record_bytes = source.max_record_bytes;
-  RETURN_NOT_OK(options.Validate());
-  return options;
+dataset::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source) {
+  dataset::InputSpec spec = InputSpecOf(source, flags.record_type, flags.skip_corrupt);
+  spec.args.Set("compression", flags.compression);
+  spec.args.Set("verify_crc", flags.no_verify ? "false" : "true");
+  spec.args.Set("skip_corrupt", flags.skip_corrupt ? "true" : "false");
+  return spec;
 }
 
-Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source) {
+Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source) {
   Inputs inputs;
-  ASSIGN_OR_RETURN(pipeline::InputFormat format, pipeline::ParseInputFormat(source.from));
-  ASSIGN_OR_RETURN(inputs.resolved, pipeline::DetectInputs(flags.paths, format));
+  inputs.spec = ReadSpecOf(flags, source);
+  ASSIGN_OR_RETURN(const formats::FormatDescriptor* format, formats::BuiltinFormats().ParseInputFormat(source.from));
+  ASSIGN_OR_RETURN(inputs.resolved, dataset::DetectInputs(flags.paths, format));
   ASSIGN_OR_RETURN(inputs.record_type, example::ParseRecordType(flags.record_type));
-  ASSIGN_OR_RETURN(inputs.reader_options, ReaderOptionsFromFlags(flags, source));
+  ASSIGN_OR_RETURN(inputs.reader_options, tfrecord::ReaderOptionsFromArgs(inputs.spec.args));
   return inputs;
 }
 
-Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline::ResolvedInput& file,
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const dataset::ResolvedInput& file,
                                                                  const Inputs& inputs, bool read_all) {
-  tfrecord::ReaderOptions options = pipeline::WithDetectedCodec(inputs.reader_options, file.detected);
+  tfrecord::ReaderOptions options = tfrecord::WithDetectedCodec(inputs.reader_options, file.detected);
   options.decompress_whole = read_all;
   return tfrecord::RecordReader::Open(file.path, options);
 }
 
-Result<std::unique_ptr<InputFile>> InputFile::Open(const pipeline::ResolvedInput& file, const Inputs& inputs,
+Result<std::unique_ptr<InputFile>> InputFile::Open(const dataset::ResolvedInput& file, const Inputs& inputs,
                                                    bool warn, bool read_all) {
   ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(file, inputs, read_all));
   return std::make_unique<InputFile>(std::move(reader), warn);

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "recflow/cli/source_flags.h"
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_factory.h"
 #include "recflow/formats/example/record_type.h"
 #include "recflow/formats/tfrecord/record_reader.h"
-#include "recflow/pipeline/input_detection.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::cli {
 
@@ -24,27 +24,30 @@ struct InputFlags {
 
 /// The files to read and how to read them.
 struct Inputs {
+  /// How the flags say to read them (ReadSpecOf).
+  dataset::InputSpec spec;
   /// Expanded (directories walked, globs matched), partitions discovered and each file detected,
-  /// once per command (pipeline::DetectInputs).
-  pipeline::ResolvedInputs resolved;
+  /// once per command (dataset::DetectInputs).
+  dataset::ResolvedInputs resolved;
   example::RecordType record_type = example::RecordType::kExample;
   /// As the flags say; a file is read with its detected codec unless --compression names one
-  /// (pipeline::WithDetectedCodec).
+  /// (tfrecord::WithDetectedCodec).
   tfrecord::ReaderOptions reader_options;
 };
 
-/// The TFRecord reader options the flags ask for (--compression, --no-verify, --skip-corrupt,
-/// --max-record-bytes).
-Result<tfrecord::ReaderOptions> ReaderOptionsFromFlags(const InputFlags& flags, const pipeline::InputSpec& source);
+/// The read spec of a command reading records: InputSpecOf(source) with --record-type, corrupt
+/// records skipped with --skip-corrupt, and the TFRecord reader words of --compression,
+/// --no-verify and --skip-corrupt.
+dataset::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source);
 
-/// Detects the inputs (pipeline::DetectInputs with --from) and converts the flags. Detection
+/// Detects the inputs (dataset::DetectInputs with --from) and converts the flags. Detection
 /// errors (a format recflow does not read, bytes that say nothing) end here, before any reading.
-Result<Inputs> ResolveInputs(const InputFlags& flags, const pipeline::InputSpec& source);
+Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source);
 
 /// A reader of `file` ("-": standard input, streamed) with inputs.reader_options and its detected
 /// codec; `read_all` is false when only the first records will be read (compressed input is then
 /// inflated as consumed).
-Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline::ResolvedInput& file,
+Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const dataset::ResolvedInput& file,
                                                                  const Inputs& inputs, bool read_all);
 
 /// Reads the records of one input, optionally printing a warning to stderr for each corrupt
@@ -52,7 +55,7 @@ Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const pipeline:
 class InputFile {
  public:
   /// Opens `file` as OpenRecordReader does.
-  static Result<std::unique_ptr<InputFile>> Open(const pipeline::ResolvedInput& file, const Inputs& inputs, bool warn,
+  static Result<std::unique_ptr<InputFile>> Open(const dataset::ResolvedInput& file, const Inputs& inputs, bool warn,
                                                  bool read_all = true);
 
   /// Next record; false at end.

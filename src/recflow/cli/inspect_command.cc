@@ -13,7 +13,7 @@ namespace recflow::cli {
 namespace {
 
 /// Observes every record of `input` with `inferrer`, filling its `report`.
-Result<FileReport> InspectFile(FileReport report, const pipeline::ResolvedInput& input, const Inputs& inputs,
+Result<FileReport> InspectFile(FileReport report, const dataset::ResolvedInput& input, const Inputs& inputs,
                                example::SchemaInferrer* inferrer) {
   ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true));
   std::string_view record;
@@ -79,7 +79,7 @@ Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   std::vector<FileReport> files = DetectionReports(inputs);
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source,
-                   OpenTabularInputs(inputs, flags.inputs, flags.source, /*pipes_as_source=*/false));
+                   OpenTabularInputs(inputs, /*pipes_as_source=*/false));
   if (source != nullptr) {
     ASSIGN_OR_RETURN(TableReport report, InspectSource(source.get(), std::move(files)));
     if (flags.json) {

@@ -31,7 +31,7 @@ std::string_view DetectedBy(const FileReport& file) {
 std::string FormatShown(const FileReport& file) {
   const formats::ContentKind content = file.detected.sniffed.content;
   if (file.forced || content == formats::ContentKind::kUnknown || content == formats::ContentKind::kEmpty) {
-    return std::string(pipeline::InputFormatName(file.detected.format));
+    return std::string(file.detected.format->name());
   }
   return std::string(formats::ContentName(content));
 }
@@ -39,7 +39,7 @@ std::string FormatShown(const FileReport& file) {
 void WriteDetectionJson(const FileReport& file, jsonl::JsonWriter* w) {
   const formats::Sniffed& sniffed = file.detected.sniffed;
   w->Key("format");
-  w->String(pipeline::InputFormatName(file.detected.format));
+  w->String(file.detected.format->name());
   w->Key("content");
   w->String(formats::ContentName(sniffed.content));
   w->Key("compression");
@@ -57,12 +57,12 @@ void WriteDetectionJson(const FileReport& file, jsonl::JsonWriter* w) {
 
 std::vector<FileReport> DetectionReports(const Inputs& inputs) {
   std::vector<FileReport> reports;
-  for (const pipeline::ResolvedInput& input : inputs.resolved.files) {
+  for (const dataset::ResolvedInput& input : inputs.resolved.files) {
     FileReport report;
     report.path = input.path;
     report.file_bytes = FileBytes(input.path);
     report.detected = input.detected;
-    report.forced = inputs.resolved.forced != pipeline::InputFormat::kAuto;
+    report.forced = inputs.resolved.forced != nullptr;
     report.compression = std::string(formats::CodecName(input.detected.sniffed.codec));
     reports.push_back(std::move(report));
   }

@@ -15,7 +15,7 @@ namespace recflow::cli {
 /// What one input file held.
 struct FileReport {
   std::string path;
-  pipeline::DetectedInput detected;
+  formats::DetectedFile detected;
   bool forced = false;  // --from named the format
   int64_t records = 0;
   int64_t file_bytes = -1;  // -1: unknown (stdin)

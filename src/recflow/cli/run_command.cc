@@ -38,17 +38,16 @@ Status RunStepsCommand(StdoutWriter* out) {
   return Status::OK();
 }
 
-Status RunPipelineCommand(const RunFlags& flags) {
+Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));
-  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
-  options.threads = flags.threads;
+  const pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");
   {
     LiveDisplay live(std::chrono::milliseconds(500), [&metrics] { return metrics.LiveText(); },
                      !flags.quiet && isatty(STDERR_FILENO) == 1);
-    result = pipeline::RunPipeline(*loaded.pipeline, options, &metrics);
+    result = pipeline::RunPipeline(context, *loaded.pipeline, options, &metrics);
   }
   if (!flags.metrics_file.empty() && metrics.num_steps() > 0) {
     std::ofstream out(flags.metrics_file, std::ios::binary | std::ios::trunc);

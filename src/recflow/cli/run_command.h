@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "recflow/cli/stdout_writer.h"
+#include "recflow/core/exec_context.h"
 #include "recflow/core/status.h"
 
 namespace recflow::cli {
@@ -22,9 +23,10 @@ struct RunFlags {
 /// Prints every op with its one-line summary on `out`.
 Status RunStepsCommand(StdoutWriter* out);
 
-/// Runs the pipeline: live per-step counters on stderr when it is a terminal, the metrics
-/// table on stderr at the end, and --metrics as JSON.
-Status RunPipelineCommand(const RunFlags& flags);
+/// Runs the pipeline in `context` (whose threads are --threads): live per-step counters on
+/// stderr when it is a terminal, the metrics table on stderr at the end, and --metrics as JSON.
+/// A stop on the context's token returns Cancelled, saying what was removed.
+Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags);
 /// Prints the pipeline's stages (or Graphviz with --dot) on `out`.
 Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out);
 

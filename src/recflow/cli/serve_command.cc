@@ -2,11 +2,11 @@
 #include "recflow/cli/serve_command.h"
 
 #include <fmt/core.h>
-#include <signal.h>
 #include <sys/resource.h>
 
 #include "recflow/cli/allocator_tuning.h"
 #include "recflow/cli/stderr_log.h"
+#include "recflow/cli/termination.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -46,7 +46,8 @@ void RaiseDescriptorLimit() {
 Status RunServe(const ServeFlags& flags) {
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
-  RETURN_NOT_OK(ConfigureInputs(flags.source, flags.record_type, /*skip_bad=*/false, &options.input_options));
+  ASSIGN_OR_RETURN(options.input_options,
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
   options.batch_size = flags.batch_size;
   ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
   options.columns = flags.columns;
@@ -62,12 +63,9 @@ Status RunServe(const ServeFlags& flags) {
     serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
     return serve::ServeOnePass(options, &out);
   }
-  // Block the stop signals before any thread starts, so only sigwait below receives them.
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  // Before any thread starts: the first SIGINT or SIGTERM stops the server below, a second one
+  // ends the process at once.
+  const StopToken stop = HandleTerminationSignals();
   RaiseDescriptorLimit();
   UseOneArena();
   // A stderr nobody reads blocks its lines until a stop signal comes, never the stop itself.
@@ -75,8 +73,7 @@ Status RunServe(const ServeFlags& flags) {
   options.connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
   ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
   log->Write("recflow serve: listening on " + server->endpoint().ToString());
-  int signal_number = 0;
-  sigwait(&stop, &signal_number);
+  stop.WaitForStop();
   log->Abandon();
   server->Stop();
   const serve::ServeStats& s = server->stats();

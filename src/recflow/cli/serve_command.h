@@ -28,8 +28,10 @@ struct ServeFlags {
   SourceFlags source;
 };
 
-/// Serves until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), or
-/// writes one pass to the descriptor of an fd:// or `-` endpoint and returns.
+/// Serves until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), then
+/// stops the server and returns OK (a second signal while it stops ends the process at once, see
+/// HandleTerminationSignals); or writes one pass to the descriptor of an fd:// or `-` endpoint
+/// and returns.
 Status RunServe(const ServeFlags& flags);
 
 }  // namespace recflow::cli

@@ -8,21 +8,21 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 
 namespace recflow {
 
 namespace {
 
-uint8_t* AlignedAlloc(int64_t size) {
-  const size_t rounded = static_cast<size_t>((size + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment);
-  return static_cast<uint8_t*>(std::aligned_alloc(kBufferAlignment, rounded == 0 ? kBufferAlignment : rounded));
-}
-
+// Memory of `allocated` bytes from `pool`, of which the first `size` are the buffer's.
 class OwnedBuffer final : public Buffer {
  public:
-  OwnedBuffer(uint8_t* data, int64_t size) : Buffer(data, size) {}
-  ~OwnedBuffer() override { std::free(const_cast<uint8_t*>(data_)); }
+  OwnedBuffer(uint8_t* data, int64_t size, int64_t allocated, MemoryPool* pool)
+      : Buffer(data, size), allocated_(allocated), pool_(pool) {}
+  ~OwnedBuffer() override { pool_->Free(const_cast<uint8_t*>(data_), allocated_); }
+
+ private:
+  int64_t allocated_;
+  MemoryPool* pool_;
 };
 
 class StringBuffer final : public Buffer {
@@ -68,20 +68,20 @@ std::string ErrnoText() { return std::strerror(errno); }
 
 }  // namespace
 
-Result<std::shared_ptr<Buffer>> Buffer::Allocate(int64_t size) {
+Result<std::shared_ptr<Buffer>> Buffer::Allocate(int64_t size, MemoryPool* pool) {
   if (size < 0) return Status::InvalidArgument("negative buffer size " + std::to_string(size));
-  uint8_t* data = AlignedAlloc(size);
+  uint8_t* data = pool->Allocate(size);
   if (data == nullptr) return Status::OutOfMemory("cannot allocate " + std::to_string(size) + " bytes");
   std::memset(data, 0, static_cast<size_t>(size));
-  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size));
+  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size, size, pool));
 }
 
-Result<std::shared_ptr<Buffer>> Buffer::CopyOf(std::span<const uint8_t> bytes) {
+Result<std::shared_ptr<Buffer>> Buffer::CopyOf(std::span<const uint8_t> bytes, MemoryPool* pool) {
   const auto size = static_cast<int64_t>(bytes.size());
-  uint8_t* data = AlignedAlloc(size);
+  uint8_t* data = pool->Allocate(size);
   if (data == nullptr) return Status::OutOfMemory("cannot allocate " + std::to_string(size) + " bytes");
   if (size > 0) std::memcpy(data, bytes.data(), bytes.size());
-  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size));
+  return std::shared_ptr<Buffer>(std::make_shared<OwnedBuffer>(data, size, size, pool));
 }
 
 std::shared_ptr<Buffer> Buffer::FromString(std::string bytes) {
@@ -129,17 +129,18 @@ Result<std::shared_ptr<Buffer>> Buffer::Slice(const std::shared_ptr<Buffer>& par
   return std::shared_ptr<Buffer>(std::make_shared<SliceBuffer>(parent, offset, length));
 }
 
-BufferBuilder::~BufferBuilder() { std::free(data_); }
+BufferBuilder::~BufferBuilder() { pool_->Free(data_, capacity_); }
 
 BufferBuilder::BufferBuilder(BufferBuilder&& other) noexcept
-    : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+    : pool_(other.pool_), data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
   other.data_ = nullptr;
   other.size_ = other.capacity_ = 0;
 }
 
 BufferBuilder& BufferBuilder::operator=(BufferBuilder&& other) noexcept {
   if (this != &other) {
-    std::free(data_);
+    pool_->Free(data_, capacity_);
+    pool_ = other.pool_;
     data_ = other.data_;
     size_ = other.size_;
     capacity_ = other.capacity_;
@@ -161,10 +162,10 @@ Status BufferBuilder::Grow(int64_t min_capacity) {
   int64_t new_capacity = capacity_ < kBufferAlignment ? kBufferAlignment : capacity_;
   while (new_capacity < min_capacity) new_capacity *= 2;
   if (capacity_ == 0 && size_hint_ > new_capacity) new_capacity = size_hint_;
-  uint8_t* fresh = AlignedAlloc(new_capacity);
+  uint8_t* fresh = pool_->Allocate(new_capacity);
   if (fresh == nullptr) return Status::OutOfMemory("cannot grow a buffer to " + std::to_string(new_capacity) + " bytes");
   if (size_ > 0) std::memcpy(fresh, data_, static_cast<size_t>(size_));
-  std::free(data_);
+  pool_->Free(data_, capacity_);
   data_ = fresh;
   capacity_ = new_capacity;
   return Status::OK();
@@ -175,8 +176,8 @@ std::shared_ptr<Buffer> BufferBuilder::Finish() {
   const int64_t padded = std::min(capacity_, (size_ + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment);
   if (data_ != nullptr && padded > size_) std::memset(data_ + size_, 0, static_cast<size_t>(padded - size_));
   uint8_t* data = data_;
-  if (data == nullptr) data = AlignedAlloc(0);
-  auto out = std::make_shared<OwnedBuffer>(data, size_);
+  if (data == nullptr) data = pool_->Allocate(0);  // capacity_ is 0 then, as is what it counts
+  auto out = std::make_shared<OwnedBuffer>(data, size_, capacity_, pool_);
   size_hint_ = size_;
   data_ = nullptr;
   size_ = capacity_ = 0;

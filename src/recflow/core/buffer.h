@@ -9,12 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "recflow/core/memory_pool.h"
 #include "recflow/core/result.h"
 
 namespace recflow {
-
-/// Alignment of every buffer recflow allocates (Arrow recommends 64 bytes).
-inline constexpr int64_t kBufferAlignment = 64;
 
 /// A contiguous, immutable run of bytes. Shared through std::shared_ptr; a slice keeps its
 /// parent alive, so a record_view into a memory-mapped file stays valid while any slice lives.
@@ -38,10 +36,10 @@ class Buffer {
   /// needs, not heap memory held.
   virtual bool mapped() const { return false; }
 
-  /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes.
-  static Result<std::shared_ptr<Buffer>> Allocate(int64_t size);
-  /// Copies `bytes` into a new owned buffer.
-  static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes);
+  /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes from `pool`.
+  static Result<std::shared_ptr<Buffer>> Allocate(int64_t size, MemoryPool* pool = DefaultMemoryPool());
+  /// Copies `bytes` into a new owned buffer from `pool`.
+  static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes, MemoryPool* pool = DefaultMemoryPool());
   /// Takes ownership of a string's bytes (no copy of the characters).
   static std::shared_ptr<Buffer> FromString(std::string bytes);
   /// Borrows memory that stays alive and unchanged for the buffer's lifetime: the caller's
@@ -61,10 +59,13 @@ class Buffer {
 };
 
 /// A growable, 64-byte-aligned byte array for building buffers; Finish() hands the bytes to an
-/// immutable Buffer without copying.
+/// immutable Buffer without copying. Its memory comes from a MemoryPool (the default one unless
+/// given) and goes back to it when the builder, or the Buffer it finished, lets it go.
 class BufferBuilder {
  public:
   BufferBuilder() = default;
+  /// A builder allocating from `pool`.
+  explicit BufferBuilder(MemoryPool* pool) : pool_(pool) {}
   ~BufferBuilder();
   BufferBuilder(BufferBuilder&& other) noexcept;
   BufferBuilder& operator=(BufferBuilder&& other) noexcept;
@@ -120,6 +121,7 @@ class BufferBuilder {
 
  private:
   Status Grow(int64_t min_capacity);
+  MemoryPool* pool_ = DefaultMemoryPool();
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t capacity_ = 0;

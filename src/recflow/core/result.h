@@ -1,7 +1,6 @@
 // Result<T>: a value or the Status explaining why there is none.
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <utility>
 
@@ -27,22 +26,23 @@ class [[nodiscard]] Result {
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
 
-  /// The value; the result must be ok().
+  /// The value. On an error, prints the status on stderr and aborts (in release builds too).
   const T& ValueOrDie() const& {
-    assert(ok());
+    if (!ok()) [[unlikely]] internal::DieWithStatus(status_);
     return *value_;
   }
   T& ValueOrDie() & {
-    assert(ok());
+    if (!ok()) [[unlikely]] internal::DieWithStatus(status_);
     return *value_;
   }
   T ValueOrDie() && {
-    assert(ok());
+    if (!ok()) [[unlikely]] internal::DieWithStatus(status_);
     return std::move(*value_);
   }
   /// Moves the value out without checking (used by ASSIGN_OR_RETURN after checking ok()).
   T ValueUnsafe() && { return std::move(*value_); }
 
+  /// ValueOrDie(): aborts with the status on an error.
   const T& operator*() const& { return ValueOrDie(); }
   T& operator*() & { return ValueOrDie(); }
   T operator*() && { return std::move(*this).ValueOrDie(); }

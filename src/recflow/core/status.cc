@@ -1,6 +1,9 @@
 // Status construction, context decoration and formatting.
 #include "recflow/core/status.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace recflow {
 
 namespace {
@@ -67,6 +70,12 @@ Status Status::WithNote(std::string_view note) const {
   return s;
 }
 
+Status Status::WithPrefix(std::string_view prefix) const {
+  Status s(*this);
+  if (s.state_) s.state_->message.insert(0, prefix);
+  return s;
+}
+
 std::string Status::ToString() const {
   if (!state_) return "OK";
   const ErrorContext& c = state_->context;
@@ -96,8 +105,20 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kAlreadyExists: return "already exists";
     case StatusCode::kOutOfMemory: return "out of memory";
     case StatusCode::kInternal: return "internal error";
+    case StatusCode::kCancelled: return "cancelled";
   }
   return "unknown";
 }
+
+namespace internal {
+
+void DieWithStatus(const Status& status) {
+  std::fprintf(stderr, "recflow: a value was taken from a failed Result (%s): %s\n",
+               std::string(StatusCodeName(status.code())).c_str(), status.ToString().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace internal
 
 }  // namespace recflow

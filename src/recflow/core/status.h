@@ -19,6 +19,7 @@ enum class StatusCode : uint8_t {
   kAlreadyExists,    ///< an output that must not exist does
   kOutOfMemory,      ///< an allocation failed
   kInternal,         ///< a broken invariant inside recflow
+  kCancelled,        ///< the run was asked to stop (its ExecContext's stop token), e.g. on SIGINT
 };
 
 /// Where in the input an error happened. Unknown parts are empty / negative.
@@ -51,6 +52,7 @@ class [[nodiscard]] Status {
   static Status AlreadyExists(std::string msg) { return {StatusCode::kAlreadyExists, std::move(msg)}; }
   static Status OutOfMemory(std::string msg) { return {StatusCode::kOutOfMemory, std::move(msg)}; }
   static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status Cancelled(std::string msg) { return {StatusCode::kCancelled, std::move(msg)}; }
 
   bool ok() const { return state_ == nullptr; }
   StatusCode code() const { return state_ ? state_->code : StatusCode::kOk; }
@@ -72,6 +74,8 @@ class [[nodiscard]] Status {
   Status WithField(std::string_view field) const;
   /// Returns a copy whose message ends with `note` (context kept); OK stays OK.
   Status WithNote(std::string_view note) const;
+  /// Returns a copy whose message starts with `prefix` (context kept); OK stays OK.
+  Status WithPrefix(std::string_view prefix) const;
 
   /// "FILE: record R, byte offset O, field F: message" — the parts that are known.
   std::string ToString() const;
@@ -87,6 +91,12 @@ class [[nodiscard]] Status {
 
 /// A human-readable name of a status code ("data error", ...).
 std::string_view StatusCodeName(StatusCode code);
+
+namespace internal {
+/// Prints `status` on stderr as the error a value was taken from, then aborts: what
+/// Result::ValueOrDie does on an error, in every build type.
+[[noreturn]] void DieWithStatus(const Status& status);
+}  // namespace internal
 
 }  // namespace recflow
 

@@ -38,6 +38,13 @@ TEST(StatusTest, WithNoteAppendsAndKeepsTheContext) {
   EXPECT_TRUE(Status::OK().WithNote("x").ok());
 }
 
+TEST(StatusTest, WithPrefixPrependsAndKeepsTheContext) {
+  const Status st = Status::IOError("disk full").WithFile("f").WithField("x").WithPrefix("step 'w': ");
+  EXPECT_EQ(st.ToString(), "f: field 'x': step 'w': disk full");
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_TRUE(Status::OK().WithPrefix("x").ok());
+}
+
 TEST(StatusTest, ContextIsFormattedAndKeptOnce) {
   Status s = Status::DataError("bad data CRC").WithRecord(12).WithOffset(3456).WithFile("a.tfrecord");
   EXPECT_EQ(s.ToString(), "a.tfrecord: record 12, byte offset 3456: bad data CRC");
@@ -63,6 +70,23 @@ TEST(ResultTest, OkStatusIsNotAValue) {
   Result<int> r{Status::OK()};
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), StatusCode::kInternal);
+}
+
+TEST(ResultDeathTest, ValueOrDieAbortsWithTheStatusInEveryBuild) {
+  // An assert would vanish under NDEBUG (the release preset) and read an empty optional.
+  const Result<int> failed = Status::DataError("odd value 3").WithFile("in.csv").WithRecord(7);
+  EXPECT_DEATH((void)failed.ValueOrDie(), "failed Result \\(data error\\): in.csv: record 7: odd value 3");
+  EXPECT_DEATH((void)*failed, "odd value 3");
+  Result<std::string> text = Status::Cancelled("interrupted by SIGINT");
+  EXPECT_DEATH((void)text->size(), "\\(cancelled\\): interrupted by SIGINT");
+  EXPECT_DEATH((void)std::move(text).ValueOrDie(), "interrupted by SIGINT");
+}
+
+TEST(StatusTest, CancelledHasItsOwnCode) {
+  const Status st = Status::Cancelled("interrupted by SIGTERM");
+  EXPECT_EQ(st.code(), StatusCode::kCancelled);
+  EXPECT_EQ(StatusCodeName(st.code()), "cancelled");
+  EXPECT_EQ(st.ToString(), "interrupted by SIGTERM");
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <oneapi/tbb/parallel_for.h>
+
 #include "recflow/dataset/partition_rows.h"
 #include "recflow/dataset/staged_files_internal.h"
 
@@ -85,7 +87,64 @@ DatasetSink::~DatasetSink() {
 
 const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
 
+const std::string& DatasetSink::output() const { return committer_->output(); }
 const std::string& DatasetSink::resolved_output() const { return committer_->resolved_output(); }
+
+namespace {
+
+// A thread's encoder.
+struct EncoderState final : SinkLocalState {
+  std::unique_ptr<RecordEncoder> encoder;
+};
+
+// One batch's encoded records and, after Merge, its chunks.
+struct DatasetPartial final : SinkPartial {
+  SinkBatch batch;
+  SinkWork work;
+  int64_t narrowed_doubles = 0;  // by the batch's encoding
+};
+
+}  // namespace
+
+Result<std::unique_ptr<SinkLocalState>> DatasetSink::NewLocalState() const {
+  auto state = std::make_unique<EncoderState>();
+  ASSIGN_OR_RETURN(state->encoder, format_->NewEncoder());
+  return std::unique_ptr<SinkLocalState>(std::move(state));
+}
+
+Result<std::unique_ptr<SinkPartial>> DatasetSink::Consume(SinkLocalState* local,
+                                                          const std::shared_ptr<RecordBatch>& batch) const {
+  RecordEncoder* encoder = static_cast<EncoderState*>(local)->encoder.get();
+  auto partial = std::make_unique<DatasetPartial>();
+  const int64_t narrowed_before = encoder->narrowed_doubles();
+  RETURN_NOT_OK(Prepare(encoder, *batch, &partial->batch));
+  partial->narrowed_doubles = encoder->narrowed_doubles() - narrowed_before;
+  return std::unique_ptr<SinkPartial>(std::move(partial));
+}
+
+Status DatasetSink::Merge(SinkPartial* partial) {
+  auto* p = static_cast<DatasetPartial*>(partial);
+  stats_.narrowed_doubles += p->narrowed_doubles;
+  return Assign(std::move(p->batch), &p->work);
+}
+
+Status DatasetSink::Process(SinkPartial* partial) const {
+  std::vector<SinkWork::Job>& jobs = static_cast<DatasetPartial*>(partial)->work.jobs;
+  std::vector<Status> statuses(jobs.size());
+  tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) { statuses[i] = CompressJob(&jobs[i]); });
+  for (const Status& st : statuses) RETURN_NOT_OK(st);
+  return Status::OK();
+}
+
+Status DatasetSink::Emit(SinkPartial* partial) { return Write(std::move(static_cast<DatasetPartial*>(partial)->work)); }
+
+Result<std::unique_ptr<SinkPartial>> DatasetSink::Drain() {
+  auto partial = std::make_unique<DatasetPartial>();
+  for (auto& t : targets_) {
+    if (!t->pending.empty() || !t->pending_runs.empty()) TakeChunk(t.get(), &partial->work);
+  }
+  return std::unique_ptr<SinkPartial>(std::move(partial));
+}
 
 Status DatasetSink::Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const {
   out->groups.clear();
@@ -323,13 +382,7 @@ Status DatasetSink::Write(SinkWork work) {
   return Status::OK();
 }
 
-void DatasetSink::Flush(SinkWork* out) {
-  for (auto& t : targets_) {
-    if (!t->pending.empty() || !t->pending_runs.empty()) TakeChunk(t.get(), out);
-  }
-}
-
-Status DatasetSink::PrepareCommit() {
+Status DatasetSink::Finish() {
   if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
   if (prepared_) return Status::OK();
   Status st = FinishFiles();
@@ -370,7 +423,7 @@ Status DatasetSink::FinishFiles() {
 }
 
 Status DatasetSink::Commit() {
-  RETURN_NOT_OK(PrepareCommit());
+  RETURN_NOT_OK(Finish());
   finished_ = true;
   return committer_->Commit();
 }

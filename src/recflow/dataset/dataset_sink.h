@@ -1,5 +1,5 @@
-// DatasetSink: writes record batches as a sharded, Hive-partitioned dataset and commits it
-// atomically — split into stages that convert's pipeline runs in parallel or in order.
+// DatasetSink: the Sink that writes record batches as a sharded, Hive-partitioned dataset and commits it
+// atomically.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "recflow/dataset/commit.h"
 #include "recflow/dataset/sink_options.h"
 #include "recflow/formats/output_format.h"
+#include "recflow/formats/sink.h"
 
 namespace recflow::dataset {
 
@@ -44,7 +45,7 @@ struct SinkBatch {
 /// Hex digits of the job id that Beam-named shards of an append carry (see SinkOptions::naming).
 inline constexpr size_t kAppendTagLength = 8;
 
-/// Chunks ready to compress and write (made by Assign and Flush).
+/// Chunks ready to compress and write (made by Merge and Drain).
 struct SinkWork {
   /// Bytes for one file.
   struct Job {
@@ -65,6 +66,7 @@ struct SinkStats {
   int64_t written_bytes = 0;  ///< bytes of the data files on disk
   int64_t files = 0;          ///< data files
   int64_t partitions = 0;     ///< partition directories (0 when not partitioned)
+  int64_t narrowed_doubles = 0;  ///< float64 values written as float32 that lost precision
 };
 
 /// How rows of one schema are laid out in a dataset: the partition columns, the data columns
@@ -82,21 +84,23 @@ struct DatasetLayout {
 /// build time, so `recflow plan` catches what `run` would reject.
 Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const SchemaPtr& input_schema);
 
-/// A dataset being written. Lifecycle: Open (removes what killed jobs left beside the output and
-/// refuses per save mode, as DatasetCommitter::Begin does), then for each batch in input order
-/// Prepare (any thread) → Assign (in order) → Compress (any thread) → Write (in order); then
-/// Flush → Compress → Write, and Commit. Destroying an uncommitted sink aborts the job: nothing
-/// appears in the output.
+/// A dataset being written, as a Sink: Open (removes what killed jobs left beside the output and
+/// refuses per save mode, as DatasetCommitter::Begin does); Consume groups a batch by partition
+/// and encodes it with the thread's encoder; Merge decides the file of every record and cuts full
+/// chunks; Process compresses them (the chunks of one batch in parallel too); Emit appends them
+/// to their files; Drain cuts the partial chunks at the end; Finish finishes and names the files
+/// and completes the new dataset beside the output; Commit swaps it in. Destroying an
+/// uncommitted sink aborts the job: nothing appears in the output.
 ///
 /// Output is a function of the input rows and the options only: which file a record lands in
 /// and the bytes of every file do not depend on threads or timing (see docs/formats/datasets.md,
 /// "Sharding").
-class DatasetSink {
+class DatasetSink final : public Sink {
  public:
   /// Begins a job on options.output for rows of `input_schema` (partition columns resolved and
   /// checked; the format made for the remaining columns).
   static Result<std::unique_ptr<DatasetSink>> Open(SinkOptions options, SchemaPtr input_schema);
-  ~DatasetSink();
+  ~DatasetSink() override;
   DatasetSink(const DatasetSink&) = delete;
   DatasetSink& operator=(const DatasetSink&) = delete;
 
@@ -104,34 +108,37 @@ class DatasetSink {
   const SchemaPtr& data_schema() const { return data_schema_; }
   /// The file format.
   const OutputFormat& format() const { return *format_; }
-  /// A fresh encoder for one thread.
-  Result<std::unique_ptr<RecordEncoder>> NewEncoder() const { return format_->NewEncoder(); }
 
-  /// Groups `batch` (input schema) by partition and encodes each group with `encoder`. Thread-safe.
-  /// Errors name the field and the row within `batch`.
-  Status Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const;
-  /// Decides the file of every record of `batch` (in input order) and moves full chunks into
-  /// `*out`. Call for every batch in input order, from one thread at a time.
-  Status Assign(SinkBatch batch, SinkWork* out);
-  /// Compresses one job of a SinkWork. Thread-safe: jobs may be compressed concurrently.
-  Status CompressJob(SinkWork::Job* job) const;
-  /// Appends the jobs' chunks to their files. In input order, one thread at a time.
-  Status Write(SinkWork work);
-  /// Moves every partial chunk into `*out` (after the last Assign).
-  void Flush(SinkWork* out);
+  /// The thread's record encoder.
+  Result<std::unique_ptr<SinkLocalState>> NewLocalState() const override;
+  /// Groups `batch` (input schema) by partition and encodes each group with the thread's
+  /// encoder. Errors name the field and the row within `batch`.
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState* local,
+                                                const std::shared_ptr<RecordBatch>& batch) const override;
+  /// Decides the file of every record of the batch and cuts the chunks that are full.
+  Status Merge(SinkPartial* partial) override;
+  /// Compresses the partial's chunks, in parallel.
+  Status Process(SinkPartial* partial) const override;
+  /// Appends the partial's chunks to their files.
+  Status Emit(SinkPartial* partial) override;
+  /// The partial chunks of every open file.
+  Result<std::unique_ptr<SinkPartial>> Drain() override;
   /// Finishes every file (creating empty shards where the sharding promises them), gives them
   /// their final names and completes the new dataset beside the output without touching it
   /// (DatasetCommitter::Prepare: from here until Commit or Abort, this holds the output's
   /// commit lock). Done once; Commit() calls it when it was not called.
-  Status PrepareCommit();
-  /// PrepareCommit(), then swaps the new dataset in (see DatasetCommitter::Commit).
-  Status Commit();
+  Status Finish() override;
+  /// Finish(), then swaps the new dataset in (see DatasetCommitter::Commit).
+  Status Commit() override;
   /// Abandons the job: its staging directory is removed, the output stays as it was.
-  Status Abort();
+  Status Abort() override;
+
   /// Counters (final after Commit).
   const SinkStats& stats() const { return stats_; }
   /// The committer's job id.
   const std::string& job_id() const;
+  /// The output directory as given (DatasetCommitter::output).
+  const std::string& output() const;
   /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output).
   const std::string& resolved_output() const;
 
@@ -147,7 +154,15 @@ class DatasetSink {
   void TakeChunk(Target* target, SinkWork* out);
   void LimitPending(SinkWork* out);
   Result<std::string> FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const;
-  /// Finishes every file and gives it its final name (the first half of PrepareCommit).
+  // Groups and encodes `batch` with `encoder` (Consume).
+  Status Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const;
+  // Assigns the records of `batch` to files and moves full chunks into `*out` (Merge).
+  Status Assign(SinkBatch batch, SinkWork* out);
+  // Compresses one job (Process).
+  Status CompressJob(SinkWork::Job* job) const;
+  // Appends the jobs' chunks to their files (Emit).
+  Status Write(SinkWork work);
+  /// Finishes every file and gives it its final name (the first half of Finish).
   Status FinishFiles();
 
   SinkOptions options_;

@@ -89,6 +89,10 @@ Status StagingRegistration::SwapKeeping(const std::function<Status(std::vector<s
   return st;
 }
 
+std::string RemovedOutputNote(const std::string& output) {
+  return "removed the unfinished output of '" + output + "'; what was there is unchanged";
+}
+
 std::vector<std::string> RemoveUnfinishedOutputs() {
   Registry& r = TheRegistry();
   r.mutex.lock();  // never unlocked: the process exits
@@ -96,9 +100,7 @@ std::vector<std::string> RemoveUnfinishedOutputs() {
   for (const auto& [id, entry] : r.entries) {
     for (const std::string& path : entry.paths) RemoveNow(*entry.fs, path);
     for (const std::string& dir : entry.created_dirs) entry.fs->RemoveDirectoryIfEmpty(dir);
-    lines.push_back(entry.committed ? "'" + entry.output + "' was already committed"
-                                    : "removed the unfinished output of '" + entry.output +
-                                          "'; what was there is unchanged");
+    lines.push_back(entry.committed ? "'" + entry.output + "' was already committed" : RemovedOutputNote(entry.output));
   }
   return lines;
 }

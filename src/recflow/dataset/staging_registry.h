@@ -42,6 +42,10 @@ class StagingRegistration {
   int id_;
 };
 
+/// What a message says of an output whose unfinished job was removed: "removed the unfinished
+/// output of 'OUT'; what was there is unchanged".
+std::string RemovedOutputNote(const std::string& output);
+
 /// For a termination handler: locks the registry for good (no swap can start after this; the
 /// process is expected to exit) and removes every registered path. A directory is first
 /// renamed (with `.removing` appended) so that threads still writing into it cannot recreate

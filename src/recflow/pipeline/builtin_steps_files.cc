@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "recflow/core/io.h"
+#include "recflow/formats/batch_source.h"
 #include "recflow/formats/idx/idx_reader.h"
 #include "recflow/ops/image/image_column.h"
-#include "recflow/pipeline/batch_source.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
 
 namespace recflow::pipeline {

@@ -1,8 +1,8 @@
 // Built-in steps read and write: any input recflow reads, any dataset convert writes.
 #include "recflow/dataset/inputs.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
-#include "recflow/pipeline/io_specs.h"
 
 namespace recflow::pipeline {
 
@@ -15,7 +15,7 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   for (std::string& path : paths) {
     ASSIGN_OR_RETURN(path, ctx.ArgPath("path", path));
   }
-  InputSpec spec;
+  dataset::InputSpec spec;
   ASSIGN_OR_RETURN(spec.from, a.String("format", "auto"));
   ASSIGN_OR_RETURN(spec.schema_file, a.String("schema", ""));
   if (!spec.schema_file.empty()) {
@@ -25,18 +25,26 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
     ASSIGN_OR_RETURN(auto hints, a.StringMap("schema_hints"));
     for (const auto& [column, type] : hints) spec.schema_hints.push_back(column + ":" + type);
   }
-  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", "example"));
-  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", ","));
-  ASSIGN_OR_RETURN(spec.quote, a.String("quote", "\""));
-  ASSIGN_OR_RETURN(bool header, a.Bool("header", true));
-  spec.no_header = !header;
-  ASSIGN_OR_RETURN(spec.null_values, a.StringList("null_values"));
-  ASSIGN_OR_RETURN(spec.comment, a.String("comment", ""));
+  // The format words, parsed by each format (formats::FormatDescriptor::ParseReadOptions).
+  for (const char* key : {"record_type", "delimiter", "quote", "comment"}) {
+    if (!a.Has(key)) continue;
+    ASSIGN_OR_RETURN(std::string value, a.String(key));
+    spec.args.Set(key, std::move(value));
+  }
+  if (a.Has("header")) {
+    ASSIGN_OR_RETURN(const bool header, a.Bool("header", true));
+    spec.args.Set("header", header ? "true" : "false");
+  }
+  if (a.Has("max_record_bytes")) {
+    ASSIGN_OR_RETURN(const int64_t max_record_bytes, a.Int("max_record_bytes"));
+    spec.args.Set("max_record_bytes", std::to_string(max_record_bytes));
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> null_values, a.StringList("null_values"));
+  spec.args.SetList("null_values", std::move(null_values));
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
   ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
-  ASSIGN_OR_RETURN(spec.max_record_bytes, a.Int("max_record_bytes", spec.max_record_bytes));
   spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
-  auto options = MakeInputOptions(spec);
+  auto options = dataset::MakeInputOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
   std::string description;
   for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
@@ -45,22 +53,25 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
     // unreadable or of an unknown format fails the plan as it would fail the run.
     Result<std::vector<std::string>> expanded = ExpandInputs(paths);
     if (!expanded.ok() && expanded.status().code() == StatusCode::kNotFound) {
-      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); },
+      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); },
                                         description, expanded.status().message());
     }
   }
   return ctx.pipeline->Read(
-      ctx.name, [paths, in = *options]() { return OpenInputs(paths, in); }, description, ctx.options.on_error);
+      ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); }, description, ctx.options.on_error);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   StepArgs& a = *ctx.args;
-  OutputSpec spec;
+  dataset::OutputSpec spec;
   ASSIGN_OR_RETURN(spec.output, a.String("path"));
   ASSIGN_OR_RETURN(spec.output, ctx.ArgPath("path", spec.output));
   ASSIGN_OR_RETURN(spec.format, a.String("format", spec.format));
-  ASSIGN_OR_RETURN(spec.record_type, a.String("record_type", spec.record_type));
-  ASSIGN_OR_RETURN(spec.decimals, a.String("decimals", spec.decimals));
+  for (const char* key : {"record_type", "decimals", "delimiter"}) {
+    if (!a.Has(key)) continue;
+    ASSIGN_OR_RETURN(std::string value, a.String(key));
+    spec.args.Set(key, std::move(value));
+  }
   ASSIGN_OR_RETURN(spec.compression, a.String("compression", spec.compression));
   ASSIGN_OR_RETURN(int64_t level, a.Int("level", -1));
   spec.level = static_cast<int>(level);
@@ -72,8 +83,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.partition_by, a.StringList("partition_by"));
   ASSIGN_OR_RETURN(spec.mode, a.String("mode", spec.mode));
   ASSIGN_OR_RETURN(spec.sync, a.Bool("sync", true));
-  ASSIGN_OR_RETURN(spec.delimiter, a.String("delimiter", spec.delimiter));
-  auto options = MakeSinkOptions(spec);
+  auto options = dataset::MakeSinkOptions(spec);
   if (!options.ok()) return a.Error("path", options.status().message());
   if (spec.format == "tfrecord") {
     for (const FieldPtr& field : ctx.input().schema()->fields()) {
@@ -91,7 +101,7 @@ Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {
 }  // namespace
 
 void AddIoSteps(StepRegistry* registry) {
-  (void)registry->Add(StepType{"read", "read files, directories or globs (csv, jsonl, tfrecord, avro, arrow)", "path", 0, 0,
+  (void)registry->Add(StepType{"read", "read files, directories or globs of any format recflow reads", "path", 0, 0,
                                BuildRead, NodeKind::kRead});
   (void)registry->Add(StepType{"write", "write a sharded, partitioned, committed dataset", "path", 1, 1, BuildWrite,
                                NodeKind::kWrite});

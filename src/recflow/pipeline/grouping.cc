@@ -93,26 +93,26 @@ class KeyTable {
   int64_t last_rows_ = 0;
 };
 
-// GroupByKey: keeps every contributing batch and each group's rows; Finish gathers lists.
+// GroupByKey: keeps every contributing batch and each group's rows; TakeOutput gathers lists.
 class GroupByKeyState final : public GroupedState {
  public:
   GroupByKeyState(std::vector<int> keys, std::vector<int> values, SchemaPtr input, SchemaPtr output)
       : keys_(std::move(keys)), values_(std::move(values)), input_(std::move(input)), output_(std::move(output)) {}
 
-  struct Part final : Contribution {
+  struct Part final : SinkPartial {
     std::shared_ptr<RecordBatch> batch;
     BatchGroups groups;
   };
 
-  Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const override {
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
     auto part = std::make_unique<Part>();
     part->batch = batch;
     ASSIGN_OR_RETURN(part->groups, GroupRows(*batch, keys_));
-    return std::unique_ptr<Contribution>(std::move(part));
+    return std::unique_ptr<SinkPartial>(std::move(part));
   }
 
-  Status Merge(std::unique_ptr<Contribution> contribution) override {
-    auto* part = static_cast<Part*>(contribution.get());
+  Status Merge(SinkPartial* partial) override {
+    auto* part = static_cast<Part*>(partial);
     const int64_t base = rows_seen_;
     rows_seen_ += part->batch->num_rows();
     batches_.push_back(part->batch);
@@ -128,7 +128,7 @@ class GroupByKeyState final : public GroupedState {
     return Status::OK();
   }
 
-  Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
+  Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) override {
     ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> all, ConcatenateBatches(input_, batches_));
     batches_.clear();  // `all` holds the rows now: do not keep them twice while taking groups
     const SchemaPtr key_schema = KeySchema(*input_, keys_);
@@ -177,12 +177,12 @@ class CombineState final : public GroupedState {
         input_(std::move(input)), output_(std::move(output)) {}
 
   using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
-  struct Part final : Contribution {
+  struct Part final : SinkPartial {
     BatchGroups groups;
     std::vector<Accumulators> accumulators;  // per group
   };
 
-  Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const override {
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
     auto part = std::make_unique<Part>();
     ASSIGN_OR_RETURN(part->groups, GroupRows(*batch, keys_));
     for (const auto& rows : part->groups.rows) {
@@ -195,11 +195,11 @@ class CombineState final : public GroupedState {
       }
       part->accumulators.push_back(std::move(accumulators));
     }
-    return std::unique_ptr<Contribution>(std::move(part));
+    return std::unique_ptr<SinkPartial>(std::move(part));
   }
 
-  Status Merge(std::unique_ptr<Contribution> contribution) override {
-    auto* part = static_cast<Part*>(contribution.get());
+  Status Merge(SinkPartial* partial) override {
+    auto* part = static_cast<Part*>(partial);
     for (size_t g = 0; g < part->groups.keys.size(); ++g) {
       bool created = false;
       const int64_t group = table_.Find(part->groups.keys[g], &created);
@@ -216,7 +216,7 @@ class CombineState final : public GroupedState {
     return Status::OK();
   }
 
-  Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) override {
+  Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) override {
     if (keys_.empty() && state_.empty()) {
       // A global combine of nothing still has its one row (count 0, sum 0, mean null, ...).
       table_.AddKeyRow(std::make_shared<RecordBatch>(Schema::Make({}), 1, std::vector<std::shared_ptr<ArrayData>>{}), 0);

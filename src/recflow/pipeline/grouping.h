@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
+#include "recflow/formats/sink.h"
 #include "recflow/pipeline/combiner.h"
 #include "recflow/pipeline/pipeline.h"
 
@@ -26,27 +27,18 @@ struct BatchGroups {
 /// streaming runs join the key the same way, as one more key column.
 Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& key_columns);
 
-/// The state of one GroupByKey, CombinePerKey or CombineGlobally node over a whole stage:
-/// Partial (any thread) makes a batch's contribution, Merge (in input order) folds it in,
-/// Finish makes the output batches.
-class GroupedState {
+/// The state of one GroupByKey, CombinePerKey or CombineGlobally node over a whole stage, as a
+/// Sink: Consume (any thread) groups a batch (and, for combines, aggregates each group), Merge (in
+/// input order) folds it in, TakeOutput makes the output batches.
+class GroupedState : public Sink {
  public:
   /// For `node` (a kGroupByKey, kCombinePerKey or kCombineGlobally node) whose input has
   /// schema `input`.
   static Result<std::unique_ptr<GroupedState>> Make(const Node& node, const SchemaPtr& input);
-  virtual ~GroupedState() = default;
 
-  /// One batch's contribution, computed on any thread.
-  struct Contribution {
-    virtual ~Contribution() = default;
-  };
-  /// Groups `batch` (and, for combines, aggregates each group).
-  virtual Result<std::unique_ptr<Contribution>> Partial(const std::shared_ptr<RecordBatch>& batch) const = 0;
-  /// Folds a contribution in; call in input order.
-  virtual Status Merge(std::unique_ptr<Contribution> contribution) = 0;
-  /// The output rows (the node's schema), at most `batch_rows` per batch. Call once: the state
-  /// may give up what it holds as it builds them.
-  virtual Result<std::vector<std::shared_ptr<RecordBatch>>> Finish(int64_t batch_rows) = 0;
+  /// The output rows (the node's schema), at most `batch_rows` per batch. Call once, after the
+  /// last Merge: the state may give up what it holds as it builds them.
+  virtual Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) = 0;
 };
 
 }  // namespace recflow::pipeline

@@ -6,16 +6,18 @@
 #include <chrono>
 
 #include "recflow/dataset/file_commit.h"
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/dataset/staging_registry.h"
+#include "recflow/formats/batch_source.h"
+#include "recflow/pipeline/abort_outputs.h"
+#include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
 namespace recflow::pipeline {
 
 Status RunOptions::Validate() const {
-  if (threads < 0) return Status::InvalidArgument("threads must be >= 0");
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
-  if (file_system == nullptr) return Status::InvalidArgument("no file system");
   return Status::OK();
 }
 
@@ -26,12 +28,13 @@ using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 // Everything a run keeps from stage to stage.
 class Run {
  public:
-  Run(const Pipeline& pipeline, const Plan& plan, const RunOptions& options, RunMetrics* metrics)
-      : pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
+  Run(const ExecContext& context, const Pipeline& pipeline, const Plan& plan, const RunOptions& options,
+      RunMetrics* metrics)
+      : context_(context), pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
-      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(options_.file_system, StagedPath(file), file));
+      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(context_.file_system, StagedPath(file), file));
       side_files_.push_back(std::move(commit));
     }
     for (const Node& node : pipeline_.nodes()) {
@@ -47,7 +50,8 @@ class Run {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
-    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->PrepareCommit())));
+    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
+    RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
@@ -64,11 +68,18 @@ class Run {
   }
 
   // On an error: aborts every output not committed yet and removes the staged side files not
-  // renamed yet, so that a failed run leaves them as they were. Returns `st`.
+  // renamed yet, so that a failed run leaves them as they were. Returns `st` (for a cancelled
+  // run, saying what was removed).
   Status Fail(Status st) {
     if (st.ok()) return st;
-    for (auto& [id, sink] : sinks_) (void)sink->Abort();
-    for (auto& side_file : side_files_) (void)side_file->Abort();
+    std::vector<dataset::DatasetSink*> sinks;
+    for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
+    st = AbortOutputs(std::move(st), sinks);
+    for (auto& side_file : side_files_) {
+      if (side_file->Abort().ok() && st.code() == StatusCode::kCancelled) {
+        st = st.WithNote("; " + dataset::RemovedOutputNote(side_file->target()));
+      }
+    }
     (void)letters_.Close();
     return st;
   }
@@ -99,13 +110,16 @@ class Run {
       }
       inputs.push_back(sources.back().get());
     }
-    std::map<int, std::unique_ptr<SinkWriter>> writers;
+    std::vector<StageSink> stage_sinks;
     std::map<int, std::unique_ptr<GroupedState>> grouped;
+    std::map<int, std::unique_ptr<CollectSink>> kept;
+    StageResources resources;
     for (int id : stage.steps) metrics_->step(id).stage = number;
     for (int id : stage.sinks) {
       const Node& node = pipeline_.node(id);
       metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
+      resources.consumer_sinks[id] = stage_sinks.size();
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
         if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
@@ -116,44 +130,37 @@ class Run {
           }
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
-        writers[id] = std::make_unique<SinkWriter>(sinks_.back().second.get());
+        stage_sinks.push_back({sinks_.back().second.get(), node.name});
       } else {
         ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
+        stage_sinks.push_back({grouped[id].get(), node.name});
       }
     }
-    std::map<int, Batches> kept;
-    StageResources resources;
+    for (int id : stage.materialized) {
+      kept[id] = std::make_unique<CollectSink>();
+      resources.kept_sinks[id] = stage_sinks.size();
+      stage_sinks.push_back({kept[id].get(), pipeline_.node(id).name});
+    }
     resources.pipeline = &pipeline_;
     resources.stage = &stage;
     resources.stage_number = number;
     resources.side_inputs = &sides;
-    resources.writers = &writers;
-    resources.grouped = &grouped;
-    resources.kept = &kept;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
     PipelineStageProgram program(resources);
     StageOptions stage_options;
-    stage_options.threads = options_.threads;
     stage_options.max_in_flight = options_.max_in_flight;
     StageMetrics& stage_metrics = metrics_->stage(s);
     stage_options.progress = &stage_metrics.progress;
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
-    auto flush = [&]() -> Status {
-      for (auto& [id, writer] : writers) {
-        Status st = writer->Flush();
-        if (!st.ok()) return Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
-      }
-      return Status::OK();
-    };
-    auto stats = RunStage(inputs, &program, stage_options, flush);
+    auto stats = RunStage(context_, inputs, stage_sinks, &program, stage_options);
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
     for (auto& [id, state] : grouped) {
       const Node& node = pipeline_.node(id);
-      auto batches = state->Finish(options_.group_batch_rows);
+      auto batches = state->TakeOutput(options_.group_batch_rows);
       if (!batches.ok()) return Status(batches.status().code(), "step '" + node.name + "': " + batches.status().message());
       auto shared = std::make_shared<const Batches>(std::move(batches).ValueUnsafe());
       int64_t rows = 0;
@@ -165,16 +172,17 @@ class Run {
       side_values_[id] = std::move(value);
       grouped_outputs_[id] = std::move(shared);
     }
-    for (auto& [id, batches] : kept) {
+    for (auto& [id, collected] : kept) {
       auto value = std::make_shared<SideInputValue>();
       value->schema = pipeline_.node(id).schema;
-      value->batches = std::move(batches);
+      value->batches = collected->TakeBatches();
       side_values_[id] = std::move(value);
     }
     stage_metrics.done = true;
     return Status::OK();
   }
 
+  const ExecContext& context_;
   const Pipeline& pipeline_;
   const Plan& plan_;
   const RunOptions& options_;
@@ -188,7 +196,9 @@ class Run {
 
 }  // namespace
 
-Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics) {
+Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeline, const RunOptions& options,
+                              RunMetrics* metrics) {
+  RETURN_NOT_OK(context.Validate());
   RETURN_NOT_OK(options.Validate());
   if (pipeline.has_deferred()) {
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
@@ -197,7 +207,7 @@ Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& option
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;
   metrics->Reset(pipeline, plan.stages.size());
-  Run run(pipeline, plan, options, metrics);
+  Run run(context, pipeline, plan, options, metrics);
   return run.Execute();
 }
 

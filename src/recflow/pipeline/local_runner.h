@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "recflow/core/exec_context.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/pipeline.h"
@@ -13,19 +14,15 @@
 
 namespace recflow::pipeline {
 
-/// How a pipeline runs.
+/// How a pipeline runs (its threads and stop token are the ExecContext's).
 struct RunOptions {
-  /// Worker threads; 0 = every core.
-  int threads = 0;
   /// Units in flight per stage (bounds memory); 0 = 2 × threads + 2.
   int max_in_flight = 0;
   /// Rows per batch of GroupByKey and combine outputs.
   int64_t group_batch_rows = 4096;
-  /// The file system the pipeline's side files (Pipeline::AddSideFile) are committed on.
-  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
-  /// Every core, default bounds.
+  /// Default bounds.
   static RunOptions Defaults() { return {}; }
-  /// InvalidArgument for negative threads, non-positive group_batch_rows or no file system.
+  /// InvalidArgument for a negative max_in_flight or non-positive group_batch_rows.
   Status Validate() const;
 };
 
@@ -37,10 +34,13 @@ struct RunResult {
   size_t stages = 0;
 };
 
-/// Runs `pipeline` (planned by MakePlan). Rows a step fails on follow its on_error policy; any
-/// other error stops the run, names the step (and the input file and record where known),
-/// and leaves every output as it was. Outputs are committed one after the other once all
-/// stages succeeded. `metrics` (may be null) is reset and updated live.
-Result<RunResult> RunPipeline(const Pipeline& pipeline, const RunOptions& options, RunMetrics* metrics);
+/// Runs `pipeline` (planned by MakePlan) on the context's threads. Rows a step fails on follow
+/// its on_error policy; any other error stops the run, names the step (and the input file and
+/// record where known), and leaves every output as it was. A stop requested on the context's
+/// token before the commits' point of no return does the same and returns Cancelled, saying
+/// what was removed (AbortOutputs). Outputs are committed one after the other once all stages
+/// succeeded. `metrics` (may be null) is reset and updated live.
+Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeline, const RunOptions& options,
+                              RunMetrics* metrics);
 
 }  // namespace recflow::pipeline

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "recflow/dataset/dataset_sink.h"
-#include "recflow/pipeline/batch_source.h"
+#include "recflow/formats/batch_source.h"
 
 namespace recflow::pipeline {
 

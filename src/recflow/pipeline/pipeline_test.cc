@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include "recflow/columnar/builder.h"
@@ -11,11 +12,11 @@
 #include "recflow/core/fault_injecting_filesystem.h"
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/testing/drain.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -57,7 +58,7 @@ dataset::SinkOptions FeatherSink(const fs::path& dir) {
 
 // Every row of the dataset at `dir`, as one batch per unit.
 std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
-  auto source = OpenInputs({dir.string()}, InputOptions{});
+  auto source = dataset::OpenInputs({dir.string()}, dataset::InputOptions{});
   EXPECT_TRUE(source.ok()) << source.status().ToString();
   auto units = testing::DecodeAllUnits(**source);
   EXPECT_TRUE(units.ok()) << units.status().ToString();
@@ -103,10 +104,10 @@ TEST_F(PipelineTest, FusedMapFilterFlatMapKeepOrderForAnyThreads) {
     const fs::path out = dir_ / ("t" + std::to_string(threads));
     p.Write("write", copies, FeatherSink(out));
     ASSERT_TRUE(p.status().ok()) << p.status().ToString();
-    RunOptions options;
-    options.threads = threads;
+    ExecContext context;
+    context.threads = threads;
     RunMetrics metrics;
-    auto result = RunPipeline(p, options, &metrics);
+    auto result = RunPipeline(context, p, RunOptions::Defaults(), &metrics);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     ASSERT_EQ(result->writes.size(), 1u);
     EXPECT_EQ(result->writes[0].second.records, 1000);
@@ -145,7 +146,7 @@ TEST_F(PipelineTest, GroupByKeyAndCombinesOnSkewedKeys) {
   p.Write("write total", total, FeatherSink(dir_ / "total"));
   RunOptions options;
   options.group_batch_rows = 3;  // several output batches
-  auto result = RunPipeline(p, options, nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, options, nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->stages, 2u);  // the groups are written in a second pass over the grouped rows
 
@@ -231,7 +232,7 @@ TEST_F(PipelineTest, SideInputFromAFirstPassIsAppliedInASecondPass) {
   ASSERT_EQ(plan->stages.size(), 2u);
   EXPECT_NE(PlanToText(q, *plan).find("stage 2 of 2"), std::string::npos);
   EXPECT_NE(PlanToDot(q, *plan).find("style=dashed"), std::string::npos);
-  auto result = RunPipeline(q, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), q, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   double sum = 0;
   int64_t count = 0;
@@ -279,7 +280,7 @@ TEST_F(PipelineTest, AnAggregateOfColumnsAStepLeavesAloneRunsInTheSamePassAsEarl
   ASSERT_NE(text.find("stage 2 of"), std::string::npos) << text;
   EXPECT_LT(text.find("ids [combine_globally]"), text.find("stage 2 of")) << text;  // with the mean, in pass 1
   EXPECT_GT(text.find("values [combine_globally]"), text.find("stage 2 of")) << text;
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(Int(*ReadBack(dir_ / "ids")[0], 0, 0), 300);
   EXPECT_EQ(Int(*ReadBack(dir_ / "values")[0], 0, 0), 300 - 27);  // i % 11 == 5 is null
@@ -299,7 +300,7 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   Pipeline p;
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("write", p.ParDo("liar", rows, std::make_shared<Liar>()), FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kInternal);
   EXPECT_NE(result.status().ToString().find("step 'liar'"), std::string::npos) << result.status().ToString();
@@ -315,11 +316,11 @@ TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing)
   sink.partition_by = {"key"};
   Pipeline p;
   p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), sink);
-  ASSERT_TRUE(RunPipeline(p, RunOptions::Defaults(), nullptr).ok());
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr).ok());
   EXPECT_FALSE(fs::exists("/data/out")) << "the in-memory write touched the local disk";
-  InputOptions read;
-  read.file_system = memory;
-  auto source = OpenInputs({"/data/out"}, read);
+  dataset::InputOptions read;
+  read.settings.file_system = memory;
+  auto source = dataset::OpenInputs({"/data/out"}, read);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   auto units = testing::DecodeAllUnits(**source);
   ASSERT_TRUE(units.ok()) << units.status().ToString();
@@ -336,11 +337,45 @@ TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing)
   const auto before = *memory->ListFilesRecursively("/data");
   Pipeline q;
   q.Write("write", q.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), overwrite);
-  auto failed = RunPipeline(q, RunOptions::Defaults(), nullptr);
+  auto failed = RunPipeline(ExecContext::Defaults(), q, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(failed.ok());
   EXPECT_TRUE(full->fired());
   EXPECT_NE(failed.status().ToString().find("No space left on device"), std::string::npos) << failed.status().ToString();
   EXPECT_EQ(*memory->ListFilesRecursively("/data"), before);
+}
+
+TEST_F(PipelineTest, SideFilesAreCommittedOnTheContextsFileSystem) {
+  // The step has written the side file's staged name; the run renames it over the old file
+  // through ExecContext::file_system, so a rename that file system refuses fails the run, leaves
+  // the old file as it was and removes the staged one.
+  const std::string vocab = (dir_ / "words.vocab").string();
+  std::ofstream(vocab) << "old\n";
+  auto refusing = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  ExecContext context = ExecContext::Defaults();
+  context.file_system = refusing;
+  for (const bool refuse : {true, false}) {
+    SCOPED_TRACE(refuse ? "refused" : "committed");
+    std::ofstream(StagedPath(vocab)) << "new\n";
+    if (refuse) refusing->FailNth(FsOperation::kRename, 1);
+    const int64_t calls_before = refusing->calls();
+    Pipeline p;
+    p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10)),
+            FeatherSink(dir_ / (refuse ? "refused" : "out")));
+    ASSERT_TRUE(p.AddSideFile(vocab).ok());
+    auto result = RunPipeline(context, p, RunOptions::Defaults(), nullptr);
+    EXPECT_GT(refusing->calls(), calls_before) << "the side file was not committed through the context's file system";
+    std::ifstream in(vocab);
+    const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(fs::exists(StagedPath(vocab)));
+    if (refuse) {
+      ASSERT_FALSE(result.ok());
+      EXPECT_TRUE(refusing->fired());
+      EXPECT_EQ(content, "old\n");
+    } else {
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+      EXPECT_EQ(content, "new\n");
+    }
+  }
 }
 
 TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
@@ -363,7 +398,7 @@ TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("write a", rows, FeatherSink(dir_ / "a"));
   p.Write("write b", p.ParDo("intrude", rows, std::make_shared<Intruder>(dir_ / "b" / "intruder")), FeatherSink(dir_ / "b"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kAlreadyExists);
   EXPECT_NE(result.status().ToString().find("step 'write b'"), std::string::npos) << result.status().ToString();
@@ -393,7 +428,7 @@ TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
   dataset::SinkOptions sink = FeatherSink(dir_ / "out");
   sink.partition_by = {"bucket"};
   p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   auto recorded = dataset::ReadDatasetSchema(*LocalFileSystem::Instance(), (dir_ / "out").string());
   ASSERT_TRUE(recorded.ok() && recorded->has_value());
@@ -410,7 +445,7 @@ TEST_F(PipelineTest, TwoWritesToOneOutputAreRefused) {
   auto rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
   p.Write("first", rows, FeatherSink(dir_ / "out"));
   p.Write("second", rows, FeatherSink(dir_ / "." / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(result.status().message().find("steps 'first' and 'second' both write"), std::string::npos)
@@ -440,7 +475,7 @@ Pipeline FailingPipeline(const fs::path& out, ErrorPolicy policy) {
 TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     Pipeline p = FailingPipeline(dir_ / "fail", ErrorPolicy{});
-    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.status().ToString().find("step 'load'"), std::string::npos) << result.status().ToString();
     EXPECT_NE(result.status().ToString().find("cannot open img0"), std::string::npos);
@@ -450,7 +485,7 @@ TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     Pipeline p = FailingPipeline(dir_ / "skip", ErrorPolicy{ErrorPolicy::Mode::kSkip, ""});
     RunMetrics metrics;
-    auto result = RunPipeline(p, RunOptions::Defaults(), &metrics);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->writes[0].second.records, 90);
     EXPECT_EQ(metrics.step(1).skipped_rows.load(), 10);
@@ -458,7 +493,7 @@ TEST_F(PipelineTest, RowErrorsFailSkipOrGoToTheDeadLetterFile) {
   {
     const fs::path letters = dir_ / "letters.jsonl";
     Pipeline p = FailingPipeline(dir_ / "dead", ErrorPolicy{ErrorPolicy::Mode::kDeadLetter, letters.string()});
-    auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+    auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->writes[0].second.records, 90);
     std::ifstream in(letters);
@@ -495,7 +530,7 @@ TEST_F(PipelineTest, ADoFnErrorNamesTheFailingRow) {
     return std::get<int64_t>(id) % 2 == 1;
   });
   p.Write("write", p.ParDo("check", odd, std::make_shared<FailOn37>()), FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().ToString().find("step 'check': cannot use id 37"), std::string::npos)
       << result.status().ToString();
@@ -512,7 +547,7 @@ TEST_F(PipelineTest, AValueThatDoesNotFitItsColumnFailsItsRow) {
                            return Status::OK();
                          });
   p.Write("write", small, FeatherSink(dir_ / "out"));
-  auto result = RunPipeline(p, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().ToString().find("out of range of int8"), std::string::npos) << result.status().ToString();
   EXPECT_EQ(result.status().context().record, 21);

@@ -9,22 +9,18 @@ namespace {
 
 class ScanProgram final : public StageProgram {
  public:
-  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit) override {
+  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit, SinkFeed&) override {
     return std::unique_ptr<UnitState>();
   }
   Status Assign(const UnitInfo&, UnitState*) override { return Status::OK(); }
-  Status Compress(UnitState*) override { return Status::OK(); }
-  Status Write(UnitState*) override { return Status::OK(); }
   void OnSkipped(size_t, const SkippedRecord&) override {}
 };
 
 }  // namespace
 
-Result<ScanStats> ScanSource(Source* source, int threads) {
+Result<ScanStats> ScanSource(const ExecContext& context, Source* source) {
   ScanProgram program;
-  StageOptions options;
-  options.threads = threads;
-  ASSIGN_OR_RETURN(StageStats stage, RunStage({source}, &program, options));
+  ASSIGN_OR_RETURN(StageStats stage, RunStage(context, {source}, {}, &program, StageOptions()));
   ScanStats stats;
   stats.records = stage.input_records - stage.skipped_records;
   stats.skipped = stage.skipped_records;

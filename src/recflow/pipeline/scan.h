@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "recflow/core/exec_context.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/source.h"
 
@@ -16,8 +17,8 @@ struct ScanStats {
   int64_t input_bytes = 0;  ///< input bytes of the units
 };
 
-/// Reads units in order and decodes them on `threads` threads (0 = every core), at most
-/// 2 × threads + 2 in flight. The first error in input order is returned.
-Result<ScanStats> ScanSource(Source* source, int threads);
+/// Reads units in order and decodes them on the context's threads, at most 2 × threads + 2 in
+/// flight. The first error in input order is returned (Cancelled on a stop request).
+Result<ScanStats> ScanSource(const ExecContext& context, Source* source);
 
 }  // namespace recflow::pipeline

@@ -1,11 +1,11 @@
-// StageExecutor: five tbb::parallel_pipeline filters with in-order error reporting.
+// StageExecutor: five tbb::parallel_pipeline filters feeding a stage's sinks, with in-order error reporting.
 #include "recflow/pipeline/stage_executor.h"
 
 #include <algorithm>
 #include <mutex>
 #include <new>
-#include <thread>
 
+#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
@@ -22,18 +22,30 @@ struct Token {
   int64_t input_records = 0;
   int64_t input_bytes = 0;
   std::unique_ptr<UnitState> state;
+  std::vector<std::unique_ptr<SinkPartial>> partials;  // per sink; null: the unit fed it nothing
+};
+
+// A worker thread's local states of the stage's sinks, made on first use.
+struct ThreadSinks {
+  std::vector<std::unique_ptr<SinkLocalState>> locals;
+  std::vector<bool> made;
 };
 
 // The stage state shared by the filters.
 class Stage {
  public:
-  Stage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options)
-      : inputs_(inputs), program_(program), options_(options) {}
+  Stage(const StopToken& stop_token, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
+        StageProgram* program, const StageOptions& options)
+      : stop_token_(stop_token), inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
-  // of the last input / after an error.
+  // of the last input / after an error / once a stop is requested.
   Token* Read() {
     while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
+      if (stop_token_.stop_requested()) [[unlikely]] {
+        Fail(stop_token_.Poll());
+        return nullptr;
+      }
       auto token = std::make_unique<Token>();
       auto unit = NextSourceUnit(*inputs_[input_]);
       if (!unit.ok()) {
@@ -68,8 +80,10 @@ class Stage {
     t->skipped = std::move(decoded->skipped);
     t->input_records = decoded->input_records;
     Result<std::unique_ptr<UnitState>> state = Status::Internal("not processed");
+    t->partials.resize(sinks_.size());
+    TokenFeed feed(this, t);
     try {
-      state = program_->Process(t->info, std::move(decoded).ValueUnsafe());
+      state = program_->Process(t->info, std::move(decoded).ValueUnsafe(), feed);
     } catch (const std::bad_alloc&) {  // named by its file and records in Assign, like any unit error
       state = Status::OutOfMemory("out of memory running the stage's steps on " + std::to_string(t->input_records) +
                                   " records");
@@ -97,24 +111,28 @@ class Stage {
       stats_.skipped_records += static_cast<int64_t>(t->skipped.size());
       records_ += t->input_records;
       stats_.input_records += t->input_records;
-      Fail(program_->Assign(t->info, t->state.get()));
+      if (!Fail(program_->Assign(t->info, t->state.get()))) {
+        for (size_t k = 0; k < sinks_.size() && !stop_.load(std::memory_order_relaxed); ++k) {
+          if (t->partials[k] != nullptr) Fail(Named(k, sinks_[k].sink->Merge(t->partials[k].get())));
+        }
+      }
     }
     t->skipped.clear();
     return t;
   }
 
-  // Filter 4 (parallel): compress.
-  Token* Compress(Token* t) {
-    if (!stop_.load(std::memory_order_relaxed) && t->state != nullptr) t->status = program_->Compress(t->state.get());
+  // Filter 4 (parallel): the sinks' heavy work (compression).
+  Token* ProcessSinks(Token* t) {
+    if (!stop_.load(std::memory_order_relaxed)) t->status = ProcessPartials(t->partials);
     return t;
   }
 
-  // Filter 5 (serial, in order): write; update progress.
-  void Write(Token* t) {
+  // Filter 5 (serial, in order): the sinks emit; update progress.
+  void Emit(Token* t) {
     std::unique_ptr<Token> owned(t);
     Count(&StageProgress::units_done);
     if (stop_.load(std::memory_order_relaxed)) return;
-    if (Fail(t->status) || (t->state != nullptr && Fail(program_->Write(t->state.get())))) return;
+    if (Fail(t->status) || Fail(EmitPartials(t->partials))) return;
     stats_.input_bytes += t->input_bytes;
     if (options_.progress != nullptr) {
       options_.progress->input_bytes.store(stats_.input_bytes, std::memory_order_relaxed);
@@ -132,15 +150,77 @@ class Stage {
     return true;
   }
 
+  // After the last unit: what each sink still holds, processed and emitted in sink order.
+  Status DrainSinks() {
+    std::vector<std::unique_ptr<SinkPartial>> rest(sinks_.size());
+    for (size_t k = 0; k < sinks_.size(); ++k) {
+      auto drained = sinks_[k].sink->Drain();
+      if (!drained.ok()) return Named(k, drained.status());
+      rest[k] = std::move(drained).ValueUnsafe();
+    }
+    RETURN_NOT_OK(ProcessPartials(rest));
+    return EmitPartials(rest);
+  }
+
   const Status& error() const { return error_; }
   const StageStats& stats() const { return stats_; }
 
  private:
+  // Feeds one token's partials from the program's Process.
+  class TokenFeed final : public SinkFeed {
+   public:
+    TokenFeed(Stage* stage, Token* token) : stage_(stage), token_(token) {}
+    Status Feed(size_t k, const std::shared_ptr<RecordBatch>& batch) override {
+      ASSIGN_OR_RETURN(SinkLocalState * local, stage_->Local(k));
+      ASSIGN_OR_RETURN(token_->partials[k], stage_->sinks_[k].sink->Consume(local, batch));
+      return Status::OK();
+    }
+
+   private:
+    Stage* stage_;
+    Token* token_;
+  };
+
+  // This thread's local state of sink `k`.
+  Result<SinkLocalState*> Local(size_t k) {
+    ThreadSinks& mine = locals_.local();
+    if (mine.made.empty()) {
+      mine.locals.resize(sinks_.size());
+      mine.made.assign(sinks_.size(), false);
+    }
+    if (!mine.made[k]) {
+      ASSIGN_OR_RETURN(mine.locals[k], sinks_[k].sink->NewLocalState());
+      mine.made[k] = true;
+    }
+    return mine.locals[k].get();
+  }
+
+  // Sink `k`'s error, naming its step.
+  Status Named(size_t k, const Status& st) const {
+    return st.ok() || sinks_[k].step.empty() ? st : st.WithPrefix("step '" + sinks_[k].step + "': ");
+  }
+
+  Status ProcessPartials(const std::vector<std::unique_ptr<SinkPartial>>& partials) const {
+    for (size_t k = 0; k < partials.size(); ++k) {
+      if (partials[k] != nullptr) RETURN_NOT_OK(Named(k, sinks_[k].sink->Process(partials[k].get())));
+    }
+    return Status::OK();
+  }
+
+  Status EmitPartials(const std::vector<std::unique_ptr<SinkPartial>>& partials) const {
+    for (size_t k = 0; k < partials.size(); ++k) {
+      if (partials[k] != nullptr) RETURN_NOT_OK(Named(k, sinks_[k].sink->Emit(partials[k].get())));
+    }
+    return Status::OK();
+  }
+
   void Count(std::atomic<int64_t> StageProgress::*counter) {
     if (options_.progress != nullptr) (options_.progress->*counter).fetch_add(1, std::memory_order_relaxed);
   }
 
+  const StopToken& stop_token_;
   const std::vector<Source*>& inputs_;
+  const std::vector<StageSink>& sinks_;
   StageProgram* program_;
   const StageOptions& options_;
   std::atomic<bool> stop_{false};
@@ -152,19 +232,16 @@ class Stage {
   std::mutex error_mutex_;
   Status error_;
   StageStats stats_;
+  tbb::enumerable_thread_specific<ThreadSinks> locals_;
 };
 
 }  // namespace
 
-int ResolveThreads(int threads) {
-  return threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options,
-                            const std::function<Status()>& finish) {
-  const int threads = ResolveThreads(options.threads);
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
+                            const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options) {
+  const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Stage stage(inputs, program, options);
+  Stage stage(context.stop_token, inputs, sinks, program, options);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;
@@ -178,15 +255,15 @@ Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* pr
                                        }) &
             tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.Process(t); }) &
             tbb::make_filter<Token*, Token*>(filter_mode::serial_in_order, [&](Token* t) { return stage.Assign(t); }) &
-            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.Compress(t); }) &
-            tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Write(t); }));
+            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.ProcessSinks(t); }) &
+            tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Emit(t); }));
   });
   if (!stage.error().ok()) return stage.error();
-  if (finish) {
-    Status st;
-    arena.execute([&] { st = finish(); });
-    RETURN_NOT_OK(st);
-  }
+  // A stop after the last unit was read (an input that ended because its writer was stopped too).
+  RETURN_NOT_OK(context.stop_token.Poll());
+  Status drained;
+  arena.execute([&] { drained = stage.DrainSinks(); });
+  RETURN_NOT_OK(drained);
   StageStats stats = stage.stats();
   stats.threads = threads;
   return stats;

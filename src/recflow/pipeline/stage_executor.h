@@ -1,15 +1,16 @@
-// StageExecutor: the one scheduler of recflow — read units (in order) → decode and transform (parallel) → assign (in
-// order) → compress (parallel) → write (in order) on a oneTBB parallel_pipeline, for convert and for every pipeline stage.
+// StageExecutor: the one scheduler of recflow — read units (in order) → decode, transform and consume into sinks
+// (parallel) → merge (in order) → process (parallel) → emit (in order) on a oneTBB parallel_pipeline, for every stage.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "recflow/core/exec_context.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/sink.h"
 #include "recflow/formats/source.h"
 
 namespace recflow::pipeline {
@@ -27,20 +28,34 @@ struct UnitState {
   virtual ~UnitState() = default;
 };
 
-/// The work a stage does with each unit. Process and Compress run on any thread, concurrently
-/// for different units; Assign and Write run on one thread at a time, in input order.
+/// A sink a stage feeds, and the step its errors name.
+struct StageSink {
+  Sink* sink = nullptr;
+  std::string step;  ///< Merge, Process and Emit errors read "step 'STEP': ..."; empty: unchanged
+};
+
+/// How a program hands a unit's batches to the stage's sinks from Process: Consume runs at once,
+/// on the calling thread, with that thread's local state of the sink.
+class SinkFeed {
+ public:
+  virtual ~SinkFeed() = default;
+  /// Sink `k` (an index into the stage's sinks) consumes `batch`; at most once per sink and unit.
+  /// Errors are the sink's (the row within `batch`), for the program to name.
+  virtual Status Feed(size_t k, const std::shared_ptr<RecordBatch>& batch) = 0;
+};
+
+/// The work a stage does with each unit besides its sinks. Process runs on any thread,
+/// concurrently for different units; Assign runs on one thread at a time, in input order,
+/// before the sinks merge the unit.
 class StageProgram {
  public:
   virtual ~StageProgram() = default;
-  /// Transforms the decoded unit (its batch may have zero rows). Errors are rebased (record
-  /// index from the start of the input) and reported in input order.
-  virtual Result<std::unique_ptr<UnitState>> Process(const UnitInfo& unit, DecodedUnit decoded) = 0;
-  /// In order: hands the unit's results to whatever needs them in order (files, combines).
+  /// Transforms the decoded unit (its batch may have zero rows) and feeds the results to the
+  /// stage's sinks through `feed`. Errors are rebased (record index from the start of the input)
+  /// and reported in input order.
+  virtual Result<std::unique_ptr<UnitState>> Process(const UnitInfo& unit, DecodedUnit decoded, SinkFeed& feed) = 0;
+  /// In order, before the sinks' Merge: what the program does in order (dead letters).
   virtual Status Assign(const UnitInfo& unit, UnitState* state) = 0;
-  /// Compresses what Assign produced.
-  virtual Status Compress(UnitState* state) = 0;
-  /// In order: writes what Compress produced.
-  virtual Status Write(UnitState* state) = 0;
   /// In order, from Assign's thread: records input `input` left out (bad rows a source
   /// skipped), with rebased record indices.
   virtual void OnSkipped(size_t input, const SkippedRecord& record) = 0;
@@ -56,10 +71,8 @@ struct StageProgress {
   std::atomic<int64_t> units_done{0};   ///< units written
 };
 
-/// How a stage runs.
+/// How a stage runs (its threads and stop token are the ExecContext's).
 struct StageOptions {
-  /// Worker threads; 0 = every core.
-  int threads = 0;
   /// Units in flight at once (bounds memory); 0 = 2 × threads + 2.
   int max_in_flight = 0;
   /// Updated as the stage runs (may be null).
@@ -74,14 +87,17 @@ struct StageStats {
   int threads = 0;
 };
 
-/// The worker threads `threads` means (0 = every core).
-int ResolveThreads(int threads);
-
-/// Runs `program` over every unit of `inputs`, one input after the other. The first error in
-/// input order stops the stage and is returned (with the record index counted from the start
-/// of its input); the program's outputs are then the caller's to abort. `finish`, when set,
-/// runs inside the stage's thread arena after the last unit (to flush and compress the rest).
-Result<StageStats> RunStage(const std::vector<Source*>& inputs, StageProgram* program, const StageOptions& options,
-                            const std::function<Status()>& finish = nullptr);
+/// Runs `program` over every unit of `inputs`, one input after the other, on
+/// `context.ResolvedThreads()` threads, feeding `sinks`: per unit, the program's Process (which
+/// calls the sinks' Consume), then in input order the program's Assign and each fed sink's
+/// Merge, then the sinks' Process in parallel and their Emit in input order; after the last
+/// unit, each sink's Drain, processed and emitted the same way. The first error in input order
+/// stops the stage and is returned (with the record index counted from the start of its input);
+/// the sinks are then the caller's to abort. A stop requested on `context.stop_token` (checked
+/// before each unit is read, and once more after the last) stops it too: no unit is read after
+/// the check that sees it, the units in flight are dropped without further steps, nothing is
+/// drained, and the stage returns Cancelled. Finish and Commit are the caller's.
+Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
+                            const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options);
 
 }  // namespace recflow::pipeline

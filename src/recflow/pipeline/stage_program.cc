@@ -1,5 +1,5 @@
-// PipelineStageProgram: per unit, the stage's steps in graph order from the unit's root, then per consumer a
-// parallel part (encode, group) and an in-order part (assign to files, merge groups, keep side inputs).
+// PipelineStageProgram: per unit, the stage's steps in graph order from the unit's root, then the results fed to the
+// stage's sinks (writes, groupings, kept side inputs); dead letters in input order.
 #include "recflow/pipeline/stage_program_internal.h"
 
 #include <optional>
@@ -14,13 +14,9 @@ namespace recflow::pipeline {
 
 namespace {
 
-// One unit's results on their way to the stage's consumers.
+// One unit's dead letters, written in input order.
 struct PipelineUnitState final : UnitState {
-  std::map<int, dataset::SinkBatch> sink_batches;  // per write node
-  std::map<int, dataset::SinkWork> work;           // per write node, after Assign
-  std::map<int, std::unique_ptr<GroupedState::Contribution>> contributions;  // per barrier node
-  std::map<int, std::shared_ptr<RecordBatch>> kept;                          // per materialized node
-  std::vector<std::pair<std::string, DeadLetter>> letters;                   // path, letter
+  std::vector<std::pair<std::string, DeadLetter>> letters;  // path, letter
 };
 
 // `st` of step `node`, named in the message. A row's error keeps the file its step read (an
@@ -133,7 +129,8 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
   return result_batch;
 }
 
-Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo& unit, DecodedUnit decoded) {
+Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo& unit, DecodedUnit decoded,
+                                                                 SinkFeed& feed) {
   const Pipeline& p = *r_.pipeline;
   const Stage& stage = *r_.stage;
   auto state = std::make_unique<PipelineUnitState>();
@@ -174,18 +171,12 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
     BusyTimer timer(&m.busy_ns);
     m.rows_in.fetch_add(batch.num_rows(), std::memory_order_relaxed);
     m.batches.fetch_add(1, std::memory_order_relaxed);
-    if (node.kind == NodeKind::kWrite) {
-      Status st = r_.writers->at(id)->Prepare(*batch.data, &state->sink_batches[id]);
-      if (!st.ok()) return StepError(node, st);
-    } else {
-      auto contribution = r_.grouped->at(id)->Partial(batch.data);
-      if (!contribution.ok()) return StepError(node, contribution.status());
-      state->contributions[id] = std::move(contribution).ValueUnsafe();
-    }
+    if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) return StepError(node, st);
   }
   for (int id : stage.materialized) {
     auto it = outputs.find(id);
-    if (it != outputs.end()) state->kept[id] = it->second.data;
+    if (it == outputs.end()) continue;
+    if (Status st = feed.Feed(r_.kept_sinks.at(id), it->second.data); !st.ok()) return StepError(p.node(id), st);
   }
   return std::unique_ptr<UnitState>(std::move(state));
 }
@@ -196,36 +187,7 @@ Status PipelineStageProgram::Assign(const UnitInfo& unit, UnitState* state) {
   for (auto& [path, letter] : s->letters) {
     RETURN_NOT_OK(r_.dead_letters->Write(path, letter, unit.file, unit.first_record + letter.unit_row));
   }
-  for (auto& [id, sink_batch] : s->sink_batches) {
-    Status st = r_.writers->at(id)->sink()->Assign(std::move(sink_batch), &s->work[id]);
-    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
-  }
-  for (auto& [id, contribution] : s->contributions) {
-    Status st = r_.grouped->at(id)->Merge(std::move(contribution));
-    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
-  }
-  for (auto& [id, batch] : s->kept) (*r_.kept)[id].push_back(std::move(batch));
   s->letters.clear();
-  s->contributions.clear();
-  s->kept.clear();
-  return Status::OK();
-}
-
-Status PipelineStageProgram::Compress(UnitState* state) {
-  auto* s = static_cast<PipelineUnitState*>(state);
-  for (auto& [id, work] : s->work) {
-    Status st = r_.writers->at(id)->Compress(&work);
-    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
-  }
-  return Status::OK();
-}
-
-Status PipelineStageProgram::Write(UnitState* state) {
-  auto* s = static_cast<PipelineUnitState*>(state);
-  for (auto& [id, work] : s->work) {
-    Status st = r_.writers->at(id)->sink()->Write(std::move(work));
-    if (!st.ok()) return StepError(r_.pipeline->node(id), st);
-  }
   return Status::OK();
 }
 

@@ -1,5 +1,5 @@
-// PipelineStageProgram: one stage of a plan as a StageProgram — fused steps on each unit, then writes, grouping and
-// side-input collection in input order.
+// PipelineStageProgram: one stage of a plan as a StageProgram — fused steps on each unit, their results fed to the
+// stage's sinks (writes, groupings, kept side inputs).
 #pragma once
 
 #include <map>
@@ -7,10 +7,8 @@
 #include <vector>
 
 #include "recflow/pipeline/dead_letters.h"
-#include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/plan.h"
-#include "recflow/pipeline/sink_writer.h"
 #include "recflow/pipeline/stage_executor.h"
 
 namespace recflow::pipeline {
@@ -21,9 +19,8 @@ struct StageResources {
   const Stage* stage = nullptr;
   int stage_number = 0;                                      ///< 1-based
   std::map<int, SideInputs>* side_inputs = nullptr;          ///< per ParDo node, complete for this stage
-  std::map<int, std::unique_ptr<SinkWriter>>* writers = nullptr;  ///< per write node of this stage
-  std::map<int, std::unique_ptr<GroupedState>>* grouped = nullptr;  ///< per barrier node of this stage
-  std::map<int, std::vector<std::shared_ptr<RecordBatch>>>* kept = nullptr;  ///< per materialized node
+  std::map<int, size_t> consumer_sinks;  ///< per write and barrier node of the stage: its sink's index
+  std::map<int, size_t> kept_sinks;      ///< per materialized node of the stage: the index of the sink keeping it
   DeadLetters* dead_letters = nullptr;
   RunMetrics* metrics = nullptr;
 };
@@ -32,10 +29,8 @@ struct StageResources {
 class PipelineStageProgram final : public StageProgram {
  public:
   explicit PipelineStageProgram(StageResources resources);
-  Result<std::unique_ptr<UnitState>> Process(const UnitInfo& unit, DecodedUnit decoded) override;
+  Result<std::unique_ptr<UnitState>> Process(const UnitInfo& unit, DecodedUnit decoded, SinkFeed& feed) override;
   Status Assign(const UnitInfo& unit, UnitState* state) override;
-  Status Compress(UnitState* state) override;
-  Status Write(UnitState* state) override;
   void OnSkipped(size_t input, const SkippedRecord& record) override;
 
  private:

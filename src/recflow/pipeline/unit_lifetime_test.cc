@@ -5,11 +5,11 @@
 #include <fstream>
 
 #include "recflow/core/io.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
 #include "recflow/formats/tfrecord/record_writer.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::pipeline {
@@ -46,12 +46,12 @@ TEST(UnitLifetimeTest, EveryFormatsUnitsOutliveTheirSource) {
       3);
   ExpectUnitOutlivesSource(tfrecord::OpenTfrecordSource(dir.File("a.tfrecord"), tfrecord::SourceOptions::Defaults()), 1);
   // And through the chained input of several files, whose first sources go early.
-  InputOptions options;
-  ExpectUnitOutlivesSource(OpenInputs({dir.File("a.jsonl"), dir.File("a.jsonl")}, options), 3);
+  dataset::InputOptions options;
+  ExpectUnitOutlivesSource(dataset::OpenInputs({dir.File("a.jsonl"), dir.File("a.jsonl")}, options), 3);
   // With partition columns, which a unit appends when it decodes.
   std::filesystem::create_directories(dir.File("ds/k=1"));
   std::filesystem::copy_file(dir.File("a.jsonl"), dir.File("ds/k=1/a.jsonl"));
-  ExpectUnitOutlivesSource(OpenInputs({dir.File("ds")}, options), 3);
+  ExpectUnitOutlivesSource(dataset::OpenInputs({dir.File("ds")}, options), 3);
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 // allowed keys.
 #include <gtest/gtest.h>
 
-#include "recflow/pipeline/input_source.h"
+#include "recflow/dataset/dataset_source.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/yaml_pipeline.h"
-#include "recflow/testing/drain.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::pipeline {
@@ -98,9 +98,9 @@ TEST(YamlPipelineTest, UserStepsRegisteredByNameRunFromYaml) {
                            "  - write: {path: '" + dir.File("out") + "', format: jsonl}\n";
   auto loaded = ParsePipelineYaml(text, "p.yaml", "/tmp", {}, registry);
   ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
-  auto result = RunPipeline(*loaded->pipeline, RunOptions::Defaults(), nullptr);
+  auto result = RunPipeline(ExecContext::Defaults(), *loaded->pipeline, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  auto source = OpenInputs({dir.File("out")}, InputOptions{});
+  auto source = dataset::OpenInputs({dir.File("out")}, dataset::InputOptions{});
   ASSERT_TRUE(source.ok());
   auto units = testing::DecodeAllUnits(**source);
   ASSERT_TRUE(units.ok());

@@ -2,8 +2,10 @@
 #include "recflow/serve/pass.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/ops/columns/select.h"
 #include "recflow/serve/held_bytes.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -16,16 +18,13 @@ class Pass {
  public:
   static Result<std::unique_ptr<Pass>> Open(const ServeOptions& options) {
     auto pass = std::unique_ptr<Pass>(new Pass());
-    ASSIGN_OR_RETURN(pass->source_, pipeline::OpenInputs(options.inputs, options.input_options));
-    const Schema& schema = *pass->source_->schema();
-    std::vector<FieldPtr> fields;
-    for (const std::string& name : options.columns) {
-      const int index = schema.GetFieldIndex(name);
-      if (index < 0) return Status::InvalidArgument("no column '" + name + "' in " + schema.ToString());
-      pass->projection_.push_back(index);
-      fields.push_back(schema.field(index));
+    ASSIGN_OR_RETURN(pass->source_, dataset::OpenInputs(options.inputs, options.input_options));
+    pass->schema_ = pass->source_->schema();
+    if (!options.columns.empty()) {
+      ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(pass->schema_, options.columns));
+      pass->schema_ = projection.output_schema();
+      pass->projection_.emplace(std::move(projection));
     }
-    pass->schema_ = options.columns.empty() ? pass->source_->schema() : Schema::Make(std::move(fields));
     return pass;
   }
 
@@ -48,16 +47,14 @@ class Pass {
       first_row_ = next_row_;
       next_row_ += decoded.input_records;
       if (decoded.batch->num_rows() == 0) continue;
-      if (projection_.empty()) return decoded.batch;
-      std::vector<std::shared_ptr<ArrayData>> columns;
-      for (int index : projection_) columns.push_back(decoded.batch->column_data(index));
-      return RecordBatch::Make(schema_, decoded.batch->num_rows(), std::move(columns));
+      if (!projection_) return decoded.batch;
+      return projection_->Apply(*decoded.batch);
     }
   }
 
  private:
   std::unique_ptr<Source> source_;
-  std::vector<int> projection_;
+  std::optional<ops::Projection> projection_;  // the chosen columns; none: all
   SchemaPtr schema_;
   std::string file_;
   int64_t first_row_ = 0;

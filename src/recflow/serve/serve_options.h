@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
-#include "recflow/pipeline/input_source.h"
 #include "recflow/serve/connection_server.h"
 #include "recflow/serve/rebatcher.h"
 
@@ -15,8 +15,8 @@ namespace recflow::serve {
 
 /// What a server serves and how.
 struct ServeOptions {
-  std::vector<std::string> inputs;         ///< anything OpenInputs reads
-  pipeline::InputOptions input_options;    ///< formats, CSV dialect, schema
+  std::vector<std::string> inputs;         ///< anything dataset::OpenInputs reads
+  dataset::InputOptions input_options;    ///< formats, CSV dialect, schema
   int64_t batch_size = 1024;               ///< rows per batch (not with kAuto)
   BatchMode batch_mode = BatchMode::kKeepRemainder;
   std::vector<std::string> columns;        ///< columns to serve, in order; empty = all

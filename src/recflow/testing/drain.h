@@ -1,4 +1,4 @@
-// DrainReader and DecodeAllUnits: every batch a reader or a Source yields, checked with ValidateFull() — for tests.
+// DrainReader: every batch a reader yields, checked with ValidateFull() — for tests.
 #pragma once
 
 #include <memory>
@@ -6,7 +6,6 @@
 
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
-#include "recflow/formats/source.h"
 
 namespace recflow::testing {
 
@@ -21,20 +20,6 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> DrainReader(Reader& reader) {
     batches.push_back(std::move(batch));
   }
   return batches;
-}
-
-/// Takes every unit of `source` in order and decodes it, validating each batch; the first error
-/// (of NextUnit or Decode) is returned.
-inline Result<std::vector<DecodedUnit>> DecodeAllUnits(Source& source) {
-  std::vector<DecodedUnit> units;
-  while (true) {
-    ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, source.NextUnit());
-    if (!unit) break;
-    ASSIGN_OR_RETURN(DecodedUnit decoded, unit->Decode());
-    RETURN_NOT_OK(decoded.batch->ValidateFull());
-    units.push_back(std::move(decoded));
-  }
-  return units;
 }
 
 }  // namespace recflow::testing

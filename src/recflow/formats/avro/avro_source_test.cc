@@ -8,7 +8,7 @@
 
 #include "recflow/formats/avro/test_container_internal.h"
 #include "recflow/formats/avro/test_util_internal.h"
-#include "recflow/testing/drain.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::avro {

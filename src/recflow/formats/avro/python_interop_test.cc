@@ -8,7 +8,7 @@
 #include "recflow/formats/avro/avro_reader.h"
 #include "recflow/formats/avro/avro_source.h"
 #include "recflow/formats/avro/schema_mapping.h"
-#include "recflow/testing/drain.h"
+#include "recflow/formats/source_test_util.h"
 
 namespace recflow::avro {
 namespace {

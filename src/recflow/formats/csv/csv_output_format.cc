@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "recflow/columnar/bit_util.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/formats/encode_rows.h"
 
 namespace recflow::csv {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "recflow/formats/csv/test_util_internal.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/formats/output_format_test_util_internal.h"
 
 namespace recflow::csv {

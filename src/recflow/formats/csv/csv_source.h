@@ -12,7 +12,7 @@
 
 namespace recflow::csv {
 
-/// Opens a stream of CSV (already decompressed: pipeline::OpenInputs wraps a file in the codec
+/// Opens a stream of CSV (already decompressed: dataset::OpenInputs wraps a file in the codec
 /// detection found) as a Source. The header and the inference sample are read at once (as
 /// CsvReader does); each unit is then one block of ReadOptions::block_size bytes cut on a row
 /// boundary, and Decode() tokenizes and converts it. Under BadRowsMode::kSkip bad rows come back

@@ -6,7 +6,7 @@
 
 #include "recflow/columnar/utf8.h"
 #include "recflow/formats/csv/read_options.h"
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
 namespace recflow::csv {
 

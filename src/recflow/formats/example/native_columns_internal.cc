@@ -12,7 +12,7 @@
 #include "recflow/columnar/element_access.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/columnar/take.h"
-#include "recflow/formats/value_text.h"
+#include "recflow/columnar/value_text.h"
 
 namespace recflow::example {
 namespace {

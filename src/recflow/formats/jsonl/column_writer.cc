@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -151,7 +151,7 @@ class StringWriter final : public ColumnWriter {
   }
 };
 
-// Timestamp columns take ISO-8601 strings (csv::ParseTimestampMicros).
+// Timestamp columns take ISO-8601 strings (ParseTimestampMicros).
 class TimestampWriter final : public ColumnWriter {
  public:
   using ColumnWriter::ColumnWriter;
@@ -170,7 +170,7 @@ class TimestampWriter final : public ColumnWriter {
  private:
   static bool Parse(element value, int64_t* micros) {
     std::string_view text;
-    return !value.get_string().get(text) && csv::ParseTimestampMicros(text, micros);
+    return !value.get_string().get(text) && ParseTimestampMicros(text, micros);
   }
 };
 

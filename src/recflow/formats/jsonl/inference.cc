@@ -2,7 +2,7 @@
 #include "recflow/formats/jsonl/inference_internal.h"
 
 #include "recflow/columnar/schema.h"
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 
 namespace recflow::jsonl {
 
@@ -43,7 +43,7 @@ void TypeInference::Observe(simdjson::dom::element value) {
       if (infer_timestamps_ && all_timestamps_) {
         int64_t micros;
         std::string_view text;
-        if (value.get_string().get(text) || !csv::ParseTimestampMicros(text, &micros)) all_timestamps_ = false;
+        if (value.get_string().get(text) || !ParseTimestampMicros(text, &micros)) all_timestamps_ = false;
       }
       break;
     }

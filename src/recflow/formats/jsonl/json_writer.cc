@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "recflow/columnar/utf8.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -19,7 +19,7 @@ void AppendFloating(std::string* out, T v) {
   } else if (std::isinf(v)) {
     out->append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
   } else {
-    csv::AppendFloat(v, out);
+    AppendFloat(v, out);
   }
 }
 
@@ -134,12 +134,12 @@ void JsonWriter::Bytes(std::string_view bytes) {
 
 void JsonWriter::Int(int64_t v) {
   BeforeValue();
-  csv::AppendInteger(v, out_);
+  AppendInteger(v, out_);
 }
 
 void JsonWriter::UInt(uint64_t v) {
   BeforeValue();
-  csv::AppendInteger(v, out_);
+  AppendInteger(v, out_);
 }
 
 void JsonWriter::Float(float v) {

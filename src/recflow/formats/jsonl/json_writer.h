@@ -17,7 +17,7 @@ std::string Base64Encode(std::string_view bytes);
 /// - strings are escaped per RFC 8259: `"` `\` and control characters (U+0000..U+001F, as
 ///   \n \t ... or \u00XX); valid non-ASCII UTF-8 passes through unescaped;
 /// - floats print in the shortest form that reads back to the same float32 (Float) or
-///   float64 (Double) value, e.g. 0.1f prints `0.1` (csv::AppendFloat, as CSV output);
+///   float64 (Double) value, e.g. 0.1f prints `0.1` (AppendFloat, as CSV output);
 /// - JSON has no NaN or infinities, so they print as the strings "NaN", "Infinity" and
 ///   "-Infinity";
 /// - bytes print as a string when they are valid UTF-8, else as {"$base64": "..."}.

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "recflow/formats/csv/csv_reader.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/formats/jsonl/test_util_internal.h"
 #include "recflow/formats/output_format_test_util_internal.h"
 
@@ -97,7 +97,7 @@ TEST(JsonlOutputFormatTest, RoundTripsThroughJsonlReader) {
        // FLT_MAX's shortest text 3.4028235e+38 is above FLT_MAX as a float64, yet rounds to it.
        Column<float>({0.1f, -std::numeric_limits<float>::max(), 1e-45f}), Column<double>({0.1, 5e-324, 1.7976931348623157e308}),
        Strings({"quote \" back\\slash", "ctl \x01\t\n\r", "\xe2\x82\xac \xf0\x9f\x98\x80"}),
-       Column<int64_t>({recflow::csv::kMinTextTimestampMicros, recflow::csv::kMaxTextTimestampMicros, -1}),
+       Column<int64_t>({recflow::kMinTextTimestampMicros, recflow::kMaxTextTimestampMicros, -1}),
        IntLists(), Points()});
   const std::string text = Write(*batch);
   ReadOptions options = ReadOptions::Defaults();

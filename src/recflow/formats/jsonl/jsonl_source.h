@@ -11,7 +11,7 @@
 
 namespace recflow::jsonl {
 
-/// Opens a stream of JSON Lines (already decompressed: pipeline::OpenInputs wraps a file in the
+/// Opens a stream of JSON Lines (already decompressed: dataset::OpenInputs wraps a file in the
 /// codec detection found) as a Source. The inference sample is read at once (as JsonlReader
 /// does); each unit then gathers about ReadOptions::block_size bytes of whole lines, and
 /// Decode() parses them with simdjson. Under BadRowsMode::kSkip bad lines come back as

@@ -29,7 +29,7 @@ struct ReadOptions {
   /// null there; when false (or when the input goes on past the sample) every inferred field is
   /// nullable, so that a null after the sample never fails valid data.
   bool infer_nullability = true;
-  /// Infer strings that all parse as ISO-8601 (csv::ParseTimestampMicros) as timestamps: int64
+  /// Infer strings that all parse as ISO-8601 (ParseTimestampMicros) as timestamps: int64
   /// microseconds tagged with kTimestampLogicalType, as the CSV reader does.
   bool infer_timestamps = true;
   /// Deepest nesting of objects and arrays in a record, the record object counting as 1.

@@ -6,8 +6,8 @@
 
 #include "recflow/columnar/bit_util.h"
 #include "recflow/columnar/element_access.h"
-#include "recflow/formats/value_text.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_text.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/formats/example/record_type.h"
 
 namespace recflow::jsonl {
@@ -19,8 +19,8 @@ T ValueAt(const ArrayData& data, int64_t i) {
 }
 
 Status WriteTimestamp(int64_t micros, JsonWriter* writer) {
-  char text[csv::kTimestampTextSize];
-  RETURN_NOT_OK(csv::FormatTimestamp(micros, text));
+  char text[kTimestampTextSize];
+  RETURN_NOT_OK(FormatTimestamp(micros, text));
   writer->String({text, sizeof(text)});
   return Status::OK();
 }

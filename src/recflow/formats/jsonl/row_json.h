@@ -15,7 +15,7 @@ namespace recflow::jsonl {
 /// Writes element `i` of `data`, a column of `field`, as a JSON value: null for nulls, numbers
 /// (floats in their shortest round-trip form), bools, utf8 as strings, binary via
 /// JsonWriter::Bytes, lists as arrays, structs as objects, and timestamps (IsTimestampField, at
-/// any depth) as ISO-8601 strings `YYYY-MM-DDTHH:MM:SS.ffffffZ` (csv::FormatTimestamp).
+/// any depth) as ISO-8601 strings `YYYY-MM-DDTHH:MM:SS.ffffffZ` (FormatTimestamp).
 /// Arrow's other types: large and fixed-size binary as binary, large_utf8 as utf8, the other
 /// list kinds as arrays, a map as the array of its {key, value} entry objects, a union as its
 /// selected child's value, a dictionary element as its value, float16 as a number, durations

@@ -1,7 +1,7 @@
 // CastNumbers: integers, floats, bool, date32 and timestamp storage values among each other.
 #include <string>
 
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/ops/columns/cast_internal.h"
 
 namespace recflow::ops::internal {
@@ -14,9 +14,9 @@ std::string NumberText(From x) {
   if constexpr (std::is_same_v<From, bool>) {
     text = x ? "true" : "false";
   } else if constexpr (std::is_floating_point_v<From>) {
-    csv::AppendFloat(x, &text);
+    AppendFloat(x, &text);
   } else {
-    csv::AppendInteger(x, &text);
+    AppendInteger(x, &text);
   }
   return text;
 }

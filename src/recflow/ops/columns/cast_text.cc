@@ -3,9 +3,9 @@
 
 #include "recflow/columnar/element_access.h"
 #include "recflow/columnar/utf8.h"
-#include "recflow/formats/csv/value_formatting.h"
-#include "recflow/formats/csv/value_parsing.h"
-#include "recflow/formats/value_text.h"
+#include "recflow/columnar/value_formatting.h"
+#include "recflow/columnar/value_parsing.h"
+#include "recflow/columnar/value_text.h"
 #include "recflow/ops/columns/cast_internal.h"
 
 namespace recflow::ops::internal {
@@ -50,13 +50,13 @@ const char* MicrosToUnit(int64_t micros, TimeUnit unit, int64_t* out) {
 template <typename To>
 const char* ParseValue(std::string_view text, const DataType& to, To* out) {
   if constexpr (std::is_same_v<To, bool>) {
-    return csv::ParseBool(text, out) ? nullptr : "";
+    return ParseBool(text, out) ? nullptr : "";
   } else if constexpr (std::is_floating_point_v<To>) {
-    return csv::ParseFloat(text, out) ? nullptr : "";
+    return ParseFloat(text, out) ? nullptr : "";
   } else {
     if (to.id() == TypeId::kDate32 || to.id() == TypeId::kTimestamp) {
       int64_t micros = 0;
-      if (!csv::ParseTimestampMicros(text, &micros)) return "";
+      if (!ParseTimestampMicros(text, &micros)) return "";
       int64_t value = 0;
       if (to.id() == TypeId::kTimestamp) {
         if (const char* why = MicrosToUnit(micros, to.params().unit, &value)) return why;
@@ -66,9 +66,9 @@ const char* ParseValue(std::string_view text, const DataType& to, To* out) {
       }
       return ConvertNumber<To, int64_t>(value, out);
     }
-    if (csv::ParseInteger(text, out)) return nullptr;
+    if (ParseInteger(text, out)) return nullptr;
     double value = 0;
-    if (!csv::ParseFloat(text, &value)) return "";
+    if (!ParseFloat(text, &value)) return "";
     return ConvertNumber<To, double>(value, out);
   }
 }
@@ -126,9 +126,9 @@ Status AppendValueText(const ArrayData& in, int64_t i, std::string* out) {
   VisitNumericType(in.type->id(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
-      csv::AppendFloat(in.GetValues<T>(1)[i], out);
+      AppendFloat(in.GetValues<T>(1)[i], out);
     } else {
-      csv::AppendInteger(in.GetValues<T>(1)[i], out);
+      AppendInteger(in.GetValues<T>(1)[i], out);
     }
   });
   return Status::OK();

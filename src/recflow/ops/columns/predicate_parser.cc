@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "recflow/columnar/take.h"
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_parsing.h"
 #include "recflow/ops/columns/column_util_internal.h"
 #include "recflow/ops/columns/predicate.h"
 #include "recflow/ops/columns/predicate_nodes_internal.h"
@@ -216,12 +216,12 @@ class Parser {
     switch (token.kind) {
       case TokenKind::kInt: {
         int64_t value = 0;
-        if (!csv::ParseInteger(token.text, &value)) return Error(token.pos, "integer " + token.text + " is out of range");
+        if (!ParseInteger(token.text, &value)) return Error(token.pos, "integer " + token.text + " is out of range");
         return Scalar(value);
       }
       case TokenKind::kFloat: {
         double value = 0;
-        if (!csv::ParseFloat(token.text, &value)) return Error(token.pos, "malformed number " + token.text);
+        if (!ParseFloat(token.text, &value)) return Error(token.pos, "malformed number " + token.text);
         return Scalar(value);
       }
       case TokenKind::kText: return Scalar(token.text);

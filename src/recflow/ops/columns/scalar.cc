@@ -2,7 +2,7 @@
 #include "recflow/ops/columns/scalar.h"
 
 #include "recflow/columnar/builder.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 #include "recflow/ops/columns/cast.h"
 
 namespace recflow::ops {
@@ -12,8 +12,8 @@ std::string ScalarToString(const Scalar& value) {
   switch (value.index()) {
     case 0: return "null";
     case 1: return std::get<bool>(value) ? "true" : "false";
-    case 2: csv::AppendInteger(std::get<int64_t>(value), &out); return out;
-    case 3: csv::AppendFloat(std::get<double>(value), &out); return out;
+    case 2: AppendInteger(std::get<int64_t>(value), &out); return out;
+    case 3: AppendFloat(std::get<double>(value), &out); return out;
     default: break;
   }
   out = "'";

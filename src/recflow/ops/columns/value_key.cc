@@ -2,7 +2,7 @@
 #include "recflow/ops/columns/value_key_internal.h"
 
 #include "recflow/columnar/element_access.h"
-#include "recflow/formats/csv/value_formatting.h"
+#include "recflow/columnar/value_formatting.h"
 
 namespace recflow::ops::internal {
 
@@ -21,9 +21,9 @@ std::string_view ValueKey(const ArrayData& data, int64_t i, std::string* scratch
   scratch->clear();
   const int64_t value = IntegerValue(data, i);
   if (data.type->id() == TypeId::kUInt64) {
-    csv::AppendInteger(static_cast<uint64_t>(value), scratch);
+    AppendInteger(static_cast<uint64_t>(value), scratch);
   } else {
-    csv::AppendInteger(value, scratch);
+    AppendInteger(value, scratch);
   }
   return *scratch;
 }

@@ -2,8 +2,8 @@
 #include "recflow/ops/columns/vocabulary_file.h"
 
 #include "recflow/core/io.h"
-#include "recflow/formats/csv/value_formatting.h"
-#include "recflow/formats/csv/value_parsing.h"
+#include "recflow/columnar/value_formatting.h"
+#include "recflow/columnar/value_parsing.h"
 
 namespace recflow::ops {
 
@@ -18,7 +18,7 @@ Status WriteVocabularyFile(const std::string& path, const Vocabulary& vocab, boo
       return Status::InvalidArgument("vocabulary value " + std::to_string(id) + " contains a line break").WithFile(path);
     }
     if (with_counts) {
-      csv::AppendInteger(vocab.counts()[static_cast<size_t>(id)], &text);
+      AppendInteger(vocab.counts()[static_cast<size_t>(id)], &text);
       text += ' ';
     }
     text += value;
@@ -44,7 +44,7 @@ Result<Vocabulary> ReadVocabularyFile(const std::string& path, bool with_counts)
     if (with_counts) {
       const size_t space = entry.find(' ');
       int64_t count = 0;
-      if (space == std::string_view::npos || !csv::ParseInteger(entry.substr(0, space), &count) || count < 0) {
+      if (space == std::string_view::npos || !ParseInteger(entry.substr(0, space), &count) || count < 0) {
         return Status::DataError("vocabulary line " + std::to_string(line) + " does not start with a count and a space")
             .WithFile(path);
       }

@@ -1,0 +1,33 @@
+// ExecContext: what a run executes with — its worker threads, its stop token and its file system — passed through
+// stages and sinks.
+#pragma once
+
+#include <memory>
+
+#include "recflow/core/local_filesystem.h"
+#include "recflow/core/status.h"
+#include "recflow/core/stop_token.h"
+
+namespace recflow {
+
+/// How and under what control a job runs. Cheap to copy; jobs take it by const reference.
+struct ExecContext {
+  /// Worker threads; 0 = every core.
+  int threads = 0;
+  /// Checked between units: once a stop is requested, a job stops taking input, drains what it
+  /// has in flight, aborts its outputs and returns Cancelled. Never stopped by default.
+  StopToken stop_token;
+  /// The file system of what the run writes besides its outputs' own (a pipeline's side files).
+  /// Local by default. Reads and writes configured before the run (InputOptions' ReadSettings,
+  /// SinkOptions) name their own file system, as they are also used without a run.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
+
+  /// Every core, never stopped, the local file system.
+  static ExecContext Defaults() { return {}; }
+  /// InvalidArgument for negative threads or no file system.
+  Status Validate() const;
+  /// The worker threads `threads` means (every core for 0).
+  int ResolvedThreads() const;
+};
+
+}  // namespace recflow

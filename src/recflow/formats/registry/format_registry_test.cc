@@ -1,0 +1,128 @@
+// FormatRegistry with test descriptors: lookups by word, content, suffix and output word; clashes refused; detection.
+#include "recflow/formats/registry/format_registry.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "recflow/testing/testdata.h"
+
+namespace recflow::formats {
+namespace {
+
+/// A descriptor with the words and contents a test gives it; it opens nothing.
+class TestFormat final : public FormatDescriptor {
+ public:
+  TestFormat(std::string_view name, std::vector<std::string_view> aliases, std::vector<ContentKind> contents,
+             std::vector<std::string_view> outputs = {}, bool compressed = true)
+      : name_(name), aliases_(std::move(aliases)), contents_(std::move(contents)), outputs_(std::move(outputs)),
+        compressed_(compressed) {}
+
+  std::string_view name() const override { return name_; }
+  std::span<const std::string_view> aliases() const override { return aliases_; }
+  std::span<const ContentKind> contents() const override { return contents_; }
+  bool reads_compressed_files() const override { return compressed_; }
+  std::span<const std::string_view> output_names() const override { return outputs_; }
+  Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(const ReadSettings&) const override {
+    return Status::InvalidArgument("test format");
+  }
+  std::unique_ptr<FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions>) const override { return nullptr; }
+
+ private:
+  std::string_view name_;
+  std::vector<std::string_view> aliases_;
+  std::vector<ContentKind> contents_;
+  std::vector<std::string_view> outputs_;
+  bool compressed_;
+};
+
+FormatRegistry TwoFormats() {
+  FormatRegistry registry;
+  EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("records", std::vector<std::string_view>{"recs"},
+                                                             std::vector<ContentKind>{ContentKind::kTfrecord, ContentKind::kEmpty},
+                                                             std::vector<std::string_view>{"records"}))
+                  .ok());
+  EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("blocks", std::vector<std::string_view>{},
+                                                             std::vector<ContentKind>{ContentKind::kAvro},
+                                                             std::vector<std::string_view>{}, /*compressed=*/false))
+                  .ok());
+  return registry;
+}
+
+TEST(FormatRegistryTest, LooksUpByWordContentSuffixAndOutputWord) {
+  const FormatRegistry registry = TwoFormats();
+  const FormatDescriptor* records = registry.FindByName("records");
+  ASSERT_NE(records, nullptr);
+  EXPECT_EQ(registry.FindByName("recs"), records);
+  EXPECT_EQ(registry.FindByName("csv"), nullptr);
+  EXPECT_EQ(registry.FindByContent(ContentKind::kEmpty), records);
+  EXPECT_EQ(registry.FindByContent(ContentKind::kCsv), nullptr);
+  EXPECT_EQ(registry.FindByContent(ContentKind::kParquet), nullptr);
+  EXPECT_EQ(registry.FindBySuffix("x/part-0.tfrecord.gz"), records);
+  EXPECT_EQ(registry.FindBySuffix("data_tfrecord-00000-of-00002.gz"), nullptr);
+  EXPECT_EQ(registry.FindBySuffix("a.avro")->name(), "blocks");
+  EXPECT_EQ(registry.FindOutput("records"), records);
+  EXPECT_EQ(registry.FindOutput("blocks"), nullptr);
+  EXPECT_EQ(registry.input_words(), (std::vector<std::string_view>{"records", "recs", "blocks"}));
+  EXPECT_EQ(registry.output_words(), (std::vector<std::string_view>{"records"}));
+}
+
+TEST(FormatRegistryTest, ParsesWordsAndListsThemWhenUnknown) {
+  const FormatRegistry registry = TwoFormats();
+  EXPECT_EQ(registry.ParseInputFormat("auto").ValueOrDie(), nullptr);
+  EXPECT_EQ(registry.ParseInputFormat("").ValueOrDie(), nullptr);
+  EXPECT_EQ(registry.ParseInputFormat("recs").ValueOrDie()->name(), "records");
+  EXPECT_EQ(registry.ParseInputFormat("parquet").status().message(),
+            "unknown input format 'parquet' (records, recs, blocks)");
+  EXPECT_EQ(registry.ParseOutputFormat("blocks").status().message(), "unknown output format 'blocks' (records)");
+}
+
+TEST(FormatRegistryTest, RefusesATakenWordOutputWordOrContent) {
+  FormatRegistry registry = TwoFormats();
+  using Words = std::vector<std::string_view>;
+  using Contents = std::vector<ContentKind>;
+  Status word = registry.Register(std::make_unique<TestFormat>("other", Words{"recs"}, Contents{}));
+  EXPECT_EQ(word.code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(word.message(), "format other: the word 'recs' is taken by format records");
+  Status output = registry.Register(std::make_unique<TestFormat>("other", Words{}, Contents{}, Words{"records"}));
+  EXPECT_EQ(output.message(), "format other: the output word 'records' is taken by format records");
+  Status content = registry.Register(std::make_unique<TestFormat>("other", Words{}, Contents{ContentKind::kAvro}));
+  EXPECT_EQ(content.message(), "format other: the content Avro is taken by format blocks");
+  EXPECT_EQ(registry.formats().size(), 2u);
+}
+
+TEST(FormatRegistryTest, DetectsByContentWhateverTheName) {
+  RECFLOW_REQUIRE_TESTDATA();
+  const FormatRegistry registry = TwoFormats();
+  // A TFX shard name says nothing; the gzip-wrapped TFRecord (written by TensorFlow) inside does.
+  testing::ScratchDir dir;
+  const std::string gz = dir.File("data_tfrecord-00000-of-00002.gz");
+  std::filesystem::copy_file(testing::TestdataDir() / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz", gz);
+  Result<DetectedFile> detected = registry.Detect(gz, nullptr);
+  ASSERT_TRUE(detected.ok()) << detected.status().ToString();
+  EXPECT_EQ(detected->format->name(), "records");
+  EXPECT_EQ(detected->sniffed.codec, SniffedCodec::kGzip);
+  EXPECT_TRUE(detected->rereadable);
+}
+
+TEST(FormatRegistryTest, ForcedFormatsAndRefusals) {
+  RECFLOW_REQUIRE_TESTDATA();
+  const FormatRegistry registry = TwoFormats();
+  const std::string gz = (testing::TestdataDir() / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz").string();
+  // --from decides over the content, but a format that refuses compressed files still does.
+  Result<DetectedFile> forced = registry.Detect(gz, registry.FindByName("blocks"));
+  EXPECT_EQ(forced.status().code(), StatusCode::kDataError);
+  EXPECT_NE(forced.status().message().find("gzip-compressed blocks input"), std::string::npos)
+      << forced.status().ToString();
+  // Text no registered format reads, under a name with no suffix: NotFound, pass --from.
+  testing::ScratchDir dir;
+  const std::string text = dir.File("output-00000-of-00001");
+  std::ofstream(text) << "a,b\n1,2\n";
+  Result<DetectedFile> unknown = registry.Detect(text, nullptr);
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(unknown.status().message().find("pass --from"), std::string::npos);
+  EXPECT_EQ(registry.Detect(text, registry.FindByName("records")).ValueOrDie().format->name(), "records");
+}
+
+}  // namespace
+}  // namespace recflow::formats
