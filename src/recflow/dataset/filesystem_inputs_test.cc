@@ -10,6 +10,7 @@
 #include "recflow/core/fault_injecting_filesystem.h"
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_source.h"
+#include "recflow/formats/source_test_util.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::dataset {
@@ -64,6 +65,14 @@ Result<std::string> ReadAll(const std::string& path, const std::shared_ptr<FileS
   return ReadInputs(inputs, fs);
 }
 
+/// The number of rows `source` yields (every unit decoded).
+Result<int64_t> RowsOf(Source& source) {
+  ASSIGN_OR_RETURN(std::vector<DecodedUnit> units, testing::DecodeAllUnits(source));
+  int64_t rows = 0;
+  for (const DecodedUnit& unit : units) rows += unit.batch->num_rows();
+  return rows;
+}
+
 /// Where a local file is copied in memory: a path that exists on no disk.
 std::string MemoryPath(const std::string& path) { return "/in-memory" + path; }
 
@@ -114,27 +123,15 @@ TEST_F(FileSystemInputsTest, SeveralTfrecordFilesAreSampledAndReadThroughTheFile
   options.settings.file_system = counted;
   Result<std::unique_ptr<Source>> source = OpenInputs(*inputs, options);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
-  int64_t rows = 0;
-  while (true) {
-    Result<std::unique_ptr<SourceUnit>> unit = NextSourceUnit(**source);
-    ASSERT_TRUE(unit.ok()) << unit.status().ToString();
-    if (*unit == nullptr) break;
-    Result<DecodedUnit> decoded = DecodeUnit(**unit);
-    ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
-    rows += decoded->batch->num_rows();
-  }
+  Result<int64_t> rows = RowsOf(**source);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_GT(counted->calls(), 0);
   Result<std::unique_ptr<Source>> local = OpenInputs({path}, InputOptions{});
   ASSERT_TRUE(local.ok()) << local.status().ToString();
-  int64_t local_rows = 0;
-  while (true) {
-    Result<std::unique_ptr<SourceUnit>> unit = NextSourceUnit(**local);
-    ASSERT_TRUE(unit.ok()) << unit.status().ToString();
-    if (*unit == nullptr) break;
-    local_rows += (*DecodeUnit(**unit)).batch->num_rows();
-  }
-  EXPECT_GT(local_rows, 0);
-  EXPECT_EQ(rows, 2 * local_rows);
+  Result<int64_t> local_rows = RowsOf(**local);
+  ASSERT_TRUE(local_rows.ok()) << local_rows.status().ToString();
+  EXPECT_GT(*local_rows, 0);
+  EXPECT_EQ(*rows, 2 * *local_rows);
 }
 
 TEST_F(FileSystemInputsTest, AFailingOrShortReadIsAnErrorNamingTheFileAndOffset) {
