@@ -1,6 +1,10 @@
-// ExecContext: what a run executes with — its worker threads and its stop token — passed through stages and sinks.
+// ExecContext: what a run executes with — its worker threads, its stop token and its file system — passed through
+// stages and sinks.
 #pragma once
 
+#include <memory>
+
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/status.h"
 #include "recflow/core/stop_token.h"
 
@@ -13,10 +17,14 @@ struct ExecContext {
   /// Checked between units: once a stop is requested, a job stops taking input, drains what it
   /// has in flight, aborts its outputs and returns Cancelled. Never stopped by default.
   StopToken stop_token;
+  /// The file system of what the run writes besides its outputs' own (a pipeline's side files).
+  /// Local by default. Reads and writes configured before the run (InputOptions' ReadSettings,
+  /// SinkOptions) name their own file system, as they are also used without a run.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 
-  /// Every core, never stopped.
+  /// Every core, never stopped, the local file system.
   static ExecContext Defaults() { return {}; }
-  /// InvalidArgument for negative threads.
+  /// InvalidArgument for negative threads or no file system.
   Status Validate() const;
   /// The worker threads `threads` means (every core for 0).
   int ResolvedThreads() const;

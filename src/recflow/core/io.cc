@@ -97,7 +97,7 @@ Result<int64_t> FileInputStream::Read(void* out, int64_t n) {
       position_ += r;
       return static_cast<int64_t>(r);
     }
-    if (errno != EINTR) return ErrnoError(name_, "cannot read", errno).WithOffset(position_);
+    if (errno != EINTR) return ErrnoError(name_, "cannot read", errno).WithFile(name_).WithOffset(position_);
   }
 }
 

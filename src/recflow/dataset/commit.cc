@@ -1,12 +1,8 @@
 // The job side of the commit protocol: staging beside the output, completing the new tree, the swap, abort.
 #include "recflow/dataset/commit.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <filesystem>
 
-#include "recflow/dataset/commit_fs_internal.h"
 #include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_plan_internal.h"
 #include "recflow/dataset/partition_path.h"
@@ -32,8 +28,29 @@ Status CommitOptions::Validate() const {
   if (!job_id.empty() && !IsCanonicalUuid(job_id)) {
     return Status::InvalidArgument("commit job id '" + job_id + "' is not a canonical lowercase UUID");
   }
+  if (file_system == nullptr) return Status::InvalidArgument("commit options without a file system");
   return Status::OK();
 }
+
+namespace {
+
+/// InvalidArgument when `fs` lacks what the directory-swap commit of `mode` needs.
+Status RequireCommitCapabilities(const FileSystem& fs, const std::string& output, SaveMode mode) {
+  const FileSystemCapabilities caps = fs.capabilities();
+  std::string missing;
+  if (!caps.atomic_rename) missing += ", an atomic no-replace rename";
+  if (!caps.directories) missing += ", directories";
+  if (!caps.locks) missing += ", locks";
+  if (KeepsEntries(mode) && !caps.hard_links) missing += ", hard links (to keep the files save mode " +
+                                                          std::string(SaveModeName(mode)) + " keeps)";
+  if (missing.empty()) return Status::OK();
+  return Status::InvalidArgument("cannot commit '" + output + "' safely: the " + std::string(fs.type_name()) +
+                                 " file system lacks " + missing.substr(2) +
+                                 ", which recflow's directory-swap commit needs (a manifest-based commit for such " +
+                                 "stores is designed in docs/formats/datasets.md, not implemented yet)");
+}
+
+}  // namespace
 
 Status ValidateStagedPath(std::string_view relative_path) {
   const auto invalid = [&](const std::string& why) {
@@ -67,7 +84,8 @@ DatasetCommitter::~DatasetCommitter() {
 Result<std::unique_ptr<DatasetCommitter>> DatasetCommitter::Begin(const std::string& output, SaveMode mode,
                                                                   CommitOptions options) {
   RETURN_NOT_OK(options.Validate());
-  ASSIGN_OR_RETURN(internal::OutputPaths paths, internal::OutputPaths::For(output));
+  RETURN_NOT_OK(RequireCommitCapabilities(*options.file_system, output, mode));
+  ASSIGN_OR_RETURN(internal::OutputPaths paths, internal::OutputPaths::For(*options.file_system, output));
   std::string job_id = options.job_id.empty() ? NewRandomUuid() : options.job_id;
   std::unique_ptr<DatasetCommitter> job(
       new DatasetCommitter(TrimTrailingSlashes(output), mode, std::move(options), std::move(job_id)));
@@ -78,38 +96,39 @@ Result<std::unique_ptr<DatasetCommitter>> DatasetCommitter::Begin(const std::str
 
 Status DatasetCommitter::Start() {
   const std::string& target = paths_->output;
-  if (internal::PathExists(target)) {
-    if (!internal::IsDirectory(target)) {
+  ASSIGN_OR_RETURN(const FileInfo info, fs().GetFileInfo(target));
+  if (info.exists()) {
+    if (!info.is_directory()) {
       return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
     }
-    ASSIGN_OR_RETURN(bool mount_point, internal::IsMountPoint(target));
+    ASSIGN_OR_RETURN(bool mount_point, fs().IsMountPoint(target));
     if (mount_point) {
       return Status::InvalidArgument("output '" + output_ + "' is a mount point: recflow commits by swapping the " +
                                      "output with a directory beside it, which cannot cross file systems; write " +
                                      "to a directory inside it");
     }
-    RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
-    if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
+    RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(fs(), target, output_, mode_));
+    if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(fs(), target, output_));
     if (options_.schema && KeepsEntries(mode_)) {
-      ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(target));
+      ASSIGN_OR_RETURN(std::optional<DatasetSchema> existing, ReadDatasetSchema(fs(), target));
       if (existing) RETURN_NOT_OK(existing->Merge(*options_.schema, output_).status());
     }
   }
-  registration_ = std::make_unique<StagingRegistration>(output_);
-  ASSIGN_OR_RETURN(created_parents_, internal::CreateMissingDirectories(paths_->parent));
+  registration_ = std::make_unique<StagingRegistration>(output_, options_.file_system);
+  ASSIGN_OR_RETURN(created_parents_, fs().CreateDirectories(paths_->parent));
   for (const std::string& dir : created_parents_) registration_->AddCreatedDirectory(dir);
-  RETURN_NOT_OK(internal::RemoveStaleJobs(*paths_));
+  RETURN_NOT_OK(internal::RemoveStaleJobs(fs(), *paths_));
   // The lock exists before anything else of the job and goes last, so names of a job without
   // a lock file never belong to a live job.
   const std::vector<std::string> job_paths = {staging_dir(), paths_->Aside(job_id_), paths_->JobLockPath(job_id_)};
   for (const std::string& path : job_paths) registration_->AddPath(path);
-  Result<internal::JobLock> lock = internal::JobLock::Create(paths_->JobLockPath(job_id_));
+  Result<internal::JobLock> lock = internal::JobLock::Create(fs(), paths_->JobLockPath(job_id_));
   if (!lock.ok()) {  // the names are not this job's (a job id given twice): leave them
     for (const std::string& path : job_paths) registration_->RemovePath(path);
     return lock.status();
   }
   job_lock_ = std::make_unique<internal::JobLock>(std::move(lock).ValueUnsafe());
-  return internal::MakeDirectory(staging_dir());
+  return fs().CreateDirectory(staging_dir());
 }
 
 std::string DatasetCommitter::staging_dir() const { return paths_->Staging(job_id_); }
@@ -125,7 +144,7 @@ Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_pa
   RETURN_NOT_OK(ValidateStagedPath(relative_path));
   const size_t slash = relative_path.rfind('/');
   if (slash != std::string::npos) {
-    RETURN_NOT_OK(internal::CreateDirectoriesBelow(staging_dir(), std::string_view(relative_path).substr(0, slash)));
+    RETURN_NOT_OK(fs().CreateDirectoriesBelow(staging_dir(), std::string_view(relative_path).substr(0, slash)));
   }
   return staging_dir() + "/" + relative_path;
 }
@@ -140,34 +159,34 @@ Status DatasetCommitter::Prepare() {
 }
 
 Status DatasetCommitter::PrepareOnce() {
-  ASSIGN_OR_RETURN(internal::OutputLock lock, internal::OutputLock::Acquire(paths_->OutputLockPath()));
+  ASSIGN_OR_RETURN(internal::OutputLock lock, internal::OutputLock::Acquire(fs(), paths_->OutputLockPath()));
   output_lock_ = std::make_unique<internal::OutputLock>(std::move(lock));
   registration_->AddPath(output_lock_->path());
   AfterStep("output locked");
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
-  ASSIGN_OR_RETURN(std::vector<std::string> staged, internal::ListFilesRecursively(staging));
-  const bool exists = internal::PathExists(target);
-  if (exists && !internal::IsDirectory(target)) {
+  ASSIGN_OR_RETURN(std::vector<std::string> staged, fs().ListFilesRecursively(staging));
+  ASSIGN_OR_RETURN(const FileInfo info, fs().GetFileInfo(target));
+  const bool exists = info.exists();
+  if (exists && !info.is_directory()) {
     return Status::AlreadyExists("output '" + output_ + "' exists and is not a directory");
   }
-  if (exists) RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(target, output_, mode_));
-  if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(target, output_));
+  if (exists) RETURN_NOT_OK(internal::RefuseUnfinishedLegacyCommit(fs(), target, output_, mode_));
+  if (mode_ == SaveMode::kErrorIfExists) RETURN_NOT_OK(internal::RequireNoCommittedContent(fs(), target, output_));
   std::vector<std::string> replaced_top_level = {std::string(kSuccessFileName)};
   if (options_.schema) replaced_top_level.emplace_back(kSchemaFileName);
   int64_t kept = 0;
   if (exists) {
-    ASSIGN_OR_RETURN(kept, internal::LinkKeptEntries(target, staging, mode_, staged, replaced_top_level));
+    ASSIGN_OR_RETURN(kept, internal::LinkKeptEntries(fs(), target, staging, mode_, staged, replaced_top_level));
   }
   AfterStep("kept entries linked");
   RETURN_NOT_OK(WriteSchema(exists, kept));
-  RETURN_NOT_OK(internal::WriteSmallFile(staging + "/" + std::string(kSuccessFileName), "", options_.sync));
-  struct stat st;
-  if (exists && ::stat(target.c_str(), &st) == 0) ::chmod(staging.c_str(), st.st_mode & 07777);
+  RETURN_NOT_OK(fs().WriteSmallFile(staging + "/" + std::string(kSuccessFileName), "", options_.sync));
+  if (exists) RETURN_NOT_OK(fs().SetPermissions(staging, info.permissions));
   if (options_.sync) {
-    for (const std::string& file : staged) RETURN_NOT_OK(internal::SyncPath(staging + "/" + file));
-    ASSIGN_OR_RETURN(std::vector<std::string> dirs, internal::ListDirectoriesRecursively(staging));
-    for (const std::string& dir : dirs) RETURN_NOT_OK(internal::SyncPath(dir));
+    for (const std::string& file : staged) RETURN_NOT_OK(fs().Sync(staging + "/" + file));
+    ASSIGN_OR_RETURN(std::vector<std::string> dirs, fs().ListDirectoriesRecursively(staging));
+    for (const std::string& dir : dirs) RETURN_NOT_OK(fs().Sync(dir));
   }
   AfterStep("staging synced");
   prepared_ = true;
@@ -179,36 +198,32 @@ Status DatasetCommitter::WriteSchema(bool output_exists, int64_t kept) {
   DatasetSchema schema = *options_.schema;
   std::optional<DatasetSchema> existing;
   if (output_exists && KeepsEntries(mode_)) {
-    ASSIGN_OR_RETURN(existing, ReadDatasetSchema(paths_->output));
+    ASSIGN_OR_RETURN(existing, ReadDatasetSchema(fs(), paths_->output));
   }
   if (existing) {
     ASSIGN_OR_RETURN(schema, existing->Merge(*options_.schema, output_));
   } else if (kept > 0) {
     return Status::OK();  // kept files of a dataset without a schema file: their types are unknown
   }
-  return internal::WriteSmallFile(staging_dir() + "/" + std::string(kSchemaFileName), schema.ToJson(), options_.sync);
-}
-
-Status DatasetCommitter::FallbackRename(std::string_view what, const std::string& from, const std::string& to) const {
-  if (options_.before_fallback_rename) RETURN_NOT_OK(options_.before_fallback_rename(what));
-  return internal::MoveNoReplace(from, to);
+  return fs().WriteSmallFile(staging_dir() + "/" + std::string(kSchemaFileName), schema.ToJson(), options_.sync);
 }
 
 Status DatasetCommitter::Swap(std::vector<std::string>& keep) {
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
-  if (!internal::PathExists(target)) return internal::MoveNoReplace(staging, target);
-  if (options_.rename_exchange) {
-    ASSIGN_OR_RETURN(bool exchanged, internal::TryExchange(staging, target));
+  ASSIGN_OR_RETURN(const bool exists, fs().Exists(target));
+  if (!exists) return fs().Move(staging, target, MoveMode::kNoReplace);
+  if (fs().capabilities().exchange) {
+    ASSIGN_OR_RETURN(bool exchanged, fs().TryExchange(staging, target));
     if (exchanged) return Status::OK();
   }
   // No RENAME_EXCHANGE here: the output is missing between these two renames.
   const std::string aside = paths_->Aside(job_id_);
-  RETURN_NOT_OK(FallbackRename("old dataset aside", target, aside));
+  RETURN_NOT_OK(fs().Move(target, aside, MoveMode::kNoReplace));
   AfterStep("old dataset moved aside");
-  const Status st = FallbackRename("new dataset in", staging, target);
+  const Status st = fs().Move(staging, target, MoveMode::kNoReplace);
   if (st.ok()) return st;
-  const Status back = FallbackRename("old dataset back", aside, target);
+  const Status back = fs().Move(aside, target, MoveMode::kNoReplace);
   if (back.ok()) return st;
   // The aside tree is the only copy of the old dataset, the staging tree the new one: keep both.
   kept_after_failed_swap_ = true;
@@ -225,10 +240,10 @@ Status DatasetCommitter::Commit() {
   RETURN_NOT_OK(registration_->SwapKeeping([this](std::vector<std::string>& keep) { return Swap(keep); }));
   swapped_ = true;
   AfterStep("swapped");
-  Status synced = options_.sync ? internal::SyncPath(paths_->parent) : Status::OK();
+  Status synced = options_.sync ? fs().Sync(paths_->parent) : Status::OK();
   // A brand-new OUTPUT path: each directory the job created is an entry of its parent.
   for (const std::string& dir : created_parents_) {
-    if (options_.sync && synced.ok()) synced = internal::SyncPath(std::filesystem::path(dir).parent_path().string());
+    if (options_.sync && synced.ok()) synced = fs().Sync(ParentPath(dir));
   }
   // The output is committed: what cannot be removed now is a stale job's for the next writer.
   (void)Finish();
@@ -253,12 +268,12 @@ Status DatasetCommitter::Finish() {
     // killed one and moves the old dataset back (RemoveStaleJobs).
     job_lock_.reset();
   } else if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
-    st = internal::RemoveTree(staging_dir());
-    if (st.ok()) st = internal::RemoveTree(paths_->Aside(job_id_));
+    st = fs().RemoveTree(staging_dir());
+    if (st.ok()) st = fs().RemoveTree(paths_->Aside(job_id_));
     if (st.ok()) st = job_lock_->RemoveAndRelease();
   }
   if (!swapped_) {
-    for (const std::string& dir : created_parents_) internal::RemoveDirectoryIfEmpty(dir);
+    for (const std::string& dir : created_parents_) fs().RemoveDirectoryIfEmpty(dir);
   }
   registration_.reset();
   return st;

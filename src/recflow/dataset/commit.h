@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "recflow/core/filesystem.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/save_mode.h"
@@ -53,17 +55,16 @@ struct CommitOptions {
   /// Test hook: called after each step of Prepare() and Commit() (output locked, kept entries
   /// linked, staging synced, swapped, old dataset removed, ...) with its description; may be empty.
   std::function<void(std::string_view step)> after_step;
-  /// Test hook: false commits as on a file system without RENAME_EXCHANGE (the fallback the
-  /// commit takes by itself when renameat2 answers EINVAL).
-  bool rename_exchange = true;
-  /// Test hook (fault injection): called before each rename of the swap without RENAME_EXCHANGE
-  /// with what it does ("old dataset aside", "new dataset in", "old dataset back"); a failure it
-  /// returns is taken as that rename's failure (the rename is not made). May be empty.
-  std::function<Status(std::string_view rename)> before_fallback_rename;
+  /// The file system the output is on (every call of the commit goes through it). It must
+  /// rename atomically, have directories and locks, and, for the save modes that keep entries
+  /// (append, overwrite-partitions), hard links: Begin() refuses any other (see "Commit on an
+  /// object store" in docs/formats/datasets.md). Without RENAME_EXCHANGE (capabilities().exchange
+  /// false, or TryExchange answering false) the swap takes two renames (see Commit()).
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 
-  /// A fresh job id, sync on, no schema, no hook.
+  /// A fresh job id, sync on, no schema, no hook, the local file system.
   static CommitOptions Defaults();
-  /// InvalidArgument when job_id is neither empty nor a canonical UUID.
+  /// InvalidArgument when job_id is neither empty nor a canonical UUID, or file_system is null.
   Status Validate() const;
 };
 
@@ -82,7 +83,8 @@ Status ValidateStagedPath(std::string_view relative_path);
 class DatasetCommitter {
  public:
   /// Starts a job on directory `output` (not created: the commit creates it; missing parents
-  /// are, and removed again when the job fails). Refuses an output that is not a directory
+  /// are, and removed again when the job fails). Refuses a file system that cannot commit
+  /// safely (InvalidArgument, see CommitOptions::file_system), an output that is not a directory
   /// (AlreadyExists) or is a mount point (InvalidArgument: it cannot be swapped), under
   /// SaveMode::kErrorIfExists one holding committed content (AlreadyExists), and, with a
   /// schema in `options` and a save mode that keeps data, rows that do not match the schema
@@ -144,8 +146,8 @@ class DatasetCommitter {
   /// The swap proper (see Commit()); puts in `keep` the paths that hold data when it fails
   /// without having restored the output.
   Status Swap(std::vector<std::string>& keep);
-  /// MoveNoReplace of one rename of the fallback swap, after the before_fallback_rename hook.
-  Status FallbackRename(std::string_view what, const std::string& from, const std::string& to) const;
+  /// The file system the output is on.
+  FileSystem& fs() const { return *options_.file_system; }
   /// Calls the options' after_step hook, if any.
   void AfterStep(std::string_view step) const;
   /// Removes everything of the job but the output; the job is over.

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/commit.h"
 #include "recflow/dataset/commit_testing.h"
 #include "recflow/testing/testdata.h"
@@ -51,16 +53,7 @@ Tree JobFiles() {
 Tree Old(SaveMode mode) { return mode == SaveMode::kErrorIfExists ? Tree() : kOld; }
 
 /// The complete dataset the job should leave under `mode`.
-Tree Expected(SaveMode mode) {
-  Tree expected = JobFiles();
-  if (mode == SaveMode::kAppend) expected.insert(kOld.begin(), kOld.end());
-  if (mode == SaveMode::kOverwritePartitions) {
-    expected["label=0/part-00000-of-00003"] = kOld.at("label=0/part-00000-of-00003");
-    expected["label=2/part-00002-of-00003"] = kOld.at("label=2/part-00002-of-00003");
-  }
-  expected["_SUCCESS"] = "";
-  return expected;
-}
+Tree Expected(SaveMode mode) { return testing::ExpectedAfter(mode, Old(mode), JobFiles()); }
 
 /// Runs the whole job on `output`. After staging and after every commit step it records the
 /// step's name as the last line of `step_log` and calls `pause` (which returns when the job
@@ -72,7 +65,9 @@ Status RunJob(const std::string& output, const Case& c, const std::string& step_
   };
   CommitOptions options = CommitOptions::Defaults();
   options.after_step = after_step;
-  options.rename_exchange = c.exchange;
+  auto file_system = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  file_system->set_exchange(c.exchange);
+  options.file_system = file_system;
   ASSIGN_OR_RETURN(auto job, DatasetCommitter::Begin(output, c.mode, options));
   for (const auto& [rel, content] : JobFiles()) {
     ASSIGN_OR_RETURN(std::string path, job->NewFilePath(rel));

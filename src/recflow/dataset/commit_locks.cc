@@ -1,138 +1,77 @@
-// Job locks (non-blocking liveness flocks) and output locks (blocking, self-removing commit flocks).
+// Job locks (non-blocking liveness locks) and output locks (blocking, self-removing commit locks) over FileSystem::LockFile.
 #include "recflow/dataset/commit_locks_internal.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <functional>
 #include <utility>
-
-#include "recflow/dataset/commit_fs_internal.h"
 
 namespace recflow::dataset::internal {
 
-namespace {
-
-/// flock(2), retried when a signal interrupts it.
-int Flock(int fd, int operation) {
-  int rc;
-  do {
-    rc = ::flock(fd, operation);
-  } while (rc != 0 && errno == EINTR);
-  return rc;
-}
-
-/// True when `path` names the file open as `fd`.
-bool NamesOpenFile(int fd, const std::string& path) {
-  struct stat locked, named;
-  return ::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_dev == named.st_dev &&
-         locked.st_ino == named.st_ino;
-}
-
-}  // namespace
-
-Result<JobLock> JobLock::Create(const std::string& path, const std::function<void()>& after_create) {
+Result<JobLock> JobLock::Create(FileSystem& fs, const std::string& path, const std::function<void()>& after_create) {
+  LockOptions options;
+  options.creation = LockOptions::Creation::kCreateNew;
+  options.before_lock = after_create;
   while (true) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) return ErrnoError("cannot create lock file", path, errno);
-    if (after_create) after_create();
-    // Until the flock, another writer's RemoveStaleJobs may take the file for a killed job's,
+    // Until the lock, another writer's RemoveStaleJobs may take the file for a killed job's,
     // lock it and unlink it: wait for that (it holds the lock briefly), then check the name.
-    if (Flock(fd, LOCK_EX) != 0) {
-      const int err = errno;
-      ::close(fd);
-      return ErrnoError("cannot lock", path, err);
-    }
-    if (NamesOpenFile(fd, path)) return JobLock(fd, path);
-    ::close(fd);  // unlinked as stale: create it again
+    ASSIGN_OR_RETURN(std::unique_ptr<FileLock> lock, fs.LockFile(path, options));
+    if (lock->NamesLockedFile()) return JobLock(std::move(lock));
+    // unlinked as stale: create it again
   }
 }
 
-Result<JobLock> JobLock::TryAcquire(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return Status::NotFound("lock file '" + path + "' vanished");
-    return ErrnoError("cannot open lock file", path, errno);
+Result<JobLock> JobLock::TryAcquire(FileSystem& fs, const std::string& path) {
+  LockOptions options;
+  options.creation = LockOptions::Creation::kExisting;
+  options.wait = false;
+  Result<std::unique_ptr<FileLock>> lock = fs.LockFile(path, options);
+  if (!lock.ok() && lock.status().code() == StatusCode::kNotFound) {
+    return Status::NotFound("lock file '" + path + "' vanished");
   }
-  if (Flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd);
-    if (err == EWOULDBLOCK) return JobLock(-1, path);
-    return ErrnoError("cannot lock", path, err);
-  }
-  return JobLock(fd, path);
-}
-
-JobLock::JobLock(JobLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
-
-JobLock& JobLock::operator=(JobLock&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = std::exchange(other.fd_, -1);
-    path_ = std::move(other.path_);
-  }
-  return *this;
-}
-
-JobLock::~JobLock() {
-  if (fd_ >= 0) ::close(fd_);
+  RETURN_NOT_OK(lock.status());
+  return JobLock(std::move(lock).ValueUnsafe());
 }
 
 Status JobLock::RemoveAndRelease() {
-  if (fd_ < 0) return Status::OK();
-  const int rc = ::unlink(path_.c_str());
-  const int err = errno;
-  ::close(std::exchange(fd_, -1));
-  if (rc != 0 && err != ENOENT) return ErrnoError("cannot remove lock file", path_, err);
-  return Status::OK();
+  if (lock_ == nullptr) return Status::OK();
+  Status st = lock_->UnlinkAndRelease();
+  lock_.reset();
+  return st;
 }
 
 namespace {
 
-/// Locks `path` (creating it when `create`): kNone when it does not exist, or is held and
-/// `wait` is false; otherwise the locked descriptor, once the path names the file locked.
-Result<int> LockOutputFile(const std::string& path, bool create, bool wait) {
+/// Locks `path` (creating it when `wait`): null when it does not exist, or is held and `wait`
+/// is false; otherwise the lock, once the path names the file locked.
+Result<std::unique_ptr<FileLock>> LockOutputFile(FileSystem& fs, const std::string& path, bool wait) {
+  LockOptions options;
+  options.creation = wait ? LockOptions::Creation::kCreate : LockOptions::Creation::kExisting;
+  options.wait = wait;
   while (true) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0666);
-    if (fd < 0) {
-      if (!create && errno == ENOENT) return -1;
-      return ErrnoError("cannot open lock file", path, errno);
-    }
-    if (Flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EWOULDBLOCK) return -1;
-      return ErrnoError("cannot lock", path, err);
-    }
-    if (NamesOpenFile(fd, path)) return fd;
-    ::close(fd);  // the holder before us unlinked the file we locked
-    if (!wait) return -1;
+    Result<std::unique_ptr<FileLock>> lock = fs.LockFile(path, options);
+    if (!wait && !lock.ok() && lock.status().code() == StatusCode::kNotFound) return std::unique_ptr<FileLock>();
+    RETURN_NOT_OK(lock.status());
+    if (*lock == nullptr || (*lock)->NamesLockedFile()) return lock;
+    // the holder before us unlinked the file we locked
+    if (!wait) return std::unique_ptr<FileLock>();
   }
 }
 
 }  // namespace
 
-Result<OutputLock> OutputLock::Acquire(const std::string& path) {
-  ASSIGN_OR_RETURN(int fd, LockOutputFile(path, /*create=*/true, /*wait=*/true));
-  return OutputLock(fd, path);
+Result<OutputLock> OutputLock::Acquire(FileSystem& fs, const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<FileLock> lock, LockOutputFile(fs, path, /*wait=*/true));
+  return OutputLock(std::move(lock), path);
 }
 
-Result<std::optional<OutputLock>> OutputLock::TryAcquire(const std::string& path) {
-  ASSIGN_OR_RETURN(int fd, LockOutputFile(path, /*create=*/false, /*wait=*/false));
-  if (fd < 0) return std::optional<OutputLock>();
-  return std::optional<OutputLock>(OutputLock(fd, path));
+Result<std::optional<OutputLock>> OutputLock::TryAcquire(FileSystem& fs, const std::string& path) {
+  ASSIGN_OR_RETURN(std::unique_ptr<FileLock> lock, LockOutputFile(fs, path, /*wait=*/false));
+  if (lock == nullptr) return std::optional<OutputLock>();
+  return std::optional<OutputLock>(OutputLock(std::move(lock), path));
 }
-
-OutputLock::OutputLock(OutputLock&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
 
 OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
   if (this != &other) {
     Release();
-    fd_ = std::exchange(other.fd_, -1);
+    lock_ = std::move(other.lock_);
     path_ = std::move(other.path_);
   }
   return *this;
@@ -141,9 +80,9 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
 OutputLock::~OutputLock() { Release(); }
 
 void OutputLock::Release() {
-  if (fd_ < 0) return;
-  ::unlink(path_.c_str());
-  ::close(std::exchange(fd_, -1));
+  if (lock_ == nullptr) return;
+  (void)lock_->UnlinkAndRelease();
+  lock_.reset();
 }
 
 }  // namespace recflow::dataset::internal

@@ -1,21 +1,14 @@
 // LinkKeptEntries: walking the committed dataset and hard-linking what the save mode keeps into the staging tree.
 #include "recflow/dataset/commit_plan_internal.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <filesystem>
 #include <set>
-#include <system_error>
 
 #include "recflow/dataset/commit.h"
-#include "recflow/dataset/commit_fs_internal.h"
 
 namespace recflow::dataset::internal {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 /// The parent of a relative path, "" at the top level.
 std::string RelativeParent(const std::string& path) {
@@ -43,23 +36,62 @@ std::set<std::string> WrittenPartitions(const std::vector<std::string>& files) {
 }
 
 /// Recreates directory `rel` of the dataset in the staging tree (merging with a staged one).
-Status KeepDirectory(const std::string& from, const std::string& to, const std::string& rel) {
-  if (PathExists(to)) {
-    if (IsDirectory(to)) return Status::OK();
+Status KeepDirectory(FileSystem& fs, const FileInfo& from, const std::string& to, const std::string& rel) {
+  ASSIGN_OR_RETURN(FileInfo there, fs.GetFileInfo(to));
+  if (there.exists()) {
+    if (there.is_directory()) return Status::OK();
     return Status::AlreadyExists("cannot commit '" + rel + "': the dataset has a directory where the job wrote a file");
   }
-  struct stat st;
-  const unsigned mode = ::lstat(from.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0777;
-  RETURN_NOT_OK(MakeDirectory(to, mode));
-  ::chmod(to.c_str(), static_cast<mode_t>(mode));  // mkdir applied the umask
-  return Status::OK();
+  return fs.CreateDirectory(to, from.permissions);
 }
+
+/// What LinkKeptEntries walks with.
+struct KeepWalk {
+  FileSystem& fs;
+  const std::string& output;
+  const std::string& staging;
+  SaveMode mode;
+  std::set<std::string> skipped_top;  // top-level names not kept
+  std::set<std::string> replaced;     // partitions the job rewrites
+  int64_t kept = 0;
+
+  /// Keeps the entries of directory `rel` ("" for the top) of the dataset.
+  Status Keep(const std::string& rel) {
+    const std::string dir = rel.empty() ? output : output + "/" + rel;
+    ASSIGN_OR_RETURN(std::vector<std::string> names, fs.ListDirectory(dir));
+    for (const std::string& name : names) {
+      const std::string entry = rel.empty() ? name : rel + "/" + name;
+      if ((rel.empty() && skipped_top.contains(entry)) ||
+          std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) { return IsAtOrInside(entry, p); })) {
+        continue;
+      }
+      const std::string from = output + "/" + entry;
+      const std::string to = staging + "/" + entry;
+      ASSIGN_OR_RETURN(FileInfo info, fs.GetFileInfo(from));
+      if (info.is_directory()) {
+        RETURN_NOT_OK(KeepDirectory(fs, info, to, entry));
+        ++kept;
+        RETURN_NOT_OK(Keep(entry));
+        continue;
+      }
+      Status st = fs.HardLink(from, to);
+      if (st.code() == StatusCode::kAlreadyExists) {
+        return Status::AlreadyExists("cannot " + std::string(SaveModeName(mode)) + " '" + entry + "': the dataset in '" +
+                                     output + "' already has it");
+      }
+      RETURN_NOT_OK(st);
+      ++kept;
+    }
+    return Status::OK();
+  }
+};
 
 }  // namespace
 
-Status RequireNoCommittedContent(const std::string& output, const std::string& name) {
-  if (!PathExists(output)) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<std::string> entries, ListDirectory(output));
+Status RequireNoCommittedContent(FileSystem& fs, const std::string& output, const std::string& name) {
+  ASSIGN_OR_RETURN(const bool exists, fs.Exists(output));
+  if (!exists) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<std::string> entries, fs.ListDirectory(output));
   std::erase(entries, std::string(kTemporaryDirName));
   if (!entries.empty()) {
     return Status::AlreadyExists("output '" + name + "' already holds a dataset (found '" + entries.front() +
@@ -68,14 +100,16 @@ Status RequireNoCommittedContent(const std::string& output, const std::string& n
   return Status::OK();
 }
 
-Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string& name, SaveMode mode) {
+Status RefuseUnfinishedLegacyCommit(FileSystem& fs, const std::string& output, const std::string& name, SaveMode mode) {
   if (mode == SaveMode::kOverwrite) return Status::OK();
   const std::string temporary = output + "/" + std::string(kTemporaryDirName);
-  if (!IsDirectory(temporary)) return Status::OK();
-  ASSIGN_OR_RETURN(std::vector<std::string> jobs, ListDirectory(temporary));
+  ASSIGN_OR_RETURN(const bool legacy, fs.IsDirectory(temporary));
+  if (!legacy) return Status::OK();
+  ASSIGN_OR_RETURN(std::vector<std::string> jobs, fs.ListDirectory(temporary));
   for (const std::string& job : jobs) {
     const std::string journal = temporary + "/" + job + "/" + std::string(kLegacyJournalName);
-    if (!PathExists(journal)) continue;
+    ASSIGN_OR_RETURN(const bool unfinished, fs.Exists(journal));
+    if (!unfinished) continue;
     return Status::DataError("output '" + name + "' holds the journal of a commit an earlier recflow version did not " +
                              "finish: the dataset there may be part old, part new (and part in its backup). Run " +
                              "that earlier recflow version once on it (its next write to this output completes or " +
@@ -85,45 +119,18 @@ Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string
   return Status::OK();
 }
 
-Result<int64_t> LinkKeptEntries(const std::string& output, const std::string& staging, SaveMode mode,
+Result<int64_t> LinkKeptEntries(FileSystem& fs, const std::string& output, const std::string& staging, SaveMode mode,
                                 const std::vector<std::string>& staged_files,
                                 const std::vector<std::string>& replaced_top_level) {
   if (!KeepsEntries(mode)) return 0;
-  std::set<std::string> replaced;
+  KeepWalk walk{fs, output, staging, mode, {replaced_top_level.begin(), replaced_top_level.end()}, {}, 0};
   if (mode == SaveMode::kOverwritePartitions) {
-    replaced = WrittenPartitions(staged_files);
-    if (replaced.contains("")) return 0;
+    walk.replaced = WrittenPartitions(staged_files);
+    if (walk.replaced.contains("")) return 0;
   }
-  std::set<std::string> skipped_top(replaced_top_level.begin(), replaced_top_level.end());
-  skipped_top.insert(std::string(kTemporaryDirName));
-  int64_t kept = 0;
-  std::error_code ec;
-  for (fs::recursive_directory_iterator it(output, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string rel = it->path().lexically_relative(output).string();
-    const bool is_dir = it->symlink_status(ec).type() == fs::file_type::directory;
-    if (ec) break;
-    const bool skip = (it.depth() == 0 && skipped_top.contains(rel)) ||
-                      std::any_of(replaced.begin(), replaced.end(), [&](const std::string& p) { return IsAtOrInside(rel, p); });
-    if (skip) {
-      if (is_dir) it.disable_recursion_pending();
-      continue;
-    }
-    const std::string from = it->path().string();
-    const std::string to = staging + "/" + rel;
-    if (is_dir) {
-      RETURN_NOT_OK(KeepDirectory(from, to, rel));
-    } else {
-      Status st = HardLink(from, to);
-      if (st.code() == StatusCode::kAlreadyExists) {
-        return Status::AlreadyExists("cannot " + std::string(SaveModeName(mode)) + " '" + rel + "': the dataset in '" +
-                                     output + "' already has it");
-      }
-      RETURN_NOT_OK(st);
-    }
-    ++kept;
-  }
-  if (ec) return Status::IOError("cannot list directory '" + output + "': " + ec.message());
-  return kept;
+  walk.skipped_top.insert(std::string(kTemporaryDirName));
+  RETURN_NOT_OK(walk.Keep(""));
+  return walk.kept;
 }
 
 }  // namespace recflow::dataset::internal

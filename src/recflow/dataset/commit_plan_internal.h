@@ -5,20 +5,21 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/dataset/save_mode.h"
 
 namespace recflow::dataset::internal {
 
-/// AlreadyExists naming the output as `name` when `output` exists and holds anything besides a
+/// AlreadyExists naming the output as `name` when `output` (on `fs`) exists and holds anything besides a
 /// `_temporary` directory an earlier recflow version left (which counts as empty).
-Status RequireNoCommittedContent(const std::string& output, const std::string& name);
+Status RequireNoCommittedContent(FileSystem& fs, const std::string& output, const std::string& name);
 
 /// DataError naming the journal when `output` holds `_temporary/<job>/JOURNAL`: a commit of
 /// an earlier recflow version (journal protocol) was killed there, so the dataset may be a mix
 /// of old and new files that a new `_SUCCESS` must not vouch for. Save mode overwrite, which
 /// replaces everything, is let through.
-Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string& name, SaveMode mode);
+Status RefuseUnfinishedLegacyCommit(FileSystem& fs, const std::string& output, const std::string& name, SaveMode mode);
 
 /// Completes the staging tree `staging`, which holds the job's own files `staged_files`
 /// (relative paths), with hard links of what `mode` keeps of the dataset in `output`:
@@ -33,7 +34,7 @@ Status RefuseUnfinishedLegacyCommit(const std::string& output, const std::string
 /// without touching it. AlreadyExists naming the path when a kept entry collides with a staged
 /// one (an append of a file name the dataset already has, a file where the job needs a
 /// directory). Returns how many entries were kept.
-Result<int64_t> LinkKeptEntries(const std::string& output, const std::string& staging, SaveMode mode,
+Result<int64_t> LinkKeptEntries(FileSystem& fs, const std::string& output, const std::string& staging, SaveMode mode,
                                 const std::vector<std::string>& staged_files,
                                 const std::vector<std::string>& replaced_top_level);
 

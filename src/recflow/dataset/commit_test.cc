@@ -9,12 +9,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <thread>
 #include <vector>
 
-#include "recflow/dataset/commit_fs_internal.h"
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/local_filesystem.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/commit_locks_internal.h"
 #include "recflow/dataset/commit_testing.h"
 #include "recflow/dataset/stale_jobs_internal.h"
@@ -341,10 +342,17 @@ TEST_F(CommitTest, ASymlinkedOutputCommitsToItsTarget) {
   EXPECT_EQ(ReadTree(dir_.path() / "real", false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
 }
 
+/// A file system over the local one without RENAME_EXCHANGE (as some network file systems).
+std::shared_ptr<FaultInjectingFileSystem> LocalWithoutExchange() {
+  auto fs = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  fs->set_exchange(false);
+  return fs;
+}
+
 TEST_F(CommitTest, WithoutRenameExchangeTheOutputIsMissingBetweenTwoRenamesOnly) {
   WriteTree(Output(), kOld);
   CommitOptions options = CommitOptions::Defaults();
-  options.rename_exchange = false;
+  options.file_system = LocalWithoutExchange();
   std::vector<std::string> steps;
   options.after_step = [&](std::string_view step) {
     steps.emplace_back(step);
@@ -365,11 +373,10 @@ TEST_F(CommitTest, WithoutRenameExchangeTheOutputIsMissingBetweenTwoRenamesOnly)
 TEST_F(CommitTest, AFallbackSwapWhoseRollbackFailsRemovesNeitherTreeAndTheNextWriterPutsTheOldBack) {
   WriteTree(Output(), kOld);
   CommitOptions options = CommitOptions::Defaults();
-  options.rename_exchange = false;
-  options.before_fallback_rename = [](std::string_view rename) {
-    if (rename == "old dataset aside") return Status::OK();
-    return Status::IOError("injected failure of: " + std::string(rename));
-  };
+  const std::shared_ptr<FaultInjectingFileSystem> faults = LocalWithoutExchange();
+  options.file_system = faults;
+  // Renames: the old dataset aside (done), the new one in (fails), the old one back (fails too).
+  faults->FailNth(FsOperation::kRename, 2, FsFault::kError, /*times=*/2);
   auto job = DatasetCommitter::Begin(Output(), SaveMode::kAppend, std::move(options));
   ASSERT_TRUE(job.ok()) << job.status().ToString();
   const std::string staging = (*job)->staging_dir();
@@ -382,6 +389,7 @@ TEST_F(CommitTest, AFallbackSwapWhoseRollbackFailsRemovesNeitherTreeAndTheNextWr
   EXPECT_NE(st.message().find("Move '" + aside + "' back to '"), std::string::npos) << st.ToString();
   EXPECT_TRUE((*job)->Abort().ok());
   job->reset();
+  faults->Clear();
   EXPECT_FALSE(fs::exists(Output()));
   EXPECT_EQ(ReadTree(aside, false), kOld);
   Tree staged = kOld;
@@ -412,10 +420,9 @@ TEST_F(CommitTest, AnOldDatasetLeftAsideIsNeverRemovedWhenItCannotGoBack) {
 TEST_F(CommitTest, AFallbackSwapWhoseRollbackWorksLeavesTheOldDataset) {
   WriteTree(Output(), kOld);
   CommitOptions options = CommitOptions::Defaults();
-  options.rename_exchange = false;
-  options.before_fallback_rename = [](std::string_view rename) {
-    return rename == "new dataset in" ? Status::IOError("injected") : Status::OK();
-  };
+  const std::shared_ptr<FaultInjectingFileSystem> faults = LocalWithoutExchange();
+  faults->FailNth(FsOperation::kRename, 2);  // the new dataset in (after the old one aside)
+  options.file_system = faults;
   EXPECT_FALSE(RunJob(SaveMode::kAppend, {{"label=2/f", "new"}}, options).ok());
   EXPECT_EQ(ReadTree(Output(), false), kOld);
   EXPECT_TRUE(Siblings().empty());
@@ -423,21 +430,22 @@ TEST_F(CommitTest, AFallbackSwapWhoseRollbackWorksLeavesTheOldDataset) {
 
 TEST_F(CommitTest, AJobLockTakenForAStaleOneBeforeItIsLockedIsCreatedAgain) {
   fs::create_directory(Output());
-  auto paths = internal::OutputPaths::For(Output());
+  FileSystem& local = *LocalFileSystem::Instance();
+  auto paths = internal::OutputPaths::For(local, Output());
   ASSERT_TRUE(paths.ok());
   const std::string lock_path = paths->JobLockPath(kStaleJob);
   int created = 0;
   // Another writer's stale-job sweep runs between the creation of the lock file and its flock.
-  auto lock = internal::JobLock::Create(lock_path, [&] {
+  auto lock = internal::JobLock::Create(local, lock_path, [&] {
     if (created++ == 0) {
-      EXPECT_TRUE(internal::RemoveStaleJobs(*paths).ok());
+      EXPECT_TRUE(internal::RemoveStaleJobs(local, *paths).ok());
     }
   });
   ASSERT_TRUE(lock.ok()) << lock.status().ToString();
   EXPECT_EQ(created, 2);
   EXPECT_TRUE(lock->held());
   ASSERT_TRUE(fs::exists(lock_path));
-  auto other = internal::JobLock::TryAcquire(lock_path);
+  auto other = internal::JobLock::TryAcquire(local, lock_path);
   ASSERT_TRUE(other.ok()) << other.status().ToString();
   EXPECT_FALSE(other->held());  // the live job's lock, not a stale one
 }
@@ -461,8 +469,8 @@ TEST_F(CommitTest, AfterAFailedPrepareTheJobCanOnlyBeAborted) {
 
 TEST(OutputPathsTest, LongNamesSharingTheirStartDoNotShareStagingNames) {
   const std::string start(200, 'a');
-  auto one = internal::OutputPaths::For("/d/" + start + "-one");
-  auto two = internal::OutputPaths::For("/d/" + start + "-two");
+  auto one = internal::OutputPaths::For(*LocalFileSystem::Instance(), "/d/" + start + "-one");
+  auto two = internal::OutputPaths::For(*LocalFileSystem::Instance(), "/d/" + start + "-two");
   ASSERT_TRUE(one.ok() && two.ok());
   EXPECT_NE(one->stem, two->stem);
   EXPECT_NE(one->OutputLockPath(), two->OutputLockPath());
@@ -470,23 +478,10 @@ TEST(OutputPathsTest, LongNamesSharingTheirStartDoNotShareStagingNames) {
   EXPECT_EQ(one->JobOf(staged_name), kStaleJob);
   EXPECT_EQ(two->JobOf(staged_name), std::nullopt);
   EXPECT_LE((staged_name + ".old.removing").size(), 255u);
-  auto again = internal::OutputPaths::For("/d/" + start + "-one");
+  auto again = internal::OutputPaths::For(*LocalFileSystem::Instance(), "/d/" + start + "-one");
   EXPECT_EQ(again->stem, one->stem);  // the same output, the same names in every process
-  auto short_name = internal::OutputPaths::For("/d/out");
+  auto short_name = internal::OutputPaths::For(*LocalFileSystem::Instance(), "/d/out");
   EXPECT_EQ(short_name->stem, "/d/.out.recflow-");
-}
-
-TEST(CommitFsTest, RenameFlagsUnsupportedByTheKernelFallBackAndCrossDeviceRenamesSayWhy) {
-  EXPECT_TRUE(internal::RenameFlagUnsupported(EINVAL));  // the file system lacks the flag
-  EXPECT_TRUE(internal::RenameFlagUnsupported(ENOSYS));  // the kernel lacks renameat2
-  EXPECT_FALSE(internal::RenameFlagUnsupported(EXDEV));
-  EXPECT_FALSE(internal::RenameFlagUnsupported(EACCES));
-  const Status cross = internal::RenameError("cannot move 'a' to 'b'", EXDEV);
-  EXPECT_EQ(cross.code(), StatusCode::kIOError);
-  EXPECT_NE(cross.message().find("cannot move 'a' to 'b': they are on different file systems"), std::string::npos)
-      << cross.ToString();
-  EXPECT_NE(cross.message().find("write to a directory inside that file system"), std::string::npos);
-  EXPECT_NE(internal::RenameError("x", EACCES).message().find(std::strerror(EACCES)), std::string::npos);
 }
 
 TEST_F(CommitTest, ConcurrentAppendsKeepEachOthersFiles) {
@@ -573,6 +568,47 @@ TEST_F(CommitTest, AStaleOldTreeAfterACompletedFallbackSwapIsDeleted) {
   ASSERT_TRUE((*job)->Abort().ok());
   EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
   EXPECT_TRUE(Siblings().empty());
+}
+
+TEST_F(CommitTest, AFileSystemThatCannotCommitSafelyIsRefusedBeforeAnythingIsWritten) {
+  WriteTree(Output(), kOld);
+  auto object_store = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  FileSystemCapabilities none;
+  none.atomic_rename = none.directories = none.locks = none.hard_links = none.exchange = false;
+  object_store->set_capabilities(none);
+  CommitOptions options = CommitOptions::Defaults();
+  options.file_system = object_store;
+  const Status st = RunJob(SaveMode::kOverwrite, {{"f", "new"}}, options);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << st.ToString();
+  EXPECT_NE(st.message().find("lacks an atomic no-replace rename, directories, locks"), std::string::npos)
+      << st.ToString();
+  EXPECT_NE(st.message().find("manifest-based commit"), std::string::npos) << st.ToString();
+  EXPECT_EQ(object_store->calls(), 0) << "the refused job touched the file system";
+  // Without hard links, the save modes that keep files are refused; overwrite is not.
+  auto no_links = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  FileSystemCapabilities links_hidden;
+  links_hidden.hard_links = false;
+  no_links->set_capabilities(links_hidden);
+  options.file_system = no_links;
+  EXPECT_EQ(RunJob(SaveMode::kAppend, {{"label=2/f", "new"}}, options).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadTree(Output(), false), kOld);
+  ASSERT_TRUE(RunJob(SaveMode::kOverwrite, {{"f", "new"}}, options).ok());
+  EXPECT_EQ(ReadTree(Output(), false), (Tree{{"_SUCCESS", ""}, {"f", "new"}}));
+}
+
+TEST_F(CommitTest, TheCommitRunsOnTheInMemoryFileSystem) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectories("/data/out/label=0").ok());
+  ASSERT_TRUE(memory->WriteSmallFile("/data/out/label=0/old", "old", false).ok());
+  CommitOptions options = CommitOptions::Defaults();
+  options.file_system = memory;
+  auto job = DatasetCommitter::Begin("/data/out", SaveMode::kAppend, options);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  ASSERT_TRUE(memory->WriteSmallFile(*(*job)->NewFilePath("label=1/new"), "new", false).ok());
+  ASSERT_TRUE((*job)->Commit().ok());
+  EXPECT_EQ(*memory->ListFilesRecursively("/data/out"), (std::vector<std::string>{"_SUCCESS", "label=0/old", "label=1/new"}));
+  EXPECT_EQ(*memory->ListDirectory("/data"), std::vector<std::string>{"out"});
+  EXPECT_FALSE(fs::exists("/data/out")) << "the in-memory commit touched the local disk";
 }
 
 }  // namespace

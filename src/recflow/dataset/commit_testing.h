@@ -5,12 +5,31 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
+
+#include "recflow/dataset/save_mode.h"
 
 namespace recflow::dataset::testing {
 
 /// Relative path -> content of every regular file under a directory.
 using Tree = std::map<std::string, std::string>;
+
+/// The dataset a job writing `job` (files one partition directory deep) leaves under `mode`
+/// over dataset `old` (nothing under error mode): its files, what the mode keeps of `old`
+/// (append: everything; overwrite-partitions: the partitions the job does not write), and `_SUCCESS`.
+inline Tree ExpectedAfter(SaveMode mode, const Tree& old, const Tree& job) {
+  Tree expected = job;
+  std::set<std::string> written;
+  for (const auto& [rel, content] : job) written.insert(rel.substr(0, rel.find('/')));
+  for (const auto& [rel, content] : old) {
+    const bool kept = mode == SaveMode::kAppend ||
+                      (mode == SaveMode::kOverwritePartitions && !written.contains(rel.substr(0, rel.find('/'))));
+    if (kept && rel != "_SUCCESS") expected.emplace(rel, content);
+  }
+  expected["_SUCCESS"] = "";
+  return expected;
+}
 
 /// Writes `content` to `path`, creating parent directories.
 inline void WriteFile(const std::filesystem::path& path, const std::string& content) {

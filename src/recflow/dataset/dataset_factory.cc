@@ -2,7 +2,6 @@
 #include "recflow/dataset/dataset_factory.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 #include <utility>
 
@@ -15,21 +14,18 @@ namespace recflow::dataset {
 
 namespace {
 
-bool IsDirectory(const std::string& path) {
-  std::error_code ec;
-  return path != "-" && std::filesystem::is_directory(path, ec);
-}
-
-bool IsRegularFile(const std::string& path) {
-  std::error_code ec;
-  return path != "-" && std::filesystem::is_regular_file(path, ec);
+/// What `path` names on `fs` (a symlink followed); "-" and errors are kNotFound.
+FileInfo InfoOf(FileSystem& fs, const std::string& path) {
+  if (path == "-") return FileInfo();
+  Result<FileInfo> info = fs.GetTargetInfo(path);
+  return info.ok() ? *info : FileInfo();
 }
 
 /// The rows of dataset directory `dir` as its schema file records them, in the order reading
 /// its files gives: the data columns, then the partition columns (`partition_schema`, as
 /// discovered). nullptr when it has no schema file.
-Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& partition_schema) {
-  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(dir));
+Result<SchemaPtr> RecordedRowSchema(FileSystem& fs, const std::string& dir, const SchemaPtr& partition_schema) {
+  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(fs, dir));
   if (!recorded) return SchemaPtr();
   const std::string path = dir + "/" + std::string(kSchemaFileName);
   std::vector<FieldPtr> fields;
@@ -53,37 +49,39 @@ Result<SchemaPtr> RecordedRowSchema(const std::string& dir, const SchemaPtr& par
 
 /// The first directory argument's recorded row schema (RecordedRowSchema), nullptr when no
 /// directory argument has a schema file.
-Result<SchemaPtr> RecordedSchemaOfInputs(const std::vector<std::string>& args, const SchemaPtr& partition_schema) {
+Result<SchemaPtr> RecordedSchemaOfInputs(FileSystem& fs, const std::vector<std::string>& args,
+                                         const SchemaPtr& partition_schema) {
   for (const std::string& arg : args) {
-    if (!IsDirectory(arg)) continue;
-    ASSIGN_OR_RETURN(SchemaPtr schema, RecordedRowSchema(arg, partition_schema));
+    if (!InfoOf(fs, arg).is_directory()) continue;
+    ASSIGN_OR_RETURN(SchemaPtr schema, RecordedRowSchema(fs, arg, partition_schema));
     if (schema != nullptr) return schema;
   }
   return SchemaPtr();
 }
 
 /// True when every file is an empty regular file: no rows, whatever the format.
-bool AllEmptyFiles(const std::vector<ResolvedInput>& files) {
-  return std::all_of(files.begin(), files.end(), [](const ResolvedInput& file) {
-    std::error_code ec;
-    return IsRegularFile(file.path) && std::filesystem::file_size(file.path, ec) == 0 && !ec;
+bool AllEmptyFiles(FileSystem& fs, const std::vector<ResolvedInput>& files) {
+  return std::all_of(files.begin(), files.end(), [&](const ResolvedInput& file) {
+    const FileInfo info = InfoOf(fs, file.path);
+    return info.type == FileType::kFile && info.size == 0;
   });
 }
 
 }  // namespace
 
-Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced) {
+Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced,
+                                    FileSystem& fs) {
   if (args.empty()) return Status::InvalidArgument("no input");
   ResolvedInputs inputs;
   inputs.partition_schema = Schema::Make({});
   inputs.forced = forced;
   bool have_unpartitioned = false;
   for (const std::string& arg : args) {
-    ASSIGN_OR_RETURN(std::vector<std::string> expanded, ExpandInputs({arg}));
+    ASSIGN_OR_RETURN(std::vector<std::string> expanded, ExpandInputs({arg}, fs));
     std::vector<std::vector<PartitionValue>> values(expanded.size());
     SchemaPtr found = Schema::Make({});
-    if (IsDirectory(arg)) {
-      ASSIGN_OR_RETURN(DiscoveredPartitions discovered, DiscoverDatasetPartitions(arg, expanded));
+    if (InfoOf(fs, arg).is_directory()) {
+      ASSIGN_OR_RETURN(DiscoveredPartitions discovered, DiscoverDatasetPartitions(arg, expanded, fs));
       found = discovered.schema;
       values = std::move(discovered.values);
     }
@@ -103,9 +101,9 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const 
     return Status::DataError("partitioned and unpartitioned inputs cannot be mixed");
   }
   for (const std::string& arg : args) inputs.description += (inputs.description.empty() ? "" : ", ") + arg;
-  if (inputs.files.empty() || AllEmptyFiles(inputs.files)) {
+  if (inputs.files.empty() || AllEmptyFiles(fs, inputs.files)) {
     // No rows (a committed dataset of zero rows): the columns its schema file records, if any.
-    ASSIGN_OR_RETURN(inputs.empty_dataset_schema, RecordedSchemaOfInputs(args, inputs.partition_schema));
+    ASSIGN_OR_RETURN(inputs.empty_dataset_schema, RecordedSchemaOfInputs(fs, args, inputs.partition_schema));
     if (inputs.empty_dataset_schema == nullptr && inputs.files.empty()) {
       return Status::DataError(inputs.description + " holds no data file and no schema file (" +
                                std::string(kSchemaFileName) +
@@ -113,7 +111,7 @@ Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const 
     }
   }
   for (ResolvedInput& file : inputs.files) {
-    ASSIGN_OR_RETURN(file.detected, formats::BuiltinFormats().Detect(file.path, forced));
+    ASSIGN_OR_RETURN(file.detected, formats::BuiltinFormats().Detect(file.path, forced, fs));
     const ResolvedInput& first = inputs.files.front();
     if (file.detected.format != first.detected.format) {
       return Status::InvalidArgument("inputs mix formats (" + first.path + " is " +

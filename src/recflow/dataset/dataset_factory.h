@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/dataset/partition_discovery.h"
 #include "recflow/formats/registry/format_descriptor.h"
@@ -37,14 +38,15 @@ struct ResolvedInputs {
   std::string description;
 };
 
-/// Expands `args` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,
+/// Expands `args` on `fs` (ExpandInputs: files, directories walked recursively skipping `_`/`.` names,
 /// globs; "-" = stdin), discovers the Hive `key=value/` partitions under each directory argument
 /// (DiscoverDatasetPartitions: the types the dataset's schema file records, else inferred as
 /// int64, float64 or utf8; null for `__HIVE_DEFAULT_PARTITION__`) and detects each file
-/// (formats::BuiltinFormats().Detect with `forced`). Every directory argument must have the same partition
+/// (formats::BuiltinFormats().Detect with `forced`, on `fs`). Every directory argument must have the same partition
 /// columns, partitioned and unpartitioned inputs cannot be mixed (DataError), and all files must
 /// have one format (InvalidArgument naming two of them: "pass --from"). Arguments that hold no
 /// data file and no schema file are a DataError (nothing says what the columns are).
-Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced);
+Result<ResolvedInputs> DetectInputs(const std::vector<std::string>& args, const formats::FormatDescriptor* forced,
+                                    FileSystem& fs = *LocalFileSystem::Instance());
 
 }  // namespace recflow::dataset

@@ -2,15 +2,12 @@
 #include "recflow/dataset/dataset_schema.h"
 
 #include <simdjson.h>
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <set>
 
 #include "recflow/columnar/utf8.h"
-#include "recflow/core/io.h"
 #include "recflow/dataset/name_list_internal.h"
 #include "recflow/formats/jsonl/json_writer.h"
 
@@ -210,17 +207,14 @@ Result<DatasetSchema> DatasetSchema::Merge(const DatasetSchema& job, const std::
   return merged;
 }
 
-Result<std::optional<DatasetSchema>> ReadDatasetSchema(const std::string& dir) {
+Result<std::optional<DatasetSchema>> ReadDatasetSchema(FileSystem& fs, const std::string& dir) {
   const std::string path = dir + "/" + std::string(kSchemaFileName);
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return std::optional<DatasetSchema>();
-    return Status::IOError("cannot read '" + path + "': " + std::strerror(errno));
-  }
-  if (!S_ISREG(st.st_mode) || st.st_size > kMaxSchemaFileBytes) {
+  ASSIGN_OR_RETURN(const FileInfo info, fs.GetTargetInfo(path));  // a symlinked schema file is followed
+  if (!info.exists()) return std::optional<DatasetSchema>();
+  if (info.type != FileType::kFile || info.size > kMaxSchemaFileBytes) {
     return Status::DataError("not a regular file of at most 16 MiB").WithFile(path);
   }
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> bytes, ReadWholeFile(path));
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> bytes, fs.ReadWholeFile(path));
   ASSIGN_OR_RETURN(DatasetSchema schema,
                    DatasetSchema::FromJson(std::string_view(reinterpret_cast<const char*>(bytes->data()),
                                                             static_cast<size_t>(bytes->size())),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::dataset {
@@ -56,8 +57,8 @@ struct DatasetSchema {
   Result<DatasetSchema> Merge(const DatasetSchema& job, const std::string& output) const;
 };
 
-/// The schema file of dataset directory `dir`, std::nullopt when it has none. DataError naming
+/// The schema file of dataset directory `dir` on `fs`, std::nullopt when it has none. DataError naming
 /// the file when it is malformed or larger than 16 MiB; IOError when it cannot be read.
-Result<std::optional<DatasetSchema>> ReadDatasetSchema(const std::string& dir);
+Result<std::optional<DatasetSchema>> ReadDatasetSchema(FileSystem& fs, const std::string& dir);
 
 }  // namespace recflow::dataset

@@ -105,7 +105,7 @@ class SchemaCommitTest : public ::testing::Test {
     return job->Commit();
   }
 
-  DatasetSchema Recorded() const { return **ReadDatasetSchema(Output()); }
+  DatasetSchema Recorded() const { return **ReadDatasetSchema(*LocalFileSystem::Instance(), Output()); }
 
   recflow::testing::ScratchDir dir_;
 };

@@ -57,6 +57,7 @@ Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, Sche
   ASSIGN_OR_RETURN(DatasetLayout layout, MakeDatasetLayout(options, input_schema));
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
+  commit_options.file_system = options.file_system;
   commit_options.after_step = options.after_commit_step;
   commit_options.schema = DatasetSchema::Of(*input_schema, options.partition_by);
   ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
@@ -76,7 +77,7 @@ DatasetSink::DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector
       data_columns_(std::move(data_columns)),
       format_(std::move(format)),
       committer_(std::move(committer)),
-      files_(std::make_unique<internal::StagedFiles>(options_.compression, options_.max_open_files)),
+      files_(std::make_unique<internal::StagedFiles>(options_.file_system, options_.compression, options_.max_open_files)),
       header_(format_->FileHeader()),
       suffix_(format_->suffix() + std::string(CompressionSuffix(options_.compression))) {}
 

@@ -1,7 +1,6 @@
 // OpenInputs: a Source chaining detected input files one after another, each read once, partition columns appended.
 #include "recflow/dataset/dataset_source.h"
 
-#include <filesystem>
 #include <utility>
 
 #include "recflow/formats/batch_source.h"
@@ -98,10 +97,10 @@ class ChainedSource final : public Source {
   int64_t stored_bytes() const override {
     int64_t total = 0;
     for (const formats::FileToRead& file : files_) {
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(file.path, ec);
-      if (file.path == "-" || ec) return -1;
-      total += static_cast<int64_t>(size);
+      if (file.path == "-") return -1;
+      const Result<FileInfo> info = options_.settings.file_system->GetTargetInfo(file.path);
+      if (!info.ok() || info->type != FileType::kFile) return -1;
+      total += info->size;
     }
     return total;
   }
@@ -153,13 +152,15 @@ Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const I
                            std::make_shared<std::vector<std::shared_ptr<RecordBatch>>>());
   }
   if (inputs.files.empty()) return Status::InvalidArgument("no input");
+  if (options.settings.file_system == nullptr) return Status::InvalidArgument("read settings without a file system");
   auto source = std::make_unique<ChainedSource>(inputs, options);
   RETURN_NOT_OK(source->Init());
   return std::unique_ptr<Source>(std::move(source));
 }
 
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options) {
-  ASSIGN_OR_RETURN(ResolvedInputs inputs, DetectInputs(args, options.format));
+  if (options.settings.file_system == nullptr) return Status::InvalidArgument("read settings without a file system");
+  ASSIGN_OR_RETURN(ResolvedInputs inputs, DetectInputs(args, options.format, *options.settings.file_system));
   return OpenInputs(inputs, options);
 }
 

@@ -27,7 +27,8 @@ struct InputOptions {
 };
 
 /// Reads `inputs` (as DetectInputs found them; options.format is not looked at again) one file
-/// after the other as a single Source, each file once, through its format's FileOpener (with the
+/// after the other as a single Source, each file once, through its format's FileOpener on
+/// options.settings.file_system (with the
 /// codec detection found, unless the format's options name one). The schema comes from the first
 /// file (explicit or inferred); later files are read with that schema, every column nullable when
 /// it was inferred and there are several files (a later file may hold nulls). Several files whose
@@ -37,7 +38,7 @@ struct InputOptions {
 /// columns appended. Inputs with `empty_dataset_schema` read as zero rows of those columns.
 Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const InputOptions& options);
 
-/// DetectInputs(args, options.format), then OpenInputs on what it found.
+/// DetectInputs(args, options.format) on options.settings.file_system, then OpenInputs on what it found.
 Result<std::unique_ptr<Source>> OpenInputs(const std::vector<std::string>& args, const InputOptions& options);
 
 }  // namespace recflow::dataset

@@ -208,8 +208,9 @@ Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, con
   return result;
 }
 
-Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files) {
-  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(dir));
+Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files,
+                                                      FileSystem& fs) {
+  ASSIGN_OR_RETURN(std::optional<DatasetSchema> recorded, ReadDatasetSchema(fs, dir));
   SchemaPtr partition_types;
   if (recorded) {
     ASSIGN_OR_RETURN(partition_types, recorded->PartitionSchema(dir + "/" + std::string(kSchemaFileName)));

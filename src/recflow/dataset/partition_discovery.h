@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/dataset/partition_values.h"
 
@@ -57,8 +58,10 @@ Result<DiscoveredPartitions> DiscoverPartitions(const std::string& base_dir, con
                                                 const SchemaPtr& recorded = nullptr);
 
 /// DiscoverPartitions of the data files of dataset directory `dir` (as ExpandInputs lists
-/// them) with the partition types `dir`'s schema file (kSchemaFileName) records; inferred
-/// when there is none. DataError naming the schema file when it is malformed. Only reads.
-Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files);
+/// them) with the partition types `dir`'s schema file (kSchemaFileName, read from `fs`)
+/// records; inferred when there is none. DataError naming the schema file when it is malformed.
+/// Only reads.
+Result<DiscoveredPartitions> DiscoverDatasetPartitions(const std::string& dir, const std::vector<std::string>& files,
+                                                      FileSystem& fs = *LocalFileSystem::Instance());
 
 }  // namespace recflow::dataset

@@ -1,16 +1,13 @@
 // StagedFiles: chunked stream writers over files that are closed and reopened under an fd budget.
 #include "recflow/dataset/staged_files_internal.h"
 
-#include <cstdio>
-#include <cstring>
-#include <cerrno>
-
 namespace recflow::dataset::internal {
 
 // An OutputStream over a path that can be closed between writes and reopened for appending.
 class StagedFiles::File final : public OutputStream {
  public:
-  File(std::string path, Compression compression) : path_(std::move(path)), writer_(compression, this) {}
+  File(FileSystem& fs, std::string path, Compression compression)
+      : fs_(fs), path_(std::move(path)), writer_(compression, this) {}
 
   Status Write(const void* data, int64_t n) override {
     RETURN_NOT_OK(EnsureOpen());
@@ -26,7 +23,9 @@ class StagedFiles::File final : public OutputStream {
   /// Opens the file: created on the first call, appended to afterwards.
   Status EnsureOpen() {
     if (stream_) return Status::OK();
-    ASSIGN_OR_RETURN(stream_, FileOutputStream::Open(path_, /*append=*/created_));
+    WriteOptions options;
+    options.append = created_;
+    ASSIGN_OR_RETURN(stream_, fs_.OpenOutputStream(path_, options));
     created_ = true;
     return Status::OK();
   }
@@ -42,22 +41,24 @@ class StagedFiles::File final : public OutputStream {
   std::string& path() { return path_; }
 
  private:
+  FileSystem& fs_;
   std::string path_;
-  std::unique_ptr<FileOutputStream> stream_;
+  std::unique_ptr<OutputStream> stream_;
   bool created_ = false;
   int64_t position_ = 0;
   ChunkedStreamWriter writer_;
 };
 
-StagedFiles::StagedFiles(Compression compression, int max_open)
-    : compression_(compression), max_open_(static_cast<size_t>(max_open)) {}
+StagedFiles::StagedFiles(std::shared_ptr<FileSystem> fs, Compression compression, int max_open)
+    : fs_(std::move(fs)),
+      compression_(compression), max_open_(static_cast<size_t>(max_open)) {}
 
 StagedFiles::~StagedFiles() {
   for (auto& f : files_) (void)f->Suspend();
 }
 
 int StagedFiles::Add(std::string path) {
-  files_.push_back(std::make_unique<File>(std::move(path), compression_));
+  files_.push_back(std::make_unique<File>(*fs_, std::move(path), compression_));
   return static_cast<int>(files_.size() - 1);
 }
 
@@ -98,9 +99,7 @@ int64_t StagedFiles::written_bytes(int id) const { return files_[static_cast<siz
 
 Status StagedFiles::Rename(int id, std::string new_path) {
   File& f = *files_[static_cast<size_t>(id)];
-  if (std::rename(f.path().c_str(), new_path.c_str()) != 0) {
-    return Status::IOError("cannot rename " + f.path() + " to " + new_path + ": " + std::strerror(errno));
-  }
+  RETURN_NOT_OK(fs_->Move(f.path(), new_path, MoveMode::kNoReplace));
   f.path() = std::move(new_path);
   return Status::OK();
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "recflow/core/chunked_compression.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/io.h"
 
 namespace recflow::dataset::internal {
@@ -16,8 +17,8 @@ namespace recflow::dataset::internal {
 /// The data files one job writes; single-threaded (the sink's in-order write stage).
 class StagedFiles {
  public:
-  /// Files compressed with `compression`; at most `max_open` descriptors at once.
-  StagedFiles(Compression compression, int max_open);
+  /// Files on `fs` compressed with `compression`; at most `max_open` open at once.
+  StagedFiles(std::shared_ptr<FileSystem> fs, Compression compression, int max_open);
   ~StagedFiles();
   StagedFiles(const StagedFiles&) = delete;
   StagedFiles& operator=(const StagedFiles&) = delete;
@@ -39,6 +40,7 @@ class StagedFiles {
   class File;
   /// Makes room for one more open descriptor and marks `id` most recently used.
   void Touch(int id);
+  std::shared_ptr<FileSystem> fs_;
   Compression compression_;
   size_t max_open_;
   std::vector<std::unique_ptr<File>> files_;

@@ -2,8 +2,6 @@
 #include "recflow/dataset/staging_names_internal.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 #include "recflow/core/crc32c.h"
 #include "recflow/dataset/shard_naming.h"
@@ -11,8 +9,6 @@
 namespace recflow::dataset::internal {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 /// Longest part of the output's name kept in sibling names: `.` + name + `.recflow-` + a UUID +
 /// `.old.removing` stays within 255 bytes.
@@ -30,22 +26,16 @@ std::string ShortName(const std::string& name) {
 
 }  // namespace
 
-Result<OutputPaths> OutputPaths::For(const std::string& output) {
+Result<OutputPaths> OutputPaths::For(const FileSystem& fs, const std::string& output) {
   if (output.empty()) return Status::InvalidArgument("empty output directory");
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(output, ec);
-  fs::path resolved = ec ? fs::path() : fs::weakly_canonical(absolute, ec);
-  if (ec) return Status::IOError("cannot resolve output '" + output + "': " + ec.message());
-  if (!resolved.has_filename()) resolved = resolved.parent_path();  // a trailing '/'
-  if (resolved == resolved.root_path() || !resolved.has_filename()) {
-    return Status::InvalidArgument("output '" + output + "' is the root directory");
-  }
+  Result<std::string> resolved = fs.ResolvePath(output);
+  if (!resolved.ok()) return Status::IOError("cannot resolve output '" + output + "': " + resolved.status().message());
+  if (*resolved == "/" || resolved->empty()) return Status::InvalidArgument("output '" + output + "' is the root directory");
   OutputPaths paths;
-  paths.output = resolved.string();
-  paths.parent = resolved.parent_path().string();
-  const std::string name = resolved.filename().string();
-  std::string hidden = "." + ShortName(name) + ".recflow-";
-  paths.stem = (fs::path(paths.parent) / hidden).string();
+  paths.output = *resolved;
+  paths.parent = ParentPath(paths.output);
+  const std::string name = paths.output.substr(paths.output.rfind('/') + 1);
+  paths.stem = paths.parent + (paths.parent == "/" ? "" : "/") + "." + ShortName(name) + ".recflow-";
   return paths;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::dataset::internal {
@@ -20,9 +21,9 @@ struct OutputPaths {
   std::string parent;  ///< its parent directory
   std::string stem;    ///< `<parent>/.<name>.recflow-`
 
-  /// The paths of `output` (made absolute; symlinks resolved as far as it exists).
+  /// The paths of `output` on `fs` (made absolute; symlinks resolved as far as it exists).
   /// InvalidArgument when it is empty or the root directory.
-  static Result<OutputPaths> For(const std::string& output);
+  static Result<OutputPaths> For(const FileSystem& fs, const std::string& output);
 
   /// The job's staging tree: the complete new dataset, swapped with the output at commit; after
   /// the swap it holds the old one until that is deleted.

@@ -4,7 +4,6 @@
 #include <map>
 #include <mutex>
 
-#include "recflow/dataset/commit_fs_internal.h"
 #include "recflow/dataset/staging_names_internal.h"
 
 namespace recflow::dataset {
@@ -13,6 +12,7 @@ namespace {
 
 struct Entry {
   std::string output;
+  std::shared_ptr<FileSystem> fs;
   std::vector<std::string> paths;
   std::vector<std::string> created_dirs;
   bool committed = false;
@@ -31,21 +31,23 @@ Registry& TheRegistry() {
 }
 
 /// Removes `path`: a directory is renamed first so that nothing can be created under its name.
-void RemoveNow(const std::string& path) {
+void RemoveNow(FileSystem& fs, const std::string& path) {
   std::string doomed = path;
-  if (internal::IsDirectory(path) && internal::MoveNoReplace(path, path + std::string(internal::kRemovingSuffix)).ok()) {
+  const Result<bool> dir = fs.IsDirectory(path);
+  if (dir.ok() && *dir && fs.Move(path, path + std::string(internal::kRemovingSuffix), MoveMode::kNoReplace).ok()) {
     doomed += internal::kRemovingSuffix;
   }
-  (void)internal::RemoveTree(doomed);
+  (void)fs.RemoveTree(doomed);
 }
 
 }  // namespace
 
-StagingRegistration::StagingRegistration(std::string output) {
+StagingRegistration::StagingRegistration(std::string output, std::shared_ptr<FileSystem> fs) {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
   id_ = r.next_id++;
   r.entries[id_].output = std::move(output);
+  r.entries[id_].fs = std::move(fs);
 }
 
 StagingRegistration::~StagingRegistration() {
@@ -96,8 +98,8 @@ std::vector<std::string> RemoveUnfinishedOutputs() {
   r.mutex.lock();  // never unlocked: the process exits
   std::vector<std::string> lines;
   for (const auto& [id, entry] : r.entries) {
-    for (const std::string& path : entry.paths) RemoveNow(path);
-    for (const std::string& dir : entry.created_dirs) internal::RemoveDirectoryIfEmpty(dir);
+    for (const std::string& path : entry.paths) RemoveNow(*entry.fs, path);
+    for (const std::string& dir : entry.created_dirs) entry.fs->RemoveDirectoryIfEmpty(dir);
     lines.push_back(entry.committed ? "'" + entry.output + "' was already committed" : RemovedOutputNote(entry.output));
   }
   return lines;

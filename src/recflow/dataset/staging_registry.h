@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/filesystem.h"
 #include "recflow/core/status.h"
 
 namespace recflow::dataset {
@@ -14,8 +15,8 @@ namespace recflow::dataset {
 /// off on destruction. Thread-safe.
 class StagingRegistration {
  public:
-  /// Registers an output, named `output` in the termination message.
-  explicit StagingRegistration(std::string output);
+  /// Registers an output on `fs`, named `output` in the termination message.
+  StagingRegistration(std::string output, std::shared_ptr<FileSystem> fs);
   /// Takes the output off the registry.
   ~StagingRegistration();
   StagingRegistration(const StagingRegistration&) = delete;

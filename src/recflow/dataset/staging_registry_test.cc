@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/commit.h"
 #include "recflow/dataset/commit_testing.h"
 #include "recflow/testing/testdata.h"
@@ -43,10 +45,10 @@ TEST(StagingRegistryTest, TerminationRemovesUnfinishedOutputsAndReportsCommitted
     WriteFile(*(*fresh)->NewFilePath("part-0"), "new");
     WriteFile(*(*done)->NewFilePath("part-0"), "done");
     if (!(*unfinished)->Prepare().ok() || !(*done)->Commit().ok()) return 11;
-    StagingRegistration side_file(dir.File("vocab.txt"));
+    StagingRegistration side_file(dir.File("vocab.txt"), LocalFileSystem::Instance());
     WriteFile(dir.File("vocab.txt.recflow-staged"), "a\nb\n");
     side_file.AddPath(dir.File("vocab.txt.recflow-staged"));
-    StagingRegistration committed_side_file(dir.File("other.txt"));
+    StagingRegistration committed_side_file(dir.File("other.txt"), LocalFileSystem::Instance());
     if (!committed_side_file.Swap([] { return Status::OK(); }).ok()) return 12;
     const std::vector<std::string> lines = RemoveUnfinishedOutputs();
     const std::vector<std::string> expected = {
@@ -71,10 +73,11 @@ TEST(StagingRegistryTest, TerminationAfterAFailedSwapAndRollbackKeepsBothDataset
   WriteTree(dir.path() / "out", old);
   const int code = InChild([&] {
     CommitOptions options = CommitOptions::Defaults();
-    options.rename_exchange = false;
-    options.before_fallback_rename = [](std::string_view rename) {
-      return rename == "old dataset aside" ? Status::OK() : Status::IOError("injected");
-    };
+    auto faults = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+    faults->set_exchange(false);
+    // Renames: the old dataset aside (done), the new one in and the old one back (both fail).
+    faults->FailNth(FsOperation::kRename, 2, FsFault::kError, /*times=*/2);
+    options.file_system = faults;
     auto job = DatasetCommitter::Begin(dir.File("out"), SaveMode::kOverwrite, std::move(options));
     if (!job.ok()) return 10;
     WriteFile(*(*job)->NewFilePath("k=2/part-0"), "new");

@@ -143,7 +143,18 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
   return out;
 }
 
-Result<Sniffed> SniffFile(const std::string& path) {
+Result<Sniffed> SniffFile(const std::string& path, FileSystem& fs) {
+  if (path != "-") {
+    Result<FileInfo> info = fs.GetTargetInfo(path);
+    if (!info.ok()) return info.status().WithFile(path);
+    if (!info->exists()) return Status::NotFound(path + ": no such file or directory").WithFile(path);
+    if (info->is_directory()) return Status::InvalidArgument(path + ": is a directory").WithFile(path);
+    if (info->type == FileType::kFile) {
+      Result<std::shared_ptr<Buffer>> head = fs.ReadRange(path, 0, kSniffHeadBytes);
+      if (!head.ok()) return head.status().WithFile(path);
+      return Sniff(path, (*head)->span());
+    }
+  }
   auto enough = [&path](std::string_view head) { return Sniff(path, AsBytes(head)).decided; };
   Result<std::string> head = PeekInput(path, kSniffHeadBytes, enough);
   if (!head.ok()) return head.status().WithFile(path);

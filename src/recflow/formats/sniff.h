@@ -10,6 +10,7 @@
 
 #include "recflow/core/compression.h"
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::formats {
@@ -89,11 +90,12 @@ inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 /// the text; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
 Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
 
-/// Sniff on the head of `path`, peeked with PeekInput so that standard input ("-") and pipes
-/// still read from their first byte afterwards: a regular file's first kSniffHeadBytes, a
-/// pipe's bytes as they come until Sniff has decided (or kSniffHeadBytes, or its end), so a
-/// slow writer is not waited for. I/O errors name the file.
-Result<Sniffed> SniffFile(const std::string& path);
+/// Sniff on the head of `path`: a regular file's first kSniffHeadBytes, read from `fs`
+/// (ReadRange); standard input ("-") and, on the local file system, pipes, FIFOs and devices
+/// peeked with PeekInput so that they still read from their first byte afterwards: their bytes
+/// as they come until Sniff has decided (or kSniffHeadBytes, or their end), so a slow writer is
+/// not waited for. A directory is an InvalidArgument error; I/O errors name the file.
+Result<Sniffed> SniffFile(const std::string& path, FileSystem& fs = *LocalFileSystem::Instance());
 
 /// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head)
 /// has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those bytes.

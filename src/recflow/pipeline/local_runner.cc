@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <system_error>
 
+#include "recflow/dataset/file_commit.h"
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/abort_outputs.h"
@@ -35,8 +34,8 @@ class Run {
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
-      side_files_.push_back(std::make_unique<dataset::StagingRegistration>(file));
-      side_files_.back()->AddPath(StagedPath(file));
+      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(context_.file_system, StagedPath(file), file));
+      side_files_.push_back(std::move(commit));
     }
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
@@ -57,15 +56,7 @@ class Run {
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
-    const auto& side_files = pipeline_.side_files();
-    for (size_t k = 0; k < side_files.size(); ++k) {
-      RETURN_NOT_OK(Fail(side_files_[k]->Swap([&]() -> Status {
-        std::error_code error;
-        std::filesystem::rename(StagedPath(side_files[k]), side_files[k], error);
-        if (error) return Status::IOError(side_files[k] + ": cannot commit: " + error.message());
-        return Status::OK();
-      })));
-    }
+    for (auto& side_file : side_files_) RETURN_NOT_OK(Fail(side_file->Commit()));
     RETURN_NOT_OK(letters_.Close());
     return result;
   }
@@ -84,10 +75,10 @@ class Run {
     std::vector<dataset::DatasetSink*> sinks;
     for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
     st = AbortOutputs(std::move(st), sinks);
-    for (const std::string& file : pipeline_.side_files()) {
-      std::error_code ignored;
-      std::filesystem::remove(StagedPath(file), ignored);
-      if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(file));
+    for (auto& side_file : side_files_) {
+      if (side_file->Abort().ok() && st.code() == StatusCode::kCancelled) {
+        st = st.WithNote("; " + dataset::RemovedOutputNote(side_file->target()));
+      }
     }
     (void)letters_.Close();
     return st;
@@ -198,7 +189,7 @@ class Run {
   RunMetrics* metrics_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
-  std::vector<std::unique_ptr<dataset::StagingRegistration>> side_files_;   // per side file, removed on termination
+  std::vector<std::unique_ptr<dataset::FileCommit>> side_files_;            // per side file, removed on termination
   std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
   std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
 };

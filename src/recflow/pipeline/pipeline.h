@@ -164,8 +164,8 @@ class Pipeline {
   bool has_deferred() const;
 
   /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
-  /// run: the step writes StagedPath(path), which the runner renames to `path` once every
-  /// output is committed and removes when the run fails or is interrupted (SIGTERM, SIGINT:
+  /// run: the step writes StagedPath(path), which the runner commits over `path`
+  /// (dataset::FileCommit) once every output is committed and removes when the run fails or is interrupted (SIGTERM, SIGINT:
   /// dataset::StagingRegistration), so such a run leaves no such file. NotFound when the file's
   /// directory does not exist (the run could not write it).
   Status AddSideFile(std::string path);

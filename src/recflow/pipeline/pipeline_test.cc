@@ -4,10 +4,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
@@ -305,6 +308,76 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
 }
 
+TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectory("/data").ok());
+  dataset::SinkOptions sink = FeatherSink("/data/out");
+  sink.file_system = memory;
+  sink.partition_by = {"key"};
+  Pipeline p;
+  p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), sink);
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr).ok());
+  EXPECT_FALSE(fs::exists("/data/out")) << "the in-memory write touched the local disk";
+  dataset::InputOptions read;
+  read.settings.file_system = memory;
+  auto source = dataset::OpenInputs({"/data/out"}, read);
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  int64_t rows = 0;
+  for (const auto& unit : *units) rows += unit.batch->num_rows();
+  EXPECT_EQ(rows, 100);
+  // The same job on a disk that fills up at its third write: the run fails, the output and the
+  // directory beside it are as they were.
+  auto full = std::make_shared<FaultInjectingFileSystem>(memory);
+  full->FailNth(FsOperation::kWrite, 3, FsFault::kShort);
+  dataset::SinkOptions overwrite = sink;
+  overwrite.file_system = full;
+  overwrite.mode = dataset::SaveMode::kOverwrite;
+  const auto before = *memory->ListFilesRecursively("/data");
+  Pipeline q;
+  q.Write("write", q.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), overwrite);
+  auto failed = RunPipeline(ExecContext::Defaults(), q, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_TRUE(full->fired());
+  EXPECT_NE(failed.status().ToString().find("No space left on device"), std::string::npos) << failed.status().ToString();
+  EXPECT_EQ(*memory->ListFilesRecursively("/data"), before);
+}
+
+TEST_F(PipelineTest, SideFilesAreCommittedOnTheContextsFileSystem) {
+  // The step has written the side file's staged name; the run renames it over the old file
+  // through ExecContext::file_system, so a rename that file system refuses fails the run, leaves
+  // the old file as it was and removes the staged one.
+  const std::string vocab = (dir_ / "words.vocab").string();
+  std::ofstream(vocab) << "old\n";
+  auto refusing = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
+  ExecContext context = ExecContext::Defaults();
+  context.file_system = refusing;
+  for (const bool refuse : {true, false}) {
+    SCOPED_TRACE(refuse ? "refused" : "committed");
+    std::ofstream(StagedPath(vocab)) << "new\n";
+    if (refuse) refusing->FailNth(FsOperation::kRename, 1);
+    const int64_t calls_before = refusing->calls();
+    Pipeline p;
+    p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10)),
+            FeatherSink(dir_ / (refuse ? "refused" : "out")));
+    ASSERT_TRUE(p.AddSideFile(vocab).ok());
+    auto result = RunPipeline(context, p, RunOptions::Defaults(), nullptr);
+    EXPECT_GT(refusing->calls(), calls_before) << "the side file was not committed through the context's file system";
+    std::ifstream in(vocab);
+    const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(fs::exists(StagedPath(vocab)));
+    if (refuse) {
+      ASSERT_FALSE(result.ok());
+      EXPECT_TRUE(refusing->fired());
+      EXPECT_EQ(content, "old\n");
+    } else {
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+      EXPECT_EQ(content, "new\n");
+    }
+  }
+}
+
 TEST_F(PipelineTest, AnOutputRefusedAtCommitLeavesEveryOutputAsItWas) {
   // Another writer fills output "b" while the run is under way, so that its error-mode write
   // refuses at commit; output "a", sorted first, must not be committed either.
@@ -357,7 +430,7 @@ TEST_F(PipelineTest, AWriteRecordsItsSchemaAndReadersTypePartitionsByIt) {
   p.Write("write", p.ParDo("ids", rows, std::make_shared<Ids>()), sink);
   auto result = RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  auto recorded = dataset::ReadDatasetSchema((dir_ / "out").string());
+  auto recorded = dataset::ReadDatasetSchema(*LocalFileSystem::Instance(), (dir_ / "out").string());
   ASSERT_TRUE(recorded.ok() && recorded->has_value());
   EXPECT_EQ((*recorded)->partition_by, std::vector<std::string>{"bucket"});
   EXPECT_EQ((*recorded)->fields, (std::vector<dataset::RecordedField>{{"id", "int64", false}, {"bucket", "int32", false}}));

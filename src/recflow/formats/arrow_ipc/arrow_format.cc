@@ -11,17 +11,29 @@ namespace {
 using formats::FileToRead;
 using formats::FormatReadOptions;
 
-/// Arrow IPC reads take no options: the schema, dictionaries and body codec are in the input.
+/// Arrow IPC reads take no format words: the schema, dictionaries and body codec are in the input.
 class ArrowReadOptions final : public FormatReadOptions {
  public:
+  explicit ArrowReadOptions(IpcReadOptions options)
+      : FormatReadOptions(options.file_system), options_(std::move(options)) {}
   bool infers_schema() const override { return false; }
+  /// The reader's options (the file system the files are on).
+  const IpcReadOptions& options() const { return options_; }
+
+ private:
+  IpcReadOptions options_;
 };
 
 class ArrowOpener final : public formats::FileOpener {
  public:
+  explicit ArrowOpener(std::shared_ptr<const ArrowReadOptions> options) : options_(std::move(options)) {}
+
   Result<std::unique_ptr<Source>> Open(const FileToRead& file, const SchemaPtr& schema) override {
-    return OpenArrowSource(file.path, file.detected.sniffed.content);
+    return OpenArrowSource(file.path, file.detected.sniffed.content, options_->options());
   }
+
+ private:
+  std::shared_ptr<const ArrowReadOptions> options_;
 };
 
 class ArrowFormat final : public formats::FormatDescriptor {
@@ -34,11 +46,14 @@ class ArrowFormat final : public formats::FormatDescriptor {
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<ArrowReadOptions>());
+    IpcReadOptions o = IpcReadOptions::Defaults();
+    o.file_system = settings.file_system;
+    RETURN_NOT_OK(o.Validate());
+    return std::shared_ptr<const FormatReadOptions>(std::make_shared<ArrowReadOptions>(std::move(o)));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
-    return std::make_unique<ArrowOpener>();
+    return std::make_unique<ArrowOpener>(std::static_pointer_cast<const ArrowReadOptions>(std::move(options)));
   }
 
   std::span<const std::string_view> output_names() const override { return kOutputNames; }

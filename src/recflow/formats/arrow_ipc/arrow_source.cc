@@ -1,8 +1,6 @@
 // ArrowSource: IpcFileReader batches decoded by their units; IpcStreamReader batches decoded in order.
 #include "recflow/formats/arrow_ipc/arrow_source.h"
 
-#include <filesystem>
-
 #include "recflow/formats/arrow_ipc/ipc_file_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 
@@ -98,21 +96,24 @@ class StreamSource final : public Source {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats::ContentKind content) {
+Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats::ContentKind content,
+                                                const IpcReadOptions& options) {
+  RETURN_NOT_OK(options.Validate());
   const std::string name = path == "-" ? "<stdin>" : path;
   if (content == formats::ContentKind::kArrowFile) {
-    std::error_code ec;
-    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) {
+    const Result<FileInfo> info = path == "-" ? FileInfo() : options.file_system->GetTargetInfo(path);
+    if (!info.ok()) return info.status().WithFile(name);
+    if (info->type != FileType::kFile) {
       return Status::InvalidArgument(
                  "an Arrow IPC file needs random access (its footer is at the end), which standard input or a "
                  "pipe does not give: save it to a file and pass its path, or send it as an Arrow IPC stream")
           .WithFile(name);
     }
-    ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
+    ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path, options));
     const int batches = file->num_batches();
     return std::unique_ptr<Source>(std::make_unique<FileSource>(std::move(file), name, 0, batches));
   }
-  ASSIGN_OR_RETURN(auto stream, IpcStreamReader::OpenFile(path));
+  ASSIGN_OR_RETURN(auto stream, IpcStreamReader::OpenFile(path, options));
   return std::unique_ptr<Source>(std::make_unique<StreamSource>(std::move(stream), name));
 }
 

@@ -29,9 +29,10 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<Buffer> dat
   return reader;
 }
 
-Result<std::unique_ptr<FileReader>> FileReader::OpenFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, ReadWholeFile(path));
-  return Open(std::move(data), path);
+Result<std::unique_ptr<FileReader>> FileReader::OpenFile(const std::string& path, FileSystem& fs) {
+  Result<std::shared_ptr<Buffer>> data = fs.ReadWholeFile(path);
+  if (!data.ok()) return data.status().WithFile(path);
+  return Open(std::move(data).ValueUnsafe(), path);
 }
 
 Status FileReader::ParseFooter() {

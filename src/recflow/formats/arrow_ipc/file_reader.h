@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "recflow/core/buffer.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/batch_message.h"
 #include "recflow/formats/arrow_ipc/message.h"
@@ -31,8 +32,9 @@ class FileReader {
  public:
   /// Opens an in-memory file (zero-copy; the reader keeps `data` alive).
   static Result<std::unique_ptr<FileReader>> Open(std::shared_ptr<Buffer> data, std::string name);
-  /// Opens the local file `path` (memory-mapped).
-  static Result<std::unique_ptr<FileReader>> OpenFile(const std::string& path);
+  /// Opens file `path` of `fs`, read whole (memory-mapped when large and local).
+  static Result<std::unique_ptr<FileReader>> OpenFile(const std::string& path,
+                                                      FileSystem& fs = *LocalFileSystem::Instance());
 
   /// The schema in the footer.
   const SchemaDesc& schema() const { return schema_; }

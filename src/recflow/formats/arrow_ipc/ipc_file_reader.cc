@@ -22,8 +22,10 @@ Result<std::unique_ptr<IpcFileReader>> IpcFileReader::Open(std::shared_ptr<Buffe
 }
 
 Result<std::unique_ptr<IpcFileReader>> IpcFileReader::OpenFile(const std::string& path, const IpcReadOptions& options) {
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, Buffer::MapFile(path));
-  return Open(std::move(data), path, options);
+  RETURN_NOT_OK(options.Validate());
+  Result<std::shared_ptr<Buffer>> data = options.file_system->MapFile(path);
+  if (!data.ok()) return data.status().WithFile(path);
+  return Open(std::move(data).ValueUnsafe(), path, options);
 }
 
 Status IpcFileReader::ReadDictionaries() {

@@ -24,7 +24,7 @@ class IpcFileReader {
   /// of every dictionary and record batch.
   static Result<std::unique_ptr<IpcFileReader>> Open(std::shared_ptr<Buffer> data, std::string name,
                                                      const IpcReadOptions& options = IpcReadOptions::Defaults());
-  /// Memory-maps the local file `path`.
+  /// Maps file `path` of options.file_system (FileSystem::MapFile: mmap on the local one).
   static Result<std::unique_ptr<IpcFileReader>> OpenFile(const std::string& path,
                                                          const IpcReadOptions& options = IpcReadOptions::Defaults());
 

@@ -7,6 +7,7 @@ Status IpcReadOptions::Validate() const {
   if (max_decompressed_batch_bytes <= 0) {
     return Status::InvalidArgument("arrow ipc: max_decompressed_batch_bytes must be positive");
   }
+  if (file_system == nullptr) return Status::InvalidArgument("arrow ipc: read options without a file system");
   return Status::OK();
 }
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/status.h"
 
 namespace recflow::arrow_ipc {
@@ -15,10 +17,12 @@ struct IpcReadOptions {
   /// size, against that too); a batch over it is a DataError. What is allocated never exceeds
   /// the declared lengths either, so the real bound is the smaller of the two.
   int64_t max_decompressed_batch_bytes = int64_t{2} << 30;
+  /// Where OpenFile finds its file ("-", standard input, is always the process's own).
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 
-  /// 2 GiB of decompressed data per batch.
+  /// 2 GiB of decompressed data per batch, local files.
   static IpcReadOptions Defaults() { return {}; }
-  /// InvalidArgument unless the limit is positive.
+  /// InvalidArgument unless the limit is positive and there is a file system.
   Status Validate() const;
 };
 

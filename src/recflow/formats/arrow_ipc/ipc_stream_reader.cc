@@ -29,7 +29,8 @@ Result<std::unique_ptr<IpcStreamReader>> IpcStreamReader::Open(std::shared_ptr<B
 
 Result<std::unique_ptr<IpcStreamReader>> IpcStreamReader::OpenFile(const std::string& path,
                                                                    const IpcReadOptions& options) {
-  ASSIGN_OR_RETURN(auto messages, StreamReader::OpenFile(path));
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(auto messages, StreamReader::OpenFile(path, *options.file_system));
   return Open(std::move(messages), options);
 }
 

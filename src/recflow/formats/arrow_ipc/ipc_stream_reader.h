@@ -31,7 +31,7 @@ class IpcStreamReader {
   /// Reads from an in-memory stream without copying it.
   static Result<std::unique_ptr<IpcStreamReader>> Open(std::shared_ptr<Buffer> data, std::string name,
                                                        const IpcReadOptions& options = IpcReadOptions::Defaults());
-  /// Reads the local file `path` ("-" is standard input) as a stream.
+  /// Reads file `path` of options.file_system ("-" is standard input) as a stream.
   static Result<std::unique_ptr<IpcStreamReader>> OpenFile(const std::string& path,
                                                            const IpcReadOptions& options = IpcReadOptions::Defaults());
 

@@ -22,8 +22,8 @@ Result<std::unique_ptr<StreamReader>> StreamReader::Open(std::shared_ptr<Buffer>
   return Open(std::move(messages));
 }
 
-Result<std::unique_ptr<StreamReader>> StreamReader::OpenFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, FileInputStream::Open(path));
+Result<std::unique_ptr<StreamReader>> StreamReader::OpenFile(const std::string& path, FileSystem& fs) {
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenInputFile(fs, path));
   ASSIGN_OR_RETURN(auto messages, MessageReader::FromStream(std::move(in)));
   return Open(std::move(messages));
 }

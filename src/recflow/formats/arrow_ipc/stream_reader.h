@@ -6,6 +6,7 @@
 #include <string>
 
 #include "recflow/core/buffer.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/arrow_ipc/batch_message.h"
 #include "recflow/formats/arrow_ipc/message_reader.h"
@@ -22,8 +23,9 @@ class StreamReader {
   static Result<std::unique_ptr<StreamReader>> Open(std::unique_ptr<MessageReader> messages);
   /// Open over an in-memory stream (zero-copy).
   static Result<std::unique_ptr<StreamReader>> Open(std::shared_ptr<Buffer> data, std::string name);
-  /// Open over the local file `path` ("-" is standard input), read as a stream.
-  static Result<std::unique_ptr<StreamReader>> OpenFile(const std::string& path);
+  /// Open over file `path` of `fs` ("-" is standard input), read as a stream.
+  static Result<std::unique_ptr<StreamReader>> OpenFile(const std::string& path,
+                                                        FileSystem& fs = *LocalFileSystem::Instance());
 
   /// The stream's schema.
   const SchemaDesc& schema() const { return schema_; }

@@ -36,8 +36,9 @@ class AvroFormat final : public formats::FormatDescriptor {
     // The schema is in the file; a schema file does not apply.
     ReadOptions o = ReadOptions::Defaults();
     o.bad_blocks = settings.skip_bad ? BadBlocksMode::kSkip : BadBlocksMode::kFail;
+    o.file_system = settings.file_system;
     RETURN_NOT_OK(o.Validate());
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<AvroReadOptions>(o, false));
+    return std::shared_ptr<const FormatReadOptions>(std::make_shared<AvroReadOptions>(o, false, settings.file_system));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {

@@ -19,9 +19,8 @@ Result<AvroInput> OpenAvroInput(std::unique_ptr<InputStream> in, const ReadOptio
 
 Result<AvroInput> OpenAvroFile(const std::string& path, const ReadOptions& options) {
   RETURN_NOT_OK(options.Validate());
-  auto file = FileInputStream::Open(path);
-  if (!file.ok()) return file.status().WithFile(path);
-  return OpenAvroInput(*std::move(file), options);
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> file, OpenInputFile(*options.file_system, path));
+  return OpenAvroInput(std::move(file), options);
 }
 
 }  // namespace recflow::avro

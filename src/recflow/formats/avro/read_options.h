@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/status.h"
 #include "recflow/formats/source.h"
 
@@ -28,10 +29,12 @@ struct ReadOptions {
   /// Receives every skipped block (AvroReader with BadBlocksMode::kSkip; a Source reports them
   /// in DecodedUnit::skipped instead). The SkippedRecord's text is empty.
   std::function<void(const SkippedRecord&)> on_skipped_block;
+  /// Where files opened by path are found ("-", standard input, is always the process's own).
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 
-  /// 65536 records per batch, blocks of up to 256 MiB, fail on bad blocks.
+  /// 65536 records per batch, blocks of up to 256 MiB, fail on bad blocks, local files.
   static ReadOptions Defaults() { return {}; }
-  /// Checks that batch_rows and max_block_bytes are positive.
+  /// Checks that batch_rows and max_block_bytes are positive and there is a file system.
   Status Validate() const;
 };
 

@@ -24,7 +24,7 @@ class CsvOpener final : public formats::FileOpener {
     if (schema != nullptr) o.schema = schema;
     // Later files must name their columns as the first CSV file did.
     o.expected_header = header_;
-    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, formats::OpenDetectedStream(file));
+    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, formats::OpenDetectedStream(*options_->file_system(), file));
     return OpenCsvSource(std::move(in), o, header_.empty() ? &header_ : nullptr);
   }
 
@@ -55,7 +55,7 @@ class CsvFormat final : public formats::FormatDescriptor {
     o.null_values.insert(o.null_values.end(), nulls.begin(), nulls.end());
     formats::ApplyInferredSettings(settings, &o);
     RETURN_NOT_OK(o.Validate());
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<CsvReadOptions>(o, o.schema == nullptr));
+    return std::shared_ptr<const FormatReadOptions>(std::make_shared<CsvReadOptions>(o, o.schema == nullptr, settings.file_system));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {

@@ -22,7 +22,7 @@ class JsonlOpener final : public formats::FileOpener {
   Result<std::unique_ptr<Source>> Open(const FileToRead& file, const SchemaPtr& schema) override {
     ReadOptions o = options_->options();
     if (schema != nullptr) o.schema = schema;
-    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, formats::OpenDetectedStream(file));
+    ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, formats::OpenDetectedStream(*options_->file_system(), file));
     return OpenJsonlSource(std::move(in), o);
   }
 
@@ -41,7 +41,7 @@ class JsonlFormat final : public formats::FormatDescriptor {
     ReadOptions o = ReadOptions::Defaults();
     formats::ApplyInferredSettings(settings, &o);
     RETURN_NOT_OK(o.Validate());
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<JsonlReadOptions>(o, o.schema == nullptr));
+    return std::shared_ptr<const FormatReadOptions>(std::make_shared<JsonlReadOptions>(o, o.schema == nullptr, settings.file_system));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/output_format.h"
 #include "recflow/formats/registry/format_args.h"
@@ -53,15 +54,25 @@ struct ReadSettings {
   /// Format words: CSV's "delimiter", "quote", "header", "null_values", "comment"; TFRecord's
   /// "record_type", "max_record_bytes", "compression", "verify_crc", "skip_corrupt".
   FormatArgs args;
+  /// Where the files are found and opened (every FileOpener opens through it; "-", standard
+  /// input, is always the process's own). Never null.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 };
 
 /// A format's read options, parsed once from ReadSettings by its descriptor (or built typed by a
 /// caller that knows the format: the fast path, e.g. csv::CsvReadOptionsOf). Immutable.
 class FormatReadOptions {
  public:
+  /// Files are opened on `file_system` (ReadSettings::file_system; never null).
+  explicit FormatReadOptions(std::shared_ptr<FileSystem> file_system) : file_system_(std::move(file_system)) {}
   virtual ~FormatReadOptions() = default;
   /// True when files are read with an inferred schema (none given, none in the file).
   virtual bool infers_schema() const = 0;
+  /// The file system the format's FileOpener opens files on.
+  const std::shared_ptr<FileSystem>& file_system() const { return file_system_; }
+
+ private:
+  std::shared_ptr<FileSystem> file_system_;
 };
 
 /// A format's read options held as its own typed struct `T` (csv::ReadOptions, ...): what its
@@ -69,8 +80,9 @@ class FormatReadOptions {
 template <typename T>
 class TypedReadOptions final : public FormatReadOptions {
  public:
-  /// `infers_schema`: no schema given and none in the files.
-  TypedReadOptions(T options, bool infers_schema) : options_(std::move(options)), infers_schema_(infers_schema) {}
+  /// `infers_schema`: no schema given and none in the files; files are opened on `file_system`.
+  TypedReadOptions(T options, bool infers_schema, std::shared_ptr<FileSystem> file_system)
+      : FormatReadOptions(std::move(file_system)), options_(std::move(options)), infers_schema_(infers_schema) {}
   bool infers_schema() const override { return infers_schema_; }
   /// The typed options.
   const T& options() const { return options_; }

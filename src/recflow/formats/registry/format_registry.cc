@@ -2,7 +2,6 @@
 #include "recflow/formats/registry/format_registry.h"
 
 #include <algorithm>
-#include <filesystem>
 
 namespace recflow::formats {
 
@@ -18,9 +17,11 @@ std::string Joined(const std::vector<std::string_view>& words) {
   return list;
 }
 
-bool IsRegularFile(const std::string& path) {
-  std::error_code ec;
-  return path != "-" && std::filesystem::is_regular_file(path, ec);
+/// True when `path` names a regular file on `fs` (a symlink followed); false for "-" and on errors.
+bool IsRegularFile(FileSystem& fs, const std::string& path) {
+  if (path == "-") return false;
+  const Result<FileInfo> info = fs.GetTargetInfo(path);
+  return info.ok() && info->type == FileType::kFile;
 }
 
 }  // namespace
@@ -109,10 +110,11 @@ Result<const FormatDescriptor*> FormatRegistry::ParseOutputFormat(std::string_vi
   return Status::InvalidArgument("unknown output format '" + std::string(word) + "' (" + Joined(output_words()) + ")");
 }
 
-Result<DetectedFile> FormatRegistry::Detect(const std::string& path, const FormatDescriptor* forced) const {
+Result<DetectedFile> FormatRegistry::Detect(const std::string& path, const FormatDescriptor* forced,
+                                            FileSystem& fs) const {
   DetectedFile detected;
-  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path));
-  detected.rereadable = IsRegularFile(path);
+  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path, fs));
+  detected.rereadable = IsRegularFile(fs, path);
   const Sniffed& sniffed = detected.sniffed;
   if (forced != nullptr) {
     RETURN_NOT_OK(CheckReadableCodec(path, sniffed));

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/registry/format_descriptor.h"
 
@@ -41,14 +42,15 @@ class FormatRegistry {
   /// An output word (--to, a write step's `format:`); InvalidArgument listing the words otherwise.
   Result<const FormatDescriptor*> ParseOutputFormat(std::string_view word) const;
 
-  /// Sniffs `path` (SniffFile: standard input "-" and pipes are peeked, then still read from
+  /// Sniffs `path` on `fs` (SniffFile: standard input "-" and pipes are peeked, then still read from
   /// their first byte) and decides its format: `forced` unless it is null (--from), else the
   /// format that reads the content (FindByContent; an empty input with no telling suffix is read
   /// by the format claiming ContentKind::kEmpty). A codec or a format recflow does not read is a
   /// DataError naming the file and what was found (a forced format skips the content check), as
   /// is gzip/zlib around a format that refuses compressed files; bytes that say nothing, with no
   /// telling suffix, are NotFound ("pass --from").
-  Result<DetectedFile> Detect(const std::string& path, const FormatDescriptor* forced) const;
+  Result<DetectedFile> Detect(const std::string& path, const FormatDescriptor* forced,
+                              FileSystem& fs = *LocalFileSystem::Instance()) const;
 
  private:
   std::vector<std::unique_ptr<const FormatDescriptor>> formats_;

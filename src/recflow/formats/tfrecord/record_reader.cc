@@ -40,6 +40,7 @@ Status ReaderOptions::Validate() const {
   if (max_record_bytes < 1) {
     return Status::InvalidArgument("max_record_bytes must be at least 1, not " + std::to_string(max_record_bytes));
   }
+  if (file_system == nullptr) return Status::InvalidArgument("reader options without a file system");
   return Status::OK();
 }
 

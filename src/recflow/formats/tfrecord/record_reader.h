@@ -11,6 +11,7 @@
 #include "recflow/core/buffer.h"
 #include "recflow/core/compression.h"
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::tfrecord {
@@ -39,10 +40,12 @@ struct ReaderOptions {
   /// decompressed whole into memory. The CLI's --max-record-bytes and the read step's
   /// max_record_bytes set it.
   int64_t max_record_bytes = kDefaultMaxRecordBytes;
+  /// Where Open() finds its file ("-", standard input, is always the process's own).
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 
-  /// Auto-detected compression, CRCs verified, fail on the first fault, 1 GiB records.
+  /// Auto-detected compression, CRCs verified, fail on the first fault, 1 GiB records, local files.
   static ReaderOptions Defaults() { return {}; }
-  /// Checks that `compression` is a known codec and the cap is positive.
+  /// Checks that `compression` is a known codec, the cap is positive and there is a file system.
   Status Validate() const;
 };
 
@@ -57,7 +60,9 @@ class RecordReader {
   /// The number of problems kept for problems() when skipping corrupt records.
   static constexpr size_t kMaxKeptProblems = 16;
 
-  /// Opens a file (its codec sniffed from its first bytes unless set). "-" = stdin.
+  /// Opens a file on options.file_system (its codec sniffed from its first bytes unless set):
+  /// a regular file is mapped whole (FileSystem::MapFile: mmap on the local file system) and
+  /// read in place; anything else (a pipe) is streamed. "-" = stdin.
   static Result<std::unique_ptr<RecordReader>> Open(const std::string& path, const ReaderOptions& options);
   /// Reads records from memory (zero-copy for uncompressed input). `name` appears in errors.
   static Result<std::unique_ptr<RecordReader>> FromBuffer(std::shared_ptr<Buffer> data, std::string name,

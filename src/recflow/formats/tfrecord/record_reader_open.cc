@@ -1,7 +1,6 @@
 // RecordReader factories: files, buffers and streams, their codec sniffed (formats::Sniff) or given, and decompression.
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 
 #include "recflow/formats/sniff.h"
 #include "recflow/formats/tfrecord/framing.h"
@@ -70,15 +69,19 @@ Result<Compression> SniffCompression(const std::string& name, std::span<const ui
 }  // namespace
 
 Result<std::unique_ptr<RecordReader>> RecordReader::Open(const std::string& path, const ReaderOptions& options) {
-  std::error_code ec;
-  if (path != "-" && std::filesystem::is_regular_file(path, ec)) {
-    Result<std::shared_ptr<Buffer>> mapped = Buffer::MapFile(path);
-    if (!mapped.ok()) return mapped.status().WithFile(path);
-    return FromBuffer(std::move(mapped).ValueUnsafe(), path, options);
+  RETURN_NOT_OK(options.Validate());
+  FileSystem& fs = *options.file_system;
+  if (path != "-") {
+    Result<FileInfo> info = fs.GetTargetInfo(path);
+    if (!info.ok()) return info.status().WithFile(path);
+    if (info->type == FileType::kFile) {
+      Result<std::shared_ptr<Buffer>> data = fs.MapFile(path);
+      if (!data.ok()) return data.status().WithFile(path);
+      return FromBuffer(std::move(data).ValueUnsafe(), path, options);
+    }
   }
-  Result<std::unique_ptr<FileInputStream>> in = FileInputStream::Open(path);
-  if (!in.ok()) return in.status().WithFile(path);
-  return FromStream(std::move(in).ValueUnsafe(), options);
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenInputFile(fs, path));
+  return FromStream(std::move(in), options);
 }
 
 Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<Buffer> data, std::string name,

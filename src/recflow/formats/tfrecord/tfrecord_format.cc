@@ -60,12 +60,13 @@ class TfrecordFormat final : public formats::FormatDescriptor {
     ASSIGN_OR_RETURN(const std::string record_type, settings.args.String("record_type", "example"));
     ASSIGN_OR_RETURN(o.record_type, example::ParseRecordType(record_type));
     ASSIGN_OR_RETURN(o.reader, ReaderOptionsFromArgs(settings.args));
+    o.reader.file_system = settings.file_system;
     o.inference_records = settings.infer_rows;
     o.schema = settings.schema;
     o.type_hints = settings.type_hints;
     o.skip_bad_records = settings.skip_bad;
     RETURN_NOT_OK(o.Validate());
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<TfrecordReadOptions>(o, o.schema == nullptr));
+    return std::shared_ptr<const FormatReadOptions>(std::make_shared<TfrecordReadOptions>(o, o.schema == nullptr, settings.file_system));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
