@@ -250,16 +250,42 @@ TEST_P(ReadStreamTest, TheImporterReadsWhatADirectReadGivesInOrder) {
   }
 }
 
+// The opener of the case named `name`.
+SourcePtr (*OpenerOf(const std::string& name))() {
+  for (const FileCase& file : Cases()) {
+    if (file.name == name) return file.open;
+  }
+  ADD_FAILURE() << "no case " << name;
+  return [] { return SourcePtr(); };
+}
+
+// The values of recflow's own `batches` as the plain C loop prints them (same layout, walked
+// from ArrayData).
+std::vector<std::string> ValuesOf(const RawType& type, const std::vector<std::shared_ptr<RecordBatch>>& batches) {
+  std::vector<std::string> columns;
+  for (const auto& batch : batches) {
+    RawArray raw{batch->num_rows(), 0, {nullptr}, {}};
+    for (const auto& column : batch->columns()) raw.children.push_back(FromRecflow(*column));
+    AppendValues(type, raw, &columns);
+  }
+  return columns;
+}
+
+void ExpectSameValues(const RawType& type, const std::vector<std::string>& streamed,
+                      const std::vector<std::string>& direct) {
+  ASSERT_EQ(streamed.size(), direct.size());
+  for (size_t c = 0; c < direct.size(); ++c) {
+    EXPECT_EQ(streamed[c].find("not walked"), std::string::npos) << type.children[c].format;
+    EXPECT_EQ(streamed[c], direct[c]) << "column " << c << " (" << type.children[c].format << ")";
+  }
+}
+
 TEST_P(ReadStreamTest, APlainCLoopReadsTheValuesOfADirectRead) {
   RECFLOW_REQUIRE_TESTDATA();
   for (const char* name : {"mnist_tfrecord_small_units", "penguins_csv_small_blocks", "arrow_primitive"}) {
     SCOPED_TRACE(name);
-    SourcePtr (*open)() = nullptr;
-    for (const FileCase& file : Cases()) {
-      if (file.name == name) open = file.open;
-    }
-    SourcePtr direct_source = open();
-    SourcePtr stream_source = open();
+    SourcePtr direct_source = OpenerOf(name)();
+    SourcePtr stream_source = OpenerOf(name)();
     ASSERT_NE(direct_source, nullptr);
     ASSERT_NE(stream_source, nullptr);
     ArrowArrayStream stream = Export(stream_source->schema(), StageOver(stream_source), GetParam());
@@ -267,20 +293,42 @@ TEST_P(ReadStreamTest, APlainCLoopReadsTheValuesOfADirectRead) {
     int64_t batches = 0;
     const std::vector<std::string> streamed = ConsumeRaw(&stream, &type, &batches);
     EXPECT_EQ(stream.release, nullptr);
-
-    std::vector<std::string> direct;
     const auto expected = DirectBatches(*direct_source);
-    for (const auto& batch : expected) {
-      RawArray raw{batch->num_rows(), 0, {nullptr}, {}};
-      for (const auto& column : batch->columns()) raw.children.push_back(FromRecflow(*column));
-      AppendValues(type, raw, &direct);
-    }
     EXPECT_EQ(batches, static_cast<int64_t>(expected.size()));
-    ASSERT_EQ(streamed.size(), direct.size());
-    for (size_t c = 0; c < direct.size(); ++c) {
-      EXPECT_EQ(streamed[c].find("not walked"), std::string::npos) << type.children[c].format;
-      EXPECT_EQ(streamed[c], direct[c]) << "column " << c << " (" << type.children[c].format << ")";
+    ExpectSameValues(type, streamed, ValuesOf(type, expected));
+  }
+}
+
+TEST_P(ReadStreamTest, ArraysHeldPastReleaseOutliveTheRunAndItsSource) {
+  RECFLOW_REQUIRE_TESTDATA();
+  for (const char* name : {"mnist_tfrecord_small_units", "arrow_primitive"}) {
+    SCOPED_TRACE(name);
+    SourcePtr direct_source = OpenerOf(name)();
+    ASSERT_NE(direct_source, nullptr);
+    const auto expected = DirectBatches(*direct_source);
+    ArrowArrayStream stream{};
+    {
+      SourcePtr stream_source = OpenerOf(name)();
+      ASSERT_NE(stream_source, nullptr);
+      const SchemaPtr schema = stream_source->schema();
+      stream = Export(schema, StageOver(std::move(stream_source)), GetParam());
+    }  // the run holds the source alone now
+    ArrowSchema schema{};
+    ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+    const RawType type = TypeOf(schema);
+    schema.release(&schema);
+    std::vector<ArrowArray> held(2);
+    for (ArrowArray& array : held) {
+      ASSERT_EQ(stream.get_next(&stream, &array), 0);
+      ASSERT_NE(array.release, nullptr);
     }
+    stream.release(&stream);  // the run is cancelled or done, its thread joined, the source gone
+    std::vector<std::string> streamed;
+    for (ArrowArray& array : held) {
+      AppendValues(type, FromC(array), &streamed);
+      array.release(&array);
+    }
+    ExpectSameValues(type, streamed, ValuesOf(type, {expected[0], expected[1]}));
   }
 }
 
