@@ -1,11 +1,15 @@
 // ReadIntoStream over real files (TensorFlow's TFRecords, Apache Arrow's integration files, a CSV) run by RunStage into
 // an exported C stream: what a consumer reads — through the StreamReader importer and through a plain C loop walking the
-// ArrowArray structs — equals a direct read, in order, on 1 and 4 threads; releasing the stream early cancels the
-// stage; a decoding error reaches get_next naming file, offset and record as the direct read does.
+// ArrowArray structs — equals a direct read, in order, on 1 and 4 threads; a consumer that does not pull holds the
+// stage to its units in flight; releasing the stream early cancels the stage; a decoding error reaches get_next naming
+// file, offset and record as the direct read does.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -29,9 +33,10 @@ struct StageRecord {
   Status status;
 };
 
-// ReadIntoStream(source), recording how it ended.
-StreamRun StageOver(SourcePtr source, std::shared_ptr<StageRecord> record = std::make_shared<StageRecord>()) {
-  return [run = ReadIntoStream(std::move(source)), record](const ExecContext& context, Sink* sink) {
+// ReadIntoStream(source, stage_options), recording how it ended.
+StreamRun StageOver(SourcePtr source, std::shared_ptr<StageRecord> record = std::make_shared<StageRecord>(),
+                    StageOptions stage_options = StageOptions()) {
+  return [run = ReadIntoStream(std::move(source), stage_options), record](const ExecContext& context, Sink* sink) {
     record->status = run(context, sink);
     return record->status;
   };
@@ -69,11 +74,13 @@ std::vector<std::shared_ptr<RecordBatch>> DirectBatches(Source& source) {
   return batches;
 }
 
-ArrowArrayStream Export(const SchemaPtr& schema, StreamRun run, int threads, int64_t max_batches = 4) {
+ArrowArrayStream Export(const SchemaPtr& schema, StreamRun run, int threads, int64_t max_batches = 4,
+                        std::function<void()> on_full = nullptr) {
   ExecContext context;
   context.threads = threads;
   CStreamOptions options;
   options.max_batches = max_batches;
+  options.on_full = std::move(on_full);
   ArrowArrayStream stream{};
   const Status st = ExportRunStream(context, schema, std::move(run), options, &stream);
   EXPECT_TRUE(st.ok()) << st.ToString();
@@ -350,6 +357,29 @@ TEST_P(ReadStreamTest, ReleasingTheStreamEarlyCancelsTheStage) {
   reader->reset();  // the consumer breaks out of its loop: returns once the stage has
   EXPECT_EQ(record->status.code(), StatusCode::kCancelled) << record->status.ToString();
   EXPECT_LT(rows, 1000);
+}
+
+TEST_P(ReadStreamTest, AConsumerThatDoesNotPullHoldsTheStageBack) {
+  RECFLOW_REQUIRE_TESTDATA();
+  SourcePtr source = OpenTfrecord(Data("tfrecord/tfx/mnist.tfrecord"), 32 << 10);  // about 100 units
+  ASSERT_NE(source, nullptr);
+  const SchemaPtr schema = source->schema();
+  StageProgress progress;
+  StageOptions stage_options;
+  stage_options.progress = &progress;
+  auto record = std::make_shared<StageRecord>();
+  std::promise<void> full;
+  std::atomic<bool> once{false};
+  ArrowArrayStream stream = Export(schema, StageOver(std::move(source), record, stage_options), GetParam(),
+                                   /*max_batches=*/1, [&] {
+                                     if (!once.exchange(true)) full.set_value();
+                                   });
+  full.get_future().get();  // the stage's Emit waits: one batch queued, none pulled
+  stream.release(&stream);  // the stage read nothing after the stop; its thread is joined
+  EXPECT_EQ(record->status.code(), StatusCode::kCancelled);
+  // Units read are either in the stage (at most 2 × threads + 2 in flight) or queued (1).
+  EXPECT_LE(progress.units_read.load(), 2 * GetParam() + 2 + 1);
+  EXPECT_GE(progress.units_read.load(), 2);
 }
 
 // mnist.tfrecord rewritten with record `bad` replaced by bytes that are no tf.Example (its
