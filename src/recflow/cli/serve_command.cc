@@ -49,7 +49,7 @@ Status RunServe(const ServeFlags& flags) {
   ASSIGN_OR_RETURN(options.input_options,
                    dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
   options.batch_size = flags.batch_size;
-  ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
+  ASSIGN_OR_RETURN(options.batch_mode, ParseBatchMode(flags.batch_mode));
   options.columns = flags.columns;
   ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
   ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));

@@ -9,7 +9,7 @@
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/serve/connection_server.h"
-#include "recflow/serve/rebatcher.h"
+#include "recflow/columnar/rebatcher.h"
 
 namespace recflow::serve {
 
