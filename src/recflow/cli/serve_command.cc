@@ -1,12 +1,16 @@
-// `recflow serve`: flags → ServeOptions; a Server until a signal, or one pass to a descriptor.
+// `recflow serve`: flags → the stream of a pass over input files or of a pipeline run; a Server until a signal, or
+// one stream to a descriptor.
 #include "recflow/cli/serve_command.h"
 
 #include <fmt/core.h>
 #include <sys/resource.h>
 
 #include "recflow/cli/allocator_tuning.h"
+#include "recflow/cli/pipeline_file.h"
 #include "recflow/cli/stderr_log.h"
 #include "recflow/cli/termination.h"
+#include "recflow/serve/pass.h"
+#include "recflow/serve/pipeline_pass.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -41,9 +45,11 @@ void RaiseDescriptorLimit() {
   ::setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-}  // namespace
-
-Status RunServe(const ServeFlags& flags) {
+/// The stream of one pass of the inputs (FILES...): read, select the columns, scale, rebatch.
+Result<serve::StreamFunction> FilesStream(const ServeFlags& flags) {
+  if (!flags.output.empty() || !flags.set.empty()) {
+    return Status::InvalidArgument("--output and --set choose a step and parameters of a pipeline file (.yaml)");
+  }
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
   ASSIGN_OR_RETURN(options.input_options,
@@ -54,24 +60,59 @@ Status RunServe(const ServeFlags& flags) {
   ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
   ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
   options.client_memory_bytes = flags.client_memory_mb << 20;
-  options.connections.max_clients = flags.max_clients;
-  options.connections.max_waiting = flags.max_waiting;
-  options.connections.wait_timeout_ms = flags.wait_timeout_ms;
-  options.connections.send_timeout_ms = flags.send_timeout_ms;
-  ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
-  if (endpoint.kind == serve::Endpoint::Kind::kFd) {
-    serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
-    return serve::ServeOnePass(options, &out);
+  ASSIGN_OR_RETURN(std::shared_ptr<const serve::PassPlan> plan, serve::PassPlan::Make(std::move(options)));
+  return serve::StreamFunction([plan](OutputStream* out) { return plan->Stream(out); });
+}
+
+/// The stream of one run of the pipeline file flags.inputs[0], its step --output (or its one unread
+/// step) sent as IPC; the runs execute with `stop` and --threads.
+Result<serve::StreamFunction> PipelineStream(const ServeFlags& flags, const StopToken& stop, std::string* step) {
+  if (flags.inputs.size() != 1) return Status::InvalidArgument("serve takes one pipeline file, or input files");
+  if (!flags.columns.empty() || !flags.transforms.empty()) {
+    return Status::InvalidArgument("--columns and --transform apply to input files; a pipeline says it with its "
+                                   "select and standard_scale steps");
   }
-  // Before any thread starts: the first SIGINT or SIGTERM stops the server below, a second one
-  // ends the process at once.
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.inputs[0], flags.set));
+  arrow_ipc::IpcStreamSinkOptions stream;
+  stream.batch_rows = flags.batch_size;
+  ASSIGN_OR_RETURN(stream.batch_mode, ParseBatchMode(flags.batch_mode));
+  ASSIGN_OR_RETURN(stream.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
+  ExecContext context;
+  context.threads = flags.threads;
+  context.stop_token = stop;
+  ASSIGN_OR_RETURN(std::shared_ptr<const serve::PipelinePass> pass,
+                   serve::PipelinePass::Make(std::move(loaded.pipeline), flags.output, stream, std::move(context)));
+  *step = pass->step();
+  return serve::StreamFunction([pass](OutputStream* out) { return pass->Stream(out); });
+}
+
+}  // namespace
+
+Status RunServe(const ServeFlags& flags) {
+  ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
+  const bool pipeline = flags.inputs.size() == 1 && IsPipelineFile(flags.inputs[0]);
+  std::string step;
+  if (endpoint.kind == serve::Endpoint::Kind::kFd) {
+    ASSIGN_OR_RETURN(serve::StreamFunction stream, pipeline ? PipelineStream(flags, StopToken(), &step) : FilesStream(flags));
+    serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
+    return stream(&out);
+  }
+  // Before any thread starts: the first SIGINT or SIGTERM stops the server below (and the
+  // pipeline runs in flight), a second one ends the process at once.
   const StopToken stop = HandleTerminationSignals();
+  ASSIGN_OR_RETURN(serve::StreamFunction stream, pipeline ? PipelineStream(flags, stop, &step) : FilesStream(flags));
+  serve::ConnectionOptions connections;
+  connections.max_clients = flags.max_clients;
+  connections.max_waiting = flags.max_waiting;
+  connections.wait_timeout_ms = flags.wait_timeout_ms;
+  connections.send_timeout_ms = flags.send_timeout_ms;
   RaiseDescriptorLimit();
   UseOneArena();
   // A stderr nobody reads blocks its lines until a stop signal comes, never the stop itself.
   ASSIGN_OR_RETURN(std::shared_ptr<StderrLog> log, StderrLog::Open());
-  options.connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
-  ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
+  connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
+  ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, connections, std::move(stream)));
+  if (pipeline) log->Write("recflow serve: each connection runs " + flags.inputs[0] + " and gets step '" + step + "'");
   log->Write("recflow serve: listening on " + server->endpoint().ToString());
   stop.WaitForStop();
   log->Abandon();

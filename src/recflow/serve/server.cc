@@ -8,8 +8,12 @@ namespace recflow::serve {
 Result<std::unique_ptr<Server>> Server::Start(const Endpoint& endpoint, ServeOptions options) {
   const ConnectionOptions connections = options.connections;
   ASSIGN_OR_RETURN(std::shared_ptr<const PassPlan> plan, PassPlan::Make(std::move(options)));
-  ASSIGN_OR_RETURN(auto server, ConnectionServer::Start(endpoint, connections,
-                                                        [plan](OutputStream* out) { return plan->Stream(out); }));
+  return Start(endpoint, connections, [plan](OutputStream* out) { return plan->Stream(out); });
+}
+
+Result<std::unique_ptr<Server>> Server::Start(const Endpoint& endpoint, const ConnectionOptions& connections,
+                                              StreamFunction stream) {
+  ASSIGN_OR_RETURN(auto server, ConnectionServer::Start(endpoint, connections, std::move(stream)));
   return std::unique_ptr<Server>(new Server(std::move(server)));
 }
 
