@@ -1,10 +1,11 @@
-// PassPlan: a Pass over the inputs (units in order, the chosen columns), scaled, rebatched and written as IPC.
+// PassPlan: a Pass over the inputs (units in order, the chosen columns), scaled, and fed to an IpcStreamSink one
+// batch at a time.
 #include "recflow/serve/pass.h"
 
 #include <cstdio>
 #include <optional>
 
-#include "recflow/formats/arrow_ipc/ipc_writer.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_sink.h"
 #include "recflow/ops/columns/select.h"
 #include "recflow/serve/held_bytes.h"
 #include "recflow/serve/socket_stream.h"
@@ -67,11 +68,18 @@ std::string Mebibytes(int64_t bytes) {
   return text;
 }
 
-/// OutOfMemory when `batch` (just read), the rows `rebatcher` holds for the next batch and the
-/// send buffer take more than the pass may hold.
-Status CheckMemory(const Pass& pass, const std::shared_ptr<RecordBatch>& batch, const Rebatcher& rebatcher,
+/// Sends `partial` (null: nothing) through the rest of `sink`'s steps, one batch at a time.
+Status ProcessAndEmit(arrow_ipc::IpcStreamSink& sink, SinkPartial* partial) {
+  if (partial == nullptr) return Status::OK();
+  RETURN_NOT_OK(sink.Process(partial));
+  return sink.Emit(partial);
+}
+
+/// OutOfMemory when `batch` (just read), the rows `sink` holds for the next batch and the send
+/// buffer take more than the pass may hold.
+Status CheckMemory(const Pass& pass, const std::shared_ptr<RecordBatch>& batch, const arrow_ipc::IpcStreamSink& sink,
                    int64_t limit) {
-  std::vector<std::shared_ptr<RecordBatch>> held = rebatcher.pending();
+  std::vector<std::shared_ptr<RecordBatch>> held = sink.pending();
   held.push_back(batch);
   const int64_t bytes = HeldBytes(held) + FdOutputStream::kGatherBytes;
   if (bytes <= limit) return Status::OK();
@@ -99,21 +107,25 @@ Result<std::shared_ptr<const PassPlan>> PassPlan::Make(ServeOptions options) {
 Status PassPlan::Stream(OutputStream* out) const {
   ASSIGN_OR_RETURN(auto pass, Pass::Open(options_));
   const SchemaPtr schema = scaler_ != nullptr ? scaler_->output_schema() : pass->schema();
-  ASSIGN_OR_RETURN(auto writer, arrow_ipc::IpcWriter::OpenStream(out, schema, options_.ipc));
-  Rebatcher rebatcher(options_.batch_size, options_.batch_mode);
+  arrow_ipc::IpcStreamSinkOptions stream;
+  stream.batch_rows = options_.batch_size;
+  stream.batch_mode = options_.batch_mode;
+  stream.ipc = options_.ipc;
+  ASSIGN_OR_RETURN(auto sink, arrow_ipc::IpcStreamSink::Open(out, schema, stream));
   while (true) {
     ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, pass->Next());
     if (batch == nullptr) break;
     if (scaler_ != nullptr) {
       ASSIGN_OR_RETURN(batch, scaler_->Apply(*batch));
     }
-    RETURN_NOT_OK(CheckMemory(*pass, batch, rebatcher, options_.client_memory_bytes));
-    ASSIGN_OR_RETURN(auto ready, rebatcher.Add(std::move(batch)));
-    for (const auto& b : ready) RETURN_NOT_OK(writer->Write(*b));
+    RETURN_NOT_OK(CheckMemory(*pass, batch, *sink, options_.client_memory_bytes));
+    ASSIGN_OR_RETURN(auto partial, sink->Consume(nullptr, batch));
+    RETURN_NOT_OK(sink->Merge(partial.get()));
+    RETURN_NOT_OK(ProcessAndEmit(*sink, partial.get()));
   }
-  ASSIGN_OR_RETURN(auto rest, rebatcher.Finish());
-  for (const auto& b : rest) RETURN_NOT_OK(writer->Write(*b));
-  return writer->Finish();  // which flushes
+  ASSIGN_OR_RETURN(auto rest, sink->Drain());
+  RETURN_NOT_OK(ProcessAndEmit(*sink, rest.get()));
+  return sink->Finish();  // which flushes
 }
 
 }  // namespace recflow::serve
