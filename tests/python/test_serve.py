@@ -407,3 +407,17 @@ steps:
     assert result.returncode == 2 and "--columns and --transform apply to input files" in result.stderr
     result = run("serve", rows_csv, "--listen", "-", "--output", "small")
     assert result.returncode == 2 and "--output and --set choose a step and parameters of a pipeline" in result.stderr
+
+
+def test_a_client_leaving_a_served_pipeline_drops_only_its_own_run(serve, big_csv, tmp_path):
+    pipeline = tmp_path / "big.yaml"
+    pipeline.write_text(f"steps:\n  - read: {big_csv}\n  - filter: \"id < 150000\"\n")
+    served = serve(pipeline, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "1000")
+    with contextlib.closing(connect(served.endpoint)) as leaving:
+        assert len(leaving.recv(1 << 10)) > 0  # its run has started streaming
+        leaving.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # leave with a reset
+    served.wait_for_log("client 1: dropped")
+    table = run_node("arrow_serve_read.mjs", served.endpoint, "--count", timeout=TIMEOUT_S)
+    assert table.returncode == 0, table.stderr
+    assert json.loads(table.stdout)["rows"] == 150000
+    served.wait_for_log("client 2: pass complete")
