@@ -421,3 +421,26 @@ def test_a_client_leaving_a_served_pipeline_drops_only_its_own_run(serve, big_cs
     assert table.returncode == 0, table.stderr
     assert json.loads(table.stdout)["rows"] == 150000
     served.wait_for_log("client 2: pass complete")
+
+
+def test_transform_standard_scale_serves_what_the_pipelines_standard_scale_step_does(recflow_bin, run, testdata,
+                                                                                     tmp_path):
+    # The short form's scaling and the pipeline step share one kernel: the same bytes for the same rows.
+    csv = testdata / "csv" / "penguins_processed.csv"
+    short = subprocess.run([str(recflow_bin), "serve", str(csv), "--listen", "-", "--columns",
+                            "species,body_mass_g", "--transform", "standard-scale:body_mass_g"],
+                           capture_output=True, timeout=TIMEOUT_S)
+    assert short.returncode == 0, short.stderr
+    pipeline = tmp_path / "scale.yaml"
+    pipeline.write_text(f"steps:\n  - read: {csv}\n  - select: [species, body_mass_g]\n"
+                        "  - standard_scale: [body_mass_g]\n")
+    served = subprocess.run([str(recflow_bin), "serve", str(pipeline), "--listen", "-"], capture_output=True,
+                            timeout=TIMEOUT_S)
+    assert served.returncode == 0, served.stderr
+    assert short.stdout == served.stdout
+    from statistics import fmean, pstdev
+    masses = [float(line.split(",")[4]) for line in csv.read_text().splitlines()[1:]]
+    received = tmp_path / "short.arrows"
+    received.write_bytes(short.stdout)
+    got = [json.loads(line)["body_mass_g"] for line in cat_lines(run, received)]
+    assert got == pytest.approx([(m - fmean(masses)) / pstdev(masses) for m in masses], rel=1e-9, abs=1e-12)

@@ -1,5 +1,5 @@
-// PassPlan: a Pass over the inputs (units in order, the chosen columns), scaled, and fed to an IpcStreamSink one
-// batch at a time.
+// PassPlan: a Pass over the inputs (units in order, the chosen columns), scaled by the standard_scale step's kernel
+// (ops::ColumnScaler), and fed to an IpcStreamSink one batch at a time.
 #include "recflow/serve/pass.h"
 
 #include <cstdio>
@@ -68,6 +68,21 @@ std::string Mebibytes(int64_t bytes) {
   return text;
 }
 
+/// The indices of `columns` in `schema`; InvalidArgument for a missing or non-numeric one.
+Result<std::vector<int>> ScaledColumns(const Schema& schema, const std::vector<std::string>& columns) {
+  std::vector<int> indices;
+  for (const std::string& name : columns) {
+    const int index = schema.GetFieldIndex(name);
+    if (index < 0) return Status::InvalidArgument("standard-scale: no column '" + name + "' in " + schema.ToString());
+    const DataType& type = *schema.field(index)->type();
+    if (!type.is_integer() && !type.is_floating()) {
+      return Status::InvalidArgument("standard-scale: column '" + name + "' is " + type.ToString() + ", not a number");
+    }
+    indices.push_back(index);
+  }
+  return indices;
+}
+
 /// Sends `partial` (null: nothing) through the rest of `sink`'s steps, one batch at a time.
 Status ProcessAndEmit(arrow_ipc::IpcStreamSink& sink, SinkPartial* partial) {
   if (partial == nullptr) return Status::OK();
@@ -95,18 +110,24 @@ Status CheckMemory(const Pass& pass, const std::shared_ptr<RecordBatch>& batch, 
 Result<std::shared_ptr<const PassPlan>> PassPlan::Make(ServeOptions options) {
   RETURN_NOT_OK(options.Validate());
   ASSIGN_OR_RETURN(auto pass, Pass::Open(options));  // inputs and columns are checked here
-  std::shared_ptr<const StandardScaler> scaler;
+  std::optional<ops::ColumnScaler> scaler;
+  std::vector<ops::Moments> moments(options.standard_scale.size());
   if (!options.standard_scale.empty()) {
-    ASSIGN_OR_RETURN(auto fitted,
-                     StandardScaler::Fit(*pass->schema(), options.standard_scale, [&] { return pass->Next(); }));
-    scaler = std::move(fitted);
+    ASSIGN_OR_RETURN(std::vector<int> indices, ScaledColumns(*pass->schema(), options.standard_scale));
+    ASSIGN_OR_RETURN(ops::ColumnScaler made, ops::ColumnScaler::Make(pass->schema(), options.standard_scale, false));
+    scaler.emplace(std::move(made));
+    while (true) {
+      ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, pass->Next());
+      if (batch == nullptr) break;
+      for (size_t k = 0; k < indices.size(); ++k) RETURN_NOT_OK(moments[k].Add(*batch->column_data(indices[k])));
+    }
   }
-  return std::shared_ptr<const PassPlan>(new PassPlan(std::move(options), std::move(scaler)));
+  return std::shared_ptr<const PassPlan>(new PassPlan(std::move(options), std::move(scaler), std::move(moments)));
 }
 
 Status PassPlan::Stream(OutputStream* out) const {
   ASSIGN_OR_RETURN(auto pass, Pass::Open(options_));
-  const SchemaPtr schema = scaler_ != nullptr ? scaler_->output_schema() : pass->schema();
+  const SchemaPtr schema = scaler_ ? scaler_->output_schema() : pass->schema();
   arrow_ipc::IpcStreamSinkOptions stream;
   stream.batch_rows = options_.batch_size;
   stream.batch_mode = options_.batch_mode;
@@ -115,8 +136,8 @@ Status PassPlan::Stream(OutputStream* out) const {
   while (true) {
     ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, pass->Next());
     if (batch == nullptr) break;
-    if (scaler_ != nullptr) {
-      ASSIGN_OR_RETURN(batch, scaler_->Apply(*batch));
+    if (scaler_) {
+      ASSIGN_OR_RETURN(batch, scaler_->Apply(*batch, moments_));
     }
     RETURN_NOT_OK(CheckMemory(*pass, batch, *sink, options_.client_memory_bytes));
     ASSIGN_OR_RETURN(auto partial, sink->Consume(nullptr, batch));

@@ -2,11 +2,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/serve/serve_options.h"
-#include "recflow/serve/standard_scaler.h"
+#include "recflow/ops/columns/moments.h"
+#include "recflow/ops/columns/scale.h"
 
 namespace recflow::serve {
 
@@ -15,7 +18,9 @@ namespace recflow::serve {
 class PassPlan {
  public:
   /// Validates `options`, opens the inputs once (so a missing input or column fails here, not
-  /// in every pass) and fits the scaler over a first pass when columns are to be scaled.
+  /// in every pass) and, when columns are to be scaled, fits their moments over a first pass
+  /// (ops::Moments, nulls skipped: population mean and standard deviation, as the pipeline's
+  /// standard_scale step). InvalidArgument for a missing or non-numeric scaled column.
   static Result<std::shared_ptr<const PassPlan>> Make(ServeOptions options);
 
   /// Writes one full pass as one IPC stream (schema, batches, end-of-stream) to `out`, reading
@@ -24,11 +29,12 @@ class PassPlan {
   Status Stream(OutputStream* out) const;
 
  private:
-  PassPlan(ServeOptions options, std::shared_ptr<const StandardScaler> scaler)
-      : options_(std::move(options)), scaler_(std::move(scaler)) {}
+  PassPlan(ServeOptions options, std::optional<ops::ColumnScaler> scaler, std::vector<ops::Moments> moments)
+      : options_(std::move(options)), scaler_(std::move(scaler)), moments_(std::move(moments)) {}
 
   ServeOptions options_;
-  std::shared_ptr<const StandardScaler> scaler_;
+  std::optional<ops::ColumnScaler> scaler_;  // the standard_scale step's kernel, when columns are scaled
+  std::vector<ops::Moments> moments_;        // per scaled column, fitted over a first pass
 };
 
 }  // namespace recflow::serve

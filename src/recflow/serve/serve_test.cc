@@ -23,7 +23,6 @@
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
-#include "recflow/serve/standard_scaler.h"
 #include "recflow/serve/stream_client.h"
 #include "recflow/testing/sample_arrays.h"
 #include "recflow/testing/testdata.h"
@@ -224,33 +223,6 @@ TEST(LogQueueTest, PushNeverWaitsForABlockedCallbackAndDropsAreCountedAndTold) {
                                              "3 log lines dropped: the log did not keep up"}));
 }
 
-TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
-  auto schema = Schema::Make({Field::Make("a", int32()), Field::Make("b", utf8())});
-  auto a = ArrayData::Make(int32(), 4, {recflow::testing::ValidityOf("1101"), BufferOf<int32_t>({1, 2, 0, 3})}, 1);
-  auto b = ArrayData::Make(utf8(), 4, {nullptr, BufferOf<int32_t>({0, 0, 0, 0, 0}), Buffer::FromString("")}, 0);
-  auto batch = *RecordBatch::Make(schema, 4, {a, b});
-  bool given = false;
-  auto scaler = StandardScaler::Fit(*schema, {"a"}, [&]() -> Result<std::shared_ptr<RecordBatch>> {
-    if (given) return std::shared_ptr<RecordBatch>();
-    given = true;
-    return batch;
-  });
-  ASSERT_TRUE(scaler.ok()) << scaler.status().ToString();
-  EXPECT_EQ((*scaler)->moments()[0].count, 3);
-  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].mean, 2.0);
-  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].stddev(), std::sqrt(2.0 / 3.0));
-  auto scaled = (*scaler)->Apply(*batch);
-  ASSERT_TRUE(scaled.ok());
-  Float64Array values((*scaled)->column_data(0));
-  EXPECT_DOUBLE_EQ(values.Value(0), -1.0 / std::sqrt(2.0 / 3.0));
-  EXPECT_TRUE(values.IsNull(2));
-  EXPECT_DOUBLE_EQ(values.Value(3), 1.0 / std::sqrt(2.0 / 3.0));
-  EXPECT_EQ(StandardScaler::Fit(*schema, {"b"}, [] { return Result<std::shared_ptr<RecordBatch>>(nullptr); })
-                .status()
-                .code(),
-            StatusCode::kInvalidArgument);
-}
-
 /// A CSV of `rows` rows "id,text" in a scratch dir.
 std::string WriteCsv(const recflow::testing::ScratchDir& dir, int64_t rows) {
   const std::string path = dir.File("rows.csv");
@@ -303,6 +275,30 @@ ServeOptions CsvOptions(const std::string& csv, int64_t batch_size) {
   options.batch_size = batch_size;
   options.columns = {"id"};
   return options;
+}
+
+TEST(ServerTest, StandardScaleFitsPopulationMomentsOverAFirstPassSkippingNullsAndRefusesText) {
+  recflow::testing::ScratchDir dir;
+  const std::string csv = dir.File("scaled.csv");
+  std::ofstream(csv) << "a,b\n1,x\n2,y\n,z\n3,w\n";
+  ServeOptions options = ServeOptions::Defaults();
+  options.inputs = {csv};
+  options.standard_scale = {"a"};
+  BufferOutputStream out;
+  ASSERT_TRUE(ServeOnePass(options, &out).ok());
+  auto reader = arrow_ipc::IpcStreamReader::Open(out.Finish(), "<pass>");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto batch = (*reader)->Next();
+  ASSERT_TRUE(batch.ok() && *batch != nullptr);
+  Float64Array values((*batch)->column_data(0));  // mean 2, population std sqrt(2/3)
+  EXPECT_DOUBLE_EQ(values.Value(0), -1.0 / std::sqrt(2.0 / 3.0));
+  EXPECT_DOUBLE_EQ(values.Value(1), 0.0);
+  EXPECT_TRUE(values.IsNull(2));
+  EXPECT_DOUBLE_EQ(values.Value(3), 1.0 / std::sqrt(2.0 / 3.0));
+  options.standard_scale = {"b"};
+  const Status text = ServeOnePass(options, &out);
+  EXPECT_EQ(text.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(text.message().find("standard-scale: column 'b' is utf8, not a number"), std::string::npos) << text.ToString();
 }
 
 TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {
