@@ -348,7 +348,7 @@ def test_a_pipeline_runs_for_each_connection_and_arrow_js_reads_its_output(serve
     pipeline.write_text(PENGUIN_PIPELINE)
     served = serve(pipeline, "--listen", endpoint_for(kind, tmp_path), "--batch-size", "16", "--set", f"data={source}",
                    "--set", "min_mass=0.3")
-    assert f"runs {pipeline} and gets step 'select'" in served.log()
+    served.wait_for_log(f"each connection runs {pipeline} and gets step 'select'")
     expected = penguins_expected(pb, source, 0.3)
     rows = len(expected["species"])
     assert 16 < rows < 234

@@ -1,9 +1,12 @@
 // PipelinePass: the served step chosen among the unread ones; each pass a RunPipeline with an IpcStreamSink output.
 #include "recflow/serve/pipeline_pass.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/serve/client_memory_cap.h"
 
 namespace recflow::serve {
 
@@ -52,20 +55,38 @@ Result<int> ChooseServedStep(const pipeline::Pipeline& p, const std::string& req
 }
 
 Result<std::shared_ptr<const PipelinePass>> PipelinePass::Make(std::shared_ptr<const pipeline::Pipeline> pipeline,
-                                                               const std::string& output,
-                                                               const arrow_ipc::IpcStreamSinkOptions& stream,
+                                                               const std::string& output, const PassOptions& options,
                                                                ExecContext context) {
   RETURN_NOT_OK(context.Validate());
   if (pipeline->has_deferred()) return Status::InvalidArgument("the pipeline's inputs do not exist yet");
   ASSIGN_OR_RETURN(const int step, ChooseServedStep(*pipeline, output));
-  return std::shared_ptr<const PipelinePass>(new PipelinePass(std::move(pipeline), step, stream, std::move(context)));
+  return std::shared_ptr<const PipelinePass>(new PipelinePass(std::move(pipeline), step, options, std::move(context)));
 }
 
 Status PipelinePass::Stream(OutputStream* out) const {
-  ASSIGN_OR_RETURN(auto sink, arrow_ipc::IpcStreamSink::Open(out, pipeline_->node(step_).schema, stream_));
-  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
-  options.outputs[step()] = sink.get();
-  return pipeline::RunPipeline(context_, *pipeline_, options, nullptr).status();
+  ASSIGN_OR_RETURN(auto stream, arrow_ipc::IpcStreamSink::Open(out, pipeline_->node(step_).schema, options_.stream));
+  std::optional<ClientMemoryCap> cap;
+  if (options_.client_memory_bytes > 0) cap.emplace(stream.get(), options_.client_memory_bytes);
+  pipeline::RunOptions run = pipeline::RunOptions::Defaults();
+  run.outputs[step()] = cap ? static_cast<Sink*>(&*cap) : stream.get();
+  StopSource stop;
+  ExecContext context = context_;
+  context.stop_token = stop.token();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_ >= 0) stop.RequestStop(stopped_);
+    running_.push_back(&stop);
+  }
+  const Status st = pipeline::RunPipeline(context, *pipeline_, run, nullptr).status();
+  std::lock_guard<std::mutex> lock(mutex_);
+  running_.erase(std::find(running_.begin(), running_.end(), &stop));
+  return st;
+}
+
+void PipelinePass::StopRuns(int signal) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stopped_ = signal;
+  for (StopSource* stop : running_) stop->RequestStop(signal);
 }
 
 }  // namespace recflow::serve

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "recflow/columnar/builder.h"
@@ -64,11 +68,11 @@ TEST(PipelinePassTest, ServesTheOneUnreadStepOrTheOneNamedAndRefusesWhatItCannot
 
 TEST(PipelinePassTest, ConcurrentConnectionsEachRunThePipelineAndGetEveryRowInOrder) {
   recflow::testing::ScratchDir dir;
-  arrow_ipc::IpcStreamSinkOptions stream;
-  stream.batch_rows = 64;
+  PassOptions options;
+  options.stream.batch_rows = 64;
   ExecContext context;
   context.threads = 2;
-  auto pass = PipelinePass::Make(EvenIds(5000), "", stream, context);
+  auto pass = PipelinePass::Make(EvenIds(5000), "", options, context);
   ASSERT_TRUE(pass.ok()) << pass.status().ToString();
   EXPECT_EQ((*pass)->step(), "even");
   ConnectionOptions connections;
@@ -97,18 +101,41 @@ TEST(PipelinePassTest, ConcurrentConnectionsEachRunThePipelineAndGetEveryRowInOr
   for (const auto& ids : received) EXPECT_EQ(ids, expected);
 }
 
-TEST(PipelinePassTest, AStopRequestedBeforeARunCancelsItAfterTheSchema) {
-  StopSource stop;
-  ExecContext context;
-  context.stop_token = stop.token();
-  auto pass = PipelinePass::Make(EvenIds(1000), "even", arrow_ipc::IpcStreamSinkOptions{}, context);
+TEST(PipelinePassTest, StopRunsCancelsTheRunInFlightAndEveryLaterOne) {
+  // The filter of the first unit waits until the test has stopped the runs: the run is in flight.
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool running = false, stopped = false;
+  auto p = EvenIds(1000);
+  p->Filter("gate", PCollection(p.get(), 1), [&](const pipeline::RowView&) -> Result<bool> {
+    std::unique_lock<std::mutex> lock(mutex);
+    running = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return stopped; });
+    return true;
+  });
+  auto pass = PipelinePass::Make(p, "gate", PassOptions{}, ExecContext::Defaults());
   ASSERT_TRUE(pass.ok()) << pass.status().ToString();
-  ASSERT_TRUE(stop.RequestStop());
   BufferOutputStream out;
-  EXPECT_EQ((*pass)->Stream(&out).code(), StatusCode::kCancelled);
+  Status st;
+  std::thread run([&] { st = (*pass)->Stream(&out); });
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(60), [&] { return running; }));
+  }
+  (*pass)->StopRuns(SIGTERM);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopped = true;
+  }
+  cv.notify_all();
+  run.join();
+  EXPECT_EQ(st.code(), StatusCode::kCancelled) << st.ToString();
   const std::shared_ptr<Buffer> bytes = out.Finish();
   EXPECT_GT(bytes->size(), 0);  // the schema message, no end-of-stream
   EXPECT_NE(bytes->view().substr(bytes->size() - 8), std::string_view("\xff\xff\xff\xff\0\0\0\0", 8));
+  BufferOutputStream later;
+  EXPECT_EQ((*pass)->Stream(&later).code(), StatusCode::kCancelled);  // a run after the stop stops at once
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ namespace recflow::serve {
 /// as ConnectionServer describes.
 class Server {
  public:
-  /// Opens the inputs once (their schema; fits the scaler), binds `endpoint` (tcp or unix) and
-  /// starts accepting on a background thread.
+  /// Builds the inputs' pass once (MakeFilesPass: opens the inputs, fits the scaled columns),
+  /// binds `endpoint` (tcp or unix) and starts accepting on a background thread.
   static Result<std::unique_ptr<Server>> Start(const Endpoint& endpoint, ServeOptions options);
   /// Binds `endpoint` (tcp or unix) and sends every accepted connection what `stream` writes
   /// (a PipelinePass's Stream), treating clients as `connections` say.
