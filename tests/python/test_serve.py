@@ -306,3 +306,141 @@ def test_sigterm_stops_the_server_even_when_nobody_reads_its_stderr(recflow_bin,
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=TIMEOUT_S)
+
+
+# A served pipeline: TensorFlow's penguin records (TFX test data), filtered, scaled and projected; `data` and
+# `min_mass` are set on the command line.
+PENGUIN_PIPELINE = """
+name: penguins-served
+params: {data: none, min_mass: "0"}
+steps:
+  - read: {path: "${data}"}
+  - filter: "body_mass_g > ${min_mass} and species != 2"
+  - standard_scale: [culmen_length_mm, body_mass_g]
+  - select: [species, culmen_length_mm, body_mass_g]
+"""
+
+
+def penguins_expected(pb, source, min_mass: float) -> dict:
+    """The served columns computed independently: records parsed by python3-protobuf, filtered, then
+    (x - mean) / population std."""
+    from statistics import fmean, pstdev
+    from tfrecord_util import read_tfrecord
+
+    rows = []
+    for record in read_tfrecord(source):
+        feature = pb.Example.FromString(record).features.feature
+        species = feature["species"].int64_list.value[0]
+        mass = feature["body_mass_g"].float_list.value[0]
+        if mass > min_mass and species != 2:
+            rows.append((species, feature["culmen_length_mm"].float_list.value[0], mass))
+    columns = {"species": [r[0] for r in rows]}
+    for name, values in (("culmen_length_mm", [r[1] for r in rows]), ("body_mass_g", [r[2] for r in rows])):
+        mean, std = fmean(values), pstdev(values)
+        columns[name] = [(v - mean) / std for v in values]
+    return columns
+
+
+@pytest.mark.parametrize("kind", ["tcp", "unix"])
+def test_a_pipeline_runs_for_each_connection_and_arrow_js_reads_its_output(serve, testdata, pb, tmp_path, kind):
+    source = testdata / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz"
+    pipeline = tmp_path / "penguins.yaml"
+    pipeline.write_text(PENGUIN_PIPELINE)
+    served = serve(pipeline, "--listen", endpoint_for(kind, tmp_path), "--batch-size", "16", "--set", f"data={source}",
+                   "--set", "min_mass=0.3")
+    served.wait_for_log(f"each connection runs {pipeline} and gets step 'select'")
+    expected = penguins_expected(pb, source, 0.3)
+    rows = len(expected["species"])
+    assert 16 < rows < 234
+    with ThreadPoolExecutor(max_workers=2) as pool:  # concurrent connections, each its own run
+        tables = list(pool.map(lambda _: read_with_arrow_js(served.endpoint), range(2)))
+    for table in tables:
+        assert table["schema"] == ["species", "culmen_length_mm", "body_mass_g"]
+        assert table["batches"] == [16] * (rows // 16) + ([rows % 16] if rows % 16 else [])
+        assert table["columns"]["species"] == expected["species"]
+        for name in ("culmen_length_mm", "body_mass_g"):
+            assert table["columns"][name] == pytest.approx(expected[name], rel=1e-9, abs=1e-12), name
+    served.wait_for_log("pass complete", count=2)
+
+
+def test_a_pipeline_step_chosen_with_output_streams_on_stdout(recflow_bin, run, testdata, pb, tmp_path):
+    source = testdata / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz"
+    pipeline = tmp_path / "penguins.yaml"
+    pipeline.write_text(PENGUIN_PIPELINE)
+    result = subprocess.run([str(recflow_bin), "serve", str(pipeline), "--listen", "-", "--output", "filter", "--set",
+                             f"data={source}", "--set", "min_mass=0.5", "--threads", "2"],
+                            capture_output=True, timeout=TIMEOUT_S)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith(END_OF_STREAM)
+    received = tmp_path / "filtered.arrows"
+    received.write_bytes(result.stdout)
+    species = [json.loads(line)["species"] for line in cat_lines(run, received)]
+    # The rows the filter keeps, unscaled, as many as the independent computation finds.
+    assert species == penguins_expected(pb, source, 0.5)["species"]
+
+
+def test_serving_a_pipeline_says_what_is_wrong(run, tmp_path, rows_csv):
+    two_leaves = tmp_path / "two.yaml"
+    two_leaves.write_text(f"""
+steps:
+  - read: {rows_csv}
+  - name: small
+    filter: "id < 10"
+  - name: big
+    input: read
+    filter: "id >= 10"
+""")
+    result = run("serve", two_leaves, "--listen", "-")
+    assert result.returncode == 2
+    assert "the pipeline has 2 steps nothing reads ('small', 'big'): choose the one to serve with --output STEP" in \
+        result.stderr
+    result = run("serve", two_leaves, "--listen", "-", "--output", "nope")
+    assert result.returncode == 2
+    assert "--output nope: no such step ('read', 'small', 'big')" in result.stderr
+    writes = tmp_path / "writes.yaml"
+    writes.write_text(f"steps:\n  - read: {rows_csv}\n  - write: {{path: {tmp_path / 'out'}}}\n")
+    result = run("serve", writes, "--listen", "-")
+    assert result.returncode == 2
+    assert "step 'write' writes files: a served pipeline runs once per connection and may only stream" in result.stderr
+    assert not (tmp_path / "out").exists()
+    result = run("serve", two_leaves, "--listen", "-", "--columns", "id")
+    assert result.returncode == 2 and "--columns and --transform apply to input files" in result.stderr
+    result = run("serve", rows_csv, "--listen", "-", "--output", "small")
+    assert result.returncode == 2 and "--output and --set choose a step and parameters of a pipeline" in result.stderr
+
+
+def test_a_client_leaving_a_served_pipeline_drops_only_its_own_run(serve, big_csv, tmp_path):
+    pipeline = tmp_path / "big.yaml"
+    pipeline.write_text(f"steps:\n  - read: {big_csv}\n  - filter: \"id < 150000\"\n")
+    served = serve(pipeline, "--listen", endpoint_for("unix", tmp_path), "--batch-size", "1000")
+    with contextlib.closing(connect(served.endpoint)) as leaving:
+        assert len(leaving.recv(1 << 10)) > 0  # its run has started streaming
+        leaving.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # leave with a reset
+    served.wait_for_log("client 1: dropped")
+    table = run_node("arrow_serve_read.mjs", served.endpoint, "--count", timeout=TIMEOUT_S)
+    assert table.returncode == 0, table.stderr
+    assert json.loads(table.stdout)["rows"] == 150000
+    served.wait_for_log("client 2: pass complete")
+
+
+def test_transform_standard_scale_serves_what_the_pipelines_standard_scale_step_does(recflow_bin, run, testdata,
+                                                                                     tmp_path):
+    # The short form's scaling and the pipeline step share one kernel: the same bytes for the same rows.
+    csv = testdata / "csv" / "penguins_processed.csv"
+    short = subprocess.run([str(recflow_bin), "serve", str(csv), "--listen", "-", "--columns",
+                            "species,body_mass_g", "--transform", "standard-scale:body_mass_g"],
+                           capture_output=True, timeout=TIMEOUT_S)
+    assert short.returncode == 0, short.stderr
+    pipeline = tmp_path / "scale.yaml"
+    pipeline.write_text(f"steps:\n  - read: {csv}\n  - select: [species, body_mass_g]\n"
+                        "  - standard_scale: [body_mass_g]\n")
+    served = subprocess.run([str(recflow_bin), "serve", str(pipeline), "--listen", "-"], capture_output=True,
+                            timeout=TIMEOUT_S)
+    assert served.returncode == 0, served.stderr
+    assert short.stdout == served.stdout
+    from statistics import fmean, pstdev
+    masses = [float(line.split(",")[4]) for line in csv.read_text().splitlines()[1:]]
+    received = tmp_path / "short.arrows"
+    received.write_bytes(short.stdout)
+    got = [json.loads(line)["body_mass_g"] for line in cat_lines(run, received)]
+    assert got == pytest.approx([(m - fmean(masses)) / pstdev(masses) for m in masses], rel=1e-9, abs=1e-12)

@@ -182,8 +182,16 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f, bool reads_splits) {
 }
 
 CLI::App* AddServeCommand(CLI::App* app, ServeFlags* f) {
-  CLI::App* c = app->add_subcommand("serve", "Serve the inputs as Arrow IPC streams: one full pass per connection");
-  c->add_option("INPUT", f->inputs, "Files, directories or globs of any format recflow reads")->required();
+  CLI::App* c = app->add_subcommand(
+      "serve", "Serve the inputs, or a pipeline's output, as Arrow IPC streams: one full pass per connection");
+  c->add_option("INPUT", f->inputs,
+                "Files, directories or globs of any format recflow reads; or one pipeline file (.yaml), run anew "
+                "for each connection")
+      ->required();
+  c->add_option("--output", f->output, "The pipeline step to serve (default: its one step nothing reads)");
+  c->add_option("--set", f->set, "Override a pipeline parameter (KEY=VALUE, repeatable)");
+  c->add_option("--threads", f->threads, "Worker threads of each pipeline run (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
   c->add_option("--listen", f->listen, "tcp://HOST:PORT, HOST:PORT, [::1]:PORT, unix:///PATH, fd://N or - (stdout)")
       ->required();
   c->add_option("--batch-size", f->batch_size, "Rows per batch")->check(CLI::PositiveNumber)->capture_default_str();

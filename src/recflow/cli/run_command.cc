@@ -8,25 +8,12 @@
 #include <fstream>
 
 #include "recflow/cli/live_display.h"
+#include "recflow/cli/pipeline_file.h"
 #include "recflow/core/printable.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/yaml_pipeline.h"
 
 namespace recflow::cli {
-
-namespace {
-
-Result<pipeline::YamlPipeline> Load(const RunFlags& flags, const pipeline::YamlLoadOptions& options = {}) {
-  std::vector<std::pair<std::string, std::string>> overrides;
-  for (const std::string& item : flags.set) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) return Status::InvalidArgument("--set " + item + ": expected KEY=VALUE");
-    overrides.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
-  return pipeline::LoadPipelineYaml(flags.pipeline, overrides, pipeline::BuiltinSteps(), options);
-}
-
-}  // namespace
 
 Status RunStepsCommand(StdoutWriter* out) {
   const pipeline::StepRegistry registry = pipeline::BuiltinSteps();
@@ -40,7 +27,7 @@ Status RunStepsCommand(StdoutWriter* out) {
 
 Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags));
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set));
   const pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");
@@ -68,7 +55,8 @@ Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
 
 Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out) {
   // An input an earlier job makes may not exist yet: plan what can be planned and say what waits.
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, Load(flags, {.defer_missing_inputs = true}));
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded,
+                   LoadPipelineFile(flags.pipeline, flags.set, {.defer_missing_inputs = true}));
   ASSIGN_OR_RETURN(pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
   for (const std::string& line : pipeline::DeferredSummary(*loaded.pipeline)) {
     fmt::print(stderr, "recflow: warning: {}\n", PrintableText(line));

@@ -1,12 +1,16 @@
-// `recflow serve`: flags → ServeOptions; a Server until a signal, or one pass to a descriptor.
+// `recflow serve`: flags → the stream of a pass over input files or of a pipeline run; a Server until a signal, or
+// one stream to a descriptor.
 #include "recflow/cli/serve_command.h"
 
 #include <fmt/core.h>
 #include <sys/resource.h>
 
 #include "recflow/cli/allocator_tuning.h"
+#include "recflow/cli/pipeline_file.h"
 #include "recflow/cli/stderr_log.h"
 #include "recflow/cli/termination.h"
+#include "recflow/serve/files_pass.h"
+#include "recflow/serve/pipeline_pass.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
 
@@ -41,40 +45,88 @@ void RaiseDescriptorLimit() {
   ::setrlimit(RLIMIT_NOFILE, &limit);
 }
 
-}  // namespace
+/// What every pass of `flags` writes: batches, compression and the client memory cap.
+Result<serve::PassOptions> PassOptionsOf(const ServeFlags& flags) {
+  serve::PassOptions pass;
+  pass.stream.batch_rows = flags.batch_size;
+  ASSIGN_OR_RETURN(pass.stream.batch_mode, ParseBatchMode(flags.batch_mode));
+  ASSIGN_OR_RETURN(pass.stream.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
+  pass.client_memory_bytes = flags.client_memory_mb << 20;
+  return pass;
+}
 
-Status RunServe(const ServeFlags& flags) {
+/// The pass of the input files (FILES...): read, select the columns, scale (fitted once, here).
+Result<std::shared_ptr<const serve::PipelinePass>> FilesPass(const ServeFlags& flags, const ExecContext& context) {
+  if (!flags.output.empty() || !flags.set.empty()) {
+    return Status::InvalidArgument("--output and --set choose a step and parameters of a pipeline file (.yaml)");
+  }
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
   ASSIGN_OR_RETURN(options.input_options,
                    dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
-  options.batch_size = flags.batch_size;
-  ASSIGN_OR_RETURN(options.batch_mode, serve::ParseBatchMode(flags.batch_mode));
+  ASSIGN_OR_RETURN(const serve::PassOptions pass, PassOptionsOf(flags));
+  options.batch_size = pass.stream.batch_rows;
+  options.batch_mode = pass.stream.batch_mode;
+  options.ipc = pass.stream.ipc;
+  options.client_memory_bytes = pass.client_memory_bytes;
   options.columns = flags.columns;
   ASSIGN_OR_RETURN(options.standard_scale, ScaledColumns(flags.transforms));
-  ASSIGN_OR_RETURN(options.ipc.compression, arrow_ipc::ParseIpcCompression(flags.compression));
-  options.client_memory_bytes = flags.client_memory_mb << 20;
-  options.connections.max_clients = flags.max_clients;
-  options.connections.max_waiting = flags.max_waiting;
-  options.connections.wait_timeout_ms = flags.wait_timeout_ms;
-  options.connections.send_timeout_ms = flags.send_timeout_ms;
+  return serve::MakeFilesPass(options, context);
+}
+
+/// The pass of the pipeline file flags.inputs[0]: its step --output (or its one unread step).
+Result<std::shared_ptr<const serve::PipelinePass>> PipelineFilePass(const ServeFlags& flags,
+                                                                    const ExecContext& context) {
+  if (flags.inputs.size() != 1) return Status::InvalidArgument("serve takes one pipeline file, or input files");
+  if (!flags.columns.empty() || !flags.transforms.empty()) {
+    return Status::InvalidArgument("--columns and --transform apply to input files; a pipeline says it with its "
+                                   "select and standard_scale steps");
+  }
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.inputs[0], flags.set));
+  ASSIGN_OR_RETURN(const serve::PassOptions pass, PassOptionsOf(flags));
+  return serve::PipelinePass::Make(std::move(loaded.pipeline), flags.output, pass, context);
+}
+
+/// The pass `flags` ask for, its runs executing with --threads.
+Result<std::shared_ptr<const serve::PipelinePass>> MakePass(const ServeFlags& flags) {
+  ExecContext context;
+  context.threads = flags.threads;
+  return flags.inputs.size() == 1 && IsPipelineFile(flags.inputs[0]) ? PipelineFilePass(flags, context)
+                                                                      : FilesPass(flags, context);
+}
+
+}  // namespace
+
+Status RunServe(const ServeFlags& flags) {
   ASSIGN_OR_RETURN(serve::Endpoint endpoint, serve::ParseEndpoint(flags.listen));
   if (endpoint.kind == serve::Endpoint::Kind::kFd) {
+    ASSIGN_OR_RETURN(auto pass, MakePass(flags));
     serve::FdOutputStream out(endpoint.fd, endpoint.ToString(), /*owned=*/false);
-    return serve::ServeOnePass(options, &out);
+    return pass->Stream(&out);
   }
-  // Before any thread starts: the first SIGINT or SIGTERM stops the server below, a second one
-  // ends the process at once.
+  // Before any thread starts: the first SIGINT or SIGTERM stops the server below (and the
+  // runs in flight), a second one ends the process at once.
   const StopToken stop = HandleTerminationSignals();
+  ASSIGN_OR_RETURN(auto pass, MakePass(flags));
+  serve::ConnectionOptions connections;
+  connections.max_clients = flags.max_clients;
+  connections.max_waiting = flags.max_waiting;
+  connections.wait_timeout_ms = flags.wait_timeout_ms;
+  connections.send_timeout_ms = flags.send_timeout_ms;
   RaiseDescriptorLimit();
   UseOneArena();
   // A stderr nobody reads blocks its lines until a stop signal comes, never the stop itself.
   ASSIGN_OR_RETURN(std::shared_ptr<StderrLog> log, StderrLog::Open());
-  options.connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
-  ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, std::move(options)));
+  connections.log = [log](const std::string& line) { log->Write("recflow serve: " + line); };
+  ASSIGN_OR_RETURN(auto server, serve::Server::Start(endpoint, connections,
+                                                    [pass](OutputStream* out) { return pass->Stream(out); }));
   log->Write("recflow serve: listening on " + server->endpoint().ToString());
+  if (IsPipelineFile(flags.inputs[0])) {
+    log->Write("recflow serve: each connection runs " + flags.inputs[0] + " and gets step '" + pass->step() + "'");
+  }
   stop.WaitForStop();
   log->Abandon();
+  pass->StopRuns(stop.signal());
   server->Stop();
   const serve::ServeStats& s = server->stats();
   log->Write(fmt::format("recflow serve: stopped ({} connections, {} full passes, {} dropped, {} refused, {} bytes sent)",

@@ -1,4 +1,4 @@
-// `recflow serve`: the inputs as Arrow IPC streams to trainers, one full pass per connection.
+// `recflow serve`: the inputs, or a pipeline's output, as Arrow IPC streams to trainers, one full pass per connection.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,10 @@ namespace recflow::cli {
 
 /// Raw values of `recflow serve`'s flags.
 struct ServeFlags {
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs;  ///< input files, or one pipeline file (.yaml, .yml)
+  std::string output;               ///< a pipeline's step to serve (empty: its one unread step)
+  std::vector<std::string> set;     ///< a pipeline's KEY=VALUE parameter overrides
+  int threads = 0;                  ///< a pipeline run's worker threads (0: all cores)
   std::string listen;
   int64_t batch_size = 1024;
   std::string batch_mode = "keep_remainder";
@@ -28,7 +31,8 @@ struct ServeFlags {
   SourceFlags source;
 };
 
-/// Serves until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), then
+/// Serves one pass of the input files — or one run of the pipeline file, streaming its chosen
+/// step — per connection until SIGINT or SIGTERM (tcp and unix endpoints; each event logged on stderr), then
 /// stops the server and returns OK (a second signal while it stops ends the process at once, see
 /// HandleTerminationSignals); or writes one pass to the descriptor of an fd:// or `-` endpoint
 /// and returns.

@@ -11,10 +11,13 @@
 #include <thread>
 #include <vector>
 
+#include "recflow/testing/failing_output.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow {
 namespace {
+
+using testing::FailingOutputStream;
 
 std::span<const uint8_t> Bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
@@ -294,26 +297,6 @@ TEST(ChunkedCompressionTest, NoneWritesTheBytesAsTheyAre) {
   EXPECT_EQ(Join(Compression::kNone, {chunk, Chunk(Compression::kNone, "ef")}), "abcdef");
   EXPECT_EQ(Join(Compression::kNone, {}), "");
 }
-
-/// Accepts `budget` bytes, then fails every write.
-class FailingOutputStream final : public OutputStream {
- public:
-  explicit FailingOutputStream(int64_t budget) : budget_(budget) {}
-  Status Write(const void*, int64_t n) override {
-    if (position_ + n > budget_) return Status::IOError("disk full");
-    position_ += n;
-    return Status::OK();
-  }
-  Status Flush() override { return Status::OK(); }
-  Status Close() override { return Status::OK(); }
-  int64_t position() const override { return position_; }
-  const std::string& name() const override { return name_; }
-
- private:
-  int64_t budget_;
-  int64_t position_ = 0;
-  std::string name_ = "failing";
-};
 
 TEST(ChunkedCompressionTest, OutputErrorsPropagateAndStick) {
   const CompressedChunk chunk = Chunk(Compression::kGzip, SampleData(10'000, 13));

@@ -11,6 +11,7 @@
 #include "recflow/ops/columns/select.h"
 #include "recflow/ops/columns/type_name.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
+#include "recflow/pipeline/column_steps.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/fitted_combiners.h"
 
@@ -32,27 +33,10 @@ Result<FieldPtr> InputField(StepContext& ctx, const std::string& key, const std:
   return schema->field(index);
 }
 
-// select, drop or rename: a projection resolved against the step's input when it was built.
-class ProjectionDoFn final : public DoFn {
- public:
-  explicit ProjectionDoFn(ops::Projection projection) : projection_(std::move(projection)) {}
-  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
-    RETURN_NOT_OK(ops::CheckPlannedSchema(*projection_.input_schema(), *input, "projection"));
-    return projection_.output_schema();
-  }
-  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
-    ASSIGN_OR_RETURN(auto out, projection_.Apply(input));
-    return DoFnOutput{std::move(out), {}};
-  }
-
- private:
-  ops::Projection projection_;
-};
-
 // The step's ParDo applying `projection`, or the error resolving it.
 BuildResult AddProjection(StepContext& ctx, Result<ops::Projection> projection) {
   if (!projection.ok()) return projection.status();
-  return AddParDo(ctx, std::make_shared<ProjectionDoFn>(std::move(projection).ValueUnsafe()));
+  return AddParDo(ctx, MakeProjectionDoFn(std::move(projection).ValueUnsafe()));
 }
 
 BuildResult BuildSelect(StepContext& ctx) {
@@ -127,33 +111,6 @@ BuildResult BuildFillNull(StepContext& ctx) {
   return AddParDo(ctx, MakeColumnDoFn(std::move(jobs)));
 }
 
-// standard_scale / min_max_scale, second pass: the columns resolved when the step was built,
-// scaled by the moments of the side input "fit" (one column per scaled column).
-class ScaleDoFn final : public DoFn {
- public:
-  ScaleDoFn(ops::ColumnScaler scaler, std::vector<std::string> columns)
-      : scaler_(std::move(scaler)), columns_(std::move(columns)) {}
-  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
-    RETURN_NOT_OK(ops::CheckPlannedSchema(*scaler_.input_schema(), *input, "scale"));
-    return scaler_.output_schema();
-  }
-  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext& ctx) const override {
-    ASSIGN_OR_RETURN(auto fit, ctx.side_inputs().Singleton("fit"));
-    std::vector<ops::Moments> moments;
-    for (int k = 0; k < fit->num_columns(); ++k) {
-      ASSIGN_OR_RETURN(ops::Moments m, ReadMoments(*fit->column_data(k), 0));
-      moments.push_back(m);
-    }
-    ASSIGN_OR_RETURN(auto out, scaler_.Apply(input, moments));
-    return DoFnOutput{std::move(out), {}};
-  }
-  std::optional<std::vector<std::string>> WrittenColumns() const override { return columns_; }
-
- private:
-  ops::ColumnScaler scaler_;
-  std::vector<std::string> columns_;
-};
-
 // standard_scale / min_max_scale: moments of each column in a first pass, then scaling.
 BuildResult BuildScale(StepContext& ctx, bool min_max) {
   ASSIGN_OR_RETURN(auto columns, ctx.args->StringList("columns"));
@@ -166,7 +123,7 @@ BuildResult BuildScale(StepContext& ctx, bool min_max) {
   ASSIGN_OR_RETURN(ops::ColumnScaler scaler, ops::ColumnScaler::Make(ctx.input().schema(), columns, min_max));
   PCollection fit = ctx.pipeline->CombineGlobally(ctx.name + ".fit", ctx.input(), std::move(aggregates));
   ctx.options.side_inputs.emplace_back("fit", fit);
-  return AddParDo(ctx, std::make_shared<ScaleDoFn>(std::move(scaler), std::move(columns)));
+  return AddParDo(ctx, MakeScaleDoFn(std::move(scaler), std::move(columns)));
 }
 
 // vocabulary: the column's vocabulary in a first pass, then ids (and optionally the file).

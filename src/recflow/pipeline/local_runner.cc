@@ -18,6 +18,9 @@ namespace recflow::pipeline {
 Status RunOptions::Validate() const {
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
+  for (const auto& [step, sink] : outputs) {
+    if (sink == nullptr) return Status::InvalidArgument("the output of step '" + step + "' has no sink");
+  }
   return Status::OK();
 }
 
@@ -29,8 +32,13 @@ using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 class Run {
  public:
   Run(const ExecContext& context, const Pipeline& pipeline, const Plan& plan, const RunOptions& options,
-      RunMetrics* metrics)
-      : context_(context), pipeline_(pipeline), plan_(plan), options_(options), metrics_(metrics) {}
+      std::map<int, Sink*> outputs, RunMetrics* metrics)
+      : context_(context),
+        pipeline_(pipeline),
+        plan_(plan),
+        options_(options),
+        outputs_(std::move(outputs)),
+        metrics_(metrics) {}
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
@@ -51,10 +59,12 @@ class Run {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
+    for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
+    for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     for (auto& side_file : side_files_) RETURN_NOT_OK(Fail(side_file->Commit()));
     RETURN_NOT_OK(letters_.Close());
@@ -75,6 +85,7 @@ class Run {
     std::vector<dataset::DatasetSink*> sinks;
     for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
     st = AbortOutputs(std::move(st), sinks);
+    for (auto& [id, sink] : outputs_) (void)sink->Abort();
     for (auto& side_file : side_files_) {
       if (side_file->Abort().ok() && st.code() == StatusCode::kCancelled) {
         st = st.WithNote("; " + dataset::RemovedOutputNote(side_file->target()));
@@ -141,6 +152,11 @@ class Run {
       resources.kept_sinks[id] = stage_sinks.size();
       stage_sinks.push_back({kept[id].get(), pipeline_.node(id).name});
     }
+    for (int id : stage.outputs) {
+      metrics_->step(id).stage = number;
+      resources.output_sinks[id] = stage_sinks.size();
+      stage_sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
+    }
     resources.pipeline = &pipeline_;
     resources.stage = &stage;
     resources.stage_number = number;
@@ -186,6 +202,7 @@ class Run {
   const Pipeline& pipeline_;
   const Plan& plan_;
   const RunOptions& options_;
+  std::map<int, Sink*> outputs_;  // the caller's sinks by the node they take the rows of
   RunMetrics* metrics_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
@@ -193,6 +210,22 @@ class Run {
   std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
   std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
 };
+
+// `outputs` by node id; InvalidArgument naming the steps when a name is not one of them.
+Result<std::map<int, Sink*>> ResolveOutputs(const Pipeline& pipeline, const std::map<std::string, Sink*>& outputs) {
+  std::map<int, Sink*> ids;
+  for (const auto& [step, sink] : outputs) {
+    const auto& nodes = pipeline.nodes();
+    const auto it = std::find_if(nodes.begin(), nodes.end(), [&](const Node& n) { return n.name == step; });
+    if (it == nodes.end()) {
+      std::string names;
+      for (const Node& n : nodes) names += (names.empty() ? "" : ", ") + n.name;
+      return Status::InvalidArgument("no step '" + step + "' to output (steps: " + names + ")");
+    }
+    ids[it->id] = sink;
+  }
+  return ids;
+}
 
 }  // namespace
 
@@ -203,11 +236,14 @@ Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeli
   if (pipeline.has_deferred()) {
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
   }
-  ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline));
+  ASSIGN_OR_RETURN(auto outputs, ResolveOutputs(pipeline, options.outputs));
+  std::vector<int> output_ids;
+  for (const auto& [id, sink] : outputs) output_ids.push_back(id);
+  ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline, output_ids));
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;
   metrics->Reset(pipeline, plan.stages.size());
-  Run run(context, pipeline, plan, options, metrics);
+  Run run(context, pipeline, plan, options, std::move(outputs), metrics);
   return run.Execute();
 }
 

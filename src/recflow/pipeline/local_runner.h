@@ -2,12 +2,14 @@
 // whichever steps have work, outputs committed together when every stage succeeded.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "recflow/core/exec_context.h"
 #include "recflow/dataset/dataset_sink.h"
+#include "recflow/formats/sink.h"
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/pipeline.h"
 #include "recflow/pipeline/plan.h"
@@ -20,9 +22,15 @@ struct RunOptions {
   int max_in_flight = 0;
   /// Rows per batch of GroupByKey and combine outputs.
   int64_t group_batch_rows = 4096;
+  /// Sinks the caller supplies (borrowed), by the name of the step whose rows they take: each
+  /// gets that step's rows in input order as a sink of the stage in which they flow (the step
+  /// counts as consumed, so it runs even when nothing else reads it). Their Finish runs with
+  /// the outputs' after the last stage, their Commit after the files are committed, their Abort
+  /// when the run fails.
+  std::map<std::string, Sink*> outputs;
   /// Default bounds.
   static RunOptions Defaults() { return {}; }
-  /// InvalidArgument for a negative max_in_flight or non-positive group_batch_rows.
+  /// InvalidArgument for a negative max_in_flight, non-positive group_batch_rows or a null output.
   Status Validate() const;
 };
 

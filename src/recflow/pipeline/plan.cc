@@ -27,9 +27,18 @@ void CollectUpstream(const Pipeline& pipeline, int id, std::set<int>* steps, std
 
 }  // namespace
 
-Result<Plan> MakePlan(const Pipeline& pipeline) {
+Result<Plan> MakePlan(const Pipeline& pipeline, const std::vector<int>& outputs) {
   RETURN_NOT_OK(pipeline.status());
   const auto& nodes = pipeline.nodes();
+  std::vector<bool> output(nodes.size(), false);
+  for (int id : outputs) {
+    if (id < 0 || static_cast<size_t>(id) >= nodes.size()) return Status::InvalidArgument("no step " + std::to_string(id));
+    if (nodes[static_cast<size_t>(id)].kind == NodeKind::kWrite) {
+      return Status::InvalidArgument("step '" + nodes[static_cast<size_t>(id)].name +
+                                     "' writes files and has no rows to send to an output");
+    }
+    output[static_cast<size_t>(id)] = true;
+  }
   // avail[n]: the stage in which n's rows flow; consume[n]: the stage a sink reads its input in.
   std::vector<int> avail(nodes.size(), 0), consume(nodes.size(), 0);
   std::vector<bool> side_input(nodes.size(), false);
@@ -47,6 +56,7 @@ Result<Plan> MakePlan(const Pipeline& pipeline) {
   int last = 0;
   for (const Node& node : nodes) {
     if (node.kind == NodeKind::kWrite || IsBarrier(node.kind)) last = std::max(last, consume[static_cast<size_t>(node.id)]);
+    if (output[static_cast<size_t>(node.id)]) last = std::max(last, avail[static_cast<size_t>(node.id)]);
   }
   Plan plan;
   for (int level = 0; level <= last; ++level) {
@@ -60,12 +70,12 @@ Result<Plan> MakePlan(const Pipeline& pipeline) {
         stage.sinks.push_back(node.id);
         for (int input : node.inputs) CollectUpstream(pipeline, input, &steps, &roots);
       }
-      if (kept) {
-        stage.materialized.push_back(node.id);
-        CollectUpstream(pipeline, node.id, &steps, &roots);
-      }
+      const bool out = output[id] && avail[id] == level;
+      if (kept) stage.materialized.push_back(node.id);
+      if (out) stage.outputs.push_back(node.id);
+      if (kept || out) CollectUpstream(pipeline, node.id, &steps, &roots);
     }
-    if (stage.sinks.empty() && stage.materialized.empty()) continue;
+    if (stage.sinks.empty() && stage.materialized.empty() && stage.outputs.empty()) continue;
     stage.steps.assign(steps.begin(), steps.end());
     stage.roots.assign(roots.begin(), roots.end());
     plan.stages.push_back(std::move(stage));
@@ -128,6 +138,7 @@ std::string PlanToText(const Pipeline& pipeline, const Plan& plan) {
     section("steps (fused)", stage.steps);
     section("consumers", stage.sinks);
     section("kept as side inputs", stage.materialized);
+    section("outputs", stage.outputs);
   }
   return text;
 }
@@ -152,7 +163,7 @@ std::string PlanToDot(const Pipeline& pipeline, const Plan& plan) {
   for (size_t s = 0; s < plan.stages.size(); ++s) {
     dot += "  subgraph cluster_" + std::to_string(s) + " {\n    label=\"stage " + std::to_string(s + 1) + "\";\n";
     const Stage& stage = plan.stages[s];
-    for (const auto* ids : {&stage.steps, &stage.sinks}) {
+    for (const auto* ids : {&stage.steps, &stage.sinks, &stage.outputs}) {
       for (int id : *ids) {
         if (!placed.insert(id).second) continue;
         dot += "    n" + std::to_string(id) + ";\n";

@@ -22,6 +22,8 @@ struct Stage {
   std::vector<int> sinks;
   /// Nodes whose whole output is kept as a side input of a later stage.
   std::vector<int> materialized;
+  /// Nodes whose rows go to a sink the caller supplies (RunOptions::outputs), in input order.
+  std::vector<int> outputs;
 };
 
 /// The stages in the order they run.
@@ -31,9 +33,11 @@ struct Plan {
 
 /// Cuts `pipeline` into stages: a step runs in the first stage after all of its side inputs
 /// are complete and after the GroupByKeys and combines it reads from; reads and element-wise
-/// steps are recomputed where a later stage needs them. Steps that feed nothing are left out.
-/// The pipeline's build error, if any, is returned instead.
-Result<Plan> MakePlan(const Pipeline& pipeline);
+/// steps are recomputed where a later stage needs them. Steps that feed nothing are left out;
+/// the nodes of `outputs` (ids of steps with rows, not writes) are consumed by the caller's
+/// sinks, in the first stage in which their rows flow. The pipeline's build error, if any, is
+/// returned instead.
+Result<Plan> MakePlan(const Pipeline& pipeline, const std::vector<int>& outputs = {});
 
 /// The plan as text: one block per stage listing its inputs, fused steps and consumers, with
 /// each node's kind, description and schema (for a deferred node, why it is not known yet).

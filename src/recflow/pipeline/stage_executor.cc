@@ -113,7 +113,7 @@ class Stage {
       stats_.input_records += t->input_records;
       if (!Fail(program_->Assign(t->info, t->state.get()))) {
         for (size_t k = 0; k < sinks_.size() && !stop_.load(std::memory_order_relaxed); ++k) {
-          if (t->partials[k] != nullptr) Fail(Named(k, sinks_[k].sink->Merge(t->partials[k].get())));
+          if (t->partials[k] != nullptr) Fail(Named(k, InUnit(sinks_[k].sink->Merge(t->partials[k].get()), t->info)));
         }
       }
     }
@@ -193,6 +193,12 @@ class Stage {
       mine.made[k] = true;
     }
     return mine.locals[k].get();
+  }
+
+  // A sink's error naming a record (as the sink counts them) with the file of the unit being
+  // merged, unless it names one.
+  static Status InUnit(const Status& st, const UnitInfo& unit) {
+    return st.ok() || st.context().record < 0 ? st : st.WithFile(unit.file);
   }
 
   // Sink `k`'s error, naming its step.

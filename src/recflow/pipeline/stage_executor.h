@@ -92,7 +92,8 @@ struct StageStats {
 /// calls the sinks' Consume), then in input order the program's Assign and each fed sink's
 /// Merge, then the sinks' Process in parallel and their Emit in input order; after the last
 /// unit, each sink's Drain, processed and emitted the same way. The first error in input order
-/// stops the stage and is returned (with the record index counted from the start of its input);
+/// stops the stage and is returned (with the record index counted from the start of its input;
+/// a sink's Merge error that names a record, as the sink counts them, gets the unit's file);
 /// the sinks are then the caller's to abort. A stop requested on `context.stop_token` (checked
 /// before each unit is read, and once more after the last) stops it too: no unit is read after
 /// the check that sees it, the units in flight are dropped without further steps, nothing is

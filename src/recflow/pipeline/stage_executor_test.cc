@@ -138,6 +138,7 @@ TEST(StageExecutorTest, TheFirstSinkErrorInInputOrderStopsTheStageNamedByItsStep
   EXPECT_EQ(stats.status().code(), StatusCode::kIOError);
   EXPECT_EQ(stats.status().message(), "step 'write': disk full");
   EXPECT_EQ(stats.status().context().record, 137);
+  EXPECT_EQ(stats.status().context().file, "numbers");  // the merged unit's input, as the sink named a record
   ASSERT_EQ(failing.merged.size(), 137u);  // every unit before the failing one, none after
   EXPECT_EQ(failing.merged.back(), 136);
   EXPECT_EQ(failing.drains, 0);  // a failed stage is not drained: the caller aborts the sink

@@ -1,5 +1,5 @@
 // PipelineStageProgram: per unit, the stage's steps in graph order from the unit's root, then the results fed to the
-// stage's sinks (writes, groupings, kept side inputs); dead letters in input order.
+// stage's sinks (writes, groupings, kept side inputs, the caller's outputs); dead letters in input order.
 #include "recflow/pipeline/stage_program_internal.h"
 
 #include <optional>
@@ -173,10 +173,13 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
     m.batches.fetch_add(1, std::memory_order_relaxed);
     if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) return StepError(node, st);
   }
-  for (int id : stage.materialized) {
-    auto it = outputs.find(id);
-    if (it == outputs.end()) continue;
-    if (Status st = feed.Feed(r_.kept_sinks.at(id), it->second.data); !st.ok()) return StepError(p.node(id), st);
+  // Nodes whose own rows a sink takes: kept side inputs and the caller's outputs.
+  for (const auto& [ids, sinks] : {std::pair{&stage.materialized, &r_.kept_sinks}, std::pair{&stage.outputs, &r_.output_sinks}}) {
+    for (int id : *ids) {
+      auto it = outputs.find(id);
+      if (it == outputs.end()) continue;
+      if (Status st = feed.Feed(sinks->at(id), it->second.data); !st.ok()) return StepError(p.node(id), st);
+    }
   }
   return std::unique_ptr<UnitState>(std::move(state));
 }

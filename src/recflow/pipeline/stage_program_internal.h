@@ -1,5 +1,5 @@
 // PipelineStageProgram: one stage of a plan as a StageProgram — fused steps on each unit, their results fed to the
-// stage's sinks (writes, groupings, kept side inputs).
+// stage's sinks (writes, groupings, kept side inputs, the caller's outputs).
 #pragma once
 
 #include <map>
@@ -21,6 +21,7 @@ struct StageResources {
   std::map<int, SideInputs>* side_inputs = nullptr;          ///< per ParDo node, complete for this stage
   std::map<int, size_t> consumer_sinks;  ///< per write and barrier node of the stage: its sink's index
   std::map<int, size_t> kept_sinks;      ///< per materialized node of the stage: the index of the sink keeping it
+  std::map<int, size_t> output_sinks;    ///< per output node of the stage: the index of the caller's sink
   DeadLetters* dead_letters = nullptr;
   RunMetrics* metrics = nullptr;
 };

@@ -306,7 +306,7 @@ TEST(ConnectionServerTest, AClientThatSpeaksAfterTheServerIsDoneStillReadsTheWho
 }
 
 TEST(ConnectionServerTest, AnExceptionInAPassDropsThatClientAndTheServerGoesOn) {
-  // Allocations outside the checked paths (rebatcher, scaler, IPC writer) may throw: the client
+  // Allocations outside the checked paths (scaler, IPC stream sink) may throw: the client
   // is dropped with a status, the worker and the server live on.
   LogWatch log;
   std::atomic<int> calls{0};

@@ -9,7 +9,7 @@
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/serve/connection_server.h"
-#include "recflow/serve/rebatcher.h"
+#include "recflow/columnar/rebatcher.h"
 
 namespace recflow::serve {
 
@@ -20,12 +20,13 @@ struct ServeOptions {
   int64_t batch_size = 1024;               ///< rows per batch (not with kAuto)
   BatchMode batch_mode = BatchMode::kKeepRemainder;
   std::vector<std::string> columns;        ///< columns to serve, in order; empty = all
-  std::vector<std::string> standard_scale; ///< numeric columns standardized (fitted over a first pass)
+  std::vector<std::string> standard_scale; ///< numeric columns standardized (fitted once, over a first pass)
   arrow_ipc::IpcWriteOptions ipc;          ///< body compression of the served stream
-  /// What one pass (one client) may hold, checked after each input unit is decoded: the memory
-  /// its decoded rows keep alive (HeldBytes), the rows waiting to fill a batch and the send
-  /// buffer. A pass that would hold more stops with an OutOfMemory error naming the input file
-  /// and row. Not a bound on the moment a unit decodes (about the unit's size more).
+  /// What one pass (one client) may hold waiting to be sent (ClientMemoryCap), checked as each
+  /// input unit's rows reach the stream: the memory they keep alive (HeldBytes), the rows
+  /// waiting to fill a batch and the send buffer. A pass that would hold more stops with an
+  /// OutOfMemory error naming the input file and row. Not a bound on the units in flight nor
+  /// on the moment a unit decodes (about the unit's size more).
   int64_t client_memory_bytes = int64_t{64} << 20;
   ConnectionOptions connections;           ///< admission, waiting, send timeout, log
 

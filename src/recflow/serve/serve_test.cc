@@ -20,11 +20,9 @@
 #include "recflow/serve/held_bytes.h"
 #include "recflow/serve/log_queue.h"
 #include "recflow/serve/log_watch_test_util_internal.h"
-#include "recflow/serve/rebatcher.h"
 #include "recflow/serve/refusal.h"
 #include "recflow/serve/server.h"
 #include "recflow/serve/socket_stream.h"
-#include "recflow/serve/standard_scaler.h"
 #include "recflow/serve/stream_client.h"
 #include "recflow/testing/sample_arrays.h"
 #include "recflow/testing/testdata.h"
@@ -165,36 +163,6 @@ std::shared_ptr<RecordBatch> Ints(int64_t first, int64_t n) {
   return *RecordBatch::Make(schema, n, {ArrayData::Make(int64(), n, {nullptr, BufferOf(values)}, 0)});
 }
 
-std::vector<int64_t> SizesOf(BatchMode mode, int64_t batch_size) {
-  Rebatcher rebatcher(batch_size, mode);
-  std::vector<int64_t> sizes;
-  int64_t next_value = 0;
-  const auto take = [&](const std::vector<std::shared_ptr<RecordBatch>>& batches) {
-    for (const auto& b : batches) {
-      sizes.push_back(b->num_rows());
-      Int64Array values(b->column_data(0));
-      for (int64_t i = 0; i < b->num_rows(); ++i) EXPECT_EQ(values.Value(i), next_value++);  // order kept
-    }
-  };
-  int64_t first = 0;
-  for (int64_t n : {5, 3, 7, 0, 1}) {
-    take(*rebatcher.Add(Ints(first, n)));
-    first += n;
-  }
-  take(*rebatcher.Finish());
-  return sizes;
-}
-
-TEST(RebatcherTest, BatchModesGiveTensorflowIoSizes) {
-  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 4), (std::vector<int64_t>{4, 4, 4, 4}));
-  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 5), (std::vector<int64_t>{5, 5, 5, 1}));
-  EXPECT_EQ(SizesOf(BatchMode::kDropRemainder, 5), (std::vector<int64_t>{5, 5, 5}));
-  EXPECT_EQ(SizesOf(BatchMode::kAuto, 4), (std::vector<int64_t>{5, 3, 7, 1}));
-  EXPECT_EQ(SizesOf(BatchMode::kKeepRemainder, 100), (std::vector<int64_t>{16}));
-  EXPECT_EQ(SizesOf(BatchMode::kDropRemainder, 100), (std::vector<int64_t>{}));
-  EXPECT_FALSE(ParseBatchMode("sometimes").ok());
-}
-
 TEST(HeldBytesTest, CountsEveryBufferOnceAndWholeHoweverLittleASliceShows) {
   const auto batch = Ints(0, 1000);
   EXPECT_EQ(HeldBytes({{batch}}), 8000);
@@ -255,33 +223,6 @@ TEST(LogQueueTest, PushNeverWaitsForABlockedCallbackAndDropsAreCountedAndTold) {
                                              "3 log lines dropped: the log did not keep up"}));
 }
 
-TEST(StandardScalerTest, FitsPopulationMomentsAndScalesWithNulls) {
-  auto schema = Schema::Make({Field::Make("a", int32()), Field::Make("b", utf8())});
-  auto a = ArrayData::Make(int32(), 4, {recflow::testing::ValidityOf("1101"), BufferOf<int32_t>({1, 2, 0, 3})}, 1);
-  auto b = ArrayData::Make(utf8(), 4, {nullptr, BufferOf<int32_t>({0, 0, 0, 0, 0}), Buffer::FromString("")}, 0);
-  auto batch = *RecordBatch::Make(schema, 4, {a, b});
-  bool given = false;
-  auto scaler = StandardScaler::Fit(*schema, {"a"}, [&]() -> Result<std::shared_ptr<RecordBatch>> {
-    if (given) return std::shared_ptr<RecordBatch>();
-    given = true;
-    return batch;
-  });
-  ASSERT_TRUE(scaler.ok()) << scaler.status().ToString();
-  EXPECT_EQ((*scaler)->moments()[0].count, 3);
-  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].mean, 2.0);
-  EXPECT_DOUBLE_EQ((*scaler)->moments()[0].stddev(), std::sqrt(2.0 / 3.0));
-  auto scaled = (*scaler)->Apply(*batch);
-  ASSERT_TRUE(scaled.ok());
-  Float64Array values((*scaled)->column_data(0));
-  EXPECT_DOUBLE_EQ(values.Value(0), -1.0 / std::sqrt(2.0 / 3.0));
-  EXPECT_TRUE(values.IsNull(2));
-  EXPECT_DOUBLE_EQ(values.Value(3), 1.0 / std::sqrt(2.0 / 3.0));
-  EXPECT_EQ(StandardScaler::Fit(*schema, {"b"}, [] { return Result<std::shared_ptr<RecordBatch>>(nullptr); })
-                .status()
-                .code(),
-            StatusCode::kInvalidArgument);
-}
-
 /// A CSV of `rows` rows "id,text" in a scratch dir.
 std::string WriteCsv(const recflow::testing::ScratchDir& dir, int64_t rows) {
   const std::string path = dir.File("rows.csv");
@@ -334,6 +275,30 @@ ServeOptions CsvOptions(const std::string& csv, int64_t batch_size) {
   options.batch_size = batch_size;
   options.columns = {"id"};
   return options;
+}
+
+TEST(ServerTest, StandardScaleFitsPopulationMomentsOverAFirstPassSkippingNullsAndRefusesText) {
+  recflow::testing::ScratchDir dir;
+  const std::string csv = dir.File("scaled.csv");
+  std::ofstream(csv) << "a,b\n1,x\n2,y\n,z\n3,w\n";
+  ServeOptions options = ServeOptions::Defaults();
+  options.inputs = {csv};
+  options.standard_scale = {"a"};
+  BufferOutputStream out;
+  ASSERT_TRUE(ServeOnePass(options, &out).ok());
+  auto reader = arrow_ipc::IpcStreamReader::Open(out.Finish(), "<pass>");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto batch = (*reader)->Next();
+  ASSERT_TRUE(batch.ok() && *batch != nullptr);
+  Float64Array values((*batch)->column_data(0));  // mean 2, population std sqrt(2/3)
+  EXPECT_DOUBLE_EQ(values.Value(0), -1.0 / std::sqrt(2.0 / 3.0));
+  EXPECT_DOUBLE_EQ(values.Value(1), 0.0);
+  EXPECT_TRUE(values.IsNull(2));
+  EXPECT_DOUBLE_EQ(values.Value(3), 1.0 / std::sqrt(2.0 / 3.0));
+  options.standard_scale = {"b"};
+  const Status text = ServeOnePass(options, &out);
+  EXPECT_EQ(text.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(text.message().find("standard-scale: column 'b' is utf8, not a number"), std::string::npos) << text.ToString();
 }
 
 TEST(ServerTest, ConcurrentClientsOverTcpAndUnixEachGetTheWholePassInOrder) {

@@ -1,4 +1,5 @@
-// Server: `recflow serve` — one full pass of the inputs as one Arrow IPC stream per client connection.
+// Server: `recflow serve` — one full pass of the inputs, or one run of a pipeline, as one Arrow IPC stream per
+// client connection.
 #pragma once
 
 #include <memory>
@@ -18,9 +19,13 @@ namespace recflow::serve {
 /// as ConnectionServer describes.
 class Server {
  public:
-  /// Opens the inputs once (their schema; fits the scaler), binds `endpoint` (tcp or unix) and
-  /// starts accepting on a background thread.
+  /// Builds the inputs' pass once (MakeFilesPass: opens the inputs, fits the scaled columns),
+  /// binds `endpoint` (tcp or unix) and starts accepting on a background thread.
   static Result<std::unique_ptr<Server>> Start(const Endpoint& endpoint, ServeOptions options);
+  /// Binds `endpoint` (tcp or unix) and sends every accepted connection what `stream` writes
+  /// (a PipelinePass's Stream), treating clients as `connections` say.
+  static Result<std::unique_ptr<Server>> Start(const Endpoint& endpoint, const ConnectionOptions& connections,
+                                               StreamFunction stream);
 
   /// The bound endpoint (with the port the system chose when asked for port 0).
   const Endpoint& endpoint() const { return connections_->endpoint(); }

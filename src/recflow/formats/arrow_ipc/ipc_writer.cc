@@ -89,9 +89,7 @@ Status IpcWriter::Write(const RecordBatch& batch) {
   }
   Status st = [&]() -> Status {
     ASSIGN_OR_RETURN(DictionaryPlan plan, s.dictionaries->Plan(batch));
-    std::vector<const ArrayData*> columns;
-    for (int c = 0; c < batch.num_columns(); ++c) columns.push_back(batch.column_data(c).get());
-    ASSIGN_OR_RETURN(EncodedBatchMessages messages, EncodeBatch(plan.updates, columns, batch.num_rows(), s.options));
+    ASSIGN_OR_RETURN(EncodedBatchMessages messages, EncodeBatch(plan.updates, batch, s.options));
     const int64_t at = s.position();
     RETURN_NOT_OK(messages.WriteTo(s.out));
     for (MessageBlock block : messages.dictionary_blocks) {

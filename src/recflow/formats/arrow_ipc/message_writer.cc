@@ -143,6 +143,14 @@ Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updat
   return out;
 }
 
+Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updates, const RecordBatch& batch,
+                                         const IpcWriteOptions& options) {
+  std::vector<const ArrayData*> columns;
+  columns.reserve(static_cast<size_t>(batch.num_columns()));
+  for (int c = 0; c < batch.num_columns(); ++c) columns.push_back(batch.column_data(c).get());
+  return EncodeBatch(updates, columns, batch.num_rows(), options);
+}
+
 std::string EncodedBatchMessages::Bytes() const {
   std::string out;
   out.reserve(static_cast<size_t>(batch_block.offset + batch_block.metadata_length + batch_block.body_length));

@@ -69,6 +69,10 @@ Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updat
                                          const std::vector<const ArrayData*>& columns, int64_t length,
                                          const IpcWriteOptions& options);
 
+/// EncodeBatch of all the columns of `batch`, after the dictionary batches of `updates`.
+Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updates, const RecordBatch& batch,
+                                         const IpcWriteOptions& options);
+
 /// The end-of-stream marker (continuation marker and a zero length).
 std::string EncodeEndOfStream();
 

@@ -35,7 +35,7 @@ const char* ScaleOpName(bool min_max) { return min_max ? "min_max_scale" : "stan
 Result<std::shared_ptr<ArrayData>> StandardScaleColumn(const ArrayData& column, const Moments& moments) {
   const double stddev = moments.stddev();
   const double mean = moments.mean;
-  const double factor = stddev > 0 ? 1.0 / stddev : 1.0;  // as serve::StandardScaler, bit for bit
+  const double factor = stddev > 0 ? 1.0 / stddev : 1.0;  // serve --transform standard-scale applies this too
   return MapToFloat64(column, "standard_scale", [&](double x) { return (x - mean) * factor; });
 }
 

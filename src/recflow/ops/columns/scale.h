@@ -12,8 +12,8 @@
 namespace recflow::ops {
 
 /// (x - mean) / stddev of every non-null value of numeric `column` as float64, with the
-/// population stddev of `moments`; x - mean when the stddev is 0. Nulls stay null. Matches
-/// serve::StandardScaler value for value. TypeError for a non-numeric column.
+/// population stddev of `moments`; x - mean when the stddev is 0. Nulls stay null (the
+/// standard_scale step and serve's --transform standard-scale). TypeError for a non-numeric column.
 Result<std::shared_ptr<ArrayData>> StandardScaleColumn(const ArrayData& column, const Moments& moments);
 
 /// (x - min) / (max - min) of every non-null value of numeric `column` as float64; 0 when

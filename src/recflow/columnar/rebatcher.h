@@ -9,7 +9,7 @@
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
 
-namespace recflow::serve {
+namespace recflow {
 
 /// TensorFlow I/O's batch_mode: fixed batches keeping the last partial one, dropping it, or
 /// batches as they come.
@@ -41,4 +41,4 @@ class Rebatcher {
   int64_t pending_rows_ = 0;
 };
 
-}  // namespace recflow::serve
+}  // namespace recflow

@@ -1,11 +1,11 @@
 // Rebatcher: pending slices joined with Concatenate when a batch spans input batches.
-#include "recflow/serve/rebatcher.h"
+#include "recflow/columnar/rebatcher.h"
 
 #include <algorithm>
 
 #include "recflow/columnar/concatenate.h"
 
-namespace recflow::serve {
+namespace recflow {
 
 Result<BatchMode> ParseBatchMode(std::string_view name) {
   if (name == "keep_remainder") return BatchMode::kKeepRemainder;
@@ -59,4 +59,4 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> Rebatcher::Finish() {
   return out;
 }
 
-}  // namespace recflow::serve
+}  // namespace recflow
