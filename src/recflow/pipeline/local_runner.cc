@@ -23,6 +23,25 @@ Status RunOptions::Validate() const {
 
 namespace {
 
+// OK when every read can be read by as many passes as the plan makes over it (a read that is a
+// root of several stages is read once per stage): an input that can be read only once fails
+// the run here, before any data moves.
+Status CheckReadPasses(const Pipeline& pipeline, const Plan& plan) {
+  std::map<int, int> passes;
+  for (const Stage& stage : plan.stages) {
+    for (int id : stage.roots) {
+      if (pipeline.node(id).kind == NodeKind::kRead) ++passes[id];
+    }
+  }
+  for (const auto& [id, count] : passes) {
+    const Node& node = pipeline.node(id);
+    if (Status st = node.input->CheckPasses(count); !st.ok()) {
+      return Status(st.code(), "step '" + node.name + "': " + st.message());
+    }
+  }
+  return Status::OK();
+}
+
 using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 
 // Everything a run keeps from stage to stage.
@@ -97,7 +116,7 @@ class Run {
       const Node& node = pipeline_.node(id);
       if (node.kind == NodeKind::kRead) {
         metrics_->step(id).stage = number;
-        auto source = node.source();
+        auto source = node.input->Open();
         if (!source.ok()) return Status(source.status().code(), "step '" + node.name + "': " + source.status().message());
         // Every step was typed against the schema the read had when the pipeline was built.
         if (!(*source)->schema()->Equals(*node.schema)) {
@@ -204,6 +223,7 @@ Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeli
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
   }
   ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline));
+  RETURN_NOT_OK(CheckReadPasses(pipeline, plan));
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;
   metrics->Reset(pipeline, plan.stages.size());
