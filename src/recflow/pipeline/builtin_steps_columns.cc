@@ -32,27 +32,10 @@ Result<FieldPtr> InputField(StepContext& ctx, const std::string& key, const std:
   return schema->field(index);
 }
 
-// select, drop or rename: a projection resolved against the step's input when it was built.
-class ProjectionDoFn final : public DoFn {
- public:
-  explicit ProjectionDoFn(ops::Projection projection) : projection_(std::move(projection)) {}
-  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
-    RETURN_NOT_OK(ops::CheckPlannedSchema(*projection_.input_schema(), *input, "projection"));
-    return projection_.output_schema();
-  }
-  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
-    ASSIGN_OR_RETURN(auto out, projection_.Apply(input));
-    return DoFnOutput{std::move(out), {}};
-  }
-
- private:
-  ops::Projection projection_;
-};
-
 // The step's ParDo applying `projection`, or the error resolving it.
 BuildResult AddProjection(StepContext& ctx, Result<ops::Projection> projection) {
   if (!projection.ok()) return projection.status();
-  return AddParDo(ctx, std::make_shared<ProjectionDoFn>(std::move(projection).ValueUnsafe()));
+  return AddParDo(ctx, MakeProjectionDoFn(std::move(projection).ValueUnsafe()));
 }
 
 BuildResult BuildSelect(StepContext& ctx) {

@@ -35,9 +35,7 @@ Status CheckReadPasses(const Pipeline& pipeline, const Plan& plan) {
   }
   for (const auto& [id, count] : passes) {
     const Node& node = pipeline.node(id);
-    if (Status st = node.input->CheckPasses(count); !st.ok()) {
-      return Status(st.code(), "step '" + node.name + "': " + st.message());
-    }
+    RETURN_NOT_OK(pipeline.StepStatus(node.name, node.input->CheckPasses(count)));
   }
   return Status::OK();
 }
@@ -82,9 +80,7 @@ class Run {
 
  private:
   // `st`, naming the step of node `id`.
-  Status StepStatus(int id, const Status& st) const {
-    return st.ok() ? st : Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
-  }
+  Status StepStatus(int id, const Status& st) const { return pipeline_.StepStatus(pipeline_.node(id).name, st); }
 
   // On an error: aborts every output not committed yet and removes the staged side files not
   // renamed yet, so that a failed run leaves them as they were. Returns `st` (for a cancelled
@@ -117,7 +113,7 @@ class Run {
       if (node.kind == NodeKind::kRead) {
         metrics_->step(id).stage = number;
         auto source = node.input->Open();
-        if (!source.ok()) return Status(source.status().code(), "step '" + node.name + "': " + source.status().message());
+        if (!source.ok()) return StepStatus(id, source.status());
         // Every step was typed against the schema the read had when the pipeline was built.
         if (!(*source)->schema()->Equals(*node.schema)) {
           return Status::DataError("step '" + node.name + "': the input's schema changed since the pipeline was built: " +
@@ -141,7 +137,7 @@ class Run {
       resources.consumer_sinks[id] = stage_sinks.size();
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
-        if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
+        if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
           if (written->resolved_output() == (*sink)->resolved_output()) {
             return Status::InvalidArgument("steps '" + pipeline_.node(other).name + "' and '" + node.name +
@@ -149,7 +145,7 @@ class Run {
           }
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
-        stage_sinks.push_back({sinks_.back().second.get(), node.name});
+        stage_sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else {
         ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
         stage_sinks.push_back({grouped[id].get(), node.name});

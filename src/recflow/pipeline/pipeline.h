@@ -149,6 +149,15 @@ class Pipeline {
   /// partitioning and save mode), committed when the run succeeds.
   void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
 
+  /// Whether errors name their step ("step 'NAME': ..."; the default). A pipeline whose steps the
+  /// user did not write (`recflow convert`'s read → select → write) turns it off so that its
+  /// errors read as the command's own; set it before adding steps.
+  void set_steps_named_in_errors(bool named) { steps_named_in_errors_ = named; }
+  bool steps_named_in_errors() const { return steps_named_in_errors_; }
+  /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
+  /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
+  Status StepStatus(const std::string& step, const Status& st) const;
+
   /// OK, or the first error met while building.
   const Status& status() const { return status_; }
   /// The nodes, in the order they were added (every node's inputs come before it).
@@ -194,6 +203,7 @@ class Pipeline {
   std::vector<Node> nodes_;
   Status status_;
   std::vector<std::string> side_files_;
+  bool steps_named_in_errors_ = true;
 };
 
 /// Where a step writes the side file `path` until the run commits it (see AddSideFile).

@@ -584,5 +584,22 @@ TEST_F(PipelineTest, BuildErrorsNameTheStep) {
   EXPECT_NE(MakePlan(nothing).status().ToString().find("writes nothing"), std::string::npos);
 }
 
+TEST_F(PipelineTest, MetricsResetBeforeARunKeepTheirCountersWhereADisplayReadsThem) {
+  Pipeline p;
+  p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 300, 32)), FeatherSink(dir_ / "out"));
+  RunMetrics metrics;
+  metrics.Reset(p, 1);
+  const StageProgress* progress = &metrics.stage(0).progress;  // what convert's progress bar holds
+  const StepMetrics* read = &metrics.step(0);
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics).ok());
+  ASSERT_EQ(&metrics.stage(0).progress, progress);
+  ASSERT_EQ(&metrics.step(0), read);
+  EXPECT_EQ(progress->records.load(), 300);
+  EXPECT_EQ(read->rows_out.load(), 300);
+  metrics.Reset(p, 1);  // a second reset zeroes them in place
+  EXPECT_EQ(progress->records.load(), 0);
+  EXPECT_EQ(read->rows_out.load(), 0);
+}
+
 }  // namespace
 }  // namespace recflow::pipeline
