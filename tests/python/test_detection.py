@@ -1,16 +1,15 @@
 """Every command recognises its inputs by content: TFX and Beam shard names, standard input, legacy Arrow streams, and
 formats recflow does not read named in a clear error."""
-import contextlib
 import gzip
 import json
 import os
 import shutil
 import subprocess
-import threading
 
 import pytest
 
 from node_util import run_node
+from pipe_util import fifo_fed
 
 # TFX names its shards like this; Beam's default names have no suffix at all.
 SHARD_NAMES = ["data_tfrecord-00000-of-00002.gz", "part-00000-of-00001"]
@@ -153,30 +152,6 @@ ARROW = "arrow-integration/1.0.0-littleendian/generated_datetime"
 def run_bash(script, timeout=120):
     """Runs a bash script (for <(...) process substitution); returns the CompletedProcess."""
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=timeout)
-
-
-@contextlib.contextmanager
-def fifo_fed(tmp_path, data: bytes, name="fifo"):
-    """A FIFO that a thread writes `data` into (then closes), for as long as the block runs."""
-    path = tmp_path / name
-    os.mkfifo(path)
-
-    def feed():
-        try:
-            with open(path, "wb") as w:  # blocks until the reader opens it
-                w.write(data)
-        except BrokenPipeError:
-            pass
-
-    writer = threading.Thread(target=feed, daemon=True)
-    writer.start()
-    try:
-        yield path
-    finally:
-        if writer.is_alive():  # the reader never opened it: unblock the writer
-            with open(path, "rb"):
-                pass
-        writer.join(timeout=60)
 
 
 def test_arrow_streams_are_read_from_pipes_and_arrow_files_refused_clearly(run, recflow_bin, testdata, tmp_path):

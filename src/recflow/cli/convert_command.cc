@@ -1,4 +1,4 @@
-// `recflow convert`: flags → input source, dataset sink and pipeline run; summary and bad-rows file.
+// `recflow convert`: flags → a Read → (select) → Write pipeline over the opened input, run by RunPipeline; summary.
 #include "recflow/cli/convert_command.h"
 
 #include <fmt/core.h>
@@ -8,13 +8,12 @@
 
 #include "recflow/cli/progress.h"
 #include "recflow/cli/source_flags.h"
-#include "recflow/dataset/dataset_sink.h"
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/dataset/io_specs.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/ops/columns/select.h"
-#include "recflow/pipeline/convert_job.h"
-#include "recflow/pipeline/dead_letters.h"
+#include "recflow/pipeline/column_do_fn.h"
+#include "recflow/pipeline/local_runner.h"
 
 namespace recflow::cli {
 
@@ -53,7 +52,15 @@ std::vector<std::string> SelectedColumns(const ConvertFlags& flags) {
   return names;
 }
 
-void PrintSummaryJson(const pipeline::ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
+// What a finished convert did: its write's stats and its one stage's counters.
+struct ConvertStats {
+  int64_t skipped_records = 0;  // records the source left out
+  int64_t input_bytes = 0;      // input bytes consumed
+  int threads = 0;              // worker threads used
+  dataset::SinkStats sink;      // what was written
+};
+
+void PrintSummaryJson(const ConvertStats& s, const std::string& output, double seconds, StdoutWriter* out) {
   std::string& text = *out->buffer();
   jsonl::JsonWriter w(&text);
   w.BeginObject();
@@ -106,39 +113,38 @@ Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutW
                    dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenConvertInputs(flags, input_options));
 
-  pipeline::ConvertOptions options = pipeline::ConvertOptions::Defaults();
-  SchemaPtr schema = source->schema();
+  const int64_t stored_bytes = source->stored_bytes();
+
+  // convert is the pipeline read → (select) → write. Its steps are not the user's, so its errors
+  // do not name them; the input was opened above (once: standard input and pipes are read once).
+  pipeline::Pipeline job;
+  job.set_steps_named_in_errors(false);
+  pipeline::ErrorPolicy bad_rows;
+  if (flags.bad_rows == "skip") bad_rows.mode = pipeline::ErrorPolicy::Mode::kSkip;
+  if (flags.bad_rows.starts_with("file:")) bad_rows = {pipeline::ErrorPolicy::Mode::kDeadLetter, flags.bad_rows.substr(5)};
+  pipeline::PCollection rows = job.ReadOpened("read", std::move(source), nullptr, "", std::move(bad_rows));
   if (const std::vector<std::string> columns = SelectedColumns(flags); !columns.empty()) {
-    ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(schema, columns));
-    schema = projection.output_schema();
-    options.projection.emplace(std::move(projection));
+    ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(rows.schema(), columns));
+    rows = job.ParDo("select", rows, pipeline::MakeProjectionDoFn(std::move(projection)));
   }
-
   ASSIGN_OR_RETURN(dataset::SinkOptions sink_options, dataset::MakeSinkOptions(OutputSpecOf(flags)));
-  ASSIGN_OR_RETURN(auto sink, dataset::DatasetSink::Open(std::move(sink_options), schema));
+  job.Write("write", rows, std::move(sink_options));
+  RETURN_NOT_OK(job.status());
 
-  // Bad rows go to a dead-letter file as from a pipeline's `read` step.
-  pipeline::DeadLetters bad_rows;
-  Status bad_rows_status;
-  if (flags.bad_rows.starts_with("file:")) {
-    const std::string path = flags.bad_rows.substr(5);
-    RETURN_NOT_OK(bad_rows.Open(path));
-    options.on_skipped = [&bad_rows, &bad_rows_status, path](const SkippedRecord& r) {
-      if (bad_rows_status.ok()) bad_rows_status = bad_rows.WriteSkipped(path, "read", r);
-    };
-  }
-  pipeline::ConvertProgress progress;
-  options.progress = &progress;
-  Result<pipeline::ConvertStats> stats = Status::Internal("not run");
+  pipeline::RunMetrics metrics;
+  metrics.Reset(job, 1);  // its plan is one stage, whose progress the bar reads throughout the run
+  Result<pipeline::RunResult> result = Status::Internal("not run");
   {
-    ProgressBar bar(&progress, source->stored_bytes(), !flags.no_progress && isatty(STDERR_FILENO) == 1);
-    stats = pipeline::RunConvert(context, source.get(), sink.get(), options);
+    ProgressBar bar(&metrics.stage(0).progress, stored_bytes, !flags.no_progress && isatty(STDERR_FILENO) == 1);
+    result = pipeline::RunPipeline(context, job, pipeline::RunOptions::Defaults(), &metrics);
   }
-  RETURN_NOT_OK(bad_rows_status);
-  RETURN_NOT_OK(bad_rows.Close());
-  RETURN_NOT_OK(stats.status());
+  RETURN_NOT_OK(result.status());
+  ConvertStats s;
+  s.skipped_records = metrics.stage(0).progress.skipped.load();
+  s.input_bytes = metrics.stage(0).progress.input_bytes.load();
+  s.threads = context.ResolvedThreads();
+  s.sink = result->writes.at(0).second;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const pipeline::ConvertStats& s = *stats;
   std::string summary = fmt::format(
       "recflow: {} records into {} files", s.sink.records, s.sink.files);
   if (s.sink.partitions > 0) summary += fmt::format(" in {} partitions", s.sink.partitions);

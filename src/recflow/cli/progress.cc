@@ -7,7 +7,7 @@
 
 namespace recflow::cli {
 
-ProgressBar::ProgressBar(const pipeline::ConvertProgress* progress, int64_t total_bytes, bool enabled)
+ProgressBar::ProgressBar(const pipeline::StageProgress* progress, int64_t total_bytes, bool enabled)
     : progress_(progress),
       total_bytes_(total_bytes),
       start_(std::chrono::steady_clock::now()),

@@ -120,4 +120,15 @@ Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& ar
   return files;
 }
 
+bool CanReopenInputs(const std::vector<std::string>& args, FileSystem& fs) {
+  for (const std::string& given : args) {
+    Result<std::string> arg = LocalPath(given);
+    if (!arg.ok()) continue;
+    if (*arg == "-") return false;
+    Result<FileInfo> info = fs.GetTargetInfo(*arg);
+    if (info.ok() && info->type == FileType::kOther) return false;
+  }
+  return true;
+}
+
 }  // namespace recflow

@@ -25,4 +25,10 @@ namespace recflow {
 Result<std::vector<std::string>> ExpandInputs(const std::vector<std::string>& args,
                                               FileSystem& fs = *LocalFileSystem::Instance());
 
+/// False when some argument names an input that a second open would not read again from its
+/// start: standard input ("-") or anything that is neither a regular file nor a directory (a
+/// FIFO, a character device, a socket), symlinks followed. Globs count as regular files;
+/// arguments that cannot be looked up count as reopenable (opening them fails with the reason).
+bool CanReopenInputs(const std::vector<std::string>& args, FileSystem& fs = *LocalFileSystem::Instance());
+
 }  // namespace recflow

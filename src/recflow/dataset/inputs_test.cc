@@ -1,7 +1,8 @@
-// Tests for ExpandInputs: files, recursive sorted directories, globs, hidden names, errors.
+// Tests for ExpandInputs (files, recursive sorted directories, globs, hidden names, errors) and CanReopenInputs.
 #include "recflow/dataset/inputs.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -89,6 +90,18 @@ TEST_F(InputsTest, MissingPathsAndEmptyPatternsAreNotFound) {
 }
 
 TEST_F(InputsTest, EmptyArgumentListGivesNoFiles) { EXPECT_TRUE(ExpandInputs({})->empty()); }
+
+TEST_F(InputsTest, StandardInputAndFifosCannotBeReopenedFilesDirectoriesAndGlobsCan) {
+  EXPECT_TRUE(CanReopenInputs({Path("other.tfrecord"), Path("data"), Path("data/*.gz"), Path("missing")}));
+  EXPECT_FALSE(CanReopenInputs({Path("other.tfrecord"), "-"}));
+  const std::string fifo = Path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(CanReopenInputs({fifo}));
+  const std::string link = Path("link_to_fifo");
+  fs::create_symlink(fifo, link);
+  EXPECT_FALSE(CanReopenInputs({Path("data"), link}));
+  EXPECT_FALSE(CanReopenInputs({"/dev/null"}));
+}
 
 }  // namespace
 }  // namespace recflow

@@ -57,8 +57,11 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
                                         description, expanded.status().message());
     }
   }
+  // Standard input or a FIFO is read by the source opened now for the schema, and only by it.
+  const bool reopenable = CanReopenInputs(paths, *options->settings.file_system);
   return ctx.pipeline->Read(
-      ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); }, description, ctx.options.on_error);
+      ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); }, description, ctx.options.on_error,
+      reopenable);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {

@@ -1,4 +1,5 @@
-// Cancellation through the ExecContext's stop token: RunStage stops between units and drains, RunConvert aborts its sink.
+// Cancellation through the ExecContext's stop token: RunStage stops between units and drains, RunPipeline of a
+// read → write pipeline (convert's) aborts its sink.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -13,7 +14,7 @@
 #include "recflow/columnar/builder.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/batch_source.h"
-#include "recflow/pipeline/convert_job.h"
+#include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/stage_executor.h"
 #include "recflow/testing/testdata.h"
 
@@ -182,8 +183,8 @@ std::map<std::string, std::string> Tree(const fs::path& dir) {
   return tree;
 }
 
-// A sink writing Arrow files into `output`, flushing every KiB so that staged bytes exist early.
-Result<std::unique_ptr<dataset::DatasetSink>> OpenSink(const fs::path& output, dataset::SaveMode mode) {
+// A dataset of Arrow files at `output`, flushed every KiB so that staged bytes exist early.
+dataset::SinkOptions ArrowOutput(const fs::path& output, dataset::SaveMode mode) {
   dataset::SinkOptions options = dataset::SinkOptions::Defaults();
   options.output = output.string();
   options.sync = false;
@@ -192,20 +193,27 @@ Result<std::unique_ptr<dataset::DatasetSink>> OpenSink(const fs::path& output, d
   options.format = [](SchemaPtr schema) {
     return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
   };
-  return dataset::DatasetSink::Open(std::move(options), IdSchema());
+  return options;
 }
 
-TEST(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas) {
+// Convert's pipeline: `source` read once, written to `output`.
+std::unique_ptr<Pipeline> Convert(std::unique_ptr<Source> source, dataset::SinkOptions output) {
+  auto p = std::make_unique<Pipeline>();
+  p->Write("write", p->ReadOpened("read", std::move(source), nullptr), std::move(output));
+  EXPECT_TRUE(p->status().ok()) << p->status().ToString();
+  return p;
+}
+
+TEST(RunPipelineCancelTest, AStopMidConvertAbortsTheSinkAndLeavesEveryOutputAsItWas) {
   const testing::ScratchDir scratch;
   const fs::path& dir = scratch.path();
   const fs::path out = dir / "out";
   {  // The previous output.
-    auto sink = OpenSink(out, dataset::SaveMode::kErrorIfExists);
-    ASSERT_TRUE(sink.ok()) << sink.status().ToString();
     auto source = MakeBatchSource("old", IdSchema(),
                                   std::make_shared<const std::vector<std::shared_ptr<RecordBatch>>>(
                                       std::vector<std::shared_ptr<RecordBatch>>{Ids(0, 1500)}));
-    ASSERT_TRUE(RunConvert(ExecContext::Defaults(), source.get(), sink->get(), ConvertOptions::Defaults()).ok());
+    auto job = Convert(std::move(source), ArrowOutput(out, dataset::SaveMode::kErrorIfExists));
+    ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *job, RunOptions::Defaults(), nullptr).ok());
   }
   const auto before = Tree(dir);
   ASSERT_GT(before.size(), 2u);
@@ -217,22 +225,22 @@ TEST(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas) 
     ExecContext context;
     context.threads = 2;
     context.stop_token = stop.token();
-    auto sink = OpenSink(output, mode);
-    ASSERT_TRUE(sink.ok()) << sink.status().ToString();
     std::atomic<int64_t> reads{0};
     auto source = MakeCallbackSource("endless", IdSchema(), [&]() -> Result<std::shared_ptr<RecordBatch>> {
       return Ids(100 * reads++, 100);
     });
-    ConvertProgress progress;
-    ConvertOptions options = ConvertOptions::Defaults();
-    options.progress = &progress;
-    auto job = std::async(std::launch::async, [&] { return RunConvert(context, source.get(), sink->get(), options); });
+    auto pipeline = Convert(std::move(source), ArrowOutput(output, mode));
+    RunMetrics metrics;
+    metrics.Reset(*pipeline, 1);  // RunPipeline's reset keeps the counters read below
+    const StageProgress& progress = metrics.stage(0).progress;
+    auto job = std::async(std::launch::async,
+                          [&] { return RunPipeline(context, *pipeline, RunOptions::Defaults(), &metrics); });
     // Once 30 units were written, shards are staged; then stop it from this thread.
     while (progress.units_done.load() < 30 && job.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
     }
     ASSERT_TRUE(stop.RequestStop(SIGTERM));
     ASSERT_EQ(job.wait_for(kHangBound), std::future_status::ready) << "the job did not stop";
-    const Result<ConvertStats> stats = job.get();
+    const Result<RunResult> stats = job.get();
     ASSERT_EQ(stats.status().code(), StatusCode::kCancelled) << stats.status().ToString();
     EXPECT_EQ(stats.status().message(), "interrupted by SIGTERM; removed the unfinished output of '" + output.string() +
                                             "'; what was there is unchanged");
@@ -240,18 +248,17 @@ TEST(RunConvertCancelTest, AStopMidJobAbortsTheSinkAndLeavesEveryOutputAsItWas) 
   }
 }
 
-TEST(RunConvertCancelTest, AStopAfterThePointOfNoReturnIsRefusedAndTheJobCommits) {
+TEST(RunPipelineCancelTest, AStopAfterThePointOfNoReturnIsRefusedAndTheConvertCommits) {
   const testing::ScratchDir scratch;
   const fs::path& dir = scratch.path();
   StopSource stop;
   ExecContext context;
   context.stop_token = stop.token();
-  auto sink = OpenSink(dir / "out", dataset::SaveMode::kErrorIfExists);
-  ASSERT_TRUE(sink.ok()) << sink.status().ToString();
   auto source = MakeBatchSource("rows", IdSchema(),
                                 std::make_shared<const std::vector<std::shared_ptr<RecordBatch>>>(
                                     std::vector<std::shared_ptr<RecordBatch>>{Ids(0, 10)}));
-  ASSERT_TRUE(RunConvert(context, source.get(), sink->get(), ConvertOptions::Defaults()).ok());
+  auto job = Convert(std::move(source), ArrowOutput(dir / "out", dataset::SaveMode::kErrorIfExists));
+  ASSERT_TRUE(RunPipeline(context, *job, RunOptions::Defaults(), nullptr).ok());
   EXPECT_FALSE(stop.RequestStop(SIGINT)) << "the termination handler must take its hard path now";
   EXPECT_TRUE(fs::exists(dir / "out" / "_SUCCESS"));
 }

@@ -26,6 +26,23 @@ Status RunOptions::Validate() const {
 
 namespace {
 
+// OK when every read can be read by as many passes as the plan makes over it (a read that is a
+// root of several stages is read once per stage): an input that can be read only once fails
+// the run here, before any data moves.
+Status CheckReadPasses(const Pipeline& pipeline, const Plan& plan) {
+  std::map<int, int> passes;
+  for (const Stage& stage : plan.stages) {
+    for (int id : stage.roots) {
+      if (pipeline.node(id).kind == NodeKind::kRead) ++passes[id];
+    }
+  }
+  for (const auto& [id, count] : passes) {
+    const Node& node = pipeline.node(id);
+    RETURN_NOT_OK(pipeline.StepStatus(node.name, node.input->CheckPasses(count)));
+  }
+  return Status::OK();
+}
+
 using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 
 // Everything a run keeps from stage to stage.
@@ -73,9 +90,7 @@ class Run {
 
  private:
   // `st`, naming the step of node `id`.
-  Status StepStatus(int id, const Status& st) const {
-    return st.ok() ? st : Status(st.code(), "step '" + pipeline_.node(id).name + "': " + st.message());
-  }
+  Status StepStatus(int id, const Status& st) const { return pipeline_.StepStatus(pipeline_.node(id).name, st); }
 
   // On an error: aborts every output not committed yet and removes the staged side files not
   // renamed yet, so that a failed run leaves them as they were. Returns `st` (for a cancelled
@@ -108,8 +123,8 @@ class Run {
       const Node& node = pipeline_.node(id);
       if (node.kind == NodeKind::kRead) {
         metrics_->step(id).stage = number;
-        auto source = node.source();
-        if (!source.ok()) return Status(source.status().code(), "step '" + node.name + "': " + source.status().message());
+        auto source = node.input->Open();
+        if (!source.ok()) return StepStatus(id, source.status());
         // Every step was typed against the schema the read had when the pipeline was built.
         if (!(*source)->schema()->Equals(*node.schema)) {
           return Status::DataError("step '" + node.name + "': the input's schema changed since the pipeline was built: " +
@@ -133,7 +148,7 @@ class Run {
       resources.consumer_sinks[id] = stage_sinks.size();
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
-        if (!sink.ok()) return Status(sink.status().code(), "step '" + node.name + "': " + sink.status().message());
+        if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
           if (written->resolved_output() == (*sink)->resolved_output()) {
             return Status::InvalidArgument("steps '" + pipeline_.node(other).name + "' and '" + node.name +
@@ -141,7 +156,7 @@ class Run {
           }
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
-        stage_sinks.push_back({sinks_.back().second.get(), node.name});
+        stage_sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else {
         ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
         stage_sinks.push_back({grouped[id].get(), node.name});
@@ -240,6 +255,7 @@ Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeli
   std::vector<int> output_ids;
   for (const auto& [id, sink] : outputs) output_ids.push_back(id);
   ASSIGN_OR_RETURN(Plan plan, MakePlan(pipeline, output_ids));
+  RETURN_NOT_OK(CheckReadPasses(pipeline, plan));
   RunMetrics local;
   if (metrics == nullptr) metrics = &local;
   metrics->Reset(pipeline, plan.stages.size());

@@ -7,15 +7,37 @@
 
 namespace recflow::pipeline {
 
+namespace {
+
+template <typename... Counters>
+void Zero(Counters&... counters) {
+  (counters.store(0, std::memory_order_relaxed), ...);
+}
+
+}  // namespace
+
 void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
-  steps_.clear();
-  stages_.clear();
-  for (const Node& node : pipeline.nodes()) {
-    StepMetrics& m = steps_.emplace_back();
-    m.name = node.name;
-    m.kind = std::string(NodeKindName(node.kind));
+  if (steps_.size() != pipeline.nodes().size() || stages_.size() != stages) {
+    steps_.clear();
+    stages_.clear();
+    for (size_t i = 0; i < pipeline.nodes().size(); ++i) steps_.emplace_back();
+    for (size_t s = 0; s < stages; ++s) stages_.emplace_back();
   }
-  for (size_t s = 0; s < stages; ++s) stages_.emplace_back();
+  // The counters are zeroed in place: a display that took their addresses before the run started
+  // (convert's progress bar) keeps reading them.
+  for (const Node& node : pipeline.nodes()) {
+    StepMetrics& m = step(node.id);
+    if (m.name != node.name) m.name = node.name;
+    if (m.kind != NodeKindName(node.kind)) m.kind = std::string(NodeKindName(node.kind));
+    m.stage = 0;
+    Zero(m.rows_in, m.rows_out, m.batches, m.busy_ns, m.failed_rows, m.skipped_rows, m.dead_letters);
+  }
+  for (StageMetrics& m : stages_) {
+    StageProgress& p = m.progress;
+    Zero(p.input_bytes, p.records, p.skipped, p.units_read, p.units_started, p.units_done, m.wall_ns);
+    m.running.store(false, std::memory_order_relaxed);
+    m.done.store(false, std::memory_order_relaxed);
+  }
 }
 
 namespace {

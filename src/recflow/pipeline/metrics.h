@@ -37,7 +37,10 @@ struct StageMetrics {
 /// Every step's and stage's counters of one run.
 class RunMetrics {
  public:
-  /// Counters for the nodes of `pipeline` and `stages` stages.
+  /// Zeroed counters for the nodes of `pipeline` and `stages` stages. When it already had that
+  /// many steps and stages, their counters are zeroed in place (their addresses stay valid), so
+  /// a caller may reset it before RunPipeline does and read the counters from another thread
+  /// throughout the run.
   void Reset(const Pipeline& pipeline, size_t stages);
   /// Node `id`'s counters.
   StepMetrics& step(int id) { return steps_[static_cast<size_t>(id)]; }

@@ -83,7 +83,20 @@ Result<std::vector<FieldPtr>> AggregateFields(const Schema& schema, const std::v
 
 }  // namespace
 
-PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string description, ErrorPolicy on_error) {
+PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string description, ErrorPolicy on_error,
+                           bool reopenable) {
+  auto source = factory();
+  if (!source.ok()) {
+    Fail(name, source.status());
+    return PCollection(this, -1);
+  }
+  if (!reopenable) factory = nullptr;
+  return ReadOpened(std::move(name), std::move(source).ValueUnsafe(), std::move(factory), std::move(description),
+                    std::move(on_error));
+}
+
+PCollection Pipeline::ReadOpened(std::string name, std::unique_ptr<Source> source, SourceFactory reopen,
+                                 std::string description, ErrorPolicy on_error) {
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kRead;
@@ -93,14 +106,10 @@ PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string 
     Fail(node.name, Status::InvalidArgument("on_error dead_letter needs a file"));
     return PCollection(this, -1);
   }
-  auto source = factory();
-  if (!source.ok()) {
-    Fail(node.name, source.status());
-    return PCollection(this, -1);
-  }
-  node.schema = (*source)->schema();
-  if (node.description.empty()) node.description = (*source)->name();
-  node.source = std::move(factory);
+  node.schema = source->schema();
+  if (node.description.empty()) node.description = source->name();
+  const std::string input = source->name();
+  node.input = std::make_shared<ReadInput>(std::move(source), std::move(reopen), input);
   return Add(std::move(node));
 }
 
@@ -301,7 +310,7 @@ PCollection Pipeline::ReadDeferred(std::string name, SourceFactory factory, std:
   node.description = std::move(description);
   node.deferred = std::move(missing);
   node.deferred_read = static_cast<int>(nodes_.size());  // the id Add gives it
-  node.source = std::move(factory);
+  node.input = std::make_shared<ReadInput>(nullptr, std::move(factory), node.description);
   return Add(std::move(node));
 }
 
@@ -369,8 +378,16 @@ bool Pipeline::CheckInput(const std::string& step, const PCollection& input) {
 
 void Pipeline::Fail(const std::string& step, const Status& st) {
   if (!status_.ok()) return;
+  if (!steps_named_in_errors_) {
+    status_ = st;
+    return;
+  }
   status_ = Status(st.code(), "step '" + step + "': " + st.message());
   if (!st.context().field.empty()) status_ = status_.WithField(st.context().field);
+}
+
+Status Pipeline::StepStatus(const std::string& step, const Status& st) const {
+  return st.ok() || !steps_named_in_errors_ ? st : Status(st.code(), "step '" + step + "': " + st.message());
 }
 
 }  // namespace recflow::pipeline

@@ -10,6 +10,7 @@
 #include "recflow/formats/source.h"
 #include "recflow/pipeline/combiner.h"
 #include "recflow/pipeline/do_fn.h"
+#include "recflow/pipeline/read_input.h"
 #include "recflow/pipeline/row_do_fn.h"
 
 namespace recflow::pipeline {
@@ -42,10 +43,6 @@ enum class NodeKind : uint8_t {
 /// "read", "pardo", ... for plans.
 std::string_view NodeKindName(NodeKind kind);
 
-/// Opens a fresh reader of a Read's input; a read may run more than once (a side input
-/// computed in a first pass over the same input).
-using SourceFactory = std::function<Result<std::unique_ptr<Source>>()>;
-
 /// One aggregate of a combine: `combiner` over input column `column` (empty for count_all),
 /// named `output` in the result.
 struct Aggregate {
@@ -63,7 +60,7 @@ struct Node {
   std::vector<std::pair<std::string, int>> side_inputs;   ///< name → producing node
   SchemaPtr schema;                                       ///< the output's schema (Write: its input's)
   ErrorPolicy on_error;
-  SourceFactory source;                                   ///< kRead
+  std::shared_ptr<ReadInput> input;                       ///< kRead
   std::shared_ptr<const DoFn> fn;                         ///< kParDo
   std::vector<std::string> keys;                          ///< kGroupByKey, kCombinePerKey
   std::vector<Aggregate> aggregates;                      ///< kCombine*
@@ -111,10 +108,19 @@ struct StepOptions {
 /// any data moves.
 class Pipeline {
  public:
-  /// Reads what `factory` opens; the factory runs once now, for the schema. `on_error` says
-  /// what happens to records the source leaves out (a source opened to skip bad records):
-  /// counted (kSkip) or written to a dead-letter file; kFail when the source fails on them.
-  PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {});
+  /// Reads what `factory` opens; the factory runs once now, for the schema, and the source it
+  /// opened is the one the first pass reads (see ReadOpened). `on_error` says what happens to
+  /// records the source leaves out (a source opened to skip bad records): counted (kSkip) or
+  /// written to a dead-letter file; kFail when the source fails on them. `reopenable` false:
+  /// the input can be read only once (standard input, a FIFO), the factory never runs again.
+  PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {},
+                   bool reopenable = true);
+  /// Reads `source`, already opened: the first pass that reads the node takes it. `reopen` opens
+  /// the input again for any later pass (a side input computed first over the same input, a
+  /// second run); null when the input can be read only once (standard input, a FIFO), and then
+  /// a run that would read it twice fails before reading anything, saying so.
+  PCollection ReadOpened(std::string name, std::unique_ptr<Source> source, SourceFactory reopen,
+                         std::string description = "", ErrorPolicy on_error = {});
   /// The rows of `batches` (all of `schema`), e.g. for tests.
   PCollection Create(std::string name, SchemaPtr schema, std::vector<std::shared_ptr<RecordBatch>> batches);
   /// Runs `fn` on every batch of `input`.
@@ -142,6 +148,15 @@ class Pipeline {
   /// Writes `input` as the dataset `options` describes (its format factory, sharding,
   /// partitioning and save mode), committed when the run succeeds.
   void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
+
+  /// Whether errors name their step ("step 'NAME': ..."; the default). A pipeline whose steps the
+  /// user did not write (`recflow convert`'s read → select → write) turns it off so that its
+  /// errors read as the command's own; set it before adding steps.
+  void set_steps_named_in_errors(bool named) { steps_named_in_errors_ = named; }
+  bool steps_named_in_errors() const { return steps_named_in_errors_; }
+  /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
+  /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
+  Status StepStatus(const std::string& step, const Status& st) const;
 
   /// OK, or the first error met while building.
   const Status& status() const { return status_; }
@@ -188,6 +203,7 @@ class Pipeline {
   std::vector<Node> nodes_;
   Status status_;
   std::vector<std::string> side_files_;
+  bool steps_named_in_errors_ = true;
 };
 
 /// Where a step writes the side file `path` until the run commits it (see AddSideFile).

@@ -584,5 +584,53 @@ TEST_F(PipelineTest, BuildErrorsNameTheStep) {
   EXPECT_NE(MakePlan(nothing).status().ToString().find("writes nothing"), std::string::npos);
 }
 
+TEST_F(PipelineTest, APipelineThatNamesNoStepsReportsErrorsAsTheyCame) {
+  for (const bool named : {true, false}) {
+    SCOPED_TRACE(named);
+    const std::string prefix = named ? "step 'write': " : "";
+    // A build error (the write's layout) and a run error (its sink's Consume, naming the row).
+    Pipeline built;
+    built.set_steps_named_in_errors(named);
+    dataset::SinkOptions unknown_column = FeatherSink(dir_ / "a");
+    unknown_column.partition_by = {"nope"};
+    built.Write("write", built.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10)), unknown_column);
+    EXPECT_EQ(built.status().message().rfind(prefix + "partition column 'nope'", 0), 0u) << built.status().ToString();
+    Pipeline ran;
+    ran.set_steps_named_in_errors(named);
+    dataset::SinkOptions too_long = FeatherSink(dir_ / "b");
+    too_long.partition_by = {"key"};
+    const std::string key(3000, '/');
+    BinaryBuilder keys(utf8());
+    Int64Builder ids;
+    Float64Builder values;
+    ASSERT_TRUE(keys.Append(key).ok() && ids.Append(0).ok() && values.Append(1).ok());
+    auto batch = *RecordBatch::Make(RowSchema(), 1, {*ids.Finish(), *keys.Finish(), *values.Finish()});
+    ran.Write("write", ran.Create("rows", RowSchema(), {batch}), too_long);
+    ASSERT_TRUE(ran.status().ok()) << ran.status().ToString();
+    auto result = RunPipeline(ExecContext::Defaults(), ran, RunOptions::Defaults(), nullptr);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().message().rfind(prefix + "partition path for column 'key'", 0), 0u)
+        << result.status().ToString();
+    EXPECT_EQ(result.status().context().record, 0);
+  }
+}
+
+TEST_F(PipelineTest, MetricsResetBeforeARunKeepTheirCountersWhereADisplayReadsThem) {
+  Pipeline p;
+  p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 300, 32)), FeatherSink(dir_ / "out"));
+  RunMetrics metrics;
+  metrics.Reset(p, 1);
+  const StageProgress* progress = &metrics.stage(0).progress;  // what convert's progress bar holds
+  const StepMetrics* read = &metrics.step(0);
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), &metrics).ok());
+  ASSERT_EQ(&metrics.stage(0).progress, progress);
+  ASSERT_EQ(&metrics.step(0), read);
+  EXPECT_EQ(progress->records.load(), 300);
+  EXPECT_EQ(read->rows_out.load(), 300);
+  metrics.Reset(p, 1);  // a second reset zeroes them in place
+  EXPECT_EQ(progress->records.load(), 0);
+  EXPECT_EQ(read->rows_out.load(), 0);
+}
+
 }  // namespace
 }  // namespace recflow::pipeline

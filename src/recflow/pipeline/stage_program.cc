@@ -19,10 +19,11 @@ struct PipelineUnitState final : UnitState {
   std::vector<std::pair<std::string, DeadLetter>> letters;  // path, letter
 };
 
-// `st` of step `node`, named in the message. A row's error keeps the file its step read (an
-// image that would not load) in the message, so the context's file is the pipeline input the
-// row came from.
-Status StepError(const Node& node, const Status& st, bool row_error = false) {
+// `st` of step `node`, named in the message (unless the pipeline names no steps in errors). A
+// row's error keeps the file its step read (an image that would not load) in the message, so the
+// context's file is the pipeline input the row came from.
+Status StepError(const Pipeline& pipeline, const Node& node, const Status& st, bool row_error = false) {
+  if (!pipeline.steps_named_in_errors()) return st;
   const ErrorContext& c = st.context();
   std::string message = "step '" + node.name + "': ";
   if (row_error && !c.file.empty() && st.message().find(c.file) == std::string::npos) message += c.file + ": ";
@@ -71,17 +72,17 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
     BusyTimer timer(&m.busy_ns);
     return node.fn->Process(*input.data, ctx);
   }();
-  if (!result.ok()) return StepError(node, AtUnitRow(result.status(), input));
+  if (!result.ok()) return StepError(*r_.pipeline, node, AtUnitRow(result.status(), input));
   DoFnOutput out = std::move(result).ValueUnsafe();
   // Later steps rely on the schema planned from OutputSchema (DoFns look columns up in it).
   if (Status st = ops::CheckPlannedSchema(*node.schema, *out.batch->schema(), "the DoFn's output"); !st.ok()) {
-    return StepError(node, Status::Internal(st.message() + ", as its OutputSchema said"));
+    return StepError(*r_.pipeline, node, Status::Internal(st.message() + ", as its OutputSchema said"));
   }
   m.rows_in.fetch_add(input.num_rows(), std::memory_order_relaxed);
   m.batches.fetch_add(1, std::memory_order_relaxed);
   if (!out.parents.empty() || out.batch->num_rows() != input.num_rows()) {
     if (out.parents.size() != static_cast<size_t>(out.batch->num_rows())) {
-      return StepError(node, Status::Internal("the DoFn returned " + std::to_string(out.batch->num_rows()) +
+      return StepError(*r_.pipeline, node, Status::Internal("the DoFn returned " + std::to_string(out.batch->num_rows()) +
                                               " rows but " + std::to_string(out.parents.size()) + " parents"));
     }
   }
@@ -89,7 +90,7 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
     m.failed_rows.fetch_add(static_cast<int64_t>(errors.errors().size()), std::memory_order_relaxed);
     if (node.on_error.mode == ErrorPolicy::Mode::kFail) {
       const ops::RowError& first = errors.errors().front();
-      return StepError(node, first.status, true).WithRecord(input.UnitRow(first.row));
+      return StepError(*r_.pipeline, node, first.status, true).WithRecord(input.UnitRow(first.row));
     }
     // Drop the failed rows' output; dead-letter them with their values.
     std::vector<bool> failed(static_cast<size_t>(input.num_rows()), false);
@@ -98,7 +99,7 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
     for (const ops::RowError& e : errors.errors()) {
       failed[static_cast<size_t>(e.row)] = true;
       if (renderer) {
-        DeadLetter letter{node.name, input.UnitRow(e.row), StepError(node, e.status, true), std::string()};
+        DeadLetter letter{node.name, input.UnitRow(e.row), StepError(*r_.pipeline, node, e.status, true), std::string()};
         jsonl::JsonWriter writer(&letter.row_json);
         if (!renderer->Render(*input.data, e.row, &writer).ok()) letter.row_json = "null";
         letters->push_back(std::move(letter));
@@ -171,14 +172,14 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
     BusyTimer timer(&m.busy_ns);
     m.rows_in.fetch_add(batch.num_rows(), std::memory_order_relaxed);
     m.batches.fetch_add(1, std::memory_order_relaxed);
-    if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) return StepError(node, st);
+    if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) return StepError(*r_.pipeline, node, st);
   }
   // Nodes whose own rows a sink takes: kept side inputs and the caller's outputs.
   for (const auto& [ids, sinks] : {std::pair{&stage.materialized, &r_.kept_sinks}, std::pair{&stage.outputs, &r_.output_sinks}}) {
     for (int id : *ids) {
       auto it = outputs.find(id);
       if (it == outputs.end()) continue;
-      if (Status st = feed.Feed(sinks->at(id), it->second.data); !st.ok()) return StepError(p.node(id), st);
+      if (Status st = feed.Feed(sinks->at(id), it->second.data); !st.ok()) return StepError(p, p.node(id), st);
     }
   }
   return std::unique_ptr<UnitState>(std::move(state));

@@ -1,0 +1,40 @@
+// ReadInput: the build-time source handed to the first pass, the factory to every later one.
+#include "recflow/pipeline/read_input.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+// InvalidArgument: `input` (a source's name) can be read only once, and `why` it would be read again.
+Status ReadOnceError(const std::string& input, const std::string& why) {
+  return Status::InvalidArgument("its input " + (input == "-" ? std::string("standard input") : input) +
+                                 " can be read only once (it is not a regular file) and " + why +
+                                 "; save it to a file to read it again");
+}
+
+}  // namespace
+
+ReadInput::ReadInput(std::unique_ptr<Source> opened, SourceFactory reopen, std::string name)
+    : opened_(std::move(opened)), reopen_(std::move(reopen)), name_(std::move(name)) {}
+
+Status ReadInput::CheckPasses(int passes) {
+  if (reopen_ != nullptr || passes <= 0) return Status::OK();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (opened_ == nullptr) return ReadOnceError(name_, "an earlier run read it");
+  if (passes > 1) {
+    return ReadOnceError(name_, "the pipeline reads it in " + std::to_string(passes) +
+                                    " passes (a step fitted over it reads it before the pass that applies it)");
+  }
+  return Status::OK();
+}
+
+Result<std::unique_ptr<Source>> ReadInput::Open() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (opened_ != nullptr) return std::move(opened_);
+  }
+  if (reopen_ == nullptr) return ReadOnceError(name_, "was read already");
+  return reopen_();
+}
+
+}  // namespace recflow::pipeline

@@ -1,0 +1,43 @@
+// ReadInput: what a Read node reads — the source opened when the pipeline was built, kept for the first pass.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "recflow/core/result.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::pipeline {
+
+/// Opens a fresh reader of a Read's input, for a pass after the first.
+using SourceFactory = std::function<Result<std::unique_ptr<Source>>()>;
+
+/// The input of a Read node. The source opened when the pipeline was built (for its schema) is
+/// the one the first pass reads, so an input that can be read only once (standard input, a FIFO)
+/// is read exactly once; a later pass (a side input computed first over the same input, or a
+/// second run of the pipeline) opens the input again through its factory. Thread-safe.
+class ReadInput {
+ public:
+  /// `opened` is taken by the first Open(); `reopen` (may be null: the input cannot be read twice)
+  /// serves every later one. `name` names the input in errors.
+  ReadInput(std::unique_ptr<Source> opened, SourceFactory reopen, std::string name);
+
+  /// True when the input can be read by more than one pass.
+  bool reopenable() const { return reopen_ != nullptr; }
+  /// OK when `passes` more passes can read the input: any number when it can be reopened, else
+  /// one while the build-time source is still there; otherwise InvalidArgument saying why.
+  Status CheckPasses(int passes);
+  /// The source to read: the one opened at build time the first time, then a fresh one.
+  /// InvalidArgument when the build-time source was taken and the input cannot be reopened.
+  Result<std::unique_ptr<Source>> Open();
+
+ private:
+  std::mutex mutex_;
+  std::unique_ptr<Source> opened_;
+  const SourceFactory reopen_;
+  const std::string name_;
+};
+
+}  // namespace recflow::pipeline
