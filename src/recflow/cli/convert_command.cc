@@ -12,7 +12,7 @@
 #include "recflow/dataset/io_specs.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/ops/columns/select.h"
-#include "recflow/pipeline/column_do_fn.h"
+#include "recflow/pipeline/column_steps.h"
 #include "recflow/pipeline/local_runner.h"
 
 namespace recflow::cli {

@@ -1,9 +1,8 @@
 // Column DoFns: per-job column replacement into the planned output schema, with row errors tagged by column; batch
-// functions typed by a dry run; projections.
+// functions typed by a dry run.
 #include "recflow/pipeline/column_do_fn.h"
 
 #include "recflow/columnar/builder.h"
-#include "recflow/ops/columns/planned_schema.h"
 
 namespace recflow::pipeline {
 
@@ -104,23 +103,6 @@ class BatchFunctionDoFn final : public DoFn {
   BatchFunction fn_;
 };
 
-// A projection resolved against the step's input when it was built.
-class ProjectionDoFn final : public DoFn {
- public:
-  explicit ProjectionDoFn(ops::Projection projection) : projection_(std::move(projection)) {}
-  Result<SchemaPtr> OutputSchema(const SchemaPtr& input) const override {
-    RETURN_NOT_OK(ops::CheckPlannedSchema(*projection_.input_schema(), *input, "projection"));
-    return projection_.output_schema();
-  }
-  Result<DoFnOutput> Process(const RecordBatch& input, ProcessContext&) const override {
-    ASSIGN_OR_RETURN(auto out, projection_.Apply(input));
-    return DoFnOutput{std::move(out), {}};
-  }
-
- private:
-  ops::Projection projection_;
-};
-
 }  // namespace
 
 std::shared_ptr<const DoFn> MakeColumnDoFn(std::vector<ColumnJob> jobs) {
@@ -128,9 +110,5 @@ std::shared_ptr<const DoFn> MakeColumnDoFn(std::vector<ColumnJob> jobs) {
 }
 
 std::shared_ptr<const DoFn> MakeBatchDoFn(BatchFunction fn) { return std::make_shared<BatchFunctionDoFn>(std::move(fn)); }
-
-std::shared_ptr<const DoFn> MakeProjectionDoFn(ops::Projection projection) {
-  return std::make_shared<ProjectionDoFn>(std::move(projection));
-}
 
 }  // namespace recflow::pipeline

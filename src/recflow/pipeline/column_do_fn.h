@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "recflow/ops/columns/select.h"
 #include "recflow/pipeline/do_fn.h"
 
 namespace recflow::pipeline {
@@ -34,9 +33,5 @@ using BatchFunction = std::function<Result<std::shared_ptr<RecordBatch>>(const R
 
 /// A DoFn applying `fn`; its output schema is fn's result on an empty batch of the input schema.
 std::shared_ptr<const DoFn> MakeBatchDoFn(BatchFunction fn);
-
-/// The DoFn of select, drop and rename (and convert's --select): `projection`, resolved against
-/// the step's input when it was built; OutputSchema fails on any other input schema.
-std::shared_ptr<const DoFn> MakeProjectionDoFn(ops::Projection projection);
 
 }  // namespace recflow::pipeline

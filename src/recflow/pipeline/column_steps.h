@@ -12,7 +12,8 @@
 
 namespace recflow::pipeline {
 
-/// Applies `projection` (resolved against the step's input when it was built) to every batch.
+/// The DoFn of select, drop and rename (and convert's --select): `projection`, resolved against
+/// the step's input when it was built; OutputSchema fails on any other input schema.
 std::shared_ptr<const DoFn> MakeProjectionDoFn(ops::Projection projection);
 
 /// Scales `columns` with `scaler` by the moments in the one-row side input "fit": one
