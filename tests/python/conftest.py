@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def recflow_bin() -> Path:
-    """$RECFLOW_BIN, else build/release/bin/recflow."""
-    path = Path(os.environ.get("RECFLOW_BIN", ROOT / "build" / "release" / "bin" / "recflow"))
+    """$RECFLOW_BIN (made absolute: tests change directory), else build/release/bin/recflow."""
+    path = Path(os.environ.get("RECFLOW_BIN", ROOT / "build" / "release" / "bin" / "recflow")).absolute()
     if not path.is_file():
         pytest.fail(f"recflow binary not found at {path}; build it or set RECFLOW_BIN")
     return path
