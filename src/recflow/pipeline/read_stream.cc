@@ -1,4 +1,5 @@
-// ReadIntoStream: a stage program that feeds each decoded unit's batch to the stream's sink unchanged.
+// ReadIntoStream (a stage program feeding each decoded unit's batch to the stream's sink unchanged) and
+// OutputIntoStream (a pipeline run with the stream's sink as one of its outputs).
 #include "recflow/pipeline/read_stream.h"
 
 #include <utility>
@@ -23,6 +24,15 @@ StreamRun ReadIntoStream(std::shared_ptr<Source> source, StageOptions options) {
   return [source = std::move(source), options](const ExecContext& context, Sink* sink) -> Status {
     ReadProgram program;
     return RunStage(context, {source.get()}, {{sink, ""}}, &program, options).status();
+  };
+}
+
+StreamRun OutputIntoStream(std::shared_ptr<const Pipeline> pipeline, std::string step, RunOptions options) {
+  return [pipeline = std::move(pipeline), step = std::move(step), options](const ExecContext& context,
+                                                                           Sink* sink) -> Status {
+    RunOptions run_options = options;
+    run_options.outputs[step] = sink;
+    return RunPipeline(context, *pipeline, run_options, nullptr).status();
   };
 }
 
