@@ -17,6 +17,7 @@
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -46,16 +47,6 @@ SchemaPtr RowSchema() {
   return Schema::Make({Field::Make("id", int64(), false), Field::Make("key", utf8(), false), Field::Make("value", float64())});
 }
 
-dataset::SinkOptions FeatherSink(const fs::path& dir) {
-  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-  options.output = dir.string();
-  options.sync = false;
-  options.format = [](SchemaPtr schema) {
-    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-  };
-  return options;
-}
-
 // Every row of the dataset at `dir`, as one batch per unit.
 std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
   auto source = dataset::OpenInputs({dir.string()}, dataset::InputOptions{});
@@ -71,17 +62,8 @@ int64_t Int(const RecordBatch& b, int c, int64_t i) { return IntegerValue(*b.col
 std::string Str(const RecordBatch& b, int c, int64_t i) { return std::string(BinaryValue(*b.column_data(c), i)); }
 double Dbl(const RecordBatch& b, int c, int64_t i) { return b.column_data(c)->GetValues<double>(1)[i]; }
 
-class PipelineTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("recflow_pipeline_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using PipelineTest = testing::TempDirTest;
+using testing::FeatherSink;
 
 TEST_F(PipelineTest, FusedMapFilterFlatMapKeepOrderForAnyThreads) {
   for (int threads : {1, 2}) {
