@@ -13,7 +13,7 @@
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/dataset_source.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/batch_source.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/local_runner.h"
@@ -564,6 +564,23 @@ TEST_F(PipelineTest, BuildErrorsNameTheStep) {
   Pipeline nothing;
   nothing.Create("rows", RowSchema(), {});
   EXPECT_NE(MakePlan(nothing).status().ToString().find("writes nothing"), std::string::npos);
+}
+
+TEST_F(PipelineTest, ARunErrorNamesTheStepAndKeepsTheErrorsFileAndOffset) {
+  Pipeline p;
+  int opened = 0;
+  auto rows = p.Read("read", [&]() -> Result<std::unique_ptr<Source>> {
+    using Batches = std::vector<std::shared_ptr<RecordBatch>>;
+    if (opened++ == 0) return MakeBatchSource("rows", RowSchema(), std::make_shared<const Batches>());
+    return Status::IOError("the input went away").WithFile("rows.csv").WithOffset(12);
+  });
+  p.Write("write", rows, FeatherSink(dir_ / "out"));
+  auto result = RunPipeline(ExecContext(), p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kIOError);
+  EXPECT_EQ(result.status().message(), "step 'read': the input went away");
+  EXPECT_EQ(result.status().context().file, "rows.csv");
+  EXPECT_EQ(result.status().context().offset, 12);
 }
 
 }  // namespace
