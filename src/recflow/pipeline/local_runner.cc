@@ -149,23 +149,24 @@ class Run {
     return Status::OK();
   }
 
-  // Runs every stage on a thread of its own and waits for them and the grouped outputs they
-  // stream; the error of the earliest failing stage, if any.
+  // Runs every stage on a thread of its own (the last on the calling thread, so a run of one
+  // stage starts no thread) and waits for them and the grouped outputs they stream; the error of
+  // the earliest failing stage, if any.
   Status RunStages() {
+    auto run_stage = [this](size_t s) {
+      Status st = WaitForInputs(s);
+      if (st.ok()) st = RunOneStage(s);
+      // Whatever its end, the stage reads no more of the grouped outputs streaming into it.
+      for (int id : plan_.stages[s].roots) {
+        if (auto queue = queues_.find(id); queue != queues_.end()) queue->second->Abandon(st);
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      stages_[s].ready = true;
+      StageEnded(s, st);
+    };
     std::vector<std::thread> threads;
-    for (size_t s = 0; s < stages_.size(); ++s) {
-      threads.emplace_back([this, s] {
-        Status st = WaitForInputs(s);
-        if (st.ok()) st = RunOneStage(s);
-        // Whatever its end, the stage reads no more of the grouped outputs streaming into it.
-        for (int id : plan_.stages[s].roots) {
-          if (auto queue = queues_.find(id); queue != queues_.end()) queue->second->Abandon(st);
-        }
-        std::lock_guard<std::mutex> lock(mutex_);
-        stages_[s].ready = true;
-        StageEnded(s, st);
-      });
-    }
+    for (size_t s = 0; s + 1 < stages_.size(); ++s) threads.emplace_back(run_stage, s);
+    run_stage(stages_.size() - 1);
     for (std::thread& thread : threads) thread.join();
     for (std::thread& drain : drains_) drain.join();  // started by the stage threads, all joined
     return error_;
