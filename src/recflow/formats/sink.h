@@ -6,6 +6,7 @@
 
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/source.h"
 
 namespace recflow {
 
@@ -28,9 +29,10 @@ class SinkPartial {
 ///   Merge (in input order, one thread at a time) →
 ///   Process (any thread, concurrently) →
 ///   Emit (in input order, one thread at a time);
-/// after the last batch Drain (whatever the sink still holds, processed and emitted like a batch's
-/// partial), then Finish, and later Commit — or Abort at any point after a failure. What a sink
-/// outputs depends on the rows and their order only, never on threads or timing.
+/// OnToken between the Merges of the batches a token falls between; after the last batch Drain
+/// (whatever the sink still holds, processed and emitted like a batch's partial), then Finish,
+/// and later Commit — or Abort at any point after a failure. What a sink outputs depends on the
+/// rows, tokens and their order only, never on threads or timing.
 class Sink {
  public:
   virtual ~Sink() = default;
@@ -59,6 +61,14 @@ class Sink {
   /// one thread at a time.
   virtual Status Emit(SinkPartial* partial) {
     (void)partial;
+    return Status::OK();
+  }
+
+  /// A token (a watermark, a timer firing) that follows, in input order, every batch merged
+  /// before it and precedes every batch merged after it; one thread at a time, like Merge. Every
+  /// sink of the stage gets it, whether or not the unit carrying it fed the sink rows.
+  virtual Status OnToken(const FlowToken& token) {
+    (void)token;
     return Status::OK();
   }
 

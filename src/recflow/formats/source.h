@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ struct DecodedUnit {
   int64_t input_records = 0;
 };
 
+/// A mark that flows in input order between units and carries no rows: a watermark (no later
+/// record of the input has an earlier event time) or a timer firing. What streaming builds its
+/// windows on; a bounded file input sends none.
+struct FlowToken {
+  enum class Kind { kWatermark, kTimer };
+  Kind kind = Kind::kWatermark;
+  int64_t time = 0;  ///< the watermark's event time, or the time the timer fires at
+};
+
 /// One independently decodable piece of input (a CSV block of whole rows, a run of TFRecord
 /// records, an Avro block). Decode() may run on any thread, concurrently with other units'
 /// Decode() and with Source::NextUnit(); a unit is decoded at most once. A unit owns (or
@@ -45,6 +55,9 @@ class SourceUnit {
   virtual Result<DecodedUnit> Decode() = 0;
   /// Input bytes (as read from disk, compressed or not) the unit consumed, for progress.
   virtual int64_t input_bytes() const = 0;
+  /// A token that follows the unit's records, in input order (none by default). A unit made
+  /// only to carry a token decodes to zero rows. Called once per unit, from the reading thread.
+  virtual std::optional<FlowToken> token() const { return std::nullopt; }
 };
 
 /// A reader that yields units in input order. NextUnit() is called from one thread at a time;

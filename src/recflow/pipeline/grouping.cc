@@ -93,7 +93,7 @@ class KeyTable {
   int64_t last_rows_ = 0;
 };
 
-// GroupByKey: keeps every contributing batch and each group's rows; TakeOutput gathers lists.
+// GroupByKey: keeps every contributing batch and each group's rows; NextOutput gathers lists.
 class GroupByKeyState final : public GroupedState {
  public:
   GroupByKeyState(std::vector<int> keys, std::vector<int> values, SchemaPtr input, SchemaPtr output)
@@ -128,35 +128,35 @@ class GroupByKeyState final : public GroupedState {
     return Status::OK();
   }
 
-  Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) override {
-    ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> all, ConcatenateBatches(input_, batches_));
-    batches_.clear();  // `all` holds the rows now: do not keep them twice while taking groups
-    const SchemaPtr key_schema = KeySchema(*input_, keys_);
-    std::vector<std::shared_ptr<RecordBatch>> out;
-    for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {
-      const int64_t end = std::min(table_.size(), begin + batch_rows);
-      ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(key_schema, begin, end));
-      std::vector<int64_t> rows;
-      BufferBuilder offsets;
-      RETURN_NOT_OK(offsets.AppendValue<int32_t>(0));
-      for (int64_t g = begin; g < end; ++g) {
-        const auto& members = members_[static_cast<size_t>(g)];
-        rows.insert(rows.end(), members.begin(), members.end());
-        if (rows.size() > static_cast<size_t>(kMaxInt32Offset)) {
-          return Status::InvalidArgument("a group of GroupByKey has more than 2^31 values");
-        }
-        RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(rows.size())));
-      }
-      const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
-      for (size_t v = 0; v < values_.size(); ++v) {
-        ASSIGN_OR_RETURN(auto values, Take(*all->column_data(values_[v]), rows));
-        const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + v));
-        columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
-      }
-      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(output_, end - begin, std::move(columns)));
-      out.push_back(std::move(batch));
+  Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
+    const int64_t begin = next_group_;
+    if (begin >= table_.size()) return nullptr;
+    if (all_ == nullptr) {
+      ASSIGN_OR_RETURN(all_, ConcatenateBatches(input_, batches_));
+      batches_.clear();  // `all_` holds the rows now: do not keep them twice while taking groups
     }
-    return out;
+    const int64_t end = std::min(table_.size(), begin + batch_rows);
+    next_group_ = end;
+    ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(KeySchema(*input_, keys_), begin, end));
+    std::vector<int64_t> rows;
+    BufferBuilder offsets;
+    RETURN_NOT_OK(offsets.AppendValue<int32_t>(0));
+    for (int64_t g = begin; g < end; ++g) {
+      auto& members = members_[static_cast<size_t>(g)];
+      rows.insert(rows.end(), members.begin(), members.end());
+      std::vector<int64_t>().swap(members);  // taken: give the memory back as the output is made
+      if (rows.size() > static_cast<size_t>(kMaxInt32Offset)) {
+        return Status::InvalidArgument("a group of GroupByKey has more than 2^31 values");
+      }
+      RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(rows.size())));
+    }
+    const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
+    for (size_t v = 0; v < values_.size(); ++v) {
+      ASSIGN_OR_RETURN(auto values, Take(*all_->column_data(values_[v]), rows));
+      const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + v));
+      columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
+    }
+    return RecordBatch::Make(output_, end - begin, std::move(columns));
   }
 
  private:
@@ -164,8 +164,10 @@ class GroupByKeyState final : public GroupedState {
   SchemaPtr input_, output_;
   KeyTable table_;
   std::vector<std::shared_ptr<RecordBatch>> batches_;
+  std::shared_ptr<RecordBatch> all_;           // the concatenation of batches_, made by the first NextOutput
   std::vector<std::vector<int64_t>> members_;  // each group's rows in the concatenation of batches_
   int64_t rows_seen_ = 0;
+  int64_t next_group_ = 0;                     // the first group NextOutput has not output yet
 };
 
 // CombinePerKey and CombineGlobally: per batch and group partial accumulators, merged in order.
@@ -216,28 +218,26 @@ class CombineState final : public GroupedState {
     return Status::OK();
   }
 
-  Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) override {
+  Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
     if (keys_.empty() && state_.empty()) {
       // A global combine of nothing still has its one row (count 0, sum 0, mean null, ...).
       table_.AddKeyRow(std::make_shared<RecordBatch>(Schema::Make({}), 1, std::vector<std::shared_ptr<ArrayData>>{}), 0);
       state_.push_back(NewAccumulators());
     }
-    const SchemaPtr key_schema = KeySchema(*input_, keys_);
-    std::vector<std::shared_ptr<RecordBatch>> out;
-    for (int64_t begin = 0; begin < table_.size(); begin += batch_rows) {
-      const int64_t end = std::min(table_.size(), begin + batch_rows);
-      ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(key_schema, begin, end));
-      for (size_t a = 0; a < aggregates_.size(); ++a) {
-        const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + a));
-        ASSIGN_OR_RETURN(auto builder, MakeBuilder(field->type()));
-        for (int64_t g = begin; g < end; ++g) RETURN_NOT_OK(state_[static_cast<size_t>(g)][a]->Finish(builder.get()));
-        ASSIGN_OR_RETURN(auto column, builder->Finish());
-        columns.push_back(std::move(column));
-      }
-      ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(output_, end - begin, std::move(columns)));
-      out.push_back(std::move(batch));
+    const int64_t begin = next_group_;
+    if (begin >= table_.size()) return nullptr;
+    const int64_t end = std::min(table_.size(), begin + batch_rows);
+    next_group_ = end;
+    ASSIGN_OR_RETURN(auto columns, table_.KeyColumns(KeySchema(*input_, keys_), begin, end));
+    for (size_t a = 0; a < aggregates_.size(); ++a) {
+      const FieldPtr& field = output_->field(static_cast<int>(keys_.size() + a));
+      ASSIGN_OR_RETURN(auto builder, MakeBuilder(field->type()));
+      for (int64_t g = begin; g < end; ++g) RETURN_NOT_OK(state_[static_cast<size_t>(g)][a]->Finish(builder.get()));
+      ASSIGN_OR_RETURN(auto column, builder->Finish());
+      columns.push_back(std::move(column));
     }
-    return out;
+    for (int64_t g = begin; g < end; ++g) state_[static_cast<size_t>(g)].clear();  // output: give the memory back
+    return RecordBatch::Make(output_, end - begin, std::move(columns));
   }
 
  private:
@@ -257,6 +257,7 @@ class CombineState final : public GroupedState {
   SchemaPtr input_, output_;
   KeyTable table_;
   std::vector<Accumulators> state_;  // per group
+  int64_t next_group_ = 0;           // the first group NextOutput has not output yet
 };
 
 }  // namespace

@@ -29,16 +29,18 @@ Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& 
 
 /// The state of one GroupByKey, CombinePerKey or CombineGlobally node over a whole stage, as a
 /// Sink: Consume (any thread) groups a batch (and, for combines, aggregates each group), Merge (in
-/// input order) folds it in, TakeOutput makes the output batches.
+/// input order) folds it in, NextOutput makes the output batches one at a time.
 class GroupedState : public Sink {
  public:
   /// For `node` (a kGroupByKey, kCombinePerKey or kCombineGlobally node) whose input has
   /// schema `input`.
   static Result<std::unique_ptr<GroupedState>> Make(const Node& node, const SchemaPtr& input);
 
-  /// The output rows (the node's schema), at most `batch_rows` per batch. Call once, after the
-  /// last Merge: the state may give up what it holds as it builds them.
-  virtual Result<std::vector<std::shared_ptr<RecordBatch>>> TakeOutput(int64_t batch_rows) = 0;
+  /// The next batch of output rows (the node's schema), at most `batch_rows` rows, groups in
+  /// order of first appearance; nullptr after the last. Call after the last Merge, from one
+  /// thread at a time, with the same `batch_rows` each time: the state may give up what it holds
+  /// as it goes, so a consumer can take each batch while the next is made.
+  virtual Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) = 0;
 };
 
 }  // namespace recflow::pipeline

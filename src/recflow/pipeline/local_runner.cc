@@ -1,16 +1,22 @@
-// RunPipeline: plan, then per stage open its inputs and consumers, run it on the stage executor, keep what later
-// stages need; commit every output at the end.
+// RunPipeline: plan, open every stage's consumers, run each stage on a thread of its own once the stages it waits for
+// have read their input (grouped outputs streaming through bounded queues), keep what later stages need; commit every
+// output at the end.
 #include "recflow/pipeline/local_runner.h"
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "recflow/dataset/file_commit.h"
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/abort_outputs.h"
+#include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/collect_sink.h"
 #include "recflow/pipeline/grouping.h"
+#include "recflow/pipeline/stage_links.h"
 #include "recflow/pipeline/stage_program_internal.h"
 
 namespace recflow::pipeline {
@@ -18,6 +24,7 @@ namespace recflow::pipeline {
 Status RunOptions::Validate() const {
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
+  if (queue_batches <= 0) return Status::InvalidArgument("queue_batches must be > 0");
   for (const auto& [step, sink] : outputs) {
     if (sink == nullptr) return Status::InvalidArgument("the output of step '" + step + "' has no sink");
   }
@@ -45,6 +52,18 @@ Status CheckReadPasses(const Pipeline& pipeline, const Plan& plan) {
 
 using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 
+// What one stage feeds, opened before any stage runs, and how far the stage got.
+struct StageRun {
+  std::vector<StageSink> sinks;
+  std::map<int, std::unique_ptr<GroupedState>> grouped;
+  std::map<int, std::unique_ptr<CollectSink>> kept;
+  std::map<int, size_t> consumer_sinks;  // per write and grouped node: its index in `sinks`
+  std::map<int, size_t> kept_sinks;      // per materialized node: its index in `sinks`
+  std::map<int, size_t> output_sinks;    // per node whose rows go to a caller's sink: its index in `sinks`
+  StopSource stop;                       // requested when an earlier stage fails
+  bool ready = false;                    // it read all its input and kept what later stages need (Run::mutex_)
+};
+
 // Everything a run keeps from stage to stage.
 class Run {
  public:
@@ -55,7 +74,9 @@ class Run {
         plan_(plan),
         options_(options),
         outputs_(std::move(outputs)),
-        metrics_(metrics) {}
+        metrics_(metrics),
+        links_(LinkStages(pipeline, plan)),
+        stages_(plan.stages.size()) {}
 
   Result<RunResult> Execute() {
     for (const std::string& file : pipeline_.side_files()) {
@@ -65,7 +86,11 @@ class Run {
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
     }
-    for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(RunOneStage(s)));
+    for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
+    for (const auto& [id, reader] : links_.streamed) {
+      queues_[id] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+    }
+    RETURN_NOT_OK(Fail(RunStages()));
     // Every output is completed beside its directory first, so that a refusal (an append
     // collision, an error-mode output that gained content, a schema that does not match)
     // leaves every output as it was; then each is swapped in. Outputs are taken in the order of their paths, so that runs writing the same
@@ -110,42 +135,21 @@ class Run {
     return st;
   }
 
-  Status RunOneStage(size_t s) {
+  // Opens the consumers of stage `s` (in plan order, before any stage runs, so that two writes of
+  // one output are found before any row is read) and marks its steps' metrics with it.
+  Status OpenStage(size_t s) {
     const Stage& stage = plan_.stages[s];
+    StageRun& run = stages_[s];
     const int number = static_cast<int>(s + 1);
-    std::map<int, SideInputs> sides;
-    for (int id : stage.steps) {
-      for (const auto& [name, side] : pipeline_.node(id).side_inputs) sides[id].Set(name, side_values_.at(side));
-    }
-    std::vector<std::unique_ptr<Source>> sources;
-    std::vector<Source*> inputs;
     for (int id : stage.roots) {
-      const Node& node = pipeline_.node(id);
-      if (node.kind == NodeKind::kRead) {
-        metrics_->step(id).stage = number;
-        auto source = node.input->Open();
-        if (!source.ok()) return StepStatus(id, source.status());
-        // Every step was typed against the schema the read had when the pipeline was built.
-        if (!(*source)->schema()->Equals(*node.schema)) {
-          return Status::DataError("step '" + node.name + "': the input's schema changed since the pipeline was built: " +
-                                   (*source)->schema()->ToString() + " instead of " + node.schema->ToString());
-        }
-        sources.push_back(std::move(source).ValueUnsafe());
-      } else {
-        sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
-      }
-      inputs.push_back(sources.back().get());
+      if (pipeline_.node(id).kind == NodeKind::kRead) metrics_->step(id).stage = number;
     }
-    std::vector<StageSink> stage_sinks;
-    std::map<int, std::unique_ptr<GroupedState>> grouped;
-    std::map<int, std::unique_ptr<CollectSink>> kept;
-    StageResources resources;
     for (int id : stage.steps) metrics_->step(id).stage = number;
     for (int id : stage.sinks) {
       const Node& node = pipeline_.node(id);
       metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
-      resources.consumer_sinks[id] = stage_sinks.size();
+      run.consumer_sinks[id] = run.sinks.size();
       if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input);
         if (!sink.ok()) return StepStatus(id, sink.status());
@@ -156,61 +160,215 @@ class Run {
           }
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
-        stage_sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
+        run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else {
-        ASSIGN_OR_RETURN(grouped[id], GroupedState::Make(node, input));
-        stage_sinks.push_back({grouped[id].get(), node.name});
+        ASSIGN_OR_RETURN(run.grouped[id], GroupedState::Make(node, input));
+        run.sinks.push_back({run.grouped[id].get(), node.name});
       }
     }
     for (int id : stage.materialized) {
-      kept[id] = std::make_unique<CollectSink>();
-      resources.kept_sinks[id] = stage_sinks.size();
-      stage_sinks.push_back({kept[id].get(), pipeline_.node(id).name});
+      run.kept[id] = std::make_unique<CollectSink>();
+      run.kept_sinks[id] = run.sinks.size();
+      run.sinks.push_back({run.kept[id].get(), pipeline_.node(id).name});
     }
     for (int id : stage.outputs) {
       metrics_->step(id).stage = number;
-      resources.output_sinks[id] = stage_sinks.size();
-      stage_sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
+      run.output_sinks[id] = run.sinks.size();
+      run.sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
     }
+    return Status::OK();
+  }
+
+  // Runs every stage on a thread of its own (the last on the calling thread, so a run of one
+  // stage starts no thread) and waits for them and the grouped outputs they stream; the error of
+  // the earliest failing stage, if any.
+  Status RunStages() {
+    auto run_stage = [this](size_t s) {
+      Status st = WaitForInputs(s);
+      if (st.ok()) st = RunOneStage(s);
+      // Whatever its end, the stage reads no more of the grouped outputs streaming into it.
+      for (int id : plan_.stages[s].roots) {
+        if (auto queue = queues_.find(id); queue != queues_.end()) queue->second->Abandon(st);
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      stages_[s].ready = true;
+      StageEnded(s, st);
+    };
+    std::vector<std::thread> threads;
+    for (size_t s = 0; s + 1 < stages_.size(); ++s) threads.emplace_back(run_stage, s);
+    run_stage(stages_.size() - 1);
+    for (std::thread& thread : threads) thread.join();
+    for (std::thread& drain : drains_) drain.join();  // started by the stage threads, all joined
+    return error_;
+  }
+
+  // Waits until the stages `s` waits for are ready, or `s` is stopped (Cancelled).
+  Status WaitForInputs(size_t s) {
+    const StopToken stop = stages_[s].stop.token();
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] {
+      if (stop.stop_requested()) return true;
+      for (size_t d : links_.waits_for[s]) {
+        if (!stages_[d].ready) return false;
+      }
+      return true;
+    });
+    return stop.Poll();
+  }
+
+  // With mutex_ held: records the end of stage `s` (or of a grouped output it streams). A failure
+  // becomes the run's error unless an earlier stage failed too (the one a run of one stage after
+  // the other would report); it stops every later stage and the grouped outputs they read, while
+  // earlier stages run on.
+  void StageEnded(size_t s, const Status& st) {
+    if (!st.ok()) {
+      if (error_.ok() || s < error_stage_) {
+        error_ = st;
+        error_stage_ = s;
+      }
+      for (size_t later = s + 1; later < stages_.size(); ++later) stages_[later].stop.RequestStop();
+      for (auto& [id, queue] : queues_) {
+        if (links_.streamed.at(id) > s) queue->Abandon(Status::Cancelled("an earlier stage failed"));
+      }
+    }
+    changed_.notify_all();
+  }
+
+  // Opens read node `node`'s source, checked against the schema the pipeline was built with.
+  Result<std::unique_ptr<Source>> OpenRead(const Node& node) const {
+    auto source = node.input->Open();
+    if (!source.ok()) return pipeline_.StepStatus(node.name, source.status());
+    // Every step was typed against the schema the read had when the pipeline was built.
+    if (!(*source)->schema()->Equals(*node.schema)) {
+      return pipeline_.StepStatus(node.name, Status::DataError("the input's schema changed since the pipeline was built: " +
+                                                               (*source)->schema()->ToString() + " instead of " +
+                                                               node.schema->ToString()));
+    }
+    return source;
+  }
+
+  // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
+  Result<std::vector<std::unique_ptr<Source>>> OpenInputs(size_t s) {
+    std::vector<std::unique_ptr<Source>> sources;
+    for (int id : plan_.stages[s].roots) {
+      const Node& node = pipeline_.node(id);
+      if (node.kind == NodeKind::kRead) {
+        ASSIGN_OR_RETURN(auto source, OpenRead(node));
+        sources.push_back(std::move(source));
+      } else if (auto queue = queues_.find(id); queue != queues_.end()) {
+        BatchQueue* q = queue->second.get();
+        sources.push_back(MakeCallbackSource(node.name, node.schema, [q] { return q->Pop(); }));
+      } else {
+        std::lock_guard<std::mutex> lock(mutex_);
+        sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
+      }
+    }
+    return sources;
+  }
+
+  Status RunOneStage(size_t s) {
+    const Stage& stage = plan_.stages[s];
+    StageRun& run = stages_[s];
+    std::map<int, SideInputs> sides;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);  // side_values_ grows as other stages end
+      for (int id : stage.steps) {
+        for (const auto& [name, side] : pipeline_.node(id).side_inputs) sides[id].Set(name, side_values_.at(side));
+      }
+    }
+    ASSIGN_OR_RETURN(auto sources, OpenInputs(s));
+    std::vector<Source*> inputs;
+    for (const auto& source : sources) inputs.push_back(source.get());
+    StageResources resources;
     resources.pipeline = &pipeline_;
     resources.stage = &stage;
-    resources.stage_number = number;
+    resources.stage_number = static_cast<int>(s + 1);
     resources.side_inputs = &sides;
+    resources.consumer_sinks = run.consumer_sinks;
+    resources.kept_sinks = run.kept_sinks;
+    resources.output_sinks = run.output_sinks;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
     PipelineStageProgram program(resources);
     StageOptions stage_options;
     stage_options.max_in_flight = options_.max_in_flight;
+    stage_options.also_stop = run.stop.token();
     StageMetrics& stage_metrics = metrics_->stage(s);
     stage_options.progress = &stage_metrics.progress;
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
-    auto stats = RunStage(context_, inputs, stage_sinks, &program, stage_options);
+    auto stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
-    for (auto& [id, state] : grouped) {
-      const Node& node = pipeline_.node(id);
-      auto batches = state->TakeOutput(options_.group_batch_rows);
-      if (!batches.ok()) return Status(batches.status().code(), "step '" + node.name + "': " + batches.status().message());
-      auto shared = std::make_shared<const Batches>(std::move(batches).ValueUnsafe());
-      int64_t rows = 0;
-      for (const auto& b : *shared) rows += b->num_rows();
-      metrics_->step(id).rows_out = rows;
+    std::map<int, std::shared_ptr<const SideInputValue>> values;
+    std::map<int, std::shared_ptr<const Batches>> outputs;
+    std::vector<int> streamed;
+    for (auto& [id, state] : run.grouped) {
+      if (links_.streamed.count(id) != 0) {
+        streamed.push_back(id);
+        continue;
+      }
+      auto whole = std::make_shared<Batches>();
+      RETURN_NOT_OK(TakeGrouped(s, id, nullptr, whole.get()));
+      state.reset();
       auto value = std::make_shared<SideInputValue>();
-      value->schema = node.schema;
-      value->batches = *shared;
-      side_values_[id] = std::move(value);
-      grouped_outputs_[id] = std::move(shared);
+      value->schema = pipeline_.node(id).schema;
+      value->batches = *whole;
+      values[id] = std::move(value);
+      outputs[id] = std::move(whole);
     }
-    for (auto& [id, collected] : kept) {
+    for (auto& [id, collected] : run.kept) {
       auto value = std::make_shared<SideInputValue>();
       value->schema = pipeline_.node(id).schema;
       value->batches = collected->TakeBatches();
-      side_values_[id] = std::move(value);
+      values[id] = std::move(value);
     }
+    std::lock_guard<std::mutex> lock(mutex_);
+    side_values_.merge(values);
+    grouped_outputs_.merge(outputs);
+    for (int id : streamed) drains_.emplace_back([this, s, id] { Stream(s, id); });
     stage_metrics.done = true;
     return Status::OK();
+  }
+
+  // Streams grouped node `id` (a consumer of stage `s`, which read all its input) into the queue
+  // of the stage reading it, then closes the queue with how it ended.
+  void Stream(size_t s, int id) {
+    BatchQueue* queue = queues_.at(id).get();
+    const Status st = TakeGrouped(s, id, queue, nullptr);
+    queue->Close(st);
+    metrics_->step(id).queue_high_water.store(static_cast<int64_t>(queue->high_water()), std::memory_order_relaxed);
+    stages_[s].grouped.at(id).reset();
+    if (st.ok()) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    StageEnded(s, st);
+  }
+
+  // The output of grouped node `id` (a consumer of stage `s`), batch by batch into `queue` or
+  // appended to `whole`, until its end, an error (naming the step) or a stop of the run or of
+  // stage `s`. Once the reader of `queue` stopped, the output is still made to its end: an error
+  // making it is then the run's error, as in a run of one stage after the other.
+  Status TakeGrouped(size_t s, int id, BatchQueue* queue, Batches* whole) {
+    const Node& node = pipeline_.node(id);
+    GroupedState& state = *stages_[s].grouped.at(id);
+    const StopToken stop = stages_[s].stop.token();
+    int64_t rows = 0;
+    while (true) {
+      RETURN_NOT_OK(context_.stop_token.Poll());
+      RETURN_NOT_OK(stop.Poll());
+      auto next = state.NextOutput(options_.group_batch_rows);
+      if (!next.ok()) return pipeline_.StepStatus(node.name, next.status());
+      std::shared_ptr<RecordBatch> batch = std::move(next).ValueUnsafe();
+      if (batch == nullptr) return Status::OK();
+      rows += batch->num_rows();
+      metrics_->step(id).rows_out.store(rows, std::memory_order_relaxed);
+      if (whole != nullptr) {
+        whole->push_back(std::move(batch));
+      } else {
+        (void)queue->Push(std::move(batch));
+      }
+    }
   }
 
   const ExecContext& context_;
@@ -219,11 +377,19 @@ class Run {
   const RunOptions& options_;
   std::map<int, Sink*> outputs_;  // the caller's sinks by the node they take the rows of
   RunMetrics* metrics_;
+  const StageLinks links_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
   std::vector<std::unique_ptr<dataset::FileCommit>> side_files_;            // per side file, removed on termination
-  std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;              // per barrier node
-  std::map<int, std::shared_ptr<const SideInputValue>> side_values_;         // per side-input node
+  std::vector<StageRun> stages_;                                            // per stage of the plan
+  std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node
+  std::mutex mutex_;                                                        // guards what follows
+  std::condition_variable changed_;                                         // a stage became ready or failed
+  std::map<int, std::shared_ptr<const Batches>> grouped_outputs_;           // per grouped node kept whole
+  std::map<int, std::shared_ptr<const SideInputValue>> side_values_;        // per side-input node
+  std::vector<std::thread> drains_;                                         // one per streamed grouped output
+  Status error_;                                                            // of the earliest failing stage
+  size_t error_stage_ = 0;
 };
 
 // `outputs` by node id; InvalidArgument naming the steps when a name is not one of them.

@@ -1,5 +1,5 @@
-// RunPipeline: the local runner — each stage of the plan as one pass on the stage executor, all cores shared by
-// whichever steps have work, outputs committed together when every stage succeeded.
+// RunPipeline: the local runner — each stage of the plan as one pass on the stage executor, stages at once where their
+// inputs allow (grouped outputs streaming through bounded queues), outputs committed together when every stage succeeded.
 #pragma once
 
 #include <map>
@@ -22,6 +22,9 @@ struct RunOptions {
   int max_in_flight = 0;
   /// Rows per batch of GroupByKey and combine outputs.
   int64_t group_batch_rows = 4096;
+  /// Batches a grouped output streaming into the stage that reads it may hold in its queue
+  /// (bounds memory: at most this many batches of group_batch_rows rows wait between the stages).
+  int queue_batches = 4;
   /// Sinks the caller supplies (borrowed), by the name of the step whose rows they take: each
   /// gets that step's rows in input order as a sink of the stage in which they flow (the step
   /// counts as consumed, so it runs even when nothing else reads it). Their Finish runs with
@@ -30,7 +33,8 @@ struct RunOptions {
   std::map<std::string, Sink*> outputs;
   /// Default bounds.
   static RunOptions Defaults() { return {}; }
-  /// InvalidArgument for a negative max_in_flight, non-positive group_batch_rows or a null output.
+  /// InvalidArgument for a negative max_in_flight, non-positive group_batch_rows or queue_batches,
+  /// or a null output.
   Status Validate() const;
 };
 
@@ -42,9 +46,16 @@ struct RunResult {
   size_t stages = 0;
 };
 
-/// Runs `pipeline` (planned by MakePlan) on the context's threads. Rows a step fails on follow
-/// its on_error policy; any other error stops the run, names the step (and the input file and
-/// record where known), and leaves every output as it was. A stop requested on the context's
+/// Runs `pipeline` (planned by MakePlan) on the context's threads. A stage starts once the stages
+/// making its side inputs and the grouped outputs it reads whole have read all their input; a
+/// GroupByKey or combine output that one stage reads, and no step takes as a side input, streams
+/// into that stage through a queue of `queue_batches` batches while it is made, so both run at
+/// once; stages with no dependency between them run at once, each on the context's threads.
+/// Outputs do not depend on which stages overlap or on the thread count. Rows a step fails on follow
+/// its on_error policy; any other error stops the run (the stages after the failing one are
+/// stopped, earlier ones run on so that the error reported is the one of the earliest failing
+/// stage, as if they ran one after the other), names the step (and the input file and record
+/// where known), and leaves every output as it was. A stop requested on the context's
 /// token before the commits' point of no return does the same and returns Cancelled, saying
 /// what was removed (AbortOutputs). Outputs are committed one after the other once all stages
 /// succeeded. `metrics` (may be null) is reset and updated live.

@@ -24,6 +24,9 @@ struct StepMetrics {
   std::atomic<int64_t> failed_rows{0};    ///< rows the step could not process
   std::atomic<int64_t> skipped_rows{0};   ///< of those, dropped (on_error skip)
   std::atomic<int64_t> dead_letters{0};   ///< of those, written to the dead-letter file
+  /// A GroupByKey or combine whose output streamed into the stage reading it: the most batches
+  /// that waited in its queue at once (at most RunOptions::queue_batches); 0 otherwise.
+  std::atomic<int64_t> queue_high_water{0};
 };
 
 /// Counters of one stage.

@@ -387,7 +387,7 @@ void Pipeline::Fail(const std::string& step, const Status& st) {
 }
 
 Status Pipeline::StepStatus(const std::string& step, const Status& st) const {
-  return st.ok() || !steps_named_in_errors_ ? st : Status(st.code(), "step '" + step + "': " + st.message());
+  return st.ok() || !steps_named_in_errors_ ? st : st.WithPrefix("step '" + step + "': ");
 }
 
 }  // namespace recflow::pipeline

@@ -13,10 +13,11 @@
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_schema.h"
 #include "recflow/dataset/dataset_source.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/batch_source.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/column_do_fn.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -46,16 +47,6 @@ SchemaPtr RowSchema() {
   return Schema::Make({Field::Make("id", int64(), false), Field::Make("key", utf8(), false), Field::Make("value", float64())});
 }
 
-dataset::SinkOptions FeatherSink(const fs::path& dir) {
-  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-  options.output = dir.string();
-  options.sync = false;
-  options.format = [](SchemaPtr schema) {
-    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-  };
-  return options;
-}
-
 // Every row of the dataset at `dir`, as one batch per unit.
 std::vector<std::shared_ptr<RecordBatch>> ReadBack(const fs::path& dir) {
   auto source = dataset::OpenInputs({dir.string()}, dataset::InputOptions{});
@@ -71,17 +62,8 @@ int64_t Int(const RecordBatch& b, int c, int64_t i) { return IntegerValue(*b.col
 std::string Str(const RecordBatch& b, int c, int64_t i) { return std::string(BinaryValue(*b.column_data(c), i)); }
 double Dbl(const RecordBatch& b, int c, int64_t i) { return b.column_data(c)->GetValues<double>(1)[i]; }
 
-class PipelineTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("recflow_pipeline_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using PipelineTest = testing::TempDirTest;
+using testing::FeatherSink;
 
 TEST_F(PipelineTest, FusedMapFilterFlatMapKeepOrderForAnyThreads) {
   for (int threads : {1, 2}) {
@@ -630,6 +612,27 @@ TEST_F(PipelineTest, MetricsResetBeforeARunKeepTheirCountersWhereADisplayReadsTh
   metrics.Reset(p, 1);  // a second reset zeroes them in place
   EXPECT_EQ(progress->records.load(), 0);
   EXPECT_EQ(read->rows_out.load(), 0);
+}
+
+TEST_F(PipelineTest, ARunErrorNamesTheStepAndKeepsTheErrorsFileAndOffset) {
+  Pipeline p;
+  int opened = 0;
+  auto rows = p.Read("read", [&]() -> Result<std::unique_ptr<Source>> {
+    using Batches = std::vector<std::shared_ptr<RecordBatch>>;
+    if (opened++ == 0) return MakeBatchSource("rows", RowSchema(), std::make_shared<const Batches>());
+    return Status::IOError("the input went away").WithFile("rows.csv").WithOffset(12);
+  });
+  dataset::SinkOptions write = FeatherSink(dir_ / "out");
+  write.mode = dataset::SaveMode::kOverwrite;
+  p.Write("write", rows, write);
+  // The first run reads the source opened when the pipeline was built; the second opens it again.
+  ASSERT_TRUE(RunPipeline(ExecContext(), p, RunOptions::Defaults(), nullptr).ok());
+  auto result = RunPipeline(ExecContext(), p, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kIOError);
+  EXPECT_EQ(result.status().message(), "step 'read': the input went away");
+  EXPECT_EQ(result.status().context().file, "rows.csv");
+  EXPECT_EQ(result.status().context().offset, 12);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <mutex>
 #include <new>
+#include <optional>
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/parallel_pipeline.h>
@@ -23,6 +24,7 @@ struct Token {
   int64_t input_bytes = 0;
   std::unique_ptr<UnitState> state;
   std::vector<std::unique_ptr<SinkPartial>> partials;  // per sink; null: the unit fed it nothing
+  std::optional<FlowToken> flow;                       // what follows the unit's records (SourceUnit::token)
 };
 
 // A worker thread's local states of the stage's sinks, made on first use.
@@ -34,16 +36,16 @@ struct ThreadSinks {
 // The stage state shared by the filters.
 class Stage {
  public:
-  Stage(const StopToken& stop_token, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
+  Stage(const StopToken& stop_token, const StopToken& also_stop, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
         StageProgram* program, const StageOptions& options)
-      : stop_token_(stop_token), inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
+      : stop_token_(stop_token), also_stop_(also_stop), inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
   // of the last input / after an error / once a stop is requested.
   Token* Read() {
     while (!stop_.load(std::memory_order_relaxed) && !read_done_ && input_ < inputs_.size()) {
-      if (stop_token_.stop_requested()) [[unlikely]] {
-        Fail(stop_token_.Poll());
+      if (stop_token_.stop_requested() || also_stop_.stop_requested()) [[unlikely]] {
+        Fail(stop_token_.stop_requested() ? stop_token_.Poll() : also_stop_.Poll());
         return nullptr;
       }
       auto token = std::make_unique<Token>();
@@ -57,6 +59,7 @@ class Stage {
       } else {
         token->unit = std::move(unit).ValueUnsafe();
         token->input_bytes = token->unit->input_bytes();
+        token->flow = token->unit->token();
       }
       token->info.input = input_;
       token->info.index = units_++;
@@ -115,6 +118,7 @@ class Stage {
         for (size_t k = 0; k < sinks_.size() && !stop_.load(std::memory_order_relaxed); ++k) {
           if (t->partials[k] != nullptr) Fail(Named(k, InUnit(sinks_[k].sink->Merge(t->partials[k].get()), t->info)));
         }
+        if (t->flow.has_value()) DeliverToken(t->info, *t->flow);
       }
     }
     t->skipped.clear();
@@ -138,6 +142,14 @@ class Stage {
       options_.progress->input_bytes.store(stats_.input_bytes, std::memory_order_relaxed);
       options_.progress->records.store(stats_.input_records - stats_.skipped_records, std::memory_order_relaxed);
       options_.progress->skipped.store(stats_.skipped_records, std::memory_order_relaxed);
+    }
+  }
+
+  // In order, after the Merges of the unit carrying it: `flow` to the program, then to every sink.
+  void DeliverToken(const UnitInfo& unit, const FlowToken& flow) {
+    if (Fail(program_->OnToken(unit, flow))) return;
+    for (size_t k = 0; k < sinks_.size(); ++k) {
+      if (Fail(Named(k, sinks_[k].sink->OnToken(flow)))) return;
     }
   }
 
@@ -225,6 +237,7 @@ class Stage {
   }
 
   const StopToken& stop_token_;
+  const StopToken& also_stop_;
   const std::vector<Source*>& inputs_;
   const std::vector<StageSink>& sinks_;
   StageProgram* program_;
@@ -247,7 +260,7 @@ Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source
                             const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options) {
   const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Stage stage(context.stop_token, inputs, sinks, program, options);
+  Stage stage(context.stop_token, options.also_stop, inputs, sinks, program, options);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;
@@ -267,6 +280,7 @@ Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source
   if (!stage.error().ok()) return stage.error();
   // A stop after the last unit was read (an input that ended because its writer was stopped too).
   RETURN_NOT_OK(context.stop_token.Poll());
+  RETURN_NOT_OK(options.also_stop.Poll());
   Status drained;
   arena.execute([&] { drained = stage.DrainSinks(); });
   RETURN_NOT_OK(drained);

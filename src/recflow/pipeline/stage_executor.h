@@ -56,6 +56,14 @@ class StageProgram {
   virtual Result<std::unique_ptr<UnitState>> Process(const UnitInfo& unit, DecodedUnit decoded, SinkFeed& feed) = 0;
   /// In order, before the sinks' Merge: what the program does in order (dead letters).
   virtual Status Assign(const UnitInfo& unit, UnitState* state) = 0;
+  /// In order, after Assign and the sinks' Merge of `unit` and before the next unit's: the token
+  /// `unit` carries (SourceUnit::token), delivered to the program and then to every sink
+  /// (Sink::OnToken), also when the unit has no rows.
+  virtual Status OnToken(const UnitInfo& unit, const FlowToken& token) {
+    (void)unit;
+    (void)token;
+    return Status::OK();
+  }
   /// In order, from Assign's thread: records input `input` left out (bad rows a source
   /// skipped), with rebased record indices.
   virtual void OnSkipped(size_t input, const SkippedRecord& record) = 0;
@@ -77,6 +85,9 @@ struct StageOptions {
   int max_in_flight = 0;
   /// Updated as the stage runs (may be null).
   StageProgress* progress = nullptr;
+  /// A second token that stops the stage like the context's (a runner stopping one stage of
+  /// several); never stopped by default.
+  StopToken also_stop;
 };
 
 /// What a stage read.
@@ -91,13 +102,15 @@ struct StageStats {
 /// `context.ResolvedThreads()` threads, feeding `sinks`: per unit, the program's Process (which
 /// calls the sinks' Consume), then in input order the program's Assign and each fed sink's
 /// Merge, then the sinks' Process in parallel and their Emit in input order; after the last
-/// unit, each sink's Drain, processed and emitted the same way. The first error in input order
-/// stops the stage and is returned (with the record index counted from the start of its input;
-/// a sink's Merge error that names a record, as the sink counts them, gets the unit's file);
-/// the sinks are then the caller's to abort. A stop requested on `context.stop_token` (checked
-/// before each unit is read, and once more after the last) stops it too: no unit is read after
-/// the check that sees it, the units in flight are dropped without further steps, nothing is
-/// drained, and the stage returns Cancelled. Finish and Commit are the caller's.
+/// unit, each sink's Drain, processed and emitted the same way. A unit's token
+/// (SourceUnit::token) goes, in input order right after that unit's Merges, to the program's and
+/// then every sink's OnToken. The first error in input order stops the stage and is returned
+/// (with the record index counted from the start of its input; a sink's Merge error that names a
+/// record, as the sink counts them, gets the unit's file); the sinks are then the caller's to
+/// abort. A stop requested on `context.stop_token` or `options.also_stop` (checked before each
+/// unit is read, and once more after the last) stops it too: no unit is read after the check
+/// that sees it, the units in flight are dropped without further steps, nothing is drained, and
+/// the stage returns Cancelled. Finish and Commit are the caller's.
 Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
                             const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options);
 

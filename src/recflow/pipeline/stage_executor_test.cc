@@ -1,5 +1,6 @@
 // The stage executor's contract with sinks: Consume on worker threads with their own local state, Merge and Emit in
-// input order, Process before Emit, Drain once at the end, the first error in input order named by the sink's step.
+// input order, Process before Emit, Drain once at the end, the first error in input order named by the sink's step,
+// tokens delivered in order between units, a second stop token.
 #include "recflow/pipeline/stage_executor.h"
 
 #include <gtest/gtest.h>
@@ -142,6 +143,147 @@ TEST(StageExecutorTest, TheFirstSinkErrorInInputOrderStopsTheStageNamedByItsStep
   ASSERT_EQ(failing.merged.size(), 137u);  // every unit before the failing one, none after
   EXPECT_EQ(failing.merged.back(), 136);
   EXPECT_EQ(failing.drains, 0);  // a failed stage is not drained: the caller aborts the sink
+}
+
+// Units 0..n-1: unit i holds the one value i, except every fifth, which holds no rows; every
+// third carries a watermark at time i (so some tokens ride on empty units).
+class TokenSource final : public Source {
+ public:
+  explicit TokenSource(int64_t n) : n_(n) {}
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    if (next_ == n_) return std::unique_ptr<SourceUnit>();
+    return std::unique_ptr<SourceUnit>(new Unit(next_++, schema_));
+  }
+
+ private:
+  class Unit final : public SourceUnit {
+   public:
+    Unit(int64_t i, SchemaPtr schema) : i_(i), schema_(std::move(schema)) {}
+    Result<DecodedUnit> Decode() override {
+      Int64Builder builder;
+      if (i_ % 5 != 0) RETURN_NOT_OK(builder.Append(i_));
+      DecodedUnit out;
+      ASSIGN_OR_RETURN(auto column, builder.Finish());
+      out.input_records = i_ % 5 != 0 ? 1 : 0;
+      ASSIGN_OR_RETURN(out.batch, RecordBatch::Make(schema_, out.input_records, {std::move(column)}));
+      return out;
+    }
+    int64_t input_bytes() const override { return 8; }
+    std::optional<FlowToken> token() const override {
+      if (i_ % 3 != 0) return std::nullopt;
+      return FlowToken{FlowToken::Kind::kWatermark, i_};
+    }
+
+   private:
+    int64_t i_;
+    SchemaPtr schema_;
+  };
+
+  int64_t n_;
+  int64_t next_ = 0;
+  SchemaPtr schema_ = Schema::Make({Field::Make("i", int64())});
+  std::string name_ = "tokens";
+};
+
+// Logs merged values ("u7") and tokens ("t9") in the order the executor delivers them.
+class TokenLogSink final : public Sink {
+ public:
+  struct Partial final : SinkPartial {
+    int64_t value = -1;
+  };
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
+    auto partial = std::make_unique<Partial>();
+    partial->value = ValueOf(*batch);
+    return std::unique_ptr<SinkPartial>(std::move(partial));
+  }
+  Status Merge(SinkPartial* partial) override {
+    log.push_back("u" + std::to_string(static_cast<Partial*>(partial)->value));
+    return Status::OK();
+  }
+  Status OnToken(const FlowToken& token) override {
+    log.push_back("t" + std::to_string(token.time));
+    return Status::OK();
+  }
+  std::vector<std::string> log;
+};
+
+// Feeds the units that have rows; logs the tokens the program gets, and fails on the one at `fail_at`.
+class TokenProgram final : public StageProgram {
+ public:
+  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit decoded, SinkFeed& feed) override {
+    if (decoded.batch->num_rows() > 0) RETURN_NOT_OK(feed.Feed(0, decoded.batch));
+    return std::unique_ptr<UnitState>();
+  }
+  Status Assign(const UnitInfo&, UnitState*) override { return Status::OK(); }
+  void OnSkipped(size_t, const SkippedRecord&) override {}
+  Status OnToken(const UnitInfo& unit, const FlowToken& token) override {
+    if (token.time == fail_at) return Status::Internal("timer failed").WithRecord(token.time);
+    log.push_back("t" + std::to_string(token.time) + "@" + std::to_string(unit.index));
+    return Status::OK();
+  }
+  std::vector<std::string> log;
+  int64_t fail_at = -1;
+};
+
+TEST(StageExecutorTest, TokensReachTheProgramAndEverySinkInOrderBetweenUnitsAtAnyThreadCount) {
+  constexpr int64_t kUnits = 300;
+  std::vector<std::string> expected_sink, expected_program;
+  for (int64_t i = 0; i < kUnits; ++i) {
+    if (i % 5 != 0) expected_sink.push_back("u" + std::to_string(i));
+    if (i % 3 == 0) {
+      expected_sink.push_back("t" + std::to_string(i));
+      expected_program.push_back("t" + std::to_string(i) + "@" + std::to_string(i));
+    }
+  }
+  for (int threads : {1, 2, 4, 8}) {
+    TokenSource source(kUnits);
+    TokenLogSink fed, unfed;  // the second sink is never fed rows, and still gets every token
+    TokenProgram program;
+    ExecContext context;
+    context.threads = threads;
+    StageOptions options;
+    options.max_in_flight = 3 * threads;
+    auto stats = RunStage(context, {&source}, {{&fed, "fed"}, {&unfed, "unfed"}}, &program, options);
+    ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+    EXPECT_EQ(fed.log, expected_sink) << threads << " threads";
+    EXPECT_EQ(program.log, expected_program) << threads << " threads";
+    std::vector<std::string> tokens_only;
+    for (const std::string& entry : expected_sink) {
+      if (entry[0] == 't') tokens_only.push_back(entry);
+    }
+    EXPECT_EQ(unfed.log, tokens_only) << threads << " threads";
+  }
+}
+
+TEST(StageExecutorTest, AFailingTokenStopsTheStageInInputOrder) {
+  TokenSource source(300);
+  TokenLogSink sink;
+  TokenProgram program;
+  program.fail_at = 150;  // a token on an empty unit (150 % 5 == 0)
+  ExecContext context;
+  context.threads = 4;
+  auto stats = RunStage(context, {&source}, {{&sink, "log"}}, &program, StageOptions());
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.status().message(), "timer failed");
+  ASSERT_FALSE(sink.log.empty());
+  EXPECT_EQ(sink.log.back(), "u149");  // every unit and token before the failing token, nothing after
+}
+
+TEST(StageExecutorTest, TheSecondStopTokenStopsTheStage) {
+  auto source = NumberedBatches(100);
+  RecordingSink sink;
+  FeedAll program;
+  StopSource stop;
+  stop.RequestStop();
+  StageOptions options;
+  options.also_stop = stop.token();
+  auto stats = RunStage(ExecContext(), {source.get()}, {{&sink, "write"}}, &program, options);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.status().code(), StatusCode::kCancelled);
+  EXPECT_TRUE(sink.merged.empty());
+  EXPECT_EQ(sink.drains, 0);
 }
 
 }  // namespace

@@ -1,0 +1,64 @@
+// StageLinks: producers of grouped outputs, their readers and side-input users, and the dead-letter order.
+#include "recflow/pipeline/stage_links.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+// True when a step of `stage` writes rows it fails on (or records its read skipped) to a dead-letter file.
+bool WritesDeadLetters(const Pipeline& pipeline, const Stage& stage) {
+  for (const auto* ids : {&stage.roots, &stage.steps, &stage.sinks}) {
+    for (int id : *ids) {
+      if (pipeline.node(id).on_error.mode == ErrorPolicy::Mode::kDeadLetter) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan) {
+  StageLinks links;
+  const size_t n = plan.stages.size();
+  links.waits_for.resize(n);
+  std::map<int, size_t> kept_in;                 // materialized node → its stage
+  std::map<int, std::vector<size_t>> readers;    // grouped node → the stages reading it
+  std::set<int> side_inputs;                     // nodes some step takes as a side input
+  for (size_t s = 0; s < n; ++s) {
+    const Stage& stage = plan.stages[s];
+    for (int id : stage.sinks) {
+      if (pipeline.node(id).kind != NodeKind::kWrite) links.producer[id] = s;
+    }
+    for (int id : stage.materialized) kept_in[id] = s;
+    for (int id : stage.roots) {
+      if (pipeline.node(id).kind != NodeKind::kRead) readers[id].push_back(s);
+    }
+  }
+  for (const Node& node : pipeline.nodes()) {
+    for (const auto& [name, side] : node.side_inputs) side_inputs.insert(side);
+  }
+  for (const auto& [id, stages] : readers) {
+    if (stages.size() == 1 && side_inputs.count(id) == 0) links.streamed[id] = stages[0];
+  }
+  std::vector<size_t> letter_stages;
+  for (size_t s = 0; s < n; ++s) {
+    const Stage& stage = plan.stages[s];
+    std::set<size_t>& waits = links.waits_for[s];
+    for (int id : stage.roots) {
+      if (pipeline.node(id).kind != NodeKind::kRead && links.streamed.count(id) == 0) waits.insert(links.producer.at(id));
+    }
+    for (int id : stage.steps) {
+      for (const auto& [name, side] : pipeline.node(id).side_inputs) {
+        auto kept = kept_in.find(side);
+        waits.insert(kept != kept_in.end() ? kept->second : links.producer.at(side));
+      }
+    }
+    if (WritesDeadLetters(pipeline, stage)) {
+      waits.insert(letter_stages.begin(), letter_stages.end());
+      letter_stages.push_back(s);
+    }
+  }
+  return links;
+}
+
+}  // namespace recflow::pipeline
