@@ -4,7 +4,7 @@
 #include <fmt/core.h>
 #include <sys/resource.h>
 
-#include "recflow/cli/allocator_tuning.h"
+#include "recflow/core/allocator_tuning.h"
 #include "recflow/cli/stderr_log.h"
 #include "recflow/cli/termination.h"
 #include "recflow/serve/server.h"
