@@ -127,5 +127,3 @@ void BM_IpcMappedFileRandomBatch(benchmark::State& state) {
 BENCHMARK(BM_IpcMappedFileRandomBatch)->Arg(4)->Arg(64)->Arg(512);
 
 }  // namespace
-
-BENCHMARK_MAIN();

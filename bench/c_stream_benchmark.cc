@@ -7,7 +7,6 @@
 #include <memory>
 #include <string>
 
-#include "recflow/cli/allocator_tuning.h"
 #include "recflow/formats/c_stream_run.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 #include "recflow/pipeline/read_stream.h"
@@ -112,12 +111,3 @@ BENCHMARK(BM_CStream)
     ->UseRealTime();
 
 }  // namespace
-
-int main(int argc, char** argv) {
-  recflow::cli::TuneAllocator();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

@@ -179,5 +179,3 @@ BENCHMARK(BM_LibdeflateGzip)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace recflow
-
-BENCHMARK_MAIN();

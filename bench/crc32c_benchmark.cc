@@ -49,5 +49,3 @@ BENCHMARK(BM_Memcpy)->Arg(4 << 10)->Arg(64 << 10)->Arg(1 << 20);
 
 }  // namespace
 }  // namespace recflow
-
-BENCHMARK_MAIN();

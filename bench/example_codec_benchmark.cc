@@ -161,5 +161,3 @@ BENCHMARK_CAPTURE(BM_ProtobufEncode, taxi, kTaxi);
 
 }  // namespace
 }  // namespace recflow
-
-BENCHMARK_MAIN();

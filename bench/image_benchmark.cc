@@ -83,5 +83,3 @@ BENCHMARK_CAPTURE(BM_Jpeg512, decode_area_224, 224, ops::ResizeMethod::kArea, fa
 BENCHMARK_CAPTURE(BM_Jpeg512, dct_half_bilinear_224, 224, ops::ResizeMethod::kBilinear, true);
 
 }  // namespace
-
-BENCHMARK_MAIN();

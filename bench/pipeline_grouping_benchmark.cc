@@ -69,4 +69,3 @@ BENCHMARK(BM_GroupByKeyThenMapAndSum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisec
 
 }  // namespace
 
-BENCHMARK_MAIN();

@@ -94,5 +94,3 @@ BENCHMARK(BM_FiveMapsBareLoop)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->U
 BENCHMARK(BM_FiveMapsInThePipeline)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -83,5 +83,3 @@ BENCHMARK(BM_TfrecordReadNoDataCrc)->Arg(100)->Arg(1024)->Arg(3 * 1024)->Unit(be
 BENCHMARK(BM_Memcpy)->Arg(100)->Arg(1024)->Arg(3 * 1024)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-BENCHMARK_MAIN();

@@ -18,14 +18,19 @@ function(recflow_add_test name)
 endfunction()
 
 # recflow_add_benchmark(NAME SOURCES... LIBS libs...)
-# A Google Benchmark binary under bench/; never run by ctest (timings do not belong in tests).
+# A Google Benchmark binary under bench/; never run by ctest (timings do not belong in tests). Its main is
+# bench/benchmark_main.cc (the allocator tuned as the recflow command tunes it): sources define no main.
 function(recflow_add_benchmark name)
   if(NOT RECFLOW_BUILD_BENCHMARKS)
     return()
   endif()
+  if(NOT TARGET recflow_benchmark_main)
+    add_library(recflow_benchmark_main STATIC ${PROJECT_SOURCE_DIR}/bench/benchmark_main.cc)
+    target_link_libraries(recflow_benchmark_main PUBLIC recflow_core benchmark::benchmark)
+  endif()
   cmake_parse_arguments(B "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${B_SOURCES} ${B_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE ${B_LIBS} benchmark::benchmark)
+  target_link_libraries(${name} PRIVATE ${B_LIBS} recflow_benchmark_main)
 endfunction()
 
 # recflow_add_fuzz(NAME SOURCE LIBS libs... CORPUS dir)

@@ -4,11 +4,11 @@
 
 #include <fmt/core.h>
 
-#include "recflow/cli/allocator_tuning.h"
+#include "recflow/core/allocator_tuning.h"
 #include "recflow/cli/command_line.h"
 
 int main(int argc, char** argv) {
-  recflow::cli::TuneAllocator();
+  recflow::TuneAllocator();
   try {
     return recflow::cli::RunCommandLine(argc, argv);
   } catch (const std::bad_alloc&) {

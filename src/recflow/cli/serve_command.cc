@@ -5,8 +5,8 @@
 #include <fmt/core.h>
 #include <sys/resource.h>
 
-#include "recflow/cli/allocator_tuning.h"
 #include "recflow/cli/pipeline_file.h"
+#include "recflow/core/allocator_tuning.h"
 #include "recflow/cli/stderr_log.h"
 #include "recflow/cli/termination.h"
 #include "recflow/serve/files_pass.h"

@@ -5,7 +5,6 @@
 
 #include "recflow/core/io.h"
 #include "recflow/dataset/split_source.h"
-#include "recflow/formats/builtin/builtin_formats.h"
 
 namespace recflow::cli {
 
@@ -21,7 +20,7 @@ Result<SchemaPtr> DataSchema(const std::vector<dataset::Split>& splits, dataset:
   for (const dataset::Split& split : splits) {
     if (std::find(paths.begin(), paths.end(), split.path) == paths.end()) paths.push_back(split.path);
   }
-  ASSIGN_OR_RETURN(options.format, formats::BuiltinFormats().ParseInputFormat(splits.front().format));
+  ASSIGN_OR_RETURN(options.format, options.registry->ParseInputFormat(splits.front().format));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> whole, dataset::OpenInputs(paths, options));
   return whole->schema();
 }
@@ -71,8 +70,7 @@ Result<std::unique_ptr<Source>> OpenSplitInputs(const std::vector<dataset::Split
   ASSIGN_OR_RETURN(const SchemaPtr data_schema, DataSchema(splits, options));
   std::vector<FieldPtr> fields = data_schema->fields();
   for (const FieldPtr& field : partition_schema->fields()) fields.push_back(field);
-  ASSIGN_OR_RETURN(const dataset::SplitReadOptions read, dataset::SplitReadOptionsOf(options));
-  return dataset::OpenSplits(splits, Schema::Make(std::move(fields)), read);
+  return dataset::OpenSplits(splits, Schema::Make(std::move(fields)), options);
 }
 
 }  // namespace recflow::cli

@@ -36,10 +36,11 @@ class Buffer {
   /// needs, not heap memory held.
   virtual bool mapped() const { return false; }
 
-  /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes from `pool`.
-  static Result<std::shared_ptr<Buffer>> Allocate(int64_t size, MemoryPool* pool = DefaultMemoryPool());
-  /// Copies `bytes` into a new owned buffer from `pool`.
-  static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes, MemoryPool* pool = DefaultMemoryPool());
+  /// A new owned, zero-filled, 64-byte-aligned buffer of `size` bytes from `pool` (the thread's
+  /// current pool unless given: a run's, see ScopedMemoryPool).
+  static Result<std::shared_ptr<Buffer>> Allocate(int64_t size, MemoryPool* pool = CurrentMemoryPool());
+  /// Copies `bytes` into a new owned buffer from `pool` (the thread's current pool unless given).
+  static Result<std::shared_ptr<Buffer>> CopyOf(std::span<const uint8_t> bytes, MemoryPool* pool = CurrentMemoryPool());
   /// Takes ownership of a string's bytes (no copy of the characters).
   static std::shared_ptr<Buffer> FromString(std::string bytes);
   /// Borrows memory that stays alive and unchanged for the buffer's lifetime: the caller's
@@ -59,8 +60,8 @@ class Buffer {
 };
 
 /// A growable, 64-byte-aligned byte array for building buffers; Finish() hands the bytes to an
-/// immutable Buffer without copying. Its memory comes from a MemoryPool (the default one unless
-/// given) and goes back to it when the builder, or the Buffer it finished, lets it go.
+/// immutable Buffer without copying. Its memory comes from a MemoryPool (the thread's current one
+/// when the builder is made, unless given) and goes back to it when the builder, or the Buffer it finished, lets it go.
 class BufferBuilder {
  public:
   BufferBuilder() = default;
@@ -121,7 +122,7 @@ class BufferBuilder {
 
  private:
   Status Grow(int64_t min_capacity);
-  MemoryPool* pool_ = DefaultMemoryPool();
+  MemoryPool* pool_ = CurrentMemoryPool();
   uint8_t* data_ = nullptr;
   int64_t size_ = 0;
   int64_t capacity_ = 0;

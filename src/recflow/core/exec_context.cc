@@ -9,6 +9,7 @@ namespace recflow {
 Status ExecContext::Validate() const {
   if (threads < 0) return Status::InvalidArgument("threads must be >= 0");
   if (file_system == nullptr) return Status::InvalidArgument("an ExecContext without a file system");
+  if (memory_pool == nullptr) return Status::InvalidArgument("an ExecContext without a memory pool");
   return Status::OK();
 }
 

@@ -1,10 +1,11 @@
-// ExecContext: what a run executes with — its worker threads, its stop token and its file system — passed through
-// stages and sinks.
+// ExecContext: what a run executes with — its worker threads, its stop token, its file system and its memory pool —
+// passed through stages and sinks.
 #pragma once
 
 #include <memory>
 
 #include "recflow/core/local_filesystem.h"
+#include "recflow/core/memory_pool.h"
 #include "recflow/core/status.h"
 #include "recflow/core/stop_token.h"
 
@@ -21,10 +22,15 @@ struct ExecContext {
   /// Local by default. Reads and writes configured before the run (InputOptions' ReadSettings,
   /// SinkOptions) name their own file system, as they are also used without a run.
   std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
+  /// Where the buffers of the run come from: every thread working on the run's units allocates
+  /// from it (ScopedMemoryPool, set once per unit), so its byte counts are the run's. It must
+  /// outlive every buffer the run made, its results included. Never null; the process's default
+  /// pool unless set.
+  MemoryPool* memory_pool = DefaultMemoryPool();
 
-  /// Every core, never stopped, the local file system.
+  /// Every core, never stopped, the local file system, the default memory pool.
   static ExecContext Defaults() { return {}; }
-  /// InvalidArgument for negative threads or no file system.
+  /// InvalidArgument for negative threads, no file system or no memory pool.
   Status Validate() const;
   /// The worker threads `threads` means (every core for 0).
   int ResolvedThreads() const;

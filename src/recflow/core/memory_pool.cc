@@ -1,4 +1,4 @@
-// MemoryPool: std::aligned_alloc with an atomic byte count and a compare-and-swap peak.
+// MemoryPool: std::aligned_alloc with an atomic byte count and a compare-and-swap peak; the thread's current pool.
 #include "recflow/core/memory_pool.h"
 
 #include <cstdlib>
@@ -26,5 +26,17 @@ MemoryPool* DefaultMemoryPool() {
   static MemoryPool* pool = new MemoryPool();  // never destroyed: buffers may outlive static destruction
   return pool;
 }
+
+namespace {
+
+thread_local MemoryPool* current_pool = nullptr;  // null: the default pool
+
+}  // namespace
+
+MemoryPool* CurrentMemoryPool() { return current_pool != nullptr ? current_pool : DefaultMemoryPool(); }
+
+ScopedMemoryPool::ScopedMemoryPool(MemoryPool* pool) : previous_(current_pool) { current_pool = pool; }
+
+ScopedMemoryPool::~ScopedMemoryPool() { current_pool = previous_; }
 
 }  // namespace recflow

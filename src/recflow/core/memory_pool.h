@@ -33,7 +33,27 @@ class MemoryPool {
   std::atomic<int64_t> peak_{0};
 };
 
-/// The process-wide pool every buffer comes from unless another is given.
+/// The process-wide pool every buffer comes from unless another is given or in effect.
 MemoryPool* DefaultMemoryPool();
+
+/// The pool Buffer::Allocate, Buffer::CopyOf and new BufferBuilders on this thread use when
+/// given none: the pool of the innermost ScopedMemoryPool alive on this thread, else
+/// DefaultMemoryPool(). One thread-local read per allocation.
+MemoryPool* CurrentMemoryPool();
+
+/// Makes `pool` (never null) this thread's CurrentMemoryPool() while it lives, then restores the
+/// one before: what a run sets on each thread for the time it works on one of its units (an
+/// ExecContext's pool, set once per unit, never per record). The pool must outlive every buffer
+/// allocated from it.
+class ScopedMemoryPool {
+ public:
+  explicit ScopedMemoryPool(MemoryPool* pool);
+  ~ScopedMemoryPool();
+  ScopedMemoryPool(const ScopedMemoryPool&) = delete;
+  ScopedMemoryPool& operator=(const ScopedMemoryPool&) = delete;
+
+ private:
+  MemoryPool* previous_;
+};
 
 }  // namespace recflow

@@ -97,5 +97,35 @@ TEST(MemoryPoolTest, ThreadsAllocatingAtOnceLeaveAnExactCount) {
   EXPECT_LE(pool.peak_bytes(), 4 * kBufferAlignment);
 }
 
+TEST(MemoryPoolTest, AScopedPoolIsTheThreadsCurrentOneUntilItEnds) {
+  MemoryPool outer, inner;
+  EXPECT_EQ(CurrentMemoryPool(), DefaultMemoryPool());
+  std::shared_ptr<Buffer> kept;
+  {
+    const ScopedMemoryPool scope(&outer);
+    auto a = Buffer::Allocate(100);
+    ASSERT_TRUE(a.ok());
+    EXPECT_EQ(outer.bytes_allocated(), 100);
+    {
+      const ScopedMemoryPool nested(&inner);
+      BufferBuilder builder;  // takes the pool current when it is made
+      ASSERT_TRUE(builder.Append("x", 1).ok());
+      kept = builder.Finish();
+      EXPECT_EQ(inner.bytes_allocated(), kBufferAlignment);
+      // Another thread has its own current pool.
+      std::thread([] { EXPECT_EQ(CurrentMemoryPool(), DefaultMemoryPool()); }).join();
+    }
+    EXPECT_EQ(CurrentMemoryPool(), &outer);
+    auto copy = Buffer::CopyOf(kept->span());
+    ASSERT_TRUE(copy.ok());
+    EXPECT_EQ(outer.bytes_allocated(), 101);
+  }
+  EXPECT_EQ(CurrentMemoryPool(), DefaultMemoryPool());
+  EXPECT_EQ(outer.bytes_allocated(), 0);
+  EXPECT_EQ(outer.peak_bytes(), 101);
+  kept.reset();  // freed into the pool it came from, whatever is current now
+  EXPECT_EQ(inner.bytes_allocated(), 0);
+}
+
 }  // namespace
 }  // namespace recflow

@@ -58,12 +58,8 @@ class ChainedSource final : public Source {
       return Status::InvalidArgument("schema hints apply to inferred schemas (CSV, JSON Lines, TFRecord); " +
                                      files_[0].path + " carries its own schema: cast its columns in a pipeline instead");
     }
-    std::shared_ptr<const formats::FormatReadOptions> read_options;
-    if (const auto it = options_.read_options.find(&format); it != options_.read_options.end()) {
-      read_options = it->second;
-    } else {
-      ASSIGN_OR_RETURN(read_options, format.ParseReadOptions(options_.settings));
-    }
+    ASSIGN_OR_RETURN(const std::shared_ptr<const formats::FormatReadOptions> read_options,
+                     ReadOptionsFor(options_, format));
     opener_ = format.NewOpener(read_options);
     // Inference over several files sees a sample: a column it never found null may be null (or
     // a feature missing) in a later file, so every column is nullable.
@@ -145,6 +141,12 @@ class ChainedSource final : public Source {
 };
 
 }  // namespace
+
+Result<std::shared_ptr<const formats::FormatReadOptions>> ReadOptionsFor(const InputOptions& options,
+                                                                          const formats::FormatDescriptor& format) {
+  if (const auto it = options.read_options.find(&format); it != options.read_options.end()) return it->second;
+  return format.ParseReadOptions(options.settings);
+}
 
 Result<std::unique_ptr<Source>> OpenInputs(const ResolvedInputs& inputs, const InputOptions& options) {
   if (inputs.empty_dataset_schema != nullptr) {

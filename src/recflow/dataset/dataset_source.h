@@ -9,6 +9,7 @@
 
 #include "recflow/core/result.h"
 #include "recflow/dataset/dataset_factory.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/registry/format_descriptor.h"
 #include "recflow/formats/source.h"
 
@@ -24,7 +25,14 @@ struct InputOptions {
   /// bad value fails before anything is read). A format without an entry has its options parsed
   /// from `settings` when its first file is opened.
   std::map<const formats::FormatDescriptor*, std::shared_ptr<const formats::FormatReadOptions>> read_options;
+  /// The formats a split's format name is looked up in (OpenSplit). Never null.
+  const formats::FormatRegistry* registry = &formats::BuiltinFormats();
 };
+
+/// `format`'s read options for a read with `options`: its entry in options.read_options, else
+/// parsed from options.settings (InvalidArgument for a bad value).
+Result<std::shared_ptr<const formats::FormatReadOptions>> ReadOptionsFor(const InputOptions& options,
+                                                                          const formats::FormatDescriptor& format);
 
 /// Reads `inputs` (as DetectInputs found them; options.format is not looked at again) one file
 /// after the other as a single Source, each file once, through its format's FileOpener on

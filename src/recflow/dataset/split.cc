@@ -65,8 +65,6 @@ Result<SchemaPtr> PartitionSchemaOf(const Split& split) {
   return Schema::Make(std::move(fields));
 }
 
-std::string_view SplitUnitName(SplitUnit unit) { return unit == SplitUnit::kBatches ? "batches" : "bytes"; }
-
 std::string SplitToJson(const Split& split) {
   std::string text;
   jsonl::JsonWriter w(&text);
@@ -78,7 +76,7 @@ std::string SplitToJson(const Split& split) {
   w.Key("compression");
   w.String(split.compression);
   w.Key("unit");
-  w.String(SplitUnitName(split.unit));
+  w.String(formats::SplitUnitName(split.unit));
   w.Key("begin");
   w.Int(split.begin);
   w.Key("end");

@@ -9,6 +9,7 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/registry/format_splitter.h"
 
 namespace recflow::dataset {
 
@@ -26,11 +27,8 @@ struct SplitPartitionValue {
   bool operator==(const SplitPartitionValue&) const = default;
 };
 
-/// What a split's range counts.
-enum class SplitUnit : uint8_t {
-  kBytes,    ///< byte offsets in the file: the split owns the records that start in [begin, end)
-  kBatches,  ///< record batch indices of an Arrow IPC file (from its footer): batches [begin, end)
-};
+/// What a split's range counts (its format's FormatSplitter decides).
+using formats::SplitUnit;
 
 /// A piece of one input file that a process can read on its own (OpenSplit), in any order
 /// relative to the other pieces; the splits MakeSplits makes of a file own every record of it
@@ -39,7 +37,7 @@ enum class SplitUnit : uint8_t {
 struct Split {
   /// The file, as given to MakeSplits (valid UTF-8).
   std::string path;
-  /// "csv", "jsonl", "tfrecord", "avro" or "arrow" (an Arrow IPC file or stream).
+  /// The name of its registered format ("csv", "jsonl", "tfrecord", "avro", "arrow", ...).
   std::string format;
   /// The codec the file is stored with ("none", "gzip", "zlib", "zstd", ...): a compressed file
   /// is one whole-file split.
@@ -56,6 +54,8 @@ struct Split {
   /// The file's Hive partition values, outermost first.
   std::vector<SplitPartitionValue> partition;
 
+  /// The range as its format's splitter reads it.
+  formats::FileRange range() const { return {unit, begin, end}; }
   /// Same members.
   bool operator==(const Split&) const = default;
 };
@@ -73,9 +73,6 @@ Status StampSplitFile(Split* split);
 /// records (the file changed since the split was made: its records may have moved), or
 /// when it is gone; the message says to make the splits again.
 Status CheckSplitFile(const Split& split);
-
-/// "bytes" or "batches".
-std::string_view SplitUnitName(SplitUnit unit);
 
 /// The split as one line of JSON (no newline):
 /// {"path":...,"format":...,"compression":...,"unit":"bytes","begin":B,"end":E,"file_size":S,

@@ -13,18 +13,11 @@
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
 #include "recflow/formats/tfrecord/record_writer.h"
+#include "recflow/formats/tfrecord/tfrecord_source.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::dataset {
 namespace {
-
-SplitInput Input(const std::string& path, const std::string& format, const std::string& compression = "none") {
-  SplitInput input;
-  input.path = path;
-  input.format = format;
-  input.compression = compression;
-  return input;
-}
 
 SplitOptions TargetBytes(int64_t bytes) {
   SplitOptions options = SplitOptions::Defaults();
@@ -64,12 +57,13 @@ void ExpectRawTfrecordSplitsReadWhole(const std::string& path, int count, uint32
     ASSERT_TRUE((*writer)->Write(record).ok());
   }
   ASSERT_TRUE((*writer)->Close().ok());
-  SplitReadOptions options = SplitReadOptions::Defaults();
-  options.tfrecord.record_type = example::RecordType::kByteArray;
-  auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, options.tfrecord));
+  tfrecord::SourceOptions raw = tfrecord::SourceOptions::Defaults();
+  raw.record_type = example::RecordType::kByteArray;
+  auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, raw));
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), count);
-  ExpectSplitsReadWhole(Input(path, "tfrecord"), whole, options, Sizes(path, std::move(sizes)));
+  ExpectSplitsReadWhole(InputOf(path, "tfrecord"), whole, ReadWords({{"record_type", "bytes"}}),
+                        Sizes(path, std::move(sizes)));
 }
 
 TEST(SplitInteropTest, TensorflowMnistTfrecord) {
@@ -78,7 +72,7 @@ TEST(SplitInteropTest, TensorflowMnistTfrecord) {
   auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, tfrecord::SourceOptions::Defaults()));
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 1000);
-  ExpectSplitsReadWhole(Input(path, "tfrecord"), whole, SplitReadOptions::Defaults(), Sizes(path, {4099, 65537}));
+  ExpectSplitsReadWhole(InputOf(path, "tfrecord"), whole, InputOptions(), Sizes(path, {4099, 65537}));
 }
 
 TEST(SplitInteropTest, GeneratedTfrecordOfRawRecords) {
@@ -92,11 +86,11 @@ TEST(SplitInteropTest, GzipTfrecordIsOneSplit) {
   const std::string path = (testing::TestdataDir() / "tfrecord/tfx/penguin-train.tfrecord.gz").string();
   auto whole = ReadWhole(tfrecord::OpenTfrecordSource(path, tfrecord::SourceOptions::Defaults()));
   ASSERT_NE(whole, nullptr);
-  auto splits = MakeSplits({Input(path, "tfrecord", "gzip")}, TargetBytes(100));
+  auto splits = MakeSplits({InputOf(path, "tfrecord", "gzip")}, TargetBytes(100));
   ASSERT_TRUE(splits.ok());
   ASSERT_EQ(splits->size(), 1u);
   EXPECT_EQ((*splits)[0].end, FileSize(path));
-  ExpectSplitsReadWhole(Input(path, "tfrecord", "gzip"), whole, SplitReadOptions::Defaults(), {1, 100});
+  ExpectSplitsReadWhole(InputOf(path, "tfrecord", "gzip"), whole, InputOptions(), {1, 100});
 }
 
 std::shared_ptr<RecordBatch> ReadCsv(const std::string& path, const csv::ReadOptions& options) {
@@ -110,7 +104,7 @@ TEST(SplitInteropTest, PenguinsCsv) {
   const std::string path = (testing::TestdataDir() / "csv/penguins_processed.csv").string();
   auto whole = ReadCsv(path, csv::ReadOptions::Defaults());
   ASSERT_NE(whole, nullptr);
-  ExpectSplitsReadWhole(Input(path, "csv"), whole, SplitReadOptions::Defaults(), Sizes(path, {1, 2, 3, 7, 13, 97, 1009}));
+  ExpectSplitsReadWhole(InputOf(path, "csv"), whole, InputOptions(), Sizes(path, {1, 2, 3, 7, 13, 97, 1009}));
 }
 
 TEST(SplitInteropTest, CsvWithNewlinesInQuotedFields) {
@@ -128,7 +122,7 @@ TEST(SplitInteropTest, CsvWithNewlinesInQuotedFields) {
   auto whole = ReadCsv(path, csv::ReadOptions::Defaults());
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 180);
-  ExpectSplitsReadWhole(Input(path, "csv"), whole, SplitReadOptions::Defaults(), Sizes(path, {1, 2, 3, 5, 7, 11, 13, 31}));
+  ExpectSplitsReadWhole(InputOf(path, "csv"), whole, InputOptions(), Sizes(path, {1, 2, 3, 5, 7, 11, 13, 31}));
 }
 
 TEST(SplitInteropTest, CsvWithoutHeaderAndOtherDelimiter) {
@@ -137,14 +131,15 @@ TEST(SplitInteropTest, CsvWithoutHeaderAndOtherDelimiter) {
   std::string text;
   for (int i = 0; i < 50; ++i) text += std::to_string(i) + ";'a;\nb'\n";
   WriteText(path, text);
-  SplitReadOptions options = SplitReadOptions::Defaults();
-  options.csv.header = false;
-  options.csv.dialect.delimiter = ';';
-  options.csv.dialect.quote = '\'';
-  auto whole = ReadCsv(path, options.csv);
+  csv::ReadOptions options = csv::ReadOptions::Defaults();
+  options.header = false;
+  options.dialect.delimiter = ';';
+  options.dialect.quote = '\'';
+  auto whole = ReadCsv(path, options);
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 50);
-  ExpectSplitsReadWhole(Input(path, "csv"), whole, options, Sizes(path, {1, 2, 5, 11}));
+  ExpectSplitsReadWhole(InputOf(path, "csv"), whole, ReadWords({{"header", "false"}, {"delimiter", ";"}, {"quote", "'"}}),
+                        Sizes(path, {1, 2, 5, 11}));
 }
 
 TEST(SplitInteropTest, CsvWithCommentLinesBeforeTheHeader) {
@@ -153,13 +148,13 @@ TEST(SplitInteropTest, CsvWithCommentLinesBeforeTheHeader) {
   std::string text = "\xEF\xBB\xBF# exported by hand\n#, \"not a header\n# either\nk,v\n";
   for (int i = 0; i < 40; ++i) text += (i % 9 == 0 ? "# a comment row\n" : "") + std::to_string(i) + ",\"x\ny\"\n";
   WriteText(path, text);
-  SplitReadOptions options = SplitReadOptions::Defaults();
-  options.csv.dialect.comment = '#';
-  auto whole = ReadCsv(path, options.csv);
+  csv::ReadOptions options = csv::ReadOptions::Defaults();
+  options.dialect.comment = '#';
+  auto whole = ReadCsv(path, options);
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 40);
   ASSERT_EQ(whole->schema()->field(0)->name(), "k");
-  ExpectSplitsReadWhole(Input(path, "csv"), whole, options, Sizes(path, {1, 2, 3, 7, 13}));
+  ExpectSplitsReadWhole(InputOf(path, "csv"), whole, ReadWords({{"comment", "#"}}), Sizes(path, {1, 2, 3, 7, 13}));
 }
 
 TEST(SplitInteropTest, JsonLines) {
@@ -177,7 +172,7 @@ TEST(SplitInteropTest, JsonLines) {
   auto whole = ReadWhole(jsonl::OpenJsonlSource(*std::move(in), jsonl::ReadOptions::Defaults()));
   ASSERT_NE(whole, nullptr);
   ASSERT_EQ(whole->num_rows(), 120);
-  ExpectSplitsReadWhole(Input(path, "jsonl"), whole, SplitReadOptions::Defaults(), Sizes(path, {1, 2, 3, 5, 7, 13, 101}));
+  ExpectSplitsReadWhole(InputOf(path, "jsonl"), whole, InputOptions(), Sizes(path, {1, 2, 3, 5, 7, 13, 101}));
 }
 
 TEST(SplitInteropTest, GeneratedLargerFiles) {
@@ -195,7 +190,7 @@ TEST(SplitInteropTest, GeneratedLargerFiles) {
   WriteText(csv_path, text);
   auto csv_whole = ReadCsv(csv_path, csv::ReadOptions::Defaults());
   ASSERT_NE(csv_whole, nullptr);
-  ExpectSplitsReadWhole(Input(csv_path, "csv"), csv_whole, SplitReadOptions::Defaults(),
+  ExpectSplitsReadWhole(InputOf(csv_path, "csv"), csv_whole, InputOptions(),
                         Sizes(csv_path, {65537, 1 << 20}));
 }
 
@@ -209,7 +204,7 @@ TEST_P(AvroSplitTest, PythonWrittenContainer) {
   // 1-byte splits of the smaller file only: each split reads and compiles the header's schema.
   const std::vector<int64_t> small = GetParam() == "events_deflate.avro" ? std::vector<int64_t>{1, 101, 1009}
                                                                          : std::vector<int64_t>{7, 101, 1009};
-  ExpectSplitsReadWhole(Input(path, "avro"), whole, SplitReadOptions::Defaults(), Sizes(path, small));
+  ExpectSplitsReadWhole(InputOf(path, "avro"), whole, InputOptions(), Sizes(path, small));
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, AvroSplitTest, ::testing::Values("events_null.avro", "events_deflate.avro"));
@@ -223,9 +218,7 @@ TEST_P(ArrowSplitTest, IntegrationFile) {
   auto whole = ReadWhole(arrow_ipc::OpenArrowSource(
       path, file ? formats::ContentKind::kArrowFile : formats::ContentKind::kArrowStream));
   ASSERT_NE(whole, nullptr);
-  SplitInput input = Input(path, "arrow");
-  input.arrow_file = file;
-  ExpectSplitsReadWhole(input, whole, SplitReadOptions::Defaults(), Sizes(path, {1, 1000}));
+  ExpectSplitsReadWhole(InputOf(path, "arrow"), whole, InputOptions(), Sizes(path, {1, 1000}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, ArrowSplitTest,

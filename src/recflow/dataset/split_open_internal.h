@@ -1,23 +1,19 @@
-// OpenSplitRecords: the per-format part of OpenSplit, finding where the split's records start and end.
+// MapSplitFile and OpenSplitRecords: a split's file mapped and checked, and its records opened by its format.
 #pragma once
-
-#include <memory>
 
 #include "recflow/dataset/split.h"
 #include "recflow/dataset/split_source.h"
-#include "recflow/dataset/spliced_stream_internal.h"
+#include "recflow/formats/registry/format_splitter.h"
 
 namespace recflow::dataset {
 
-/// A split's records as its format's Source, and how the offsets in its errors map to the file.
-struct SplitRecords {
-  std::unique_ptr<Source> source;
-  SpliceMap map;
-};
+/// The file of `split` mapped whole from `fs`, as its format's splitter plans and reads it; a
+/// DataError naming the file when its size is not split.file_size (the file changed).
+Result<formats::MappedFile> MapSplitFile(const Split& split, FileSystem& fs);
 
 /// Opens the records of `split` (its file already checked) in `data_schema` (no partition
 /// columns). See OpenSplit for what each format reads.
-Result<SplitRecords> OpenSplitRecords(const Split& split, const SchemaPtr& data_schema,
-                                      const SplitReadOptions& options);
+Result<formats::RangeRecords> OpenSplitRecords(const Split& split, const SchemaPtr& data_schema,
+                                               const InputOptions& options);
 
 }  // namespace recflow::dataset

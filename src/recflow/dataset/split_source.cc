@@ -15,7 +15,7 @@ struct SplitContext {
   SchemaPtr schema;            // data columns, then partition columns
   SchemaPtr partition_schema;  // the partition columns
   std::vector<PartitionValue> values;
-  SpliceMap map;
+  formats::SpliceMap map;
   std::string note;            // says where record indices count from
 };
 
@@ -73,7 +73,7 @@ class SplitSource final : public Source {
 /// The splits in order, each opened when the one before is exhausted.
 class ChainedSplits final : public Source {
  public:
-  ChainedSplits(std::vector<Split> splits, SchemaPtr schema, SplitReadOptions options)
+  ChainedSplits(std::vector<Split> splits, SchemaPtr schema, InputOptions options)
       : splits_(std::move(splits)),
         schema_(std::move(schema)),
         options_(std::move(options)),
@@ -99,7 +99,7 @@ class ChainedSplits final : public Source {
  private:
   std::vector<Split> splits_;
   SchemaPtr schema_;
-  SplitReadOptions options_;
+  InputOptions options_;
   std::string name_;
   size_t next_ = 0;
   std::unique_ptr<Source> current_;
@@ -107,7 +107,7 @@ class ChainedSplits final : public Source {
 
 }  // namespace
 
-Result<std::unique_ptr<Source>> OpenSplit(const Split& split, const SchemaPtr& schema, const SplitReadOptions& options) {
+Result<std::unique_ptr<Source>> OpenSplit(const Split& split, const SchemaPtr& schema, const InputOptions& options) {
   if (schema == nullptr) return Status::InvalidArgument("OpenSplit: no schema");
   const int levels = static_cast<int>(split.partition.size());
   const int data_columns = schema->num_fields() - levels;
@@ -141,21 +141,20 @@ Result<std::unique_ptr<Source>> OpenSplit(const Split& split, const SchemaPtr& s
   context->partition_schema = Schema::Make(std::move(partition_fields));
   RETURN_NOT_OK(CheckSplitFile(split));
   const SchemaPtr data_schema = Schema::Make(std::move(data_fields));
-  ASSIGN_OR_RETURN(SplitRecords records, OpenSplitRecords(split, data_schema, options));
+  ASSIGN_OR_RETURN(formats::RangeRecords records, OpenSplitRecords(split, data_schema, options));
   if (!records.source->schema()->Equals(*data_schema)) {
     return Status::InvalidArgument("the file has columns " + records.source->schema()->ToString() +
                                    ", the dataset's schema has " + data_schema->ToString())
         .WithFile(split.path);
   }
   context->map = records.map;
-  context->note = " (reading the split of " + std::string(SplitUnitName(split.unit)) + " [" +
-                  std::to_string(split.begin) + ", " + std::to_string(split.end) +
-                  "); record and line numbers count from its first record)";
+  context->note = " (reading the split of " + split.range().ToString() +
+                  "; record and line numbers count from its first record)";
   return std::unique_ptr<Source>(std::make_unique<SplitSource>(std::move(records.source), std::move(context), split.path));
 }
 
 Result<std::unique_ptr<Source>> OpenSplits(std::vector<Split> splits, const SchemaPtr& schema,
-                                           const SplitReadOptions& options) {
+                                           const InputOptions& options) {
   if (schema == nullptr) return Status::InvalidArgument("OpenSplits: no schema");
   return std::unique_ptr<Source>(std::make_unique<ChainedSplits>(std::move(splits), schema, options));
 }

@@ -85,13 +85,6 @@ TEST(SplitJsonTest, RefusesMalformedText) {
 
 void WriteText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
-SplitInput Input(const std::string& path, const std::string& format) {
-  SplitInput input;
-  input.path = path;
-  input.format = format;
-  return input;
-}
-
 std::vector<Split> MakeSplitsOf(const SplitInput& input, int64_t bytes) {
   SplitOptions options = SplitOptions::Defaults();
   options.target_bytes = bytes;
@@ -106,25 +99,25 @@ TEST(SplitSourceTest, ChangedFileFailsClearly) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.jsonl");
   WriteText(path, "{\"i\": 1, \"s\": \"a\"}\n{\"i\": 2, \"s\": \"b\"}\n");
-  const std::vector<Split> splits = MakeSplitsOf(Input(path, "jsonl"), 10);
+  const std::vector<Split> splits = MakeSplitsOf(InputOf(path, "jsonl"), 10);
   ASSERT_EQ(splits.size(), 4u);
   // Same size, another modification time: the bytes may differ.
   const auto written = std::filesystem::last_write_time(path);
   std::filesystem::last_write_time(path, written + std::chrono::seconds(1));
-  auto touched = OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults());
+  auto touched = OpenSplit(splits[1], JsonlSchema(), InputOptions());
   ASSERT_FALSE(touched.ok());
   EXPECT_NE(touched.status().message().find("modification time"), std::string::npos) << touched.status().ToString();
   std::filesystem::last_write_time(path, written);
-  ASSERT_TRUE(OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults()).ok());
+  ASSERT_TRUE(OpenSplit(splits[1], JsonlSchema(), InputOptions()).ok());
   std::ofstream(path, std::ios::binary | std::ios::app) << "{\"i\": 3, \"s\": \"c\"}\n";
-  auto source = OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults());
+  auto source = OpenSplit(splits[1], JsonlSchema(), InputOptions());
   ASSERT_FALSE(source.ok());
   EXPECT_EQ(source.status().code(), StatusCode::kDataError);
   EXPECT_EQ(source.status().context().file, path);
   EXPECT_NE(source.status().message().find("changed since the split was made"), std::string::npos)
       << source.status().ToString();
   std::filesystem::remove(path);
-  auto gone = OpenSplit(splits[1], JsonlSchema(), SplitReadOptions::Defaults());
+  auto gone = OpenSplit(splits[1], JsonlSchema(), InputOptions());
   ASSERT_FALSE(gone.ok());
   EXPECT_NE(gone.status().message().find("make the splits again"), std::string::npos);
 }
@@ -133,13 +126,13 @@ TEST(SplitSourceTest, AppendsPartitionColumnsFromTheSplit) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.jsonl");
   WriteText(path, "{\"i\": 1, \"s\": \"a\"}\n{\"i\": 2, \"s\": \"b\"}\n");
-  SplitInput input = Input(path, "jsonl");
+  SplitInput input = InputOf(path, "jsonl");
   input.partition = {{"year", "int64", "2024"}, {"tag", "utf8", std::nullopt}};
   const std::vector<Split> splits = MakeSplitsOf(input, 1 << 20);
   ASSERT_EQ(splits.size(), 1u);
   const SchemaPtr schema = Schema::Make({Field::Make("i", int64()), Field::Make("s", utf8()),
                                          Field::Make("year", int64()), Field::Make("tag", utf8())});
-  auto source = OpenSplit(splits[0], schema, SplitReadOptions::Defaults());
+  auto source = OpenSplit(splits[0], schema, InputOptions());
   ASSERT_TRUE(source.ok()) << source.status().ToString();
   auto batch = ReadAll(**source);
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
@@ -152,13 +145,13 @@ TEST(SplitSourceTest, AppendsPartitionColumnsFromTheSplit) {
   // The partition columns must close the schema, in the split's order, with the split's types.
   const SchemaPtr swapped = Schema::Make({Field::Make("i", int64()), Field::Make("s", utf8()),
                                           Field::Make("tag", utf8()), Field::Make("year", int64())});
-  EXPECT_EQ(OpenSplit(splits[0], swapped, SplitReadOptions::Defaults()).status().code(),
+  EXPECT_EQ(OpenSplit(splits[0], swapped, InputOptions()).status().code(),
             StatusCode::kInvalidArgument);
   const SchemaPtr retyped = Schema::Make({Field::Make("i", int64()), Field::Make("s", utf8()),
                                           Field::Make("year", utf8()), Field::Make("tag", utf8())});
-  EXPECT_EQ(OpenSplit(splits[0], retyped, SplitReadOptions::Defaults()).status().code(),
+  EXPECT_EQ(OpenSplit(splits[0], retyped, InputOptions()).status().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(OpenSplit(splits[0], Schema::Make({Field::Make("i", int64())}), SplitReadOptions::Defaults()).status().code(),
+  EXPECT_EQ(OpenSplit(splits[0], Schema::Make({Field::Make("i", int64())}), InputOptions()).status().code(),
             StatusCode::kInvalidArgument);
 }
 
@@ -184,7 +177,7 @@ void Corrupt(const std::string& path, int64_t offset) {
 }
 
 /// Reads every split; expects exactly one to fail, with a DataError naming `path`, `offset` and a record.
-void ExpectOneSplitFails(const std::vector<Split>& splits, const SchemaPtr& schema, const SplitReadOptions& options,
+void ExpectOneSplitFails(const std::vector<Split>& splits, const SchemaPtr& schema, const InputOptions& options,
                          const std::string& path, int64_t offset, bool expect_record = true) {
   int failures = 0;
   for (const Split& split : splits) {
@@ -205,8 +198,7 @@ void ExpectOneSplitFails(const std::vector<Split>& splits, const SchemaPtr& sche
 }
 
 TEST(SplitSourceTest, CorruptTfrecordBytesNameFileOffsetAndRecord) {
-  SplitReadOptions options = SplitReadOptions::Defaults();
-  options.tfrecord.record_type = example::RecordType::kByteArray;
+  const InputOptions options = ReadWords({{"record_type", "bytes"}});
   const SchemaPtr schema = Schema::Make({Field::Make("bytes", binary())});
   // A bad data CRC, a bad length CRC: whatever the split size, one split reports it.
   for (const int64_t damage : {tfrecord::kHeaderSize + 3, int64_t{2}}) {
@@ -216,7 +208,7 @@ TEST(SplitSourceTest, CorruptTfrecordBytesNameFileOffsetAndRecord) {
       const std::string path = dir.File("bad.tfrecord");
       const std::vector<int64_t> offsets = WriteRecords(path, 12, 17);
       Corrupt(path, offsets[5] + damage);
-      ExpectOneSplitFails(MakeSplitsOf(Input(path, "tfrecord"), bytes), schema, options, path, offsets[5]);
+      ExpectOneSplitFails(MakeSplitsOf(InputOf(path, "tfrecord"), bytes), schema, options, path, offsets[5]);
     }
   }
 }
@@ -234,7 +226,7 @@ TEST(SplitSourceTest, BadCsvValueNamesFileOffsetAndRow) {
   const SchemaPtr schema = Schema::Make({Field::Make("a", int64()), Field::Make("b", utf8())});
   for (const int64_t bytes : {1, 13, 64, 1000}) {
     SCOPED_TRACE("split size " + std::to_string(bytes));
-    ExpectOneSplitFails(MakeSplitsOf(Input(path, "csv"), bytes), schema, SplitReadOptions::Defaults(), path,
+    ExpectOneSplitFails(MakeSplitsOf(InputOf(path, "csv"), bytes), schema, InputOptions(), path,
                         bad_offset);
   }
 }
@@ -260,7 +252,7 @@ TEST(SplitSourceTest, BrokenAvroSyncMarkerFailsWhereTheWholeReadDoes) {
   const SchemaPtr schema = (*whole)->schema();
   for (const int64_t bytes : {7, 100, 1000, 5000}) {
     SCOPED_TRACE("split size " + std::to_string(bytes));
-    ExpectOneSplitFails(MakeSplitsOf(Input(path, "avro"), bytes), schema, SplitReadOptions::Defaults(), path,
+    ExpectOneSplitFails(MakeSplitsOf(InputOf(path, "avro"), bytes), schema, InputOptions(), path,
                         read.status().context().offset, /*expect_record=*/false);
   }
 }
@@ -269,11 +261,11 @@ TEST(SplitSourceTest, CsvSplitNotAtARowStartIsRefused) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.csv");
   WriteText(path, "a,b\n1,2\n3,4\n");
-  std::vector<Split> splits = MakeSplitsOf(Input(path, "csv"), 1 << 20);
+  std::vector<Split> splits = MakeSplitsOf(InputOf(path, "csv"), 1 << 20);
   ASSERT_EQ(splits.size(), 1u);
   splits[0].begin = 5;  // inside "1,2"
   auto source = OpenSplit(splits[0], Schema::Make({Field::Make("a", int64()), Field::Make("b", int64())}),
-                          SplitReadOptions::Defaults());
+                          InputOptions());
   ASSERT_FALSE(source.ok());
   EXPECT_EQ(source.status().code(), StatusCode::kDataError);
   EXPECT_EQ(source.status().context().offset, 5);
@@ -284,12 +276,12 @@ TEST(SplitSourceTest, CompressedFileSplitMustBeWhole) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.jsonl");
   WriteText(path, "{}\n");
-  SplitInput input = Input(path, "jsonl");
+  SplitInput input = InputOf(path, "jsonl");
   input.compression = "gzip";
   std::vector<Split> splits = MakeSplitsOf(input, 1);
   ASSERT_EQ(splits.size(), 1u);
   splits[0].end = 1;
-  EXPECT_EQ(OpenSplit(splits[0], JsonlSchema(), SplitReadOptions::Defaults()).status().code(),
+  EXPECT_EQ(OpenSplit(splits[0], JsonlSchema(), InputOptions()).status().code(),
             StatusCode::kInvalidArgument);
 }
 
@@ -297,10 +289,10 @@ TEST(SplitSourceTest, SplitsChainInTheOrderGiven) {
   testing::ScratchDir dir;
   const std::string path = dir.File("rows.jsonl");
   WriteText(path, "{\"i\": 1, \"s\": \"a\"}\n{\"i\": 2, \"s\": \"b\"}\n{\"i\": 3, \"s\": \"c\"}\n");
-  std::vector<Split> splits = MakeSplitsOf(Input(path, "jsonl"), 19);
+  std::vector<Split> splits = MakeSplitsOf(InputOf(path, "jsonl"), 19);
   ASSERT_EQ(splits.size(), 3u);
   std::swap(splits[0], splits[2]);
-  auto source = OpenSplits(splits, JsonlSchema(), SplitReadOptions::Defaults());
+  auto source = OpenSplits(splits, JsonlSchema(), InputOptions());
   ASSERT_TRUE(source.ok());
   auto batch = ReadAll(**source);
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
@@ -311,28 +303,46 @@ TEST(SplitSourceTest, SplitsChainInTheOrderGiven) {
   EXPECT_EQ(i[2], 1);
 }
 
-TEST(SplitReadOptionsTest, EachFormatsWordsReachItsSplitReader) {
-  InputSpec spec;
-  spec.skip_bad = true;
-  spec.args.Set("delimiter", ";");
-  spec.args.Set("quote", "'");
-  spec.args.Set("verify_crc", "false");
-  spec.args.Set("record_type", "sequence_example");
-  auto input = MakeInputOptions(spec);
-  ASSERT_TRUE(input.ok()) << input.status().ToString();
-  auto read = SplitReadOptionsOf(*input);
-  ASSERT_TRUE(read.ok()) << read.status().ToString();
-  EXPECT_EQ(read->csv.dialect.delimiter, ';');
-  EXPECT_EQ(read->csv.dialect.quote, '\'');
-  EXPECT_FALSE(read->tfrecord.reader.verify_crc);
-  EXPECT_EQ(read->tfrecord.record_type, example::RecordType::kSequenceExample);
-  EXPECT_TRUE(read->tfrecord.skip_bad_records);
-  // A read whose options were not parsed up front parses them from its settings.
-  InputOptions unparsed;
-  unparsed.settings = input->settings;
-  auto parsed_late = SplitReadOptionsOf(unparsed);
-  ASSERT_TRUE(parsed_late.ok()) << parsed_late.status().ToString();
-  EXPECT_EQ(parsed_late->csv.dialect.quote, '\'');
+TEST(SplitReadOptionsTest, EachFormatsWordsReachItsSplitter) {
+  // The read's words reach each format's splitter through its descriptor's options: CSV's
+  // dialect both where MakeSplits cuts and how a split reads, TFRecord's record type.
+  testing::ScratchDir dir;
+  const std::string csv = dir.File("semi.csv");
+  std::string text = "k;v\n";
+  for (int i = 0; i < 30; ++i) text += std::to_string(i) + ";'x\ny'\n";
+  WriteText(csv, text);
+  const InputOptions read = ReadWords({{"delimiter", ";"}, {"quote", "'"}});
+  SplitOptions options = SplitOptions::Defaults();
+  options.target_bytes = 7;
+  options.read = read;
+  auto splits = MakeSplits({InputOf(csv, "csv")}, options);
+  ASSERT_TRUE(splits.ok()) << splits.status().ToString();
+  ASSERT_GT(splits->size(), 2u);
+  const SchemaPtr schema = Schema::Make({Field::Make("k", int64()), Field::Make("v", utf8())});
+  auto rows = ReadSplitsShuffled(*splits, schema, read, 1);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ((*rows)->num_rows(), 30);
+  // With the default dialect the same file's splits fall inside quoted fields: not row starts.
+  auto default_splits = MakeSplits({InputOf(csv, "csv")}, [] {
+    SplitOptions o = SplitOptions::Defaults();
+    o.target_bytes = 7;
+    return o;
+  }());
+  ASSERT_TRUE(default_splits.ok());
+  EXPECT_NE(*default_splits, *splits);
+
+  const std::string tfrecord = dir.File("raw.tfrecord");
+  auto writer = tfrecord::RecordWriter::Open(tfrecord, tfrecord::WriterOptions::Defaults());
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE((*writer)->Write("not an Example").ok());
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto tf_splits = MakeSplits({InputOf(tfrecord, "tfrecord")}, SplitOptions::Defaults());
+  ASSERT_TRUE(tf_splits.ok());
+  auto bytes = ReadSplitsShuffled(*tf_splits, Schema::Make({Field::Make("bytes", binary())}),
+                                  ReadWords({{"record_type", "bytes"}}), 1);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  EXPECT_EQ((*bytes)->num_rows(), 1);
+  EXPECT_FALSE(ReadSplitsShuffled(*tf_splits, Schema::Make({Field::Make("bytes", binary())}), InputOptions(), 1).ok());
 }
 
 }  // namespace

@@ -10,11 +10,31 @@
 
 #include "recflow/columnar/concatenate.h"
 #include "recflow/columnar/equals.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/dataset/split_plan.h"
 #include "recflow/dataset/split_source.h"
 #include "recflow/formats/source_test_util.h"
 
 namespace recflow::dataset {
+
+/// The options of a read with format `words` ({"delimiter", ";"}, ...), as the CLI makes them.
+inline InputOptions ReadWords(const std::vector<std::pair<std::string, std::string>>& words) {
+  InputSpec spec;
+  for (const auto& [key, value] : words) spec.args.Set(key, value);
+  Result<InputOptions> options = MakeInputOptions(spec);
+  EXPECT_TRUE(options.ok()) << options.status().ToString();
+  return options.ok() ? *std::move(options) : InputOptions();
+}
+
+/// The SplitInput of `path` read as the built-in format named `format`.
+inline SplitInput InputOf(const std::string& path, std::string_view format, const std::string& compression = "none") {
+  SplitInput input;
+  input.path = path;
+  input.format = formats::BuiltinFormats().FindByName(format);
+  EXPECT_NE(input.format, nullptr) << format;
+  input.compression = compression;
+  return input;
+}
 
 /// Every record of `source` as one batch (units decoded in order, each validated).
 inline Result<std::shared_ptr<RecordBatch>> ReadAll(Source& source) {
@@ -28,7 +48,7 @@ inline Result<std::shared_ptr<RecordBatch>> ReadAll(Source& source) {
 /// and concatenates the results in split order.
 inline Result<std::shared_ptr<RecordBatch>> ReadSplitsShuffled(const std::vector<Split>& splits,
                                                               const SchemaPtr& schema,
-                                                              const SplitReadOptions& options, uint32_t seed) {
+                                                              const InputOptions& options, uint32_t seed) {
   std::vector<size_t> order(splits.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::shuffle(order.begin(), order.end(), std::mt19937(seed));
@@ -45,12 +65,12 @@ inline Result<std::shared_ptr<RecordBatch>> ReadSplitsShuffled(const std::vector
 /// Splits `input` at each size, reads the splits as ReadSplitsShuffled does and expects exactly
 /// `whole`'s rows; also that the splits tile the file (each begins where the one before ends).
 inline void ExpectSplitsReadWhole(const SplitInput& input, const std::shared_ptr<RecordBatch>& whole,
-                                  const SplitReadOptions& options, const std::vector<int64_t>& sizes) {
+                                  const InputOptions& options, const std::vector<int64_t>& sizes) {
   for (const int64_t size : sizes) {
     SCOPED_TRACE("split size " + std::to_string(size));
     SplitOptions split_options = SplitOptions::Defaults();
     split_options.target_bytes = size;
-    split_options.csv_dialect = options.csv.dialect;
+    split_options.read = options;
     auto splits = MakeSplits({input}, split_options);
     ASSERT_TRUE(splits.ok()) << splits.status().ToString();
     ASSERT_FALSE(splits->empty());

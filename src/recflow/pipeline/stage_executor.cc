@@ -261,6 +261,10 @@ Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source
   const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
   Stage stage(context.stop_token, options.also_stop, inputs, sinks, program, options);
+  // The run's buffers come from its pool: on this thread, and on each worker for each unit it
+  // takes (a filter may run on any thread of the arena).
+  MemoryPool* pool = context.memory_pool;
+  const ScopedMemoryPool caller_pool(pool);
   tbb::task_arena arena(threads);
   arena.execute([&] {
     using tbb::filter_mode;
@@ -268,21 +272,40 @@ Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source
         static_cast<size_t>(in_flight),
         tbb::make_filter<void, Token*>(filter_mode::serial_in_order,
                                        [&](tbb::flow_control& fc) -> Token* {
+                                         const ScopedMemoryPool unit_pool(pool);
                                          Token* t = stage.Read();
                                          if (t == nullptr) fc.stop();
                                          return t;
                                        }) &
-            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.Process(t); }) &
-            tbb::make_filter<Token*, Token*>(filter_mode::serial_in_order, [&](Token* t) { return stage.Assign(t); }) &
-            tbb::make_filter<Token*, Token*>(filter_mode::parallel, [&](Token* t) { return stage.ProcessSinks(t); }) &
-            tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) { stage.Emit(t); }));
+            tbb::make_filter<Token*, Token*>(filter_mode::parallel,
+                                             [&](Token* t) {
+                                               const ScopedMemoryPool unit_pool(pool);
+                                               return stage.Process(t);
+                                             }) &
+            tbb::make_filter<Token*, Token*>(filter_mode::serial_in_order,
+                                             [&](Token* t) {
+                                               const ScopedMemoryPool unit_pool(pool);
+                                               return stage.Assign(t);
+                                             }) &
+            tbb::make_filter<Token*, Token*>(filter_mode::parallel,
+                                             [&](Token* t) {
+                                               const ScopedMemoryPool unit_pool(pool);
+                                               return stage.ProcessSinks(t);
+                                             }) &
+            tbb::make_filter<Token*, void>(filter_mode::serial_in_order, [&](Token* t) {
+              const ScopedMemoryPool unit_pool(pool);
+              stage.Emit(t);
+            }));
   });
   if (!stage.error().ok()) return stage.error();
   // A stop after the last unit was read (an input that ended because its writer was stopped too).
   RETURN_NOT_OK(context.stop_token.Poll());
   RETURN_NOT_OK(options.also_stop.Poll());
   Status drained;
-  arena.execute([&] { drained = stage.DrainSinks(); });
+  arena.execute([&] {
+    const ScopedMemoryPool drain_pool(pool);
+    drained = stage.DrainSinks();
+  });
   RETURN_NOT_OK(drained);
   StageStats stats = stage.stats();
   stats.threads = threads;

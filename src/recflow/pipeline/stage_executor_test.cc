@@ -128,6 +128,48 @@ TEST(StageExecutorTest, SinksMergeAndEmitInInputOrderAndDrainOnce) {
   EXPECT_LE(all.locals_made(), 64);  // one per worker thread, not one per unit
 }
 
+// Feeds each unit's value plus one, in a column it builds (allocated while the unit is processed).
+class AddOne final : public StageProgram {
+ public:
+  Result<std::unique_ptr<UnitState>> Process(const UnitInfo&, DecodedUnit decoded, SinkFeed& feed) override {
+    Int64Builder builder;
+    RETURN_NOT_OK(builder.Append(ValueOf(*decoded.batch) + 1));
+    ASSIGN_OR_RETURN(auto column, builder.Finish());
+    ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(decoded.batch->schema(), 1, {column}));
+    RETURN_NOT_OK(feed.Feed(0, batch));
+    return std::unique_ptr<UnitState>();
+  }
+  Status Assign(const UnitInfo&, UnitState*) override { return Status::OK(); }
+  void OnSkipped(size_t, const SkippedRecord&) override {}
+};
+
+TEST(StageExecutorTest, TheRunsBuffersComeFromItsContextsPool) {
+  auto source = NumberedBatches(200);
+  RecordingSink sink;
+  AddOne program;
+  MemoryPool pool;
+  ExecContext context;
+  context.threads = 4;
+  context.memory_pool = &pool;
+  auto stats = RunStage(context, {source.get()}, {{&sink, "all"}}, &program, StageOptions());
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  ASSERT_EQ(sink.merged.size(), 200u);
+  EXPECT_EQ(sink.merged[199], 200);
+  // Every column the program built came from the run's pool, on whatever worker it ran, and
+  // went back to it; the caller's thread allocates from its own pool again afterwards.
+  EXPECT_GE(pool.peak_bytes(), 64);
+  EXPECT_EQ(pool.bytes_allocated(), 0);
+  EXPECT_EQ(CurrentMemoryPool(), DefaultMemoryPool());
+  const int64_t peak = pool.peak_bytes();
+  auto again = NumberedBatches(50);
+  RecordingSink other;
+  context.memory_pool = DefaultMemoryPool();
+  ASSERT_TRUE(RunStage(context, {again.get()}, {{&other, "all"}}, &program, StageOptions()).ok());
+  EXPECT_EQ(pool.peak_bytes(), peak);
+  context.memory_pool = nullptr;
+  EXPECT_EQ(context.Validate().code(), StatusCode::kInvalidArgument);
+}
+
 TEST(StageExecutorTest, TheFirstSinkErrorInInputOrderStopsTheStageNamedByItsStep) {
   auto source = NumberedBatches(300);
   RecordingSink failing(/*fail_at=*/137);

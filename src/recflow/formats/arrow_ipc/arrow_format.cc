@@ -3,6 +3,7 @@
 
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/arrow_ipc/arrow_source.h"
+#include "recflow/formats/arrow_ipc/arrow_splitter_internal.h"
 
 namespace recflow::arrow_ipc {
 
@@ -12,17 +13,7 @@ using formats::FileToRead;
 using formats::FormatReadOptions;
 
 /// Arrow IPC reads take no format words: the schema, dictionaries and body codec are in the input.
-class ArrowReadOptions final : public FormatReadOptions {
- public:
-  explicit ArrowReadOptions(IpcReadOptions options)
-      : FormatReadOptions(options.file_system), options_(std::move(options)) {}
-  bool infers_schema() const override { return false; }
-  /// The reader's options (the file system the files are on).
-  const IpcReadOptions& options() const { return options_; }
-
- private:
-  IpcReadOptions options_;
-};
+using ArrowReadOptions = formats::TypedReadOptions<IpcReadOptions>;
 
 class ArrowOpener final : public formats::FileOpener {
  public:
@@ -43,13 +34,16 @@ class ArrowFormat final : public formats::FormatDescriptor {
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   bool carries_schema() const override { return true; }
   bool reads_compressed_files() const override { return false; }
+  const formats::FormatSplitter* splitter() const override { return &splitter_; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
     IpcReadOptions o = IpcReadOptions::Defaults();
     o.file_system = settings.file_system;
     RETURN_NOT_OK(o.Validate());
-    return std::shared_ptr<const FormatReadOptions>(std::make_shared<ArrowReadOptions>(std::move(o)));
+    auto file_system = o.file_system;
+    return std::shared_ptr<const FormatReadOptions>(
+        std::make_shared<ArrowReadOptions>(std::move(o), false, std::move(file_system)));
   }
 
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
@@ -75,6 +69,7 @@ class ArrowFormat final : public formats::FormatDescriptor {
   }
 
  private:
+  ArrowSplitter splitter_;
   static constexpr std::string_view kAliases[] = {"feather"};
   static constexpr formats::ContentKind kContents[] = {
       formats::ContentKind::kArrowFile, formats::ContentKind::kArrowStream, formats::ContentKind::kArrowLegacyStream};

@@ -117,8 +117,9 @@ Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats
   return std::unique_ptr<Source>(std::make_unique<StreamSource>(std::move(stream), name));
 }
 
-Result<std::unique_ptr<Source>> OpenArrowFileBatches(const std::string& path, int64_t first, int64_t end) {
-  ASSIGN_OR_RETURN(auto file, IpcFileReader::OpenFile(path));
+Result<std::unique_ptr<Source>> OpenArrowFileBatches(std::shared_ptr<Buffer> data, const std::string& path, int64_t first,
+                                                     int64_t end, const IpcReadOptions& options) {
+  ASSIGN_OR_RETURN(auto file, IpcFileReader::Open(std::move(data), path, options));
   const int batches = file->num_batches();
   if (first < 0 || end < first || end > batches) {
     return Status::InvalidArgument("record batches [" + std::to_string(first) + ", " + std::to_string(end) +

@@ -24,9 +24,10 @@ namespace recflow::arrow_ipc {
 Result<std::unique_ptr<Source>> OpenArrowSource(const std::string& path, formats::ContentKind content,
                                                 const IpcReadOptions& options = IpcReadOptions::Defaults());
 
-/// Opens the record batches [first, end) of the Arrow IPC file at `path` (memory-mapped; every
-/// dictionary batch is read, as the footer lists them). InvalidArgument when the range is not
-/// within the file's batches.
-Result<std::unique_ptr<Source>> OpenArrowFileBatches(const std::string& path, int64_t first, int64_t end);
+/// Opens the record batches [first, end) of the Arrow IPC file `data` (the bytes of `path`, mapped
+/// or in memory; every dictionary batch is read, as the footer lists them). InvalidArgument when
+/// the range is not within the file's batches.
+Result<std::unique_ptr<Source>> OpenArrowFileBatches(std::shared_ptr<Buffer> data, const std::string& path, int64_t first,
+                                                     int64_t end, const IpcReadOptions& options);
 
 }  // namespace recflow::arrow_ipc

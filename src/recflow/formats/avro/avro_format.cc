@@ -2,6 +2,7 @@
 #include "recflow/formats/avro/avro_format.h"
 
 #include "recflow/formats/avro/avro_source.h"
+#include "recflow/formats/avro/avro_splitter_internal.h"
 
 namespace recflow::avro {
 
@@ -44,8 +45,10 @@ class AvroFormat final : public formats::FormatDescriptor {
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
     return std::make_unique<AvroOpener>(std::static_pointer_cast<const AvroReadOptions>(std::move(options)));
   }
+  const formats::FormatSplitter* splitter() const override { return &splitter_; }
 
  private:
+  AvroSplitter splitter_;
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kAvro};
 };
 

@@ -74,8 +74,8 @@ TEST(BadRowsTest, SkipCollectsRowsInOrder) {
   std::vector<int64_t> lines;
   auto options = ReadOptions::Defaults();
   options.schema = Schema::Make({Field::Make("n", int64()), Field::Make("s", utf8())});
-  options.bad_rows = BadRowsMode::kSkip;
-  options.on_bad_row = [&](const BadRow& row) {
+  options.bad_rows = formats::BadRowsMode::kSkip;
+  options.on_bad_row = [&](const formats::BadRow& row) {
     texts.emplace_back(row.text);
     lines.push_back(row.line);
     EXPECT_EQ(row.error.code(), StatusCode::kDataError);

@@ -56,7 +56,7 @@ ReadOptions Options(int64_t block_size) {
   options.block_size = block_size;
   options.batch_rows = 50;
   options.dialect.comment = '#';
-  options.bad_rows = BadRowsMode::kSkip;
+  options.bad_rows = formats::BadRowsMode::kSkip;
   return options;
 }
 
@@ -68,7 +68,7 @@ TEST(BlockSplitTest, AnyBlockSizeGivesTheSameBatches) {
     for (int64_t block_size : {1, 2, 3, 5, 7, 16, 31, 64, 100, 257}) {
       std::vector<std::string> bad_texts;
       auto options = Options(block_size);
-      options.on_bad_row = [&](const BadRow& row) { bad_texts.emplace_back(row.error.ToString()); };
+      options.on_bad_row = [&](const formats::BadRow& row) { bad_texts.emplace_back(row.error.ToString()); };
       auto split = testing::ReadBatches(input, options);
       ASSERT_TRUE(split.ok()) << split.status().ToString();
       ASSERT_EQ(split->size(), whole->size()) << "block_size " << block_size;

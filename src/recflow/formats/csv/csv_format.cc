@@ -3,6 +3,7 @@
 
 #include "recflow/formats/csv/csv_output_format.h"
 #include "recflow/formats/csv/csv_source.h"
+#include "recflow/formats/csv/csv_splitter_internal.h"
 #include "recflow/formats/registry/detected_stream.h"
 #include "recflow/formats/registry/inferred_settings.h"
 
@@ -61,6 +62,7 @@ class CsvFormat final : public formats::FormatDescriptor {
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
     return std::make_unique<CsvOpener>(std::static_pointer_cast<const CsvReadOptions>(std::move(options)));
   }
+  const formats::FormatSplitter* splitter() const override { return &splitter_; }
 
   std::span<const std::string_view> output_names() const override { return kOutputNames; }
 
@@ -72,6 +74,7 @@ class CsvFormat final : public formats::FormatDescriptor {
   }
 
  private:
+  CsvSplitter splitter_;
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kCsv};
   static constexpr std::string_view kOutputNames[] = {"csv"};
 };

@@ -153,9 +153,9 @@ Status CsvReader::FillBatch() {
       const RowRef& row = p.block.rows[p.next_row++];
       Status st = converter_->Append(p.block, row, next_record_++);
       if (st.ok()) continue;
-      if (options_.bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+      if (options_.bad_rows == formats::BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
       ++bad_rows_;
-      if (options_.on_bad_row) options_.on_bad_row(BadRow{p.block.RowText(row), row.line, std::move(st)});
+      if (options_.on_bad_row) options_.on_bad_row(formats::BadRow{p.block.RowText(row), row.line, std::move(st)});
     }
     if (p.next_row == p.block.rows.size()) {
       recycled_ = std::move(p.block);

@@ -41,7 +41,7 @@ class CsvReader {
   const std::vector<std::string>& header_names() const { return header_names_; }
   /// The next batch, or nullptr after the last one. After an error, every call returns it.
   Result<std::shared_ptr<RecordBatch>> Next();
-  /// Rows left out so far under BadRowsMode::kSkip.
+  /// Rows left out so far under formats::BadRowsMode::kSkip.
   int64_t bad_rows() const { return bad_rows_; }
 
   /// Use FromBuffer() or FromStream().

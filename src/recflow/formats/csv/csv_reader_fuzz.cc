@@ -11,7 +11,7 @@ void ReadAll(const uint8_t* data, size_t size, int64_t block_size, bool header) 
   options.block_size = block_size;
   options.batch_rows = 7;
   options.header = header;
-  options.bad_rows = recflow::csv::BadRowsMode::kSkip;
+  options.bad_rows = recflow::formats::BadRowsMode::kSkip;
   options.dialect.comment = '#';
   auto reader = recflow::csv::CsvReader::FromBuffer(recflow::Buffer::Wrap(data, static_cast<int64_t>(size)), "fuzz",
                                                     options);

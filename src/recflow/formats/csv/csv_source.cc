@@ -37,7 +37,7 @@ class CsvUnit final : public SourceUnit {
       const int64_t record = out.input_records++;
       Status st = converter->Append(parsed_, row, record);
       if (st.ok()) continue;
-      if (options_->bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+      if (options_->bad_rows == formats::BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
       out.skipped.push_back({std::string(parsed_.RowText(row)), std::move(st)});
     }
     ASSIGN_OR_RETURN(out.batch, converter->Finish());

@@ -15,7 +15,7 @@ namespace recflow::csv {
 /// Opens a stream of CSV (already decompressed: dataset::OpenInputs wraps a file in the codec
 /// detection found) as a Source. The header and the inference sample are read at once (as
 /// CsvReader does); each unit is then one block of ReadOptions::block_size bytes cut on a row
-/// boundary, and Decode() tokenizes and converts it. Under BadRowsMode::kSkip bad rows come back
+/// boundary, and Decode() tokenizes and converts it. Under formats::BadRowsMode::kSkip bad rows come back
 /// as SkippedRecords (ReadOptions::on_bad_row is not called). ReadOptions::batch_rows does not
 /// apply: a unit's batch holds the block's rows. When `header_names` is given it receives the
 /// header row's names (CsvReader::header_names).

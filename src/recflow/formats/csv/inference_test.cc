@@ -91,7 +91,7 @@ TEST(InferenceTest, OnlyTheSampleDecides) {
 
 TEST(InferenceTest, SampleSkipsBadRows) {
   auto options = ReadOptions::Defaults();
-  options.bad_rows = BadRowsMode::kSkip;
+  options.bad_rows = formats::BadRowsMode::kSkip;
   auto batch = ReadOne("a,b\n1,2\nx,y,z\n3,4\n", options);
   ASSERT_TRUE(batch.ok());
   EXPECT_EQ((*batch)->schema()->field(0)->type()->id(), TypeId::kInt64);

@@ -10,6 +10,7 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/status.h"
+#include "recflow/formats/bad_rows.h"
 
 namespace recflow::csv {
 
@@ -22,25 +23,6 @@ struct Dialect {
   /// When set, a row whose first byte is this character is skipped up to its LF.
   std::optional<char> comment;
 };
-
-/// What the reader does with a row it cannot read (wrong field count, unparsable value).
-enum class BadRowsMode : uint8_t {
-  kFail,  ///< stop with a DataError naming file, line, column and byte offset
-  kSkip,  ///< leave the row out, count it and report it to ReadOptions::on_bad_row
-};
-
-/// A row left out under BadRowsMode::kSkip.
-struct BadRow {
-  /// The row's bytes without its line terminator; valid only during the callback.
-  std::string_view text;
-  /// 1-based line where the row starts (embedded newlines counted).
-  int64_t line = 0;
-  /// Why it was left out: a DataError with file, offset, record and (for values) field.
-  Status error;
-};
-
-/// Called once per skipped row, in input order.
-using BadRowHandler = std::function<void(const BadRow&)>;
 
 /// How a CsvReader reads its input.
 struct ReadOptions {
@@ -72,9 +54,9 @@ struct ReadOptions {
   /// dataset, so a later file whose columns are reordered or renamed is not misread.
   std::vector<std::string> expected_header;
   /// Fail on the first bad row, or skip bad rows.
-  BadRowsMode bad_rows = BadRowsMode::kFail;
-  /// Receives every skipped row (optional; only with BadRowsMode::kSkip).
-  BadRowHandler on_bad_row;
+  formats::BadRowsMode bad_rows = formats::BadRowsMode::kFail;
+  /// Receives every skipped row (optional; only with formats::BadRowsMode::kSkip).
+  formats::BadRowHandler on_bad_row;
   /// Longest row (in bytes) the reader buffers; longer rows, such as the rest of a file after
   /// an unterminated quote, are a DataError. Bounds memory on hostile input.
   int64_t max_row_bytes = int64_t{64} << 20;

@@ -81,12 +81,12 @@ TEST(JsonlBadRowsTest, TooDeep) {
 
 TEST(JsonlBadRowsTest, SkipCountsAndReportsInOrder) {
   auto options = ReadOptions::Defaults();
-  options.bad_rows = BadRowsMode::kSkip;
+  options.bad_rows = formats::BadRowsMode::kSkip;
   options.batch_rows = 2;
   std::vector<std::string> texts;
   std::vector<int64_t> lines;
   std::vector<int64_t> records;
-  options.on_bad_row = [&](const BadRow& row) {
+  options.on_bad_row = [&](const formats::BadRow& row) {
     texts.emplace_back(row.text);
     lines.push_back(row.line);
     records.push_back(row.error.context().record);

@@ -3,6 +3,7 @@
 
 #include "recflow/formats/jsonl/jsonl_output_format.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
+#include "recflow/formats/jsonl/jsonl_splitter_internal.h"
 #include "recflow/formats/registry/detected_stream.h"
 #include "recflow/formats/registry/inferred_settings.h"
 
@@ -47,6 +48,7 @@ class JsonlFormat final : public formats::FormatDescriptor {
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
     return std::make_unique<JsonlOpener>(std::static_pointer_cast<const JsonlReadOptions>(std::move(options)));
   }
+  const formats::FormatSplitter* splitter() const override { return &splitter_; }
 
   std::span<const std::string_view> output_names() const override { return kOutputNames; }
 
@@ -55,6 +57,7 @@ class JsonlFormat final : public formats::FormatDescriptor {
   }
 
  private:
+  JsonlSplitter splitter_;
   static constexpr std::string_view kAliases[] = {"json"};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kJsonl};
   static constexpr std::string_view kOutputNames[] = {"jsonl"};

@@ -77,9 +77,9 @@ Result<std::optional<Line>> JsonlReader::NextLine() {
 
 Status JsonlReader::AppendLine(const Line& line) {
   Status st = ConvertLine(parser_.get(), converter_.get(), line, name_, next_record_++);
-  if (st.ok() || options_.bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+  if (st.ok() || options_.bad_rows == formats::BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
   ++bad_rows_;
-  if (options_.on_bad_row) options_.on_bad_row(BadRow{line.text, line.number, std::move(st)});
+  if (options_.on_bad_row) options_.on_bad_row(formats::BadRow{line.text, line.number, std::move(st)});
   return Status::OK();
 }
 

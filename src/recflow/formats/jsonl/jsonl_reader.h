@@ -42,7 +42,7 @@ class JsonlReader {
   const SchemaPtr& schema() const { return schema_; }
   /// The next batch, or nullptr after the last one. After an error, every call returns it.
   Result<std::shared_ptr<RecordBatch>> Next();
-  /// Records left out so far under BadRowsMode::kSkip.
+  /// Records left out so far under formats::BadRowsMode::kSkip.
   int64_t bad_rows() const { return bad_rows_; }
 
   /// Use FromBuffer() or FromStream().

@@ -11,7 +11,7 @@ void ReadAll(const uint8_t* data, size_t size, int64_t block_size, int max_depth
   options.block_size = block_size;
   options.batch_rows = 7;
   options.max_depth = max_depth;
-  options.bad_rows = recflow::jsonl::BadRowsMode::kSkip;
+  options.bad_rows = recflow::formats::BadRowsMode::kSkip;
   auto reader = recflow::jsonl::JsonlReader::FromBuffer(recflow::Buffer::Wrap(data, static_cast<int64_t>(size)),
                                                         "fuzz", options);
   if (!reader.ok()) return;

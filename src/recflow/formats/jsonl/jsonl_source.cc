@@ -42,7 +42,7 @@ class JsonlUnit final : public SourceUnit {
       const Line line{std::string_view(text_).substr(s.begin, s.size), s.offset, s.number};
       Status st = ConvertLine(&parser, converter.get(), line, *name_, out.input_records++);
       if (st.ok()) continue;
-      if (options_->bad_rows == BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
+      if (options_->bad_rows == formats::BadRowsMode::kFail || st.code() != StatusCode::kDataError) return st;
       out.skipped.push_back({std::string(line.text), std::move(st)});
     }
     ASSIGN_OR_RETURN(out.batch, converter->Finish());

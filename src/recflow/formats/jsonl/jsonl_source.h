@@ -14,7 +14,7 @@ namespace recflow::jsonl {
 /// Opens a stream of JSON Lines (already decompressed: dataset::OpenInputs wraps a file in the
 /// codec detection found) as a Source. The inference sample is read at once (as JsonlReader
 /// does); each unit then gathers about ReadOptions::block_size bytes of whole lines, and
-/// Decode() parses them with simdjson. Under BadRowsMode::kSkip bad lines come back as
+/// Decode() parses them with simdjson. Under formats::BadRowsMode::kSkip bad lines come back as
 /// SkippedRecords (on_bad_row is not called).
 Result<std::unique_ptr<Source>> OpenJsonlSource(std::unique_ptr<InputStream> in, const ReadOptions& options);
 

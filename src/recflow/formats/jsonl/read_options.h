@@ -5,17 +5,9 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/core/status.h"
-#include "recflow/formats/csv/read_options.h"
+#include "recflow/formats/bad_rows.h"
 
 namespace recflow::jsonl {
-
-/// What the reader does with a record it cannot read; the same policy as the CSV reader's.
-using BadRowsMode = csv::BadRowsMode;
-/// A record left out under BadRowsMode::kSkip: its line text (without the line terminator),
-/// its 1-based line and the DataError explaining why.
-using BadRow = csv::BadRow;
-/// Called once per skipped record, in input order.
-using BadRowHandler = csv::BadRowHandler;
 
 /// How a JsonlReader reads its input (see docs/formats/jsonl.md).
 struct ReadOptions {
@@ -43,9 +35,9 @@ struct ReadOptions {
   /// ignored when `schema` is set. The same types as `schema`.
   SchemaPtr type_hints;
   /// Fail on the first bad record, or skip bad records.
-  BadRowsMode bad_rows = BadRowsMode::kFail;
-  /// Receives every skipped record (optional; only with BadRowsMode::kSkip).
-  BadRowHandler on_bad_row;
+  formats::BadRowsMode bad_rows = formats::BadRowsMode::kFail;
+  /// Receives every skipped record (optional; only with formats::BadRowsMode::kSkip).
+  formats::BadRowHandler on_bad_row;
   /// Longest line (in bytes) the reader buffers; a longer one is a DataError that stops the
   /// reader whatever `bad_rows` says. Bounds memory on hostile input.
   int64_t max_record_bytes = int64_t{64} << 20;

@@ -1,5 +1,5 @@
 // FormatDescriptor: one file format as the engine sees it — its words, the content it reads, how it opens a file as
-// a Source and how it makes an output format — so that no switch above the formats names them.
+// a Source, where it splits and how it makes an output format — so that no switch above the formats names them.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/compression.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/output_format.h"
 #include "recflow/formats/registry/format_args.h"
+#include "recflow/formats/registry/format_splitter.h"
 #include "recflow/formats/sniff.h"
 #include "recflow/formats/source.h"
 
@@ -152,6 +154,15 @@ class FormatDescriptor {
   /// An opener for one read with `options` (from this descriptor's ParseReadOptions or its
   /// typed fast path).
   virtual std::unique_ptr<FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const = 0;
+  /// Where this format's uncompressed files are cut into splits and how one range of them is
+  /// read, with the options of ParseReadOptions; nullptr when the format has no record boundaries
+  /// a reader can find: each of its files is then one whole-file split, read by its FileOpener.
+  virtual const FormatSplitter* splitter() const { return nullptr; }
+  /// The codec `file` is read with under `options` (from this descriptor's ParseReadOptions):
+  /// what detection found, unless the format's own words name one (TFRecord's "compression").
+  virtual Compression ReadCodec(const FormatReadOptions& options, const DetectedFile& file) const {
+    return ReadableCompression(file.sniffed.codec).value_or(Compression::kNone);
+  }
 
   /// The words --to and a write step's `format:` use for this format's output; empty when
   /// recflow does not write it.

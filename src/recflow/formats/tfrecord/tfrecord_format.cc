@@ -7,6 +7,7 @@
 #include "recflow/formats/tfrecord/sampled_schema.h"
 #include "recflow/formats/tfrecord/tfrecord_output_format.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
+#include "recflow/formats/tfrecord/tfrecord_splitter_internal.h"
 
 namespace recflow::tfrecord {
 
@@ -72,6 +73,10 @@ class TfrecordFormat final : public formats::FormatDescriptor {
   std::unique_ptr<formats::FileOpener> NewOpener(std::shared_ptr<const FormatReadOptions> options) const override {
     return std::make_unique<TfrecordOpener>(std::static_pointer_cast<const TfrecordReadOptions>(std::move(options)));
   }
+  const formats::FormatSplitter* splitter() const override { return &splitter_; }
+  Compression ReadCodec(const FormatReadOptions& options, const formats::DetectedFile& file) const override {
+    return WithDetectedCodec(static_cast<const TfrecordReadOptions&>(options).options().reader, file).compression;
+  }
 
   std::span<const std::string_view> output_names() const override { return kOutputNames; }
   std::span<const formats::OwnWriteKey> own_write_keys() const override { return kOwnWriteKeys; }
@@ -88,6 +93,7 @@ class TfrecordFormat final : public formats::FormatDescriptor {
   }
 
  private:
+  TfrecordSplitter splitter_;
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kTfrecord, formats::ContentKind::kEmpty};
   static constexpr std::string_view kOutputNames[] = {"tfrecord"};
   static constexpr formats::OwnWriteKey kOwnWriteKeys[] = {{"decimals", "string"}};

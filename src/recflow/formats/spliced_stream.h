@@ -1,4 +1,4 @@
-// SplicedInputStream: a file's head followed by one byte range of it, read from a mapped buffer, with the offset mapping back.
+// SplicedInputStream: a file's head then one byte range of it (one split's records), from a mapped buffer, offsets mapped back.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include "recflow/core/buffer.h"
 #include "recflow/core/io.h"
 
-namespace recflow::dataset {
+namespace recflow::formats {
 
 /// Where a byte of the spliced stream was in the file: offsets from head_size on are shifted.
 struct SpliceMap {
@@ -41,4 +41,9 @@ class SplicedInputStream final : public InputStream {
   int64_t position_ = 0;
 };
 
-}  // namespace recflow::dataset
+/// The file's bytes [begin, end) with its first `head_size` bytes in front (a range that begins
+/// inside the head reads from the file's start to max(end, head_size)), as a stream named `name`.
+std::unique_ptr<SplicedInputStream> SpliceRange(std::shared_ptr<Buffer> data, std::string name, int64_t head_size,
+                                                int64_t begin, int64_t end);
+
+}  // namespace recflow::formats

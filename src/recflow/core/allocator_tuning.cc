@@ -1,11 +1,11 @@
 // glibc malloc settings for batch-at-a-time allocation (see allocator_tuning.h).
-#include "recflow/cli/allocator_tuning.h"
+#include "recflow/core/allocator_tuning.h"
 
 #include <malloc.h>
 
 #include <cstdlib>
 
-namespace recflow::cli {
+namespace recflow {
 
 void TuneAllocator() {
   if (std::getenv("GLIBC_TUNABLES") != nullptr) return;  // the user's own malloc settings win
@@ -20,4 +20,4 @@ void UseOneArena() {
   mallopt(M_ARENA_MAX, 1);
 }
 
-}  // namespace recflow::cli
+}  // namespace recflow

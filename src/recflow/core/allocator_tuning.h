@@ -1,7 +1,7 @@
 // TuneAllocator: glibc malloc settings for a process that allocates and frees a batch's columns over and over.
 #pragma once
 
-namespace recflow::cli {
+namespace recflow {
 
 /// Keeps freed batch memory for reuse instead of returning it to the kernel after every batch.
 ///
@@ -11,7 +11,9 @@ namespace recflow::cli {
 /// pipeline's time on two threads. Blocks under 32 MiB now come from the heap, and a heap keeps
 /// up to 256 MiB of free memory at its top: the process's memory stays at its peak rather than
 /// following each batch down and up (measured on 2 cores: convert's peak RSS grew 3–13 MiB).
-/// Nothing changes when GLIBC_TUNABLES is set. Call once, before any thread starts.
+/// Nothing changes when GLIBC_TUNABLES is set. Call once, before any thread starts: `recflow`'s
+/// main and every benchmark binary's (bench/benchmark_main.cc) do, so benchmarks measure the
+/// allocator the command runs with.
 void TuneAllocator();
 
 /// For `recflow serve`, whose passes run on many worker threads and whose memory must go back
@@ -24,4 +26,4 @@ void TuneAllocator();
 /// is set. Call once, before any thread starts.
 void UseOneArena();
 
-}  // namespace recflow::cli
+}  // namespace recflow

@@ -1,10 +1,10 @@
-// SplicedInputStream::Read: the head, then the range, as one stream.
-#include "recflow/dataset/spliced_stream_internal.h"
+// SplicedInputStream::Read and SpliceRange: the head, then the range, as one stream.
+#include "recflow/formats/spliced_stream.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace recflow::dataset {
+namespace recflow::formats {
 
 Result<int64_t> SplicedInputStream::Read(void* out, int64_t n) {
   const int64_t total = head_size_ + (end_ - begin_);
@@ -19,4 +19,12 @@ Result<int64_t> SplicedInputStream::Read(void* out, int64_t n) {
   return count;
 }
 
-}  // namespace recflow::dataset
+std::unique_ptr<SplicedInputStream> SpliceRange(std::shared_ptr<Buffer> data, std::string name, int64_t head_size,
+                                                int64_t begin, int64_t end) {
+  if (begin <= head_size) {
+    return std::make_unique<SplicedInputStream>(std::move(data), std::move(name), 0, 0, std::max(end, head_size));
+  }
+  return std::make_unique<SplicedInputStream>(std::move(data), std::move(name), head_size, begin, end);
+}
+
+}  // namespace recflow::formats
