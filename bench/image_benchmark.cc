@@ -6,6 +6,7 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/formats/idx/idx_file.h"
 #include "recflow/formats/image/image_codec.h"
 #include "recflow/formats/image/image_test_util.h"
@@ -22,7 +23,7 @@ constexpr const char* kFashionImages = "/usr/share/datasets/fashion-mnist/t10k-i
 const std::vector<std::shared_ptr<Buffer>>& FashionPngs() {
   static const std::vector<std::shared_ptr<Buffer>> pngs = [] {
     std::vector<std::shared_ptr<Buffer>> out;
-    auto file = idx::IdxFile::Open(kFashionImages);
+    auto file = idx::IdxFile::Open(kFashionImages, *LocalFileSystem::Instance());
     if (!file.ok()) return out;
     BinaryArray items(*(*file)->Column(0, 256));
     for (int64_t i = 0; i < items.length(); ++i) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/formats/example/encoder.h"
 #include "recflow/formats/idx/idx_reader.h"
 #include "recflow/formats/tfrecord/record_writer.h"
@@ -16,8 +17,9 @@ namespace {
 
 recflow::Status Convert(const std::string& images, const std::string& labels, const std::string& output) {
   using namespace recflow;
-  // 1. Read the IDX pair as batches of {image: binary, label: int64}.
-  ASSIGN_OR_RETURN(auto reader, idx::IdxReader::OpenPair(images, labels, idx::IdxReaderOptions::Defaults()));
+  // 1. Read the IDX pair (files of the local file system) as batches of {image: binary, label: int64}.
+  FileSystem& local = *LocalFileSystem::Instance();
+  ASSIGN_OR_RETURN(auto reader, idx::IdxReader::OpenPair(images, labels, idx::IdxReaderOptions::Defaults(), local));
 
   // 2. An encoder from that schema to tf.Example records.
   ASSIGN_OR_RETURN(auto encoder, example::Encoder::Make(reader->schema(), example::RecordType::kExample));
@@ -25,7 +27,7 @@ recflow::Status Convert(const std::string& images, const std::string& labels, co
   // 3. A GZIP-compressed TFRecord writer.
   tfrecord::WriterOptions options = tfrecord::WriterOptions::Defaults();
   options.compression = Compression::kGzip;
-  ASSIGN_OR_RETURN(auto writer, tfrecord::RecordWriter::Open(output, options));
+  ASSIGN_OR_RETURN(auto writer, tfrecord::RecordWriter::Open(output, options, local));
 
   std::string record;
   while (true) {

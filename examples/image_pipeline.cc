@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <string>
 
-#include "recflow/core/io.h"
 #include "recflow/dataset/io_specs.h"
 #include "recflow/ops/columns/select.h"
 #include "recflow/ops/image/image_column.h"
@@ -25,8 +24,8 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
   // ReadCSV: `path,label` rows, cut into blocks of about 1500 rows that all cores share.
   dataset::InputSpec input;
   input.block_size = 32 * 1024;
-  ASSIGN_OR_RETURN(dataset::InputOptions options, dataset::MakeInputOptions(input));
-  PCollection rows = p.Read("ReadCSV", [=] { return dataset::OpenInputs({labels}, options); });
+  ASSIGN_OR_RETURN(dataset::InputOptions options, dataset::MakeInputOptions(input, p.file_system()));
+  PCollection rows = p.Read("ReadCSV", InputsFactory({labels}, options));
 
   // LoadImage: one row in, one row out with the file's bytes; a missing file fails that row only.
   StepOptions skip_bad;
@@ -35,7 +34,7 @@ Status Run(const std::string& labels, const std::string& image_dir, const std::s
       "LoadImage", rows, {Field::Make("png", binary())},
       [image_dir](const RowView& row, RowEmitter& out) -> Status {
         ASSIGN_OR_RETURN(RowValue path, row.Get("path"));
-        ASSIGN_OR_RETURN(auto bytes, ReadWholeFile(image_dir + "/" + std::get<std::string>(path)));
+        ASSIGN_OR_RETURN(auto bytes, row.file_system().ReadWholeFile(image_dir + "/" + std::get<std::string>(path)));
         out.Emit({std::string(bytes->view())});
         return Status::OK();
       },

@@ -154,7 +154,7 @@ Status CatInputs(const CatFlags& flags, StdoutWriter* out) {
   if (flags.splits.given()) {
     ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, ReadSplitFlags(flags.splits));
     ASSIGN_OR_RETURN(const dataset::InputOptions options,
-                     dataset::MakeInputOptions(ReadSpecOf(flags.inputs, flags.source)));
+                     dataset::MakeInputOptions(ReadSpecOf(flags.inputs, flags.source), LocalFileSystem::Instance()));
     ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenSplitInputs(splits, options));
     return CatSource(source.get(), flags, out);
   }

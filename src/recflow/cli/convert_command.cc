@@ -110,7 +110,8 @@ Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutW
     return Status::InvalidArgument("--bad-rows must be fail, skip or file:PATH");
   }
   ASSIGN_OR_RETURN(const dataset::InputOptions input_options,
-                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail")));
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, flags.bad_rows != "fail"),
+                                             context.file_system));
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenConvertInputs(flags, input_options));
 
   const int64_t stored_bytes = source->stored_bytes();
@@ -119,6 +120,7 @@ Status RunConvert(const ExecContext& context, const ConvertFlags& flags, StdoutW
   // do not name them; the input was opened above (once: standard input and pipes are read once).
   pipeline::Pipeline job;
   job.set_steps_named_in_errors(false);
+  job.set_file_system(context.file_system);
   pipeline::ErrorPolicy bad_rows;
   if (flags.bad_rows == "skip") bad_rows.mode = pipeline::ErrorPolicy::Mode::kSkip;
   if (flags.bad_rows.starts_with("file:")) bad_rows = {pipeline::ErrorPolicy::Mode::kDeadLetter, flags.bad_rows.substr(5)};

@@ -27,7 +27,9 @@ Status RunStepsCommand(StdoutWriter* out) {
 
 Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
   const auto start = std::chrono::steady_clock::now();
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set));
+  pipeline::YamlLoadOptions load;
+  load.file_system = context.file_system;
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set, load));
   const pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");

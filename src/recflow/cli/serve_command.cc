@@ -63,7 +63,8 @@ Result<std::shared_ptr<const serve::PipelinePass>> FilesPass(const ServeFlags& f
   serve::ServeOptions options = serve::ServeOptions::Defaults();
   options.inputs = flags.inputs;
   ASSIGN_OR_RETURN(options.input_options,
-                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false)));
+                   dataset::MakeInputOptions(InputSpecOf(flags.source, flags.record_type, /*skip_bad=*/false),
+                                             context.file_system));
   ASSIGN_OR_RETURN(const serve::PassOptions pass, PassOptionsOf(flags));
   options.batch_size = pass.stream.batch_rows;
   options.batch_mode = pass.stream.batch_mode;
@@ -82,7 +83,9 @@ Result<std::shared_ptr<const serve::PipelinePass>> PipelineFilePass(const ServeF
     return Status::InvalidArgument("--columns and --transform apply to input files; a pipeline says it with its "
                                    "select and standard_scale steps");
   }
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.inputs[0], flags.set));
+  pipeline::YamlLoadOptions load;
+  load.file_system = context.file_system;
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.inputs[0], flags.set, load));
   ASSIGN_OR_RETURN(const serve::PassOptions pass, PassOptionsOf(flags));
   return serve::PipelinePass::Make(std::move(loaded.pipeline), flags.output, pass, context);
 }

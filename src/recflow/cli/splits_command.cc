@@ -37,7 +37,7 @@ Status RunSplits(const SplitsFlags& flags, StdoutWriter* out) {
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   dataset::SplitOptions options = dataset::SplitOptions::Defaults();
   options.target_bytes = flags.split_size;
-  ASSIGN_OR_RETURN(options.read, dataset::MakeInputOptions(inputs.spec));
+  ASSIGN_OR_RETURN(options.read, dataset::MakeInputOptions(inputs.spec, LocalFileSystem::Instance()));
   std::vector<dataset::SplitInput> split_inputs;
   for (const dataset::ResolvedInput& file : inputs.resolved.files) {
     ASSIGN_OR_RETURN(dataset::SplitInput input, InputOf(file, options.read, *inputs.resolved.partition_schema));

@@ -13,7 +13,7 @@ Result<std::unique_ptr<Source>> OpenTabularInputs(const Inputs& inputs, bool pip
               (pipes_as_source && !file.detected.rereadable);
   }
   if (!tabular) return std::unique_ptr<Source>();
-  ASSIGN_OR_RETURN(const dataset::InputOptions options, dataset::MakeInputOptions(inputs.spec));
+  ASSIGN_OR_RETURN(const dataset::InputOptions options, dataset::MakeInputOptions(inputs.spec, LocalFileSystem::Instance()));
   return dataset::OpenInputs(inputs.resolved, options);
 }
 

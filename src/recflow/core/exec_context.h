@@ -18,9 +18,10 @@ struct ExecContext {
   /// Checked between units: once a stop is requested, a job stops taking input, drains what it
   /// has in flight, aborts its outputs and returns Cancelled. Never stopped by default.
   StopToken stop_token;
-  /// The file system of what the run writes besides its outputs' own (a pipeline's side files).
-  /// Local by default. Reads and writes configured before the run (InputOptions' ReadSettings,
-  /// SinkOptions) name their own file system, as they are also used without a run.
+  /// The file system everything the run reads and writes is on: a pipeline's reads (opened on it
+  /// by the runner), its datasets (DatasetSink::Open), side files, dead letters and the files
+  /// steps read and write themselves (ProcessContext::file_system). Local by default; the CLI
+  /// sets it once and builds its pipelines on the same one (Pipeline::set_file_system).
   std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
   /// Where the buffers of the run come from: every thread working on the run's units allocates
   /// from it (ScopedMemoryPool, set once per unit), so its byte counts are the run's. It must

@@ -53,31 +53,34 @@ Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const Schema
   return layout;
 }
 
-Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema) {
+Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema,
+                                                       std::shared_ptr<FileSystem> file_system) {
+  if (file_system == nullptr) return Status::InvalidArgument("a dataset sink without a file system");
   ASSIGN_OR_RETURN(DatasetLayout layout, MakeDatasetLayout(options, input_schema));
   CommitOptions commit_options = CommitOptions::Defaults();
   commit_options.sync = options.sync;
-  commit_options.file_system = options.file_system;
+  commit_options.file_system = file_system;
   commit_options.after_step = options.after_commit_step;
   commit_options.schema = DatasetSchema::Of(*input_schema, options.partition_by);
   ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
   std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(layout.data_schema),
                                                     std::move(layout.partition_columns), std::move(layout.data_columns),
-                                                    std::move(layout.format), std::move(committer)));
+                                                    std::move(layout.format), std::move(committer),
+                                                    std::move(file_system)));
   if (sink->partition_columns_.empty()) RETURN_NOT_OK(sink->PartitionFor("").status());
   return sink;
 }
 
 DatasetSink::DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector<int> partition_columns,
                          std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
-                         std::unique_ptr<DatasetCommitter> committer)
+                         std::unique_ptr<DatasetCommitter> committer, std::shared_ptr<FileSystem> file_system)
     : options_(std::move(options)),
       data_schema_(std::move(data_schema)),
       partition_columns_(std::move(partition_columns)),
       data_columns_(std::move(data_columns)),
       format_(std::move(format)),
       committer_(std::move(committer)),
-      files_(std::make_unique<internal::StagedFiles>(options_.file_system, options_.compression, options_.max_open_files)),
+      files_(std::make_unique<internal::StagedFiles>(std::move(file_system), options_.compression, options_.max_open_files)),
       header_(format_->FileHeader()),
       suffix_(format_->suffix() + std::string(CompressionSuffix(options_.compression))) {}
 

@@ -97,9 +97,11 @@ Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const Schema
 /// "Sharding").
 class DatasetSink final : public Sink {
  public:
-  /// Begins a job on options.output for rows of `input_schema` (partition columns resolved and
-  /// checked; the format made for the remaining columns).
-  static Result<std::unique_ptr<DatasetSink>> Open(SinkOptions options, SchemaPtr input_schema);
+  /// Begins a job on options.output of `file_system` (the run's: its files are written and
+  /// committed through it, see CommitOptions::file_system) for rows of `input_schema` (partition
+  /// columns resolved and checked; the format made for the remaining columns).
+  static Result<std::unique_ptr<DatasetSink>> Open(SinkOptions options, SchemaPtr input_schema,
+                                                   std::shared_ptr<FileSystem> file_system);
   ~DatasetSink() override;
   DatasetSink(const DatasetSink&) = delete;
   DatasetSink& operator=(const DatasetSink&) = delete;
@@ -147,7 +149,7 @@ class DatasetSink final : public Sink {
   struct Partition;
   DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector<int> partition_columns,
               std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
-              std::unique_ptr<DatasetCommitter> committer);
+              std::unique_ptr<DatasetCommitter> committer, std::shared_ptr<FileSystem> file_system);
   Result<Partition*> PartitionFor(const std::string& dir);
   Result<Target*> TargetFor(Partition* partition, int64_t shard);
   Status AppendRecords(Target* target, const SinkBatch::Group& group, size_t begin, size_t end, SinkWork* out);

@@ -9,14 +9,16 @@
 
 namespace recflow::dataset {
 
-Result<InputOptions> MakeInputOptions(const InputSpec& spec) {
+Result<InputOptions> MakeInputOptions(const InputSpec& spec, std::shared_ptr<FileSystem> file_system) {
+  if (file_system == nullptr) return Status::InvalidArgument("input options without a file system");
   const formats::FormatRegistry& registry = formats::BuiltinFormats();
   InputOptions in;
   ASSIGN_OR_RETURN(in.format, registry.ParseInputFormat(spec.from));
   formats::ReadSettings& settings = in.settings;
+  settings.file_system = std::move(file_system);
   if (!spec.schema_file.empty()) {
     ASSIGN_OR_RETURN(const std::string schema_file, LocalPath(spec.schema_file));
-    ASSIGN_OR_RETURN(settings.schema, ReadSchemaFile(schema_file));
+    ASSIGN_OR_RETURN(settings.schema, ReadSchemaFile(schema_file, *settings.file_system));
   }
   if (settings.schema != nullptr && !spec.schema_hints.empty()) {
     return Status::InvalidArgument("schema hints refine an inferred schema: give the types in the schema file instead");

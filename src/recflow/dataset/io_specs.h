@@ -28,8 +28,8 @@ struct InputSpec {
 
 /// The reader options `spec` describes: the format --from names, and every registered format's
 /// read options parsed from the words (so a bad value fails before reading); InvalidArgument for
-/// a bad value.
-Result<InputOptions> MakeInputOptions(const InputSpec& spec);
+/// a bad value. The inputs and the schema file are on `file_system` (settings.file_system).
+Result<InputOptions> MakeInputOptions(const InputSpec& spec, std::shared_ptr<FileSystem> file_system);
 
 /// How a dataset is written.
 struct OutputSpec {

@@ -6,7 +6,6 @@ namespace recflow::dataset {
 Status SinkOptions::Validate() const {
   if (output.empty()) return Status::InvalidArgument("the output directory is empty");
   if (!format) return Status::InvalidArgument("no output format");
-  if (file_system == nullptr) return Status::InvalidArgument("no file system");
   if (level < -1 || level > 9) return Status::InvalidArgument("compression level must be -1..9");
   if (sharding.value < 1) return Status::InvalidArgument("the shard count or limit must be at least 1");
   if (chunk_bytes < 1 || max_pending_bytes < chunk_bytes) {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "recflow/core/compression.h"
-#include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/dataset/save_mode.h"
 #include "recflow/dataset/shard_naming.h"
@@ -58,9 +57,6 @@ struct SinkOptions {
   SaveMode mode = SaveMode::kErrorIfExists;
   /// fsync at commit so the commit survives power loss (see CommitOptions::sync).
   bool sync = true;
-  /// The file system the output is on: the job's files are written and committed through it
-  /// (see CommitOptions::file_system).
-  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
   /// Uncompressed bytes gathered per file before they are compressed and written as one chunk.
   int64_t chunk_bytes = int64_t{1} << 20;
   /// Cap on the bytes waiting in all files' chunks; above it the fullest are flushed early.
@@ -71,7 +67,7 @@ struct SinkOptions {
   std::function<void(std::string_view step)> after_commit_step;
   /// No output and no format (the caller sets both); one shard, Beam names, mode error.
   static SinkOptions Defaults() { return {}; }
-  /// InvalidArgument for an empty output, a missing format or file system, bad sizes, a bad prefix.
+  /// InvalidArgument for an empty output, a missing format, bad sizes, a bad prefix.
   Status Validate() const;
 };
 

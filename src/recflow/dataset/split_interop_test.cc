@@ -7,6 +7,7 @@
 #include <random>
 
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/split_test_util_internal.h"
 #include "recflow/formats/arrow_ipc/arrow_source.h"
 #include "recflow/formats/avro/avro_source.h"
@@ -48,7 +49,8 @@ void WriteText(const std::string& path, const std::string& text) { std::ofstream
 /// (sizes as Sizes() extends `sizes`) to read as the whole file, records as raw bytes.
 void ExpectRawTfrecordSplitsReadWhole(const std::string& path, int count, uint32_t max_bytes,
                                       std::vector<int64_t> sizes) {
-  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults());
+  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults(),
+                                             *LocalFileSystem::Instance());
   ASSERT_TRUE(writer.ok());
   std::mt19937 random(static_cast<uint32_t>(count));
   for (int i = 0; i < count; ++i) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/io_specs.h"
 #include "recflow/dataset/split_test_util_internal.h"
 #include "recflow/formats/avro/avro_source.h"
@@ -157,7 +158,8 @@ TEST(SplitSourceTest, AppendsPartitionColumnsFromTheSplit) {
 
 // A TFRecord file of `count` records of `size` bytes; returns each record's header offset.
 std::vector<int64_t> WriteRecords(const std::string& path, int count, size_t size) {
-  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults());
+  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults(),
+                                             *LocalFileSystem::Instance());
   EXPECT_TRUE(writer.ok());
   std::vector<int64_t> offsets;
   for (int i = 0; i < count; ++i) {
@@ -332,7 +334,8 @@ TEST(SplitReadOptionsTest, EachFormatsWordsReachItsSplitter) {
   EXPECT_NE(*default_splits, *splits);
 
   const std::string tfrecord = dir.File("raw.tfrecord");
-  auto writer = tfrecord::RecordWriter::Open(tfrecord, tfrecord::WriterOptions::Defaults());
+  auto writer = tfrecord::RecordWriter::Open(tfrecord, tfrecord::WriterOptions::Defaults(),
+                                             *LocalFileSystem::Instance());
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->Write("not an Example").ok());
   ASSERT_TRUE((*writer)->Close().ok());

@@ -21,7 +21,7 @@ namespace recflow::dataset {
 inline InputOptions ReadWords(const std::vector<std::pair<std::string, std::string>>& words) {
   InputSpec spec;
   for (const auto& [key, value] : words) spec.args.Set(key, value);
-  Result<InputOptions> options = MakeInputOptions(spec);
+  Result<InputOptions> options = MakeInputOptions(spec, LocalFileSystem::Instance());
   EXPECT_TRUE(options.ok()) << options.status().ToString();
   return options.ok() ? *std::move(options) : InputOptions();
 }

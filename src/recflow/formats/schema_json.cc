@@ -5,8 +5,6 @@
 
 #include <set>
 
-#include "recflow/core/io.h"
-
 namespace recflow {
 
 namespace {
@@ -100,8 +98,8 @@ Result<SchemaPtr> ParseSchemaJson(std::string_view json, const std::string& name
   return Schema::Make(std::move(out));
 }
 
-Result<SchemaPtr> ReadSchemaFile(const std::string& path) {
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, ReadWholeFile(path));
+Result<SchemaPtr> ReadSchemaFile(const std::string& path, FileSystem& fs) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, fs.ReadWholeFile(path));
   return ParseSchemaJson(std::string_view(reinterpret_cast<const char*>(data->data()), static_cast<size_t>(data->size())),
                          path);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "recflow/columnar/schema.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow {
@@ -19,8 +20,8 @@ namespace recflow {
 /// anything else (unknown keys, duplicate names, empty names).
 Result<SchemaPtr> ParseSchemaJson(std::string_view json, const std::string& name);
 
-/// Reads and parses a schema file.
-Result<SchemaPtr> ReadSchemaFile(const std::string& path);
+/// Reads and parses schema file `path` of `fs`.
+Result<SchemaPtr> ReadSchemaFile(const std::string& path, FileSystem& fs);
 
 /// Parses schema hints `NAME:TYPE` (`trip_seconds:float32`; the type is one of the schema
 /// file's type names, split at the last `:`) into a schema of the hinted columns, nullable.

@@ -1,11 +1,9 @@
 // Built-in file steps: read_idx (MNIST-format images and labels as an image column), text_template (a text column
 // from other columns) and write_files (each row's bytes to the file its path column names).
 #include <filesystem>
-#include <fstream>
 
 #include <unistd.h>
 
-#include "recflow/core/io.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/formats/idx/idx_reader.h"
 #include "recflow/ops/image/image_column.h"
@@ -21,9 +19,9 @@ using BuildResult = Result<std::optional<PCollection>>;
 // IDX batches {image: binary, label} as {index: int64, image: image column, label: int64}.
 class IdxTable {
  public:
-  static Result<std::shared_ptr<IdxTable>> Open(const std::string& images, const std::string& labels) {
+  static Result<std::shared_ptr<IdxTable>> Open(const std::string& images, const std::string& labels, FileSystem& fs) {
     auto table = std::make_shared<IdxTable>();
-    ASSIGN_OR_RETURN(table->reader_, idx::IdxReader::OpenPair(images, labels, idx::IdxReaderOptions::Defaults()));
+    ASSIGN_OR_RETURN(table->reader_, idx::IdxReader::OpenPair(images, labels, idx::IdxReaderOptions::Defaults(), fs));
     const FieldPtr& image = table->reader_->schema()->field(0);
     const auto shape = image->metadata() ? image->metadata()->Get(idx::kShapeMetadataKey) : std::nullopt;
     int dims[3] = {0, 0, 1};
@@ -76,8 +74,8 @@ BuildResult BuildReadIdx(StepContext& ctx) {
   ASSIGN_OR_RETURN(std::string labels, ctx.args->String("labels"));
   ASSIGN_OR_RETURN(images, ctx.ArgPath("images", images));
   ASSIGN_OR_RETURN(labels, ctx.ArgPath("labels", labels));
-  auto factory = [images, labels]() -> Result<std::unique_ptr<Source>> {
-    ASSIGN_OR_RETURN(auto table, IdxTable::Open(images, labels));
+  auto factory = [images, labels](const std::shared_ptr<FileSystem>& fs) -> Result<std::unique_ptr<Source>> {
+    ASSIGN_OR_RETURN(auto table, IdxTable::Open(images, labels, *fs));
     return MakeCallbackSource(images, table->schema(), [table] { return table->Next(); });
   };
   return ctx.pipeline->Read(ctx.name, factory, "idx " + images + " " + labels, ctx.options.on_error);
@@ -139,23 +137,15 @@ BuildResult BuildTextTemplate(StepContext& ctx) {
   return ctx.pipeline->MapRows(ctx.name, ctx.input(), {Field::Make(output, utf8(), false)}, fn, ctx.options);
 }
 
-// Writes `bytes` to `path` whole or not at all: a temporary file in the same directory, then rename.
-Status WriteFileAtomically(const fs::path& path, std::string_view bytes) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  if (ec) return Status::IOError("cannot create " + path.parent_path().string() + ": " + ec.message());
-  const fs::path tmp = path.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    ASSIGN_OR_RETURN(auto out, FileOutputStream::Open(tmp.string()));
-    RETURN_NOT_OK(out->Write(bytes.data(), static_cast<int64_t>(bytes.size())));
-    RETURN_NOT_OK(out->Close());
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return Status::IOError("cannot rename to " + path.string());
-  }
-  return Status::OK();
+// Writes `bytes` to `path` of `file_system` whole or not at all: a temporary file in the same
+// directory, then a rename over `path`.
+Status WriteFileAtomically(FileSystem& file_system, const fs::path& path, std::string_view bytes) {
+  RETURN_NOT_OK(file_system.CreateDirectories(path.parent_path().string()).status());
+  const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
+  Status written = file_system.WriteSmallFile(tmp, bytes, /*sync=*/false);
+  if (written.ok()) written = file_system.Move(tmp, path.string(), MoveMode::kReplace);
+  if (!written.ok()) (void)file_system.Remove(tmp);
+  return written;
 }
 
 BuildResult BuildWriteFiles(StepContext& ctx) {
@@ -177,7 +167,7 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
     if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
       return Status::DataError("path '" + relative.string() + "' leaves the output directory");
     }
-    RETURN_NOT_OK(WriteFileAtomically(root / relative, bytes));
+    RETURN_NOT_OK(WriteFileAtomically(row.file_system(), root / relative, bytes));
     out.Emit({});
     return Status::OK();
   };

@@ -44,24 +44,23 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   ASSIGN_OR_RETURN(spec.block_size, a.Int("block_size", spec.block_size));
   ASSIGN_OR_RETURN(spec.infer_rows, a.Int("infer_rows", spec.infer_rows));
   spec.skip_bad = ctx.options.on_error.mode != ErrorPolicy::Mode::kFail;
-  auto options = dataset::MakeInputOptions(spec);
+  auto options = dataset::MakeInputOptions(spec, ctx.pipeline->file_system());
   if (!options.ok()) return a.Error("path", options.status().message());
   std::string description;
   for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
+  // Opened on the pipeline's file system at build time, on the run's at run time.
+  SourceFactory open = InputsFactory(paths, *options);
   if (ctx.defer_missing_inputs) {
     // Only an input that is not there yet defers (an earlier job makes it); one that is there but
     // unreadable or of an unknown format fails the plan as it would fail the run.
-    Result<std::vector<std::string>> expanded = ExpandInputs(paths);
+    Result<std::vector<std::string>> expanded = ExpandInputs(paths, *ctx.pipeline->file_system());
     if (!expanded.ok() && expanded.status().code() == StatusCode::kNotFound) {
-      return ctx.pipeline->ReadDeferred(ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); },
-                                        description, expanded.status().message());
+      return ctx.pipeline->ReadDeferred(ctx.name, open, description, expanded.status().message());
     }
   }
   // Standard input or a FIFO is read by the source opened now for the schema, and only by it.
-  const bool reopenable = CanReopenInputs(paths, *options->settings.file_system);
-  return ctx.pipeline->Read(
-      ctx.name, [paths, in = *options]() { return dataset::OpenInputs(paths, in); }, description, ctx.options.on_error,
-      reopenable);
+  const bool reopenable = CanReopenInputs(paths, *ctx.pipeline->file_system());
+  return ctx.pipeline->Read(ctx.name, open, description, ctx.options.on_error, reopenable);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {

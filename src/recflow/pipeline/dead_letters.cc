@@ -7,9 +7,14 @@ namespace recflow::pipeline {
 
 DeadLetters::~DeadLetters() { (void)Close(); }
 
-Status DeadLetters::Open(const std::string& path) {
+Status DeadLetters::Open(const std::string& path, FileSystem& fs) {
   if (files_.count(path) != 0) return Status::OK();
-  ASSIGN_OR_RETURN(std::unique_ptr<FileOutputStream> file, FileOutputStream::Open(path));
+  std::unique_ptr<OutputStream> file;
+  if (path == "-") {
+    ASSIGN_OR_RETURN(file, FileOutputStream::Open(path));
+  } else {
+    ASSIGN_OR_RETURN(file, fs.OpenOutputStream(path));
+  }
   files_.emplace(path, std::move(file));
   return Status::OK();
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "recflow/core/filesystem.h"
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/source.h"
@@ -32,8 +33,8 @@ class DeadLetters {
   DeadLetters(const DeadLetters&) = delete;
   DeadLetters& operator=(const DeadLetters&) = delete;
   ~DeadLetters();
-  /// Creates (truncates) `path` unless already open; "-" is standard output.
-  Status Open(const std::string& path);
+  /// Creates (truncates) `path` of `fs` (the run's) unless already open; "-" is standard output.
+  Status Open(const std::string& path, FileSystem& fs);
   /// Appends `letter` to `path` (opened before), as from input `file` at record `record`
   /// (the letter's own error context gives only the offset and field).
   Status Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record);
@@ -44,7 +45,7 @@ class DeadLetters {
   Status Close();
 
  private:
-  std::map<std::string, std::unique_ptr<FileOutputStream>> files_;
+  std::map<std::string, std::unique_ptr<OutputStream>> files_;
 };
 
 }  // namespace recflow::pipeline

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/ops/row_errors.h"
 #include "recflow/pipeline/element_batch.h"
@@ -20,20 +21,24 @@ class ProcessContext {
  public:
   /// `input` is the batch being processed; `unit_index` the position of its source unit in
   /// the stage's input order; `output_schema` what the DoFn's OutputSchema returned for the
-  /// step's input when the pipeline was built (it must outlive the context).
+  /// step's input when the pipeline was built (it must outlive the context); `file_system` the
+  /// run's (ExecContext::file_system).
   ProcessContext(const SideInputs* side_inputs, const ElementBatch* input, uint64_t unit_index, ops::RowErrors* errors,
-                 const SchemaPtr* output_schema)
+                 const SchemaPtr* output_schema, FileSystem* file_system)
       : side_inputs_(side_inputs),
         input_(input),
         unit_index_(unit_index),
         errors_(errors),
-        output_schema_(output_schema) {}
+        output_schema_(output_schema),
+        file_system_(file_system) {}
 
   /// The transform's side inputs, complete before the transform runs.
   const SideInputs& side_inputs() const { return *side_inputs_; }
   /// The schema the output must have, known since the pipeline was built: a DoFn uses it
   /// rather than deriving it again for every batch.
   const SchemaPtr& output_schema() const { return *output_schema_; }
+  /// The run's file system (ExecContext::file_system): where a step reads and writes files of its own.
+  FileSystem& file_system() const { return *file_system_; }
   /// Where to report rows that failed (the step's on_error policy decides what happens).
   ops::RowErrors& row_errors() { return *errors_; }
   /// The same context reporting failed rows to `errors` instead.
@@ -54,6 +59,7 @@ class ProcessContext {
   uint64_t unit_index_;
   ops::RowErrors* errors_;
   const SchemaPtr* output_schema_;
+  FileSystem* file_system_;
 };
 
 /// What a DoFn made of one batch.

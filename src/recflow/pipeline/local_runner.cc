@@ -84,7 +84,7 @@ class Run {
       side_files_.push_back(std::move(commit));
     }
     for (const Node& node : pipeline_.nodes()) {
-      if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter));
+      if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
     for (const auto& [id, reader] : links_.streamed) {
@@ -151,7 +151,7 @@ class Run {
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
       if (node.kind == NodeKind::kWrite) {
-        auto sink = dataset::DatasetSink::Open(node.sink, input);
+        auto sink = dataset::DatasetSink::Open(node.sink, input, context_.file_system);
         if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
           if (written->resolved_output() == (*sink)->resolved_output()) {
@@ -236,7 +236,7 @@ class Run {
 
   // Opens read node `node`'s source, checked against the schema the pipeline was built with.
   Result<std::unique_ptr<Source>> OpenRead(const Node& node) const {
-    auto source = node.input->Open();
+    auto source = node.input->Open(context_.file_system);
     if (!source.ok()) return pipeline_.StepStatus(node.name, source.status());
     // Every step was typed against the schema the read had when the pipeline was built.
     if (!(*source)->schema()->Equals(*node.schema)) {
@@ -289,6 +289,7 @@ class Run {
     resources.output_sinks = run.output_sinks;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
+    resources.file_system = context_.file_system.get();
     PipelineStageProgram program(resources);
     StageOptions stage_options;
     stage_options.max_in_flight = options_.max_in_flight;

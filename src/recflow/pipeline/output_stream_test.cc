@@ -28,11 +28,9 @@ using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 std::shared_ptr<Pipeline> PenguinPipeline() {
   auto p = std::make_shared<Pipeline>();
   const std::string path = (recflow::testing::TestdataDir() / "csv/penguins_processed.csv").string();
-  auto penguins = p->Read("read", [path]() -> Result<std::unique_ptr<Source>> {
-    dataset::InputOptions options;
-    options.settings.block_size = 512;
-    return dataset::OpenInputs(std::vector<std::string>{path}, options);
-  });
+  dataset::InputOptions options;
+  options.settings.block_size = 512;
+  auto penguins = p->Read("read", InputsFactory({path}, options));
   p->Filter("species 0", penguins, [](const RowView& row) -> Result<bool> {
     ASSIGN_OR_RETURN(RowValue species, row.Get("species"));
     return std::get<int64_t>(species) == 0;

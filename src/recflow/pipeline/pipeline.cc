@@ -85,7 +85,7 @@ Result<std::vector<FieldPtr>> AggregateFields(const Schema& schema, const std::v
 
 PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string description, ErrorPolicy on_error,
                            bool reopenable) {
-  auto source = factory();
+  auto source = factory(file_system_);
   if (!source.ok()) {
     Fail(name, source.status());
     return PCollection(this, -1);
@@ -109,7 +109,7 @@ PCollection Pipeline::ReadOpened(std::string name, std::unique_ptr<Source> sourc
   node.schema = source->schema();
   if (node.description.empty()) node.description = source->name();
   const std::string input = source->name();
-  node.input = std::make_shared<ReadInput>(std::move(source), std::move(reopen), input);
+  node.input = std::make_shared<ReadInput>(std::move(source), file_system_, std::move(reopen), input);
   return Add(std::move(node));
 }
 
@@ -125,7 +125,7 @@ PCollection Pipeline::Create(std::string name, SchemaPtr schema, std::vector<std
   const std::string source_name = name;
   return Read(
       std::move(name),
-      [source_name, schema, shared]() -> Result<std::unique_ptr<Source>> {
+      [source_name, schema, shared](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
         return MakeBatchSource(source_name, schema, shared);
       },
       std::to_string(shared->size()) + " batches in memory");
@@ -310,7 +310,7 @@ PCollection Pipeline::ReadDeferred(std::string name, SourceFactory factory, std:
   node.description = std::move(description);
   node.deferred = std::move(missing);
   node.deferred_read = static_cast<int>(nodes_.size());  // the id Add gives it
-  node.input = std::make_shared<ReadInput>(nullptr, std::move(factory), node.description);
+  node.input = std::make_shared<ReadInput>(nullptr, file_system_, std::move(factory), node.description);
   return Add(std::move(node));
 }
 
@@ -343,10 +343,12 @@ bool Pipeline::has_deferred() const {
 }
 
 Status Pipeline::AddSideFile(std::string path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    return Status::NotFound("directory " + parent.string() + " does not exist (create it before the run)");
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  if (!parent.empty()) {
+    const Result<FileInfo> info = file_system_->GetTargetInfo(parent);
+    if (!info.ok() || !info->is_directory()) {
+      return Status::NotFound("directory " + parent + " does not exist (create it before the run)");
+    }
   }
   side_files_.push_back(std::move(path));
   return Status::OK();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/sink_options.h"
 #include "recflow/formats/source.h"
 #include "recflow/pipeline/combiner.h"
@@ -108,15 +109,15 @@ struct StepOptions {
 /// any data moves.
 class Pipeline {
  public:
-  /// Reads what `factory` opens; the factory runs once now, for the schema, and the source it
-  /// opened is the one the first pass reads (see ReadOpened). `on_error` says what happens to
+  /// Reads what `factory` opens; the factory runs once now on file_system(), for the schema, and
+  /// the source it opened is the one the first pass reads (see ReadOpened). `on_error` says what happens to
   /// records the source leaves out (a source opened to skip bad records): counted (kSkip) or
   /// written to a dead-letter file; kFail when the source fails on them. `reopenable` false:
   /// the input can be read only once (standard input, a FIFO), the factory never runs again.
   PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {},
                    bool reopenable = true);
-  /// Reads `source`, already opened: the first pass that reads the node takes it. `reopen` opens
-  /// the input again for any later pass (a side input computed first over the same input, a
+  /// Reads `source`, already opened on file_system(): the first pass that reads the node on that
+  /// file system takes it. `reopen` opens the input again for any other pass (a side input computed first over the same input, a
   /// second run); null when the input can be read only once (standard input, a FIFO), and then
   /// a run that would read it twice fails before reading anything, saying so.
   PCollection ReadOpened(std::string name, std::unique_ptr<Source> source, SourceFactory reopen,
@@ -187,6 +188,14 @@ class Pipeline {
   /// The files AddSideFile() declared.
   const std::vector<std::string>& side_files() const { return side_files_; }
 
+  /// The file system reads open their input on while the pipeline is built (for its schema):
+  /// the one its runs' ExecContext has, so that the first pass reads the source opened then (a
+  /// run on another file system opens the input again there). Local unless set; set it before
+  /// adding reads.
+  void set_file_system(std::shared_ptr<FileSystem> file_system) { file_system_ = std::move(file_system); }
+  /// See set_file_system.
+  const std::shared_ptr<FileSystem>& file_system() const { return file_system_; }
+
  private:
   // Adds `node` (its schema and inputs set) unless building already failed or its name is
   // taken; the handle is invalid (node -1) on failure.
@@ -203,6 +212,7 @@ class Pipeline {
   std::vector<Node> nodes_;
   Status status_;
   std::vector<std::string> side_files_;
+  std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
 };
 

@@ -290,15 +290,16 @@ TEST_F(PipelineTest, ADoFnWhoseOutputIsNotItsDeclaredSchemaFailsTheStep) {
   EXPECT_FALSE(fs::exists(dir_ / "out" / "_SUCCESS"));
 }
 
-TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing) {
+TEST_F(PipelineTest, AWriteGoesThroughTheRunsFileSystemAndAFailedWriteLeavesNothing) {
   auto memory = std::make_shared<MemoryFileSystem>();
   ASSERT_TRUE(memory->CreateDirectory("/data").ok());
   dataset::SinkOptions sink = FeatherSink("/data/out");
-  sink.file_system = memory;
   sink.partition_by = {"key"};
+  ExecContext in_memory = ExecContext::Defaults();
+  in_memory.file_system = memory;
   Pipeline p;
   p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), sink);
-  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr).ok());
+  ASSERT_TRUE(RunPipeline(in_memory, p, RunOptions::Defaults(), nullptr).ok());
   EXPECT_FALSE(fs::exists("/data/out")) << "the in-memory write touched the local disk";
   dataset::InputOptions read;
   read.settings.file_system = memory;
@@ -314,12 +315,13 @@ TEST_F(PipelineTest, AWriteGoesThroughItsFileSystemAndAFailedWriteLeavesNothing)
   auto full = std::make_shared<FaultInjectingFileSystem>(memory);
   full->FailNth(FsOperation::kWrite, 3, FsFault::kShort);
   dataset::SinkOptions overwrite = sink;
-  overwrite.file_system = full;
   overwrite.mode = dataset::SaveMode::kOverwrite;
+  ExecContext filling = ExecContext::Defaults();
+  filling.file_system = full;
   const auto before = *memory->ListFilesRecursively("/data");
   Pipeline q;
   q.Write("write", q.Create("rows", RowSchema(), MakeRows(RowSchema(), 100, 25)), overwrite);
-  auto failed = RunPipeline(ExecContext::Defaults(), q, RunOptions::Defaults(), nullptr);
+  auto failed = RunPipeline(filling, q, RunOptions::Defaults(), nullptr);
   ASSERT_FALSE(failed.ok());
   EXPECT_TRUE(full->fired());
   EXPECT_NE(failed.status().ToString().find("No space left on device"), std::string::npos) << failed.status().ToString();
@@ -538,7 +540,7 @@ TEST_F(PipelineTest, AValueThatDoesNotFitItsColumnFailsItsRow) {
 
 TEST(RowViewTest, BytesAreViewsOfTheColumn) {
   const auto batch = MakeRows(RowSchema(), 3, 3)[0];
-  RowView row(*batch, 1, 0);
+  RowView row(*batch, 1, 0, LocalFileSystem::Instance().get());
   auto key = row.Bytes(1);
   ASSERT_TRUE(key.ok()) << key.status().ToString();
   EXPECT_EQ(*key, "k1");
@@ -617,7 +619,7 @@ TEST_F(PipelineTest, MetricsResetBeforeARunKeepTheirCountersWhereADisplayReadsTh
 TEST_F(PipelineTest, ARunErrorNamesTheStepAndKeepsTheErrorsFileAndOffset) {
   Pipeline p;
   int opened = 0;
-  auto rows = p.Read("read", [&]() -> Result<std::unique_ptr<Source>> {
+  auto rows = p.Read("read", [&](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
     using Batches = std::vector<std::shared_ptr<RecordBatch>>;
     if (opened++ == 0) return MakeBatchSource("rows", RowSchema(), std::make_shared<const Batches>());
     return Status::IOError("the input went away").WithFile("rows.csv").WithOffset(12);

@@ -14,8 +14,20 @@ Status ReadOnceError(const std::string& input, const std::string& why) {
 
 }  // namespace
 
-ReadInput::ReadInput(std::unique_ptr<Source> opened, SourceFactory reopen, std::string name)
-    : opened_(std::move(opened)), reopen_(std::move(reopen)), name_(std::move(name)) {}
+SourceFactory InputsFactory(std::vector<std::string> paths, dataset::InputOptions options) {
+  return [paths = std::move(paths), options = std::move(options)](const std::shared_ptr<FileSystem>& file_system) {
+    dataset::InputOptions on = options;
+    on.settings.file_system = file_system;
+    return dataset::OpenInputs(paths, on);
+  };
+}
+
+ReadInput::ReadInput(std::unique_ptr<Source> opened, std::shared_ptr<FileSystem> opened_on, SourceFactory reopen,
+                     std::string name)
+    : opened_(std::move(opened)),
+      opened_on_(std::move(opened_on)),
+      reopen_(std::move(reopen)),
+      name_(std::move(name)) {}
 
 Status ReadInput::CheckPasses(int passes) {
   if (reopen_ != nullptr || passes <= 0) return Status::OK();
@@ -28,13 +40,17 @@ Status ReadInput::CheckPasses(int passes) {
   return Status::OK();
 }
 
-Result<std::unique_ptr<Source>> ReadInput::Open() {
+Result<std::unique_ptr<Source>> ReadInput::Open(const std::shared_ptr<FileSystem>& file_system) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (opened_ != nullptr) return std::move(opened_);
+    if (opened_ != nullptr && opened_on_ == file_system) return std::move(opened_);
+    if (opened_ != nullptr && reopen_ == nullptr) {
+      return ReadOnceError(name_, "the pipeline was built on the " + std::string(opened_on_->type_name()) +
+                                      " file system but runs on the " + std::string(file_system->type_name()) + " one");
+    }
   }
   if (reopen_ == nullptr) return ReadOnceError(name_, "was read already");
-  return reopen_();
+  return reopen_(file_system);
 }
 
 }  // namespace recflow::pipeline

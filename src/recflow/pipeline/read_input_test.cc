@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "recflow/columnar/builder.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/local_runner.h"
@@ -72,7 +73,7 @@ class ReadOpenedTest : public ::testing::Test {
 TEST_F(ReadOpenedTest, TheFirstRunReadsTheOpenedSourceAndALaterRunReopensTheInput) {
   int units = 0;
   int reopened = 0;
-  SourceFactory reopen = [&]() -> Result<std::unique_ptr<Source>> {
+  SourceFactory reopen = [&](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
     ++reopened;
     return std::make_unique<CountingSource>(&units);
   };
@@ -103,6 +104,36 @@ TEST_F(ReadOpenedTest, AnInputReadableOnceIsReadOnceAndASecondRunSaysSoWithoutTo
             "it; save it to a file to read it again");
   EXPECT_EQ(units, 4);
   EXPECT_EQ(fs::last_write_time(dir_ / "out"), before);
+}
+
+TEST_F(ReadOpenedTest, ARunOnAnotherFileSystemThanTheBuildsOpensTheInputOnTheRuns) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectories(dir_.string()).ok());
+  ExecContext in_memory = ExecContext::Defaults();
+  in_memory.file_system = memory;
+  int units = 0;
+  std::vector<std::string> opened_on;
+  SourceFactory reopen = [&](const std::shared_ptr<FileSystem>& file_system) -> Result<std::unique_ptr<Source>> {
+    opened_on.emplace_back(file_system->type_name());
+    return std::make_unique<CountingSource>(&units);
+  };
+  Pipeline p;  // built on the local file system
+  p.Write("write", p.ReadOpened("read", std::make_unique<CountingSource>(&units), reopen), Output("out"));
+  ASSERT_TRUE(RunPipeline(in_memory, p, RunOptions::Defaults(), nullptr).ok());
+  EXPECT_EQ(opened_on, std::vector<std::string>{"memory"});
+  EXPECT_EQ(units, 4);
+  EXPECT_TRUE(*memory->Exists((dir_ / "out" / "_SUCCESS").string()));
+  EXPECT_FALSE(fs::exists(dir_ / "out")) << "the run's writes go to its file system, not the local disk";
+  // An input readable once cannot be opened again on the run's file system: the run says so.
+  Pipeline once;
+  once.Write("write", once.ReadOpened("read", std::make_unique<CountingSource>(&units), nullptr), Output("once"));
+  auto failed = RunPipeline(in_memory, once, RunOptions::Defaults(), nullptr);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().message(),
+            "step 'read': its input ids can be read only once (it is not a regular file) and the pipeline was built "
+            "on the local file system but runs on the memory one; save it to a file to read it again");
+  EXPECT_EQ(units, 4);
+  EXPECT_FALSE(*memory->Exists((dir_ / "once").string()));
 }
 
 TEST_F(ReadOpenedTest, AnInputReadableOnceThatThePlanReadsTwiceFailsBeforeAnyDataMoves) {

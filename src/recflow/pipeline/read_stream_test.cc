@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "recflow/columnar/c_stream.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/formats/tfrecord/record_reader.h"
@@ -387,7 +388,8 @@ TEST_P(ReadStreamTest, AConsumerThatDoesNotPullHoldsTheStageBack) {
 std::string WriteWithBadRecord(const recflow::testing::ScratchDir& scratch, int64_t bad) {
   const std::string path = scratch.File("mnist-bad.tfrecord");
   auto reader = tfrecord::RecordReader::Open(Data("tfrecord/tfx/mnist.tfrecord"), tfrecord::ReaderOptions::Defaults());
-  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults());
+  auto writer = tfrecord::RecordWriter::Open(path, tfrecord::WriterOptions::Defaults(),
+                                             *LocalFileSystem::Instance());
   EXPECT_TRUE(reader.ok() && writer.ok());
   std::string_view record;
   for (int64_t i = 0;; ++i) {

@@ -24,6 +24,7 @@ struct StageResources {
   std::map<int, size_t> output_sinks;    ///< per output node of the stage: the index of the caller's sink
   DeadLetters* dead_letters = nullptr;
   RunMetrics* metrics = nullptr;
+  FileSystem* file_system = nullptr;  ///< the run's (ExecContext::file_system), for ProcessContext
 };
 
 /// The program of one stage; inputs are the stage's roots in order.

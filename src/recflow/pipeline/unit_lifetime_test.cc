@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/csv/csv_source.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
@@ -32,7 +33,8 @@ TEST(UnitLifetimeTest, EveryFormatsUnitsOutliveTheirSource) {
   std::ofstream(dir.File("a.csv")) << "x,y\n1,a\n2,b\n";
   std::ofstream(dir.File("a.jsonl")) << "{\"x\": 1}\n{\"x\": 2}\n{\"x\": 3}\n";
   {
-    auto writer = tfrecord::RecordWriter::Open(dir.File("a.tfrecord"), tfrecord::WriterOptions::Defaults());
+    auto writer = tfrecord::RecordWriter::Open(dir.File("a.tfrecord"), tfrecord::WriterOptions::Defaults(),
+                                             *LocalFileSystem::Instance());
     ASSERT_TRUE(writer.ok()) << writer.status().ToString();
     // Example{features{feature{key: "x" value{int64_list{value: 1}}}}}
     const std::string example("\x0a\x0b\x0a\x09\x0a\x01x\x12\x04\x1a\x02\x08\x01", 13);

@@ -228,6 +228,7 @@ Result<YamlPipeline> ParsePipelineYaml(const std::string& text, const std::strin
                                        const StepRegistry& registry, const YamlLoadOptions& options) {
   YamlPipeline out;
   out.pipeline = std::make_unique<Pipeline>();
+  out.pipeline->set_file_system(options.file_system);
   try {
     const YAML::Node doc = YAML::Load(text);
     if (!doc.IsMap()) return At(file, doc, "a pipeline is a mapping with 'steps' (and optional name, description, params)");

@@ -26,6 +26,9 @@ struct YamlLoadOptions {
   /// (Pipeline::set_defer_missing_inputs) instead of failing: what `recflow plan` does, so a
   /// pipeline can be drawn before the job that makes its input has run. Such a pipeline cannot run.
   bool defer_missing_inputs = false;
+  /// The file system the pipeline's reads find their inputs and schemas on while it is built
+  /// (Pipeline::set_file_system): the one the ExecContext of its runs will have.
+  std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 };
 
 /// Builds the pipeline in `text` (named `file` in messages; relative paths resolve against

@@ -28,12 +28,10 @@ Status CheckScaledColumns(const Schema& schema, const std::vector<std::string>& 
 
 /// Adds read → select (when options.columns) to `p`; their output.
 Result<pipeline::PCollection> AddRows(pipeline::Pipeline& p, const ServeOptions& options) {
+  const pipeline::SourceFactory open = pipeline::InputsFactory(options.inputs, options.input_options);
   // Opened here first so that an input's error comes as it is (naming its file), not as the read step's.
-  RETURN_NOT_OK(dataset::OpenInputs(options.inputs, options.input_options).status());
-  pipeline::PCollection rows = p.Read(
-      "read", [inputs = options.inputs, input_options = options.input_options] {
-        return dataset::OpenInputs(inputs, input_options);
-      });
+  RETURN_NOT_OK(open(p.file_system()).status());
+  pipeline::PCollection rows = p.Read("read", open);
   RETURN_NOT_OK(p.status());
   if (options.columns.empty()) return rows;
   ASSIGN_OR_RETURN(ops::Projection projection, ops::Projection::Select(rows.schema(), options.columns));
@@ -47,6 +45,7 @@ Result<pipeline::PCollection> AddRows(pipeline::Pipeline& p, const ServeOptions&
 Result<std::vector<std::shared_ptr<RecordBatch>>> Fit(const ServeOptions& options, const ExecContext& context,
                                                       SchemaPtr* schema) {
   pipeline::Pipeline p;
+  p.set_file_system(context.file_system);
   ASSIGN_OR_RETURN(pipeline::PCollection rows, AddRows(p, options));
   RETURN_NOT_OK(CheckScaledColumns(*rows.schema(), options.standard_scale));
   std::vector<pipeline::Aggregate> aggregates;
@@ -68,6 +67,7 @@ Result<std::vector<std::shared_ptr<RecordBatch>>> Fit(const ServeOptions& option
 Result<std::shared_ptr<const PipelinePass>> MakeFilesPass(const ServeOptions& options, const ExecContext& context) {
   RETURN_NOT_OK(options.Validate());
   auto p = std::make_shared<pipeline::Pipeline>();
+  p->set_file_system(context.file_system);
   ASSIGN_OR_RETURN(pipeline::PCollection rows, AddRows(*p, options));
   if (!options.standard_scale.empty()) {
     SchemaPtr fit_schema;

@@ -29,8 +29,8 @@ IdxFile::IdxFile(std::string name, std::shared_ptr<Buffer> data, std::vector<int
       item_size_(item_size),
       field_(std::move(field)) {}
 
-Result<std::shared_ptr<const IdxFile>> IdxFile::Open(const std::string& path) {
-  ASSIGN_OR_RETURN(auto data, ReadWholeFile(path));
+Result<std::shared_ptr<const IdxFile>> IdxFile::Open(const std::string& path, FileSystem& fs) {
+  ASSIGN_OR_RETURN(auto data, fs.ReadWholeFile(path));
   return FromBuffer(std::move(data), path);
 }
 

@@ -14,6 +14,7 @@
 #include "recflow/columnar/array_data.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/core/buffer.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::idx {
@@ -32,8 +33,8 @@ inline constexpr std::string_view kShapeMetadataKey = "idx.shape";
 /// slices of the file), whose field metadata `idx.shape` gives the item's dimensions.
 class IdxFile {
  public:
-  /// Reads (and, for GZIP input, decompresses) a whole file and checks its header.
-  static Result<std::shared_ptr<const IdxFile>> Open(const std::string& path);
+  /// Reads (and, for GZIP input, decompresses) the whole file `path` of `fs` and checks its header.
+  static Result<std::shared_ptr<const IdxFile>> Open(const std::string& path, FileSystem& fs);
   /// Same over bytes in memory; `name` is used in error messages.
   static Result<std::shared_ptr<const IdxFile>> FromBuffer(std::shared_ptr<Buffer> data, std::string name);
 

@@ -17,15 +17,16 @@ IdxReader::IdxReader(std::vector<std::shared_ptr<const IdxFile>> files, SchemaPt
       batch_size_(batch_size),
       num_rows_(files_.front()->num_items()) {}
 
-Result<std::unique_ptr<IdxReader>> IdxReader::Open(const std::string& path, const IdxReaderOptions& options) {
-  ASSIGN_OR_RETURN(auto file, IdxFile::Open(path));
+Result<std::unique_ptr<IdxReader>> IdxReader::Open(const std::string& path, const IdxReaderOptions& options,
+                                                   FileSystem& fs) {
+  ASSIGN_OR_RETURN(auto file, IdxFile::Open(path, fs));
   return Make({std::move(file)}, options);
 }
 
 Result<std::unique_ptr<IdxReader>> IdxReader::OpenPair(const std::string& images_path, const std::string& labels_path,
-                                                       const IdxReaderOptions& options) {
-  ASSIGN_OR_RETURN(auto images, IdxFile::Open(images_path));
-  ASSIGN_OR_RETURN(auto labels, IdxFile::Open(labels_path));
+                                                       const IdxReaderOptions& options, FileSystem& fs) {
+  ASSIGN_OR_RETURN(auto images, IdxFile::Open(images_path, fs));
+  ASSIGN_OR_RETURN(auto labels, IdxFile::Open(labels_path, fs));
   if (images->dims().size() < 2) {
     return Status::DataError("expected an IDX images file (2 or more dimensions), found 1 dimension").WithFile(images_path);
   }

@@ -25,11 +25,12 @@ struct IdxReaderOptions {
 /// (see IdxFile for the columns), in batches.
 class IdxReader {
  public:
-  /// One file: a table with column `image` or `label`.
-  static Result<std::unique_ptr<IdxReader>> Open(const std::string& path, const IdxReaderOptions& options);
-  /// An images file and a labels file as one table {image, label}; their item counts must match.
+  /// One file of `fs`: a table with column `image` or `label`.
+  static Result<std::unique_ptr<IdxReader>> Open(const std::string& path, const IdxReaderOptions& options,
+                                                 FileSystem& fs);
+  /// An images file and a labels file of `fs` as one table {image, label}; their item counts must match.
   static Result<std::unique_ptr<IdxReader>> OpenPair(const std::string& images_path, const std::string& labels_path,
-                                                     const IdxReaderOptions& options);
+                                                     const IdxReaderOptions& options, FileSystem& fs);
   /// Any files with equal item counts, one column each in the given order.
   static Result<std::unique_ptr<IdxReader>> Make(std::vector<std::shared_ptr<const IdxFile>> files,
                                                  const IdxReaderOptions& options);

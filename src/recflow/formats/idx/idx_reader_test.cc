@@ -8,6 +8,8 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/core/compression.h"
+#include "recflow/core/local_filesystem.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow::idx {
@@ -127,13 +129,23 @@ TEST(IdxReaderTest, RejectsMismatchedCounts) {
   EXPECT_EQ(reader.status().code(), StatusCode::kDataError);
 }
 
-TEST(IdxReaderTest, OpenPairChecksRoles) {
-  testing::ScratchDir dir;
-  std::ofstream(dir.File("images")) << MakeIdx({1, 1, 1}, "x");
-  std::ofstream(dir.File("labels")) << MakeIdx({1}, "\x07");
-  EXPECT_TRUE(IdxReader::OpenPair(dir.File("images"), dir.File("labels"), IdxReaderOptions::Defaults()).ok());
-  EXPECT_FALSE(IdxReader::OpenPair(dir.File("labels"), dir.File("images"), IdxReaderOptions::Defaults()).ok());
-  EXPECT_FALSE(IdxReader::OpenPair(dir.File("missing"), dir.File("labels"), IdxReaderOptions::Defaults()).ok());
+TEST(IdxReaderTest, OpenPairChecksRolesOnItsFileSystem) {
+  // The files exist only in memory: OpenPair reads them through the file system it is given.
+  MemoryFileSystem memory;
+  ASSERT_TRUE(memory.WriteSmallFile("/images", MakeIdx({1, 1, 1}, "x"), false).ok());
+  ASSERT_TRUE(memory.WriteSmallFile("/labels", MakeIdx({1}, "\x07"), false).ok());
+  const auto options = IdxReaderOptions::Defaults();
+  auto pair = IdxReader::OpenPair("/images", "/labels", options, memory);
+  ASSERT_TRUE(pair.ok()) << pair.status().ToString();
+  auto batch = (*pair)->Next();
+  ASSERT_TRUE(batch.ok() && *batch != nullptr);
+  EXPECT_EQ(Int64Array((*batch)->column_data(1)).Value(0), 7);
+  EXPECT_FALSE(IdxReader::OpenPair("/labels", "/images", options, memory).ok());
+  auto missing = IdxReader::OpenPair("/missing", "/labels", options, memory);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().ToString().find("/missing"), std::string::npos) << missing.status().ToString();
+  EXPECT_FALSE(IdxReader::OpenPair("/images", "/labels", options, *LocalFileSystem::Instance()).ok())
+      << "the in-memory files are not on the local disk";
 }
 
 TEST(IdxReaderTest, RejectsBadOptions) {
@@ -147,7 +159,7 @@ TEST(IdxReaderTest, ReadsFashionMnistWhenInstalled) {
   std::ifstream probe(dir + "t10k-labels-idx1-ubyte.gz");
   if (!probe) GTEST_SKIP() << "Debian package dataset-fashion-mnist not installed";
   auto reader = IdxReader::OpenPair(dir + "t10k-images-idx3-ubyte.gz", dir + "t10k-labels-idx1-ubyte.gz",
-                                    IdxReaderOptions::Defaults());
+                                    IdxReaderOptions::Defaults(), *LocalFileSystem::Instance());
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   EXPECT_EQ((*reader)->num_rows(), 10000);
   auto batch = (*reader)->Next();

@@ -57,7 +57,8 @@ struct ReadSettings {
   /// "record_type", "max_record_bytes", "compression", "verify_crc", "skip_corrupt".
   FormatArgs args;
   /// Where the files are found and opened (every FileOpener opens through it; "-", standard
-  /// input, is always the process's own). Never null.
+  /// input, is always the process's own). Never null. A pipeline's read replaces it with the
+  /// file system of whoever opens it (the pipeline's at build time, the run's ExecContext's).
   std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
 };
 

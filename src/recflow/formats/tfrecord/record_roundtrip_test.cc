@@ -1,7 +1,9 @@
 // Round trips through RecordWriter and RecordReader: codecs, inputs, empty records and files.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/formats/tfrecord/test_util_internal.h"
 #include "recflow/testing/testdata.h"
 
@@ -77,23 +79,27 @@ TEST_P(RoundTripTest, RecordsLargerThanTheStreamWindow) {
   EXPECT_EQ(ReadStream(*bytes, "big"), records);
 }
 
-TEST_P(RoundTripTest, FilesThroughOpen) {
-  recflow::testing::ScratchDir dir;
+TEST_P(RoundTripTest, FilesThroughOpenOnTheirFileSystem) {
+  // The file exists only in memory: the writer and the reader both go through the file system.
+  auto memory = std::make_shared<MemoryFileSystem>();
   const std::vector<std::string> records = SampleRecords(50);
   const std::string suffix = GetParam() == Compression::kGzip   ? ".gz"
                              : GetParam() == Compression::kZlib ? ".zz"
                                                                 : "";
-  const std::string path = dir.File("out.tfrecord" + suffix);
+  const std::string path = "/out.tfrecord" + suffix;
   WriterOptions options = WriterOptions::Defaults();
   options.compression = GetParam();
   {
-    auto writer = RecordWriter::Open(path, options);
+    auto writer = RecordWriter::Open(path, options, *memory);
     ASSERT_TRUE(writer.ok()) << writer.status().ToString();
     for (const std::string& r : records) ASSERT_TRUE((*writer)->Write(r).ok());
     EXPECT_EQ((*writer)->records_written(), 50);
     ASSERT_TRUE((*writer)->Close().ok());
   }
-  auto reader = RecordReader::Open(path, ReaderOptions::Defaults());
+  EXPECT_FALSE(std::filesystem::exists(path));
+  ReaderOptions read_options = ReaderOptions::Defaults();
+  read_options.file_system = memory;
+  auto reader = RecordReader::Open(path, read_options);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
   EXPECT_EQ((*reader)->compression(), GetParam());
   EXPECT_EQ((*reader)->name(), path);

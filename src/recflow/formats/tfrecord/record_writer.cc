@@ -15,9 +15,10 @@ Status WriterOptions::Validate() const {
   return Status::OK();
 }
 
-Result<std::unique_ptr<RecordWriter>> RecordWriter::Open(const std::string& path, const WriterOptions& options) {
+Result<std::unique_ptr<RecordWriter>> RecordWriter::Open(const std::string& path, const WriterOptions& options,
+                                                         FileSystem& fs) {
   RETURN_NOT_OK(options.Validate());
-  Result<std::unique_ptr<FileOutputStream>> file = FileOutputStream::Open(path);
+  Result<std::unique_ptr<OutputStream>> file = fs.OpenOutputStream(path);
   if (!file.ok()) return file.status().WithFile(path);
   return Make(std::move(file).ValueUnsafe(), options);
 }

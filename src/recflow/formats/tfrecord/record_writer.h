@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "recflow/core/compression.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/io.h"
 #include "recflow/core/result.h"
 
@@ -29,8 +30,9 @@ struct WriterOptions {
 /// complete; the destructor closes too but cannot report errors.
 class RecordWriter {
  public:
-  /// Creates or truncates `path` ("-" = stdout).
-  static Result<std::unique_ptr<RecordWriter>> Open(const std::string& path, const WriterOptions& options);
+  /// Creates or truncates file `path` of `fs`.
+  static Result<std::unique_ptr<RecordWriter>> Open(const std::string& path, const WriterOptions& options,
+                                                    FileSystem& fs);
   /// Writes into `out`, which the writer owns and closes.
   static Result<std::unique_ptr<RecordWriter>> Make(std::unique_ptr<OutputStream> out, const WriterOptions& options);
 
