@@ -16,7 +16,7 @@ struct ContentClaim {
   /// format then owns the claim through its sniffer).
   ContentKind content = ContentKind::kUnknown;
   /// kChecked for a magic number or framing checked in the bytes, kGuess for a text heuristic
-  /// (the file name's suffix decides over a guess).
+  /// (the file name's suffix decides over a guess; guesses run after the checked claims).
   Certainty certainty = Certainty::kChecked;
   /// What in the bytes decided it ("magic Obj 01").
   std::string evidence;
@@ -42,7 +42,8 @@ inline constexpr int kCsvText = 1000;
 class ContentSniffer {
  public:
   virtual ~ContentSniffer() = default;
-  /// Where the check runs among the others (sniff_priority): the first kChecked claim wins.
+  /// Where the check runs among the others (sniff_priority): the first claim decides (a telling
+  /// suffix decides over a guess), and the checks after it do not run.
   virtual int priority() const = 0;
   /// The claim `head` supports (the input's first bytes, decompressed when the input is gzip or
   /// zlib; any length, possibly cut anywhere); nullopt when the check does not hold.

@@ -66,23 +66,18 @@ void RunChecks(ContentSniffers sniffers, std::span<const uint8_t> bytes, Found f
   if (!foreign_ran) run(foreign);
 }
 
-/// The first checked claim on `bytes` and, when there is none, the first guessed one.
-struct Claims {
-  std::optional<Claimed> checked;
-  std::optional<Claimed> guess;
-};
-
-Claims ClaimsOf(ContentSniffers sniffers, std::span<const uint8_t> bytes) {
-  Claims claims;
-  RunChecks(sniffers, bytes, [&claims](Claimed claimed) {
-    if (claimed.claim.certainty == Certainty::kChecked) {
-      claims.checked = std::move(claimed);
-      return true;
-    }
-    if (!claims.guess) claims.guess = std::move(claimed);
-    return false;
+/// The first claim on `bytes` in priority order, checked or guessed; nullopt when no check holds.
+std::optional<Claimed> FirstClaim(ContentSniffers sniffers, std::span<const uint8_t> bytes) {
+  std::optional<Claimed> first;
+  RunChecks(sniffers, bytes, [&first](Claimed claimed) {
+    first = std::move(claimed);
+    return true;
   });
-  return claims;
+  return first;
+}
+
+bool IsChecked(const std::optional<Claimed>& claimed) {
+  return claimed && claimed->claim.certainty == Certainty::kChecked;
 }
 
 /// True when `bytes` start with a whole line that a guess claims: text is judged by it, and more
@@ -91,12 +86,8 @@ bool StartsWithTextLine(ContentSniffers sniffers, std::span<const uint8_t> bytes
   const auto newline = std::find(bytes.begin(), bytes.end(), uint8_t{'\n'});
   if (newline == bytes.end()) return false;
   const auto line = bytes.first(static_cast<size_t>(newline - bytes.begin()) + 1);
-  bool guessed = false;
-  RunChecks(sniffers, line, [&guessed](const Claimed& claimed) {
-    guessed = claimed.claim.certainty == Certainty::kGuess;
-    return guessed;
-  });
-  return guessed;
+  const std::optional<Claimed> claimed = FirstClaim(sniffers, line);
+  return claimed && claimed->claim.certainty == Certainty::kGuess;
 }
 
 /// Sets `out` to the claim that decided.
@@ -108,10 +99,10 @@ void Take(Claimed claimed, Sniffed* out) {
   if (claimed.by != &internal::ForeignMagicSniffer()) out->claimed_by = claimed.by;
 }
 
-/// The content of decompressed bytes whose checks made `claims`, with the name deciding text
-/// formats and unknown bytes.
-void DecideContent(std::string_view name, std::span<const uint8_t> bytes, ContentSniffers sniffers, Claims claims,
-                   Sniffed* out) {
+/// The content of decompressed bytes whose first claim is `first`, with the name deciding over a
+/// guess and for unknown bytes.
+void DecideContent(std::string_view name, std::span<const uint8_t> bytes, ContentSniffers sniffers,
+                   std::optional<Claimed> first, Sniffed* out) {
   const ContentKind by_name = ContentFromSuffix(name);
   if (bytes.empty()) {
     out->content = by_name == ContentKind::kUnknown ? ContentKind::kEmpty : by_name;
@@ -119,8 +110,8 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Conten
     out->evidence = "no bytes";
     return;
   }
-  if (claims.checked) {
-    Take(std::move(*claims.checked), out);
+  if (IsChecked(first)) {
+    Take(std::move(*first), out);
     out->decided = true;
     return;
   }
@@ -130,7 +121,7 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Conten
     out->certainty = Certainty::kSuffix;
     return;
   }
-  if (claims.guess) Take(std::move(*claims.guess), out);
+  if (first) Take(std::move(*first), out);
 }
 
 }  // namespace
@@ -140,9 +131,9 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniff
   Sniffed out;
   // Uncompressed binary content first: a TFRecord length or an Arrow stream length can look
   // like a zlib header (a first record of 40056 bytes starts 78 9c).
-  Claims claims = ClaimsOf(sniffers, head);
-  if (claims.checked) {
-    DecideContent(name, head, sniffers, std::move(claims), &out);
+  std::optional<Claimed> first = FirstClaim(sniffers, head);
+  if (IsChecked(first)) {
+    DecideContent(name, head, sniffers, std::move(first), &out);
     return out;
   }
   MagicMatch<SniffedCodec> codec = internal::MatchCodecMagic(head);
@@ -156,7 +147,7 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniff
   }
   out.codec = codec.kind;
   if (codec.kind == SniffedCodec::kNone) {
-    DecideContent(name, head, sniffers, std::move(claims), &out);
+    DecideContent(name, head, sniffers, std::move(first), &out);
     return out;
   }
   if (!ReadableCompression(codec.kind)) {
@@ -165,7 +156,7 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniff
     return out;
   }
   // A gzip head that does not inflate is still gzip: the reader names the fault and offset.
-  if (inflated) DecideContent(name, *inflated, sniffers, ClaimsOf(sniffers, *inflated), &out);
+  if (inflated) DecideContent(name, *inflated, sniffers, FirstClaim(sniffers, *inflated), &out);
   if (out.content == ContentKind::kUnknown && out.claimed_by == nullptr) {
     out.content = ContentFromSuffix(name);
     if (out.content != ContentKind::kUnknown) out.certainty = Certainty::kSuffix;

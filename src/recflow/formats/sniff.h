@@ -95,9 +95,9 @@ inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 /// input when shorter) and its path or name, with the formats' content checks `sniffers`
 /// (sorted by priority; the magic of formats recflow does not read runs among them at
 /// sniff_priority::kForeignMagic). Compression first (gzip and zlib are decompressed up to
-/// kSniffHeadBytes and looked into), then the content: the first checked claim decides over the
-/// name; text (a guessed claim) goes by the name's suffix when it has one, else by the first
-/// guess; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
+/// kSniffHeadBytes and looked into), then the content: the first claim in priority order
+/// decides, a checked one over the name; a guess (text) gives way to the name's suffix when it
+/// has one; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
 Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniffers sniffers);
 
 /// Sniff on the head of `path`: a regular file's first kSniffHeadBytes, read from `fs`

@@ -147,7 +147,7 @@ TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
   FormatRegistry registry;
   const auto late = std::make_shared<MagicSniffer>("AB", ContentKind::kUnknown, 500);
   const auto early = std::make_shared<MagicSniffer>("A", ContentKind::kUnknown, 50);
-  const auto guess = std::make_shared<MagicSniffer>("A", ContentKind::kUnknown, 10, Certainty::kGuess);
+  const auto guess = std::make_shared<MagicSniffer>("G", ContentKind::kUnknown, 900, Certainty::kGuess);
   ASSERT_TRUE(registry.Register(std::make_unique<TestFormat>("late", std::vector<std::string_view>{},
                                                              std::vector<ContentKind>{}, std::vector<std::string_view>{},
                                                              true, std::vector<std::shared_ptr<const ContentSniffer>>{late}))
@@ -161,12 +161,11 @@ TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
                                                              true, std::vector<std::shared_ptr<const ContentSniffer>>{guess}))
                   .ok());
   ASSERT_EQ(registry.sniffers().size(), 3u);
-  EXPECT_EQ(registry.sniffers()[0], guess.get());
-  EXPECT_EQ(registry.sniffers()[1], early.get());
-  EXPECT_EQ(registry.sniffers()[2], late.get());
+  EXPECT_EQ(registry.sniffers()[0], early.get());
+  EXPECT_EQ(registry.sniffers()[1], late.get());
+  EXPECT_EQ(registry.sniffers()[2], guess.get());
   testing::ScratchDir dir;
-  // Both checks hold: the earlier one decides, though it was registered later; the guess that runs
-  // before them both gives way to a checked claim.
+  // Both checks hold: the earlier one decides, though it was registered after the later one.
   const std::string ab = dir.File("ab-00000-of-00001");
   std::ofstream(ab) << "AB";
   Result<DetectedFile> detected = registry.Detect(ab, nullptr);
@@ -175,6 +174,16 @@ TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
   EXPECT_EQ(detected->sniffed.claimed_by, early.get());
   EXPECT_EQ(detected->sniffed.certainty, Certainty::kChecked);
   EXPECT_EQ(detected->sniffed.evidence, "magic A");
+  // A guess decides when it is the first claim, unless the name's suffix tells the content.
+  const std::string a = dir.File("g-00000-of-00001");
+  std::ofstream(a) << "G";
+  const std::string csv = dir.File("g.csv");
+  std::ofstream(csv) << "G";
+  EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().format->name(), "guess");
+  EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().sniffed.certainty, Certainty::kGuess);
+  const Sniffed by_name = SniffFile(csv, registry.sniffers()).ValueOrDie();
+  EXPECT_EQ(by_name.content, ContentKind::kCsv);
+  EXPECT_EQ(by_name.certainty, Certainty::kSuffix);
 }
 
 TEST(FormatRegistryTest, ForcedFormatsAndRefusals) {
