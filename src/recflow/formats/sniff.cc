@@ -1,4 +1,4 @@
-// Sniff: compression by magic, then the content by magic, framing, Arrow stream head or text; the name last.
+// Sniff: compression by magic, then the content by the formats' registered checks in priority order; the name last.
 #include "recflow/formats/sniff.h"
 
 #include <algorithm>
@@ -6,9 +6,8 @@
 #include <vector>
 
 #include "recflow/core/io.h"
-#include "recflow/formats/arrow_ipc/looks_like.h"
+#include "recflow/formats/content_sniffer.h"
 #include "recflow/formats/sniff_magic_internal.h"
-#include "recflow/formats/tfrecord/framing.h"
 
 namespace recflow::formats {
 
@@ -41,39 +40,69 @@ std::optional<std::vector<uint8_t>> InflateHead(Compression codec, std::span<con
   return out;
 }
 
-/// The content decided by bytes alone, strongest checks first; kUnknown when none holds.
-MagicMatch<ContentKind> BinaryContent(std::span<const uint8_t> head) {
-  if (head.size() >= static_cast<size_t>(tfrecord::kHeaderSize) && tfrecord::HeaderCrcMatches(head.data())) {
-    return {ContentKind::kTfrecord, "a TFRecord header with a valid length CRC"};
+/// A claim and the check that made it.
+struct Claimed {
+  ContentClaim claim;
+  const ContentSniffer* by = nullptr;
+};
+
+/// Runs `sniffers` (sorted by priority) on `bytes`, the foreign magic among them at its priority,
+/// calling `found` with each claim until it returns true.
+template <typename Found>
+void RunChecks(ContentSniffers sniffers, std::span<const uint8_t> bytes, Found found) {
+  const ContentSniffer& foreign = internal::ForeignMagicSniffer();
+  bool foreign_ran = false;
+  auto run = [&](const ContentSniffer& sniffer) {
+    std::optional<ContentClaim> claim = sniffer.Claim(bytes);
+    return claim && found(Claimed{std::move(*claim), &sniffer});
+  };
+  for (const ContentSniffer* sniffer : sniffers) {
+    if (!foreign_ran && sniffer->priority() > foreign.priority()) {
+      foreign_ran = true;
+      if (run(foreign)) return;
+    }
+    if (run(*sniffer)) return;
   }
-  const std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
-  if (arrow_ipc::LooksLikeFile(text)) return {ContentKind::kArrowFile, "magic ARROW1 and an IPC message"};
-  MagicMatch<ContentKind> magic = internal::MatchContentMagic(head);
-  if (magic.kind != ContentKind::kUnknown) return magic;
-  switch (arrow_ipc::LooksLikeStream(text)) {
-    case arrow_ipc::StreamFraming::kContinuation:
-      return {ContentKind::kArrowStream, "continuation marker and a Schema message"};
-    case arrow_ipc::StreamFraming::kLegacy:
-      return {ContentKind::kArrowLegacyStream, "a length-prefixed Schema message without continuation marker"};
-    case arrow_ipc::StreamFraming::kNotAStream:
-      break;
-  }
-  return {ContentKind::kUnknown, ""};
+  if (!foreign_ran) run(foreign);
 }
 
-bool IsText(ContentKind content) { return content == ContentKind::kCsv || content == ContentKind::kJsonl; }
+/// The first claim on `bytes` in priority order, checked or guessed; nullopt when no check holds.
+std::optional<Claimed> FirstClaim(ContentSniffers sniffers, std::span<const uint8_t> bytes) {
+  std::optional<Claimed> first;
+  RunChecks(sniffers, bytes, [&first](Claimed claimed) {
+    first = std::move(claimed);
+    return true;
+  });
+  return first;
+}
 
-/// True when `bytes` start with a whole line of text: text is judged by it, and more bytes would
-/// not turn it into a binary format (their magic is at offset 0).
-bool StartsWithTextLine(std::span<const uint8_t> bytes) {
+bool IsChecked(const std::optional<Claimed>& claimed) {
+  return claimed && claimed->claim.certainty == Certainty::kChecked;
+}
+
+/// True when `bytes` start with a whole line that a guess claims: text is judged by it, and more
+/// bytes would not turn it into a binary format (their magic is at offset 0).
+bool StartsWithTextLine(ContentSniffers sniffers, std::span<const uint8_t> bytes) {
   const auto newline = std::find(bytes.begin(), bytes.end(), uint8_t{'\n'});
-  return newline != bytes.end() && IsText(internal::GuessText(bytes.first(static_cast<size_t>(newline - bytes.begin()) + 1)));
+  if (newline == bytes.end()) return false;
+  const auto line = bytes.first(static_cast<size_t>(newline - bytes.begin()) + 1);
+  const std::optional<Claimed> claimed = FirstClaim(sniffers, line);
+  return claimed && claimed->claim.certainty == Certainty::kGuess;
 }
 
-/// The content of decompressed bytes whose binary checks gave `binary`, with the name deciding
-/// text formats and unknown bytes.
-void DecideContent(std::string_view name, std::span<const uint8_t> bytes, MagicMatch<ContentKind> binary,
-                   Sniffed* out) {
+/// Sets `out` to the claim that decided.
+void Take(Claimed claimed, Sniffed* out) {
+  out->content = claimed.claim.content;
+  out->certainty = claimed.claim.certainty;
+  out->evidence = std::move(claimed.claim.evidence);
+  // The foreign magic is format-independent: no registered format owns its claims.
+  if (claimed.by != &internal::ForeignMagicSniffer()) out->claimed_by = claimed.by;
+}
+
+/// The content of decompressed bytes whose first claim is `first`, with the name deciding over a
+/// guess and for unknown bytes.
+void DecideContent(std::string_view name, std::span<const uint8_t> bytes, ContentSniffers sniffers,
+                   std::optional<Claimed> first, Sniffed* out) {
   const ContentKind by_name = ContentFromSuffix(name);
   if (bytes.empty()) {
     out->content = by_name == ContentKind::kUnknown ? ContentKind::kEmpty : by_name;
@@ -81,37 +110,30 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, MagicM
     out->evidence = "no bytes";
     return;
   }
-  if (binary.kind != ContentKind::kUnknown) {
-    out->content = binary.kind;
-    out->certainty = Certainty::kChecked;
-    out->evidence = std::move(binary.evidence);
+  if (IsChecked(first)) {
+    Take(std::move(*first), out);
     out->decided = true;
     return;
   }
-  out->decided = StartsWithTextLine(bytes);
+  out->decided = StartsWithTextLine(sniffers, bytes);
   if (by_name != ContentKind::kUnknown) {
     out->content = by_name;
     out->certainty = Certainty::kSuffix;
     return;
   }
-  const ContentKind text = internal::GuessText(bytes);
-  if (IsText(text)) {
-    out->content = text;
-    out->certainty = Certainty::kGuess;
-    out->evidence = text == ContentKind::kJsonl ? "text starting with '{'" : "text";
-  }
+  if (first) Take(std::move(*first), out);
 }
 
 }  // namespace
 
-Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniffers sniffers) {
   if (head.size() > static_cast<size_t>(kSniffHeadBytes)) head = head.first(static_cast<size_t>(kSniffHeadBytes));
   Sniffed out;
   // Uncompressed binary content first: a TFRecord length or an Arrow stream length can look
   // like a zlib header (a first record of 40056 bytes starts 78 9c).
-  MagicMatch<ContentKind> binary = BinaryContent(head);
-  if (binary.kind != ContentKind::kUnknown) {
-    DecideContent(name, head, std::move(binary), &out);
+  std::optional<Claimed> first = FirstClaim(sniffers, head);
+  if (IsChecked(first)) {
+    DecideContent(name, head, sniffers, std::move(first), &out);
     return out;
   }
   MagicMatch<SniffedCodec> codec = internal::MatchCodecMagic(head);
@@ -125,7 +147,7 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
   }
   out.codec = codec.kind;
   if (codec.kind == SniffedCodec::kNone) {
-    DecideContent(name, head, std::move(binary), &out);
+    DecideContent(name, head, sniffers, std::move(first), &out);
     return out;
   }
   if (!ReadableCompression(codec.kind)) {
@@ -134,8 +156,8 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
     return out;
   }
   // A gzip head that does not inflate is still gzip: the reader names the fault and offset.
-  if (inflated) DecideContent(name, *inflated, BinaryContent(*inflated), &out);
-  if (out.content == ContentKind::kUnknown) {
+  if (inflated) DecideContent(name, *inflated, sniffers, FirstClaim(sniffers, *inflated), &out);
+  if (out.content == ContentKind::kUnknown && out.claimed_by == nullptr) {
     out.content = ContentFromSuffix(name);
     if (out.content != ContentKind::kUnknown) out.certainty = Certainty::kSuffix;
   }
@@ -143,7 +165,7 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head) {
   return out;
 }
 
-Result<Sniffed> SniffFile(const std::string& path, FileSystem& fs) {
+Result<Sniffed> SniffFile(const std::string& path, ContentSniffers sniffers, FileSystem& fs) {
   if (path != "-") {
     Result<FileInfo> info = fs.GetTargetInfo(path);
     if (!info.ok()) return info.status().WithFile(path);
@@ -152,18 +174,18 @@ Result<Sniffed> SniffFile(const std::string& path, FileSystem& fs) {
     if (info->type == FileType::kFile) {
       Result<std::shared_ptr<Buffer>> head = fs.ReadRange(path, 0, kSniffHeadBytes);
       if (!head.ok()) return head.status().WithFile(path);
-      return Sniff(path, (*head)->span());
+      return Sniff(path, (*head)->span(), sniffers);
     }
   }
-  auto enough = [&path](std::string_view head) { return Sniff(path, AsBytes(head)).decided; };
+  auto enough = [&](std::string_view head) { return Sniff(path, AsBytes(head), sniffers).decided; };
   Result<std::string> head = PeekInput(path, kSniffHeadBytes, enough);
   if (!head.ok()) return head.status().WithFile(path);
-  return Sniff(path, AsBytes(*head));
+  return Sniff(path, AsBytes(*head), sniffers);
 }
 
-Result<std::string> ReadSniffHead(InputStream& in) {
+Result<std::string> ReadSniffHead(InputStream& in, ContentSniffers sniffers) {
   std::string head;
-  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head)).decided) {
+  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head), sniffers).decided) {
     const size_t before = head.size();
     head.resize(static_cast<size_t>(kSniffHeadBytes));
     Result<int64_t> got = in.Read(head.data() + before, kSniffHeadBytes - static_cast<int64_t>(before));

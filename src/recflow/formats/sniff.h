@@ -15,6 +15,11 @@
 
 namespace recflow::formats {
 
+class ContentSniffer;
+
+/// The content checks Sniff runs, in priority order (FormatRegistry::sniffers()).
+using ContentSniffers = std::span<const ContentSniffer* const>;
+
 /// The compression a file's first bytes show.
 enum class SniffedCodec : uint8_t {
   kNone,
@@ -77,6 +82,9 @@ struct Sniffed {
   /// not decided (empty, cut inside the first line, binary bytes nothing matched) may be, once
   /// more of the input arrives: SniffFile reads a pipe until it is.
   bool decided = false;
+  /// The registered check whose claim decided the content (a format of its own is found by it);
+  /// null when the name, the format-independent magic or nothing decided.
+  const ContentSniffer* claimed_by = nullptr;
 };
 
 /// Bytes of an input's head that Sniff looks at (compressed; the decompressed head it inspects
@@ -84,22 +92,26 @@ struct Sniffed {
 inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 
 /// Decides what an input holds from its first bytes `head` (up to kSniffHeadBytes; the whole
-/// input when shorter) and its path or name. Compression first (gzip and zlib are decompressed
-/// up to kSniffHeadBytes and looked into), then the content: binary magic and framing decide
-/// over the name; text (CSV vs JSON Lines) goes by the name's suffix when it has one, else by
-/// the text; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
-Sniffed Sniff(std::string_view name, std::span<const uint8_t> head);
+/// input when shorter) and its path or name, with the formats' content checks `sniffers`
+/// (sorted by priority; the magic of formats recflow does not read runs among them at
+/// sniff_priority::kForeignMagic). Compression first (gzip and zlib are decompressed up to
+/// kSniffHeadBytes and looked into), then the content: the first claim in priority order
+/// decides, a checked one over the name; a guess (text) gives way to the name's suffix when it
+/// has one; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniffers sniffers);
 
 /// Sniff on the head of `path`: a regular file's first kSniffHeadBytes, read from `fs`
 /// (ReadRange); standard input ("-") and, on the local file system, pipes, FIFOs and devices
 /// peeked with PeekInput so that they still read from their first byte afterwards: their bytes
 /// as they come until Sniff has decided (or kSniffHeadBytes, or their end), so a slow writer is
 /// not waited for. A directory is an InvalidArgument error; I/O errors name the file.
-Result<Sniffed> SniffFile(const std::string& path, FileSystem& fs = *LocalFileSystem::Instance());
+Result<Sniffed> SniffFile(const std::string& path, ContentSniffers sniffers,
+                          FileSystem& fs = *LocalFileSystem::Instance());
 
-/// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head)
-/// has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those bytes.
-Result<std::string> ReadSniffHead(InputStream& in);
+/// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head,
+/// sniffers) has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those
+/// bytes.
+Result<std::string> ReadSniffHead(InputStream& in, ContentSniffers sniffers);
 
 /// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
 /// .csv/.tsv, .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.feather/.ipc

@@ -2,11 +2,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/sniff.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const recflow::formats::ContentSniffers sniffers = recflow::formats::BuiltinFormats().sniffers();
   for (const char* name : {"fuzz", "fuzz.csv", "fuzz.tfrecord.gz"}) {
-    const recflow::formats::Sniffed sniffed = recflow::formats::Sniff(name, {data, size});
+    const recflow::formats::Sniffed sniffed = recflow::formats::Sniff(name, {data, size}, sniffers);
     (void)recflow::formats::CheckReadable(name, sniffed);
   }
   return 0;

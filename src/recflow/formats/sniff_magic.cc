@@ -1,5 +1,6 @@
-// Magic number tables for codecs and formats, and the CSV / JSON Lines text guess.
+// Magic number tables for codecs and the formats recflow does not read, and the test for text heads.
 #include <array>
+#include <optional>
 #include <string_view>
 
 #include "recflow/columnar/utf8.h"
@@ -31,8 +32,7 @@ constexpr std::array kCodecMagic{
     Magic<SniffedCodec>{"\xff\x06\x00\x00sNaPpY"sv, SniffedCodec::kSnappyFramed, "ff 06 00 00 sNaPpY"},
 };
 
-constexpr std::array kContentMagic{
-    Magic<ContentKind>{"Obj\x01"sv, ContentKind::kAvro, "Obj 01"},
+constexpr std::array kForeignMagic{
     Magic<ContentKind>{"PAR1"sv, ContentKind::kParquet, "PAR1"},
     Magic<ContentKind>{"ORC"sv, ContentKind::kOrc, "ORC"},
     Magic<ContentKind>{"II*\x00"sv, ContentKind::kTiff, "II*\\0"},
@@ -75,13 +75,33 @@ MagicMatch<SniffedCodec> MatchCodecMagic(std::span<const uint8_t> head) {
   return Match(kCodecMagic, head, SniffedCodec::kNone);
 }
 
-MagicMatch<ContentKind> MatchContentMagic(std::span<const uint8_t> head) {
-  return Match(kContentMagic, head, ContentKind::kUnknown);
+namespace {
+
+/// The magic of a format recflow does not read, at sniff_priority::kForeignMagic.
+class ForeignSniffer final : public ContentSniffer {
+ public:
+  int priority() const override { return sniff_priority::kForeignMagic; }
+  std::optional<ContentClaim> Claim(std::span<const uint8_t> head) const override {
+    MagicMatch<ContentKind> magic = Match(kForeignMagic, head, ContentKind::kUnknown);
+    if (magic.kind == ContentKind::kUnknown) return std::nullopt;
+    return ContentClaim{magic.kind, Certainty::kChecked, std::move(magic.evidence)};
+  }
+};
+
+}  // namespace
+
+const ContentSniffer& ForeignMagicSniffer() {
+  static const ForeignSniffer sniffer;
+  return sniffer;
 }
 
-ContentKind GuessText(std::span<const uint8_t> head) {
+}  // namespace recflow::formats::internal
+
+namespace recflow::formats {
+
+std::optional<char> FirstTextChar(std::span<const uint8_t> head) {
   std::string_view text(reinterpret_cast<const char*>(head.data()), head.size());
-  if (text.empty() || text.find('\0') != std::string_view::npos) return ContentKind::kUnknown;
+  if (text.empty() || text.find('\0') != std::string_view::npos) return std::nullopt;
   // A multi-byte character cut by the end of the head is not an error.
   size_t valid = text.size();
   for (size_t back = 1; back <= 3 && back <= text.size(); ++back) {
@@ -92,11 +112,11 @@ ContentKind GuessText(std::span<const uint8_t> head) {
     }
     if ((c & 0x80) == 0) break;
   }
-  if (!IsValidUtf8(text.substr(0, valid))) return ContentKind::kUnknown;
+  if (!IsValidUtf8(text.substr(0, valid))) return std::nullopt;
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return ContentKind::kUnknown;
-  return text[first] == '{' ? ContentKind::kJsonl : ContentKind::kCsv;
+  if (first == std::string_view::npos) return std::nullopt;
+  return text[first];
 }
 
-}  // namespace recflow::formats::internal
+}  // namespace recflow::formats

@@ -1,10 +1,10 @@
-// The magic numbers of format sniffing: codecs and file formats, and the text test (private to formats/sniff).
+// The magic numbers of format-independent sniffing: codecs and the formats recflow does not read (private to formats/sniff).
 #pragma once
 
 #include <span>
 #include <string>
 
-#include "recflow/formats/sniff.h"
+#include "recflow/formats/content_sniffer.h"
 
 namespace recflow::formats::internal {
 
@@ -19,13 +19,8 @@ struct MagicMatch {
 /// framed), or kNone. Zlib has no magic, only a two-byte header check: see LooksLikeZlib.
 MagicMatch<SniffedCodec> MatchCodecMagic(std::span<const uint8_t> head);
 
-/// The format whose magic the head starts with: Avro and the formats recflow does not read;
-/// kUnknown otherwise. TFRecord framing and Arrow IPC files and streams are checked elsewhere.
-MagicMatch<ContentKind> MatchContentMagic(std::span<const uint8_t> head);
-
-/// CSV or JSON Lines when the head is text (UTF-8 without NUL bytes; the last character may be
-/// cut off): JSON Lines when its first non-blank character is '{', else CSV; kUnknown for
-/// binary bytes.
-ContentKind GuessText(std::span<const uint8_t> head);
+/// The check of the magic numbers of formats recflow does not read (Parquet, ORC, TIFF, PNG, ...):
+/// a claim of that content, which CheckReadable refuses unless a registered format reads it.
+const ContentSniffer& ForeignMagicSniffer();
 
 }  // namespace recflow::formats::internal

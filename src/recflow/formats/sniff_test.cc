@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "recflow/core/compression.h"
+#include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/tfrecord/framing.h"
 
 namespace recflow::formats {
@@ -17,7 +18,7 @@ namespace {
 
 std::span<const uint8_t> Bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
-Sniffed SniffText(std::string_view name, std::string_view head) { return Sniff(name, Bytes(head)); }
+Sniffed SniffText(std::string_view name, std::string_view head) { return Sniff(name, Bytes(head), BuiltinFormats().sniffers()); }
 
 /// One framed TFRecord record holding `data`.
 std::string Framed(std::string_view data) {
@@ -157,7 +158,7 @@ TEST(SniffTest, SniffFileReadsASlowPipeOnlyUntilItsHeadDecides) {
   const std::string line = "{\"a\": 1}\n";
   ASSERT_EQ(::write(fds[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
   const std::string path = "/dev/fd/" + std::to_string(fds[0]);
-  auto sniffed = std::async(std::launch::async, [&] { return SniffFile(path); });
+  auto sniffed = std::async(std::launch::async, [&] { return SniffFile(path, BuiltinFormats().sniffers()); });
   // A bound on a hang, not a timing: the writer closes only after the sniff returned (or gave up).
   const bool returned = sniffed.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
   const std::string more = "{\"a\": 2}\n";

@@ -2,6 +2,7 @@
 #include "recflow/formats/arrow_ipc/arrow_format.h"
 
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/arrow_ipc/arrow_sniffer_internal.h"
 #include "recflow/formats/arrow_ipc/arrow_source.h"
 #include "recflow/formats/arrow_ipc/arrow_splitter_internal.h"
 
@@ -32,6 +33,7 @@ class ArrowFormat final : public formats::FormatDescriptor {
   std::string_view name() const override { return "arrow"; }
   std::span<const std::string_view> aliases() const override { return kAliases; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
+  formats::ContentSniffers sniffers() const override { return sniffers_; }
   bool carries_schema() const override { return true; }
   bool reads_compressed_files() const override { return false; }
   const formats::FormatSplitter* splitter() const override { return &splitter_; }
@@ -70,6 +72,9 @@ class ArrowFormat final : public formats::FormatDescriptor {
 
  private:
   ArrowSplitter splitter_;
+  ArrowFileSniffer file_sniffer_;
+  ArrowStreamSniffer stream_sniffer_;
+  const formats::ContentSniffer* sniffers_[2] = {&file_sniffer_, &stream_sniffer_};
   static constexpr std::string_view kAliases[] = {"feather"};
   static constexpr formats::ContentKind kContents[] = {
       formats::ContentKind::kArrowFile, formats::ContentKind::kArrowStream, formats::ContentKind::kArrowLegacyStream};

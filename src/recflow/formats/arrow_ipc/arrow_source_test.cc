@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "recflow/core/io.h"
+#include "recflow/formats/arrow_ipc/arrow_sniffer_internal.h"
 #include "recflow/formats/arrow_ipc/dictionary_test_util_internal.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/testing/testdata.h"
@@ -19,6 +20,14 @@ namespace recflow::arrow_ipc {
 namespace {
 
 using recflow::testing::BufferOf;
+
+/// The Arrow format's content checks, which OpenArrowSource's callers sniff with.
+formats::ContentSniffers ArrowSniffers() {
+  static const ArrowFileSniffer file;
+  static const ArrowStreamSniffer stream;
+  static const formats::ContentSniffer* const sniffers[] = {&file, &stream};
+  return sniffers;
+}
 
 /// `dictionary` (one dictionary column) with a list<utf8> column of two rows added.
 std::shared_ptr<RecordBatch> WithTags(const std::shared_ptr<RecordBatch>& dictionary) {
@@ -50,7 +59,7 @@ std::vector<int64_t> WriteArrow(const std::string& path, bool file,
 
 /// The input bytes of every unit of `path`, decoding each.
 std::vector<int64_t> UnitBytes(const std::string& path) {
-  auto source = OpenArrowSource(path, formats::SniffFile(path).ValueOrDie().content);
+  auto source = OpenArrowSource(path, formats::SniffFile(path, ArrowSniffers()).ValueOrDie().content);
   EXPECT_TRUE(source.ok()) << source.status().ToString();
   std::vector<int64_t> bytes;
   while (true) {
@@ -127,7 +136,7 @@ TEST(ArrowSourceTest, AStreamFromAPipeIsReadFromItsFirstByteAndAFileIsRefusedCle
   // The sniffer peeks the pipe's head; the source reads it again (it used to be dropped by a
   // second look at the magic, and the stream then started mid-message).
   FedPipe stream(ReadBytes(dir.File("in.arrows")));
-  const formats::Sniffed sniffed = formats::SniffFile(stream.path()).ValueOrDie();
+  const formats::Sniffed sniffed = formats::SniffFile(stream.path(), ArrowSniffers()).ValueOrDie();
   ASSERT_EQ(sniffed.content, formats::ContentKind::kArrowStream);
   auto source = OpenArrowSource(stream.path(), sniffed.content);
   ASSERT_TRUE(source.ok()) << source.status().ToString();
@@ -141,7 +150,7 @@ TEST(ArrowSourceTest, AStreamFromAPipeIsReadFromItsFirstByteAndAFileIsRefusedCle
   EXPECT_EQ(rows, 4);
 
   FedPipe file(ReadBytes(dir.File("in.arrow")));
-  const formats::ContentKind content = formats::SniffFile(file.path()).ValueOrDie().content;
+  const formats::ContentKind content = formats::SniffFile(file.path(), ArrowSniffers()).ValueOrDie().content;
   ASSERT_EQ(content, formats::ContentKind::kArrowFile);
   auto refused = OpenArrowSource(file.path(), content);
   ASSERT_FALSE(refused.ok());

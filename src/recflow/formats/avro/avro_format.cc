@@ -2,6 +2,7 @@
 #include "recflow/formats/avro/avro_format.h"
 
 #include "recflow/formats/avro/avro_source.h"
+#include "recflow/formats/avro/avro_sniffer_internal.h"
 #include "recflow/formats/avro/avro_splitter_internal.h"
 
 namespace recflow::avro {
@@ -29,6 +30,7 @@ class AvroFormat final : public formats::FormatDescriptor {
  public:
   std::string_view name() const override { return "avro"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
+  formats::ContentSniffers sniffers() const override { return sniffers_; }
   bool carries_schema() const override { return true; }
   bool reads_compressed_files() const override { return false; }
 
@@ -49,6 +51,8 @@ class AvroFormat final : public formats::FormatDescriptor {
 
  private:
   AvroSplitter splitter_;
+  AvroSniffer sniffer_;
+  const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kAvro};
 };
 

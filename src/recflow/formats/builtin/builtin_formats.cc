@@ -23,11 +23,10 @@ constexpr Status (*kRegistrations[])(FormatRegistry*) = {
 
 FormatRegistry* MakeBuiltinFormats() {
   auto* registry = new FormatRegistry();
-  for (auto* add : kRegistrations) {
-    // The built-in words and contents are distinct (format_registry_test checks them): a clash
-    // is a programming error caught by every test run.
-    const Status status = add(registry);
-    if (status.ok()) continue;
+  // The built-in words and contents are distinct (format_registry_test checks them): a clash
+  // is a programming error caught by every test run.
+  const Status status = RegisterBuiltinFormats(registry);
+  if (!status.ok()) {
     std::fprintf(stderr, "recflow: %s\n", status.ToString().c_str());
     std::abort();
   }
@@ -35,6 +34,11 @@ FormatRegistry* MakeBuiltinFormats() {
 }
 
 }  // namespace
+
+Status RegisterBuiltinFormats(FormatRegistry* registry) {
+  for (auto* add : kRegistrations) RETURN_NOT_OK(add(registry));
+  return Status::OK();
+}
 
 const FormatRegistry& BuiltinFormats() {
   static const FormatRegistry* const registry = MakeBuiltinFormats();

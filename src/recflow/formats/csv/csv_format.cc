@@ -3,6 +3,7 @@
 
 #include "recflow/formats/csv/csv_output_format.h"
 #include "recflow/formats/csv/csv_source.h"
+#include "recflow/formats/csv/csv_sniffer_internal.h"
 #include "recflow/formats/csv/csv_splitter_internal.h"
 #include "recflow/formats/registry/detected_stream.h"
 #include "recflow/formats/registry/inferred_settings.h"
@@ -38,6 +39,7 @@ class CsvFormat final : public formats::FormatDescriptor {
  public:
   std::string_view name() const override { return "csv"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
+  formats::ContentSniffers sniffers() const override { return sniffers_; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -75,6 +77,8 @@ class CsvFormat final : public formats::FormatDescriptor {
 
  private:
   CsvSplitter splitter_;
+  CsvSniffer sniffer_;
+  const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kCsv};
   static constexpr std::string_view kOutputNames[] = {"csv"};
 };

@@ -3,6 +3,7 @@
 
 #include "recflow/formats/jsonl/jsonl_output_format.h"
 #include "recflow/formats/jsonl/jsonl_source.h"
+#include "recflow/formats/jsonl/jsonl_sniffer_internal.h"
 #include "recflow/formats/jsonl/jsonl_splitter_internal.h"
 #include "recflow/formats/registry/detected_stream.h"
 #include "recflow/formats/registry/inferred_settings.h"
@@ -36,6 +37,7 @@ class JsonlFormat final : public formats::FormatDescriptor {
   std::string_view name() const override { return "jsonl"; }
   std::span<const std::string_view> aliases() const override { return kAliases; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
+  formats::ContentSniffers sniffers() const override { return sniffers_; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -58,6 +60,8 @@ class JsonlFormat final : public formats::FormatDescriptor {
 
  private:
   JsonlSplitter splitter_;
+  JsonlSniffer sniffer_;
+  const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr std::string_view kAliases[] = {"json"};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kJsonl};
   static constexpr std::string_view kOutputNames[] = {"jsonl"};

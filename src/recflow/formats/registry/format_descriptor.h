@@ -14,6 +14,7 @@
 #include "recflow/core/compression.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/core/result.h"
+#include "recflow/formats/content_sniffer.h"
 #include "recflow/formats/output_format.h"
 #include "recflow/formats/registry/format_args.h"
 #include "recflow/formats/registry/format_splitter.h"
@@ -144,6 +145,10 @@ class FormatDescriptor {
   virtual std::span<const std::string_view> aliases() const { return {}; }
   /// The contents Sniff recognises that this format reads (by bytes or by suffix).
   virtual std::span<const ContentKind> contents() const = 0;
+  /// The checks that recognise this format by its first bytes (FormatRegistry runs every
+  /// registered format's checks in priority order); empty when only its name or --from tells it.
+  /// Their claims are of contents(), or kUnknown: the format is then found by the check itself.
+  virtual ContentSniffers sniffers() const { return {}; }
   /// True when files carry their own schema (Avro, Arrow): schema hints do not apply.
   virtual bool carries_schema() const { return false; }
   /// False when a gzip or zlib file around the format is refused (Avro and Arrow compress their

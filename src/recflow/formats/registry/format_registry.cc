@@ -47,6 +47,11 @@ Status FormatRegistry::Register(std::unique_ptr<const FormatDescriptor> format) 
       return clash("the content " + std::string(ContentName(content)), other->name());
     }
   }
+  for (const ContentSniffer* sniffer : format->sniffers()) {
+    const auto after = std::upper_bound(sniffers_.begin(), sniffers_.end(), sniffer->priority(),
+                                        [](int priority, const ContentSniffer* s) { return priority < s->priority(); });
+    sniffers_.insert(after, sniffer);
+  }
   formats_.push_back(std::move(format));
   return Status::OK();
 }
@@ -75,6 +80,14 @@ const FormatDescriptor* FormatRegistry::FindByContent(ContentKind content) const
 const FormatDescriptor* FormatRegistry::FindBySuffix(std::string_view name) const {
   const ContentKind content = ContentFromSuffix(name);
   return content == ContentKind::kUnknown ? nullptr : FindByContent(content);
+}
+
+const FormatDescriptor* FormatRegistry::FindBySniffer(const ContentSniffer* sniffer) const {
+  for (const auto& format : formats_) {
+    const ContentSniffers sniffers = format->sniffers();
+    if (std::find(sniffers.begin(), sniffers.end(), sniffer) != sniffers.end()) return format.get();
+  }
+  return nullptr;
 }
 
 const FormatDescriptor* FormatRegistry::FindOutput(std::string_view word) const {
@@ -113,15 +126,16 @@ Result<const FormatDescriptor*> FormatRegistry::ParseOutputFormat(std::string_vi
 Result<DetectedFile> FormatRegistry::Detect(const std::string& path, const FormatDescriptor* forced,
                                             FileSystem& fs) const {
   DetectedFile detected;
-  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path, fs));
+  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path, sniffers_, fs));
   detected.rereadable = IsRegularFile(fs, path);
   const Sniffed& sniffed = detected.sniffed;
   if (forced != nullptr) {
     RETURN_NOT_OK(CheckReadableCodec(path, sniffed));
     detected.format = forced;
   } else {
-    RETURN_NOT_OK(CheckReadable(path, sniffed));
-    detected.format = FindByContent(sniffed.content);
+    RETURN_NOT_OK(CheckReadableCodec(path, sniffed));
+    detected.format = sniffed.claimed_by != nullptr ? FindBySniffer(sniffed.claimed_by) : FindByContent(sniffed.content);
+    if (detected.format == nullptr) RETURN_NOT_OK(CheckReadable(path, sniffed));
     if (detected.format == nullptr) {
       return Status::NotFound("cannot tell the format of " + path +
                               ": its first bytes match no format recflow reads and its name has no known suffix; "

@@ -29,6 +29,11 @@ class FormatRegistry {
   const FormatDescriptor* FindByContent(ContentKind content) const;
   /// The format a file name's suffix implies (ContentFromSuffix), nullptr when none.
   const FormatDescriptor* FindBySuffix(std::string_view name) const;
+  /// The format whose sniffers() hold `sniffer`; nullptr when none.
+  const FormatDescriptor* FindBySniffer(const ContentSniffer* sniffer) const;
+  /// Every registered format's content checks, sorted by priority (registration order among
+  /// equals): what Detect sniffs with.
+  ContentSniffers sniffers() const { return sniffers_; }
   /// The format whose output_names() hold `word`; nullptr when none.
   const FormatDescriptor* FindOutput(std::string_view word) const;
   /// Every input word (names, then aliases, format by format), for help and checks.
@@ -42,10 +47,11 @@ class FormatRegistry {
   /// An output word (--to, a write step's `format:`); InvalidArgument listing the words otherwise.
   Result<const FormatDescriptor*> ParseOutputFormat(std::string_view word) const;
 
-  /// Sniffs `path` on `fs` (SniffFile: standard input "-" and pipes are peeked, then still read from
-  /// their first byte) and decides its format: `forced` unless it is null (--from), else the
-  /// format that reads the content (FindByContent; an empty input with no telling suffix is read
-  /// by the format claiming ContentKind::kEmpty). A codec or a format recflow does not read is a
+  /// Sniffs `path` on `fs` with sniffers() (SniffFile: standard input "-" and pipes are peeked,
+  /// then still read from their first byte) and decides its format: `forced` unless it is null
+  /// (--from), else the format whose check claimed the content (FindBySniffer), else the one that
+  /// reads the content (FindByContent; an empty input with no telling suffix is read by the format
+  /// claiming ContentKind::kEmpty). A codec or a format recflow does not read is a
   /// DataError naming the file and what was found (a forced format skips the content check), as
   /// is gzip/zlib around a format that refuses compressed files; bytes that say nothing, with no
   /// telling suffix, are NotFound ("pass --from").
@@ -54,6 +60,7 @@ class FormatRegistry {
 
  private:
   std::vector<std::unique_ptr<const FormatDescriptor>> formats_;
+  std::vector<const ContentSniffer*> sniffers_;
 };
 
 }  // namespace recflow::formats

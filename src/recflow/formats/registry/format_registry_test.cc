@@ -5,22 +5,48 @@
 
 #include <fstream>
 
+#include "recflow/core/compression.h"
+
 #include "recflow/testing/testdata.h"
 
 namespace recflow::formats {
 namespace {
 
-/// A descriptor with the words and contents a test gives it; it opens nothing.
+/// Claims `content` for a head starting with `magic`, at `priority`.
+class MagicSniffer final : public ContentSniffer {
+ public:
+  MagicSniffer(std::string magic, ContentKind content, int priority, Certainty certainty = Certainty::kChecked)
+      : magic_(std::move(magic)), content_(content), priority_(priority), certainty_(certainty) {}
+  int priority() const override { return priority_; }
+  std::optional<ContentClaim> Claim(std::span<const uint8_t> head) const override {
+    if (std::string_view(reinterpret_cast<const char*>(head.data()), head.size()).substr(0, magic_.size()) != magic_) {
+      return std::nullopt;
+    }
+    return ContentClaim{content_, certainty_, "magic " + magic_};
+  }
+
+ private:
+  std::string magic_;
+  ContentKind content_;
+  int priority_;
+  Certainty certainty_;
+};
+
+/// A descriptor with the words, contents and content checks a test gives it; it opens nothing.
 class TestFormat final : public FormatDescriptor {
  public:
   TestFormat(std::string_view name, std::vector<std::string_view> aliases, std::vector<ContentKind> contents,
-             std::vector<std::string_view> outputs = {}, bool compressed = true)
+             std::vector<std::string_view> outputs = {}, bool compressed = true,
+             std::vector<std::shared_ptr<const ContentSniffer>> sniffers = {})
       : name_(name), aliases_(std::move(aliases)), contents_(std::move(contents)), outputs_(std::move(outputs)),
-        compressed_(compressed) {}
+        compressed_(compressed), owned_sniffers_(std::move(sniffers)) {
+    for (const auto& sniffer : owned_sniffers_) sniffers_.push_back(sniffer.get());
+  }
 
   std::string_view name() const override { return name_; }
   std::span<const std::string_view> aliases() const override { return aliases_; }
   std::span<const ContentKind> contents() const override { return contents_; }
+  ContentSniffers sniffers() const override { return sniffers_; }
   bool reads_compressed_files() const override { return compressed_; }
   std::span<const std::string_view> output_names() const override { return outputs_; }
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(const ReadSettings&) const override {
@@ -34,17 +60,25 @@ class TestFormat final : public FormatDescriptor {
   std::vector<ContentKind> contents_;
   std::vector<std::string_view> outputs_;
   bool compressed_;
+  std::vector<std::shared_ptr<const ContentSniffer>> owned_sniffers_;
+  std::vector<const ContentSniffer*> sniffers_;
 };
 
 FormatRegistry TwoFormats() {
   FormatRegistry registry;
   EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("records", std::vector<std::string_view>{"recs"},
                                                              std::vector<ContentKind>{ContentKind::kTfrecord, ContentKind::kEmpty},
-                                                             std::vector<std::string_view>{"records"}))
+                                                             std::vector<std::string_view>{"records"}, true,
+                                                             std::vector<std::shared_ptr<const ContentSniffer>>{
+                                                                 std::make_shared<MagicSniffer>(
+                                                                     "REC1", ContentKind::kTfrecord, 100)}))
                   .ok());
   EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("blocks", std::vector<std::string_view>{},
                                                              std::vector<ContentKind>{ContentKind::kAvro},
-                                                             std::vector<std::string_view>{}, /*compressed=*/false))
+                                                             std::vector<std::string_view>{}, /*compressed=*/false,
+                                                             std::vector<std::shared_ptr<const ContentSniffer>>{
+                                                                 std::make_shared<MagicSniffer>(
+                                                                     "BLK1", ContentKind::kAvro, 300)}))
                   .ok());
   return registry;
 }
@@ -92,17 +126,64 @@ TEST(FormatRegistryTest, RefusesATakenWordOutputWordOrContent) {
 }
 
 TEST(FormatRegistryTest, DetectsByContentWhateverTheName) {
-  RECFLOW_REQUIRE_TESTDATA();
   const FormatRegistry registry = TwoFormats();
-  // A TFX shard name says nothing; the gzip-wrapped TFRecord (written by TensorFlow) inside does.
+  // A TFX-like shard name says nothing; the gzip-wrapped content its format's check claims does.
   testing::ScratchDir dir;
   const std::string gz = dir.File("data_tfrecord-00000-of-00002.gz");
-  std::filesystem::copy_file(testing::TestdataDir() / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz", gz);
+  const std::string_view records = "REC1 and the records";
+  std::ofstream(gz, std::ios::binary)
+      << CompressBuffer(Compression::kGzip, {reinterpret_cast<const uint8_t*>(records.data()), records.size()})
+             .ValueOrDie()
+             ->view();
   Result<DetectedFile> detected = registry.Detect(gz, nullptr);
   ASSERT_TRUE(detected.ok()) << detected.status().ToString();
   EXPECT_EQ(detected->format->name(), "records");
   EXPECT_EQ(detected->sniffed.codec, SniffedCodec::kGzip);
+  EXPECT_EQ(detected->sniffed.evidence, "magic 1f 8b 08, then magic REC1");
   EXPECT_TRUE(detected->rereadable);
+}
+
+TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
+  FormatRegistry registry;
+  const auto late = std::make_shared<MagicSniffer>("AB", ContentKind::kUnknown, 500);
+  const auto early = std::make_shared<MagicSniffer>("A", ContentKind::kUnknown, 50);
+  const auto guess = std::make_shared<MagicSniffer>("G", ContentKind::kUnknown, 900, Certainty::kGuess);
+  ASSERT_TRUE(registry.Register(std::make_unique<TestFormat>("late", std::vector<std::string_view>{},
+                                                             std::vector<ContentKind>{}, std::vector<std::string_view>{},
+                                                             true, std::vector<std::shared_ptr<const ContentSniffer>>{late}))
+                  .ok());
+  ASSERT_TRUE(registry.Register(std::make_unique<TestFormat>("early", std::vector<std::string_view>{},
+                                                             std::vector<ContentKind>{}, std::vector<std::string_view>{},
+                                                             true, std::vector<std::shared_ptr<const ContentSniffer>>{early}))
+                  .ok());
+  ASSERT_TRUE(registry.Register(std::make_unique<TestFormat>("guess", std::vector<std::string_view>{},
+                                                             std::vector<ContentKind>{}, std::vector<std::string_view>{},
+                                                             true, std::vector<std::shared_ptr<const ContentSniffer>>{guess}))
+                  .ok());
+  ASSERT_EQ(registry.sniffers().size(), 3u);
+  EXPECT_EQ(registry.sniffers()[0], early.get());
+  EXPECT_EQ(registry.sniffers()[1], late.get());
+  EXPECT_EQ(registry.sniffers()[2], guess.get());
+  testing::ScratchDir dir;
+  // Both checks hold: the earlier one decides, though it was registered after the later one.
+  const std::string ab = dir.File("ab-00000-of-00001");
+  std::ofstream(ab) << "AB";
+  Result<DetectedFile> detected = registry.Detect(ab, nullptr);
+  ASSERT_TRUE(detected.ok()) << detected.status().ToString();
+  EXPECT_EQ(detected->format->name(), "early");
+  EXPECT_EQ(detected->sniffed.claimed_by, early.get());
+  EXPECT_EQ(detected->sniffed.certainty, Certainty::kChecked);
+  EXPECT_EQ(detected->sniffed.evidence, "magic A");
+  // A guess decides when it is the first claim, unless the name's suffix tells the content.
+  const std::string a = dir.File("g-00000-of-00001");
+  std::ofstream(a) << "G";
+  const std::string csv = dir.File("g.csv");
+  std::ofstream(csv) << "G";
+  EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().format->name(), "guess");
+  EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().sniffed.certainty, Certainty::kGuess);
+  const Sniffed by_name = SniffFile(csv, registry.sniffers()).ValueOrDie();
+  EXPECT_EQ(by_name.content, ContentKind::kCsv);
+  EXPECT_EQ(by_name.certainty, Certainty::kSuffix);
 }
 
 TEST(FormatRegistryTest, ForcedFormatsAndRefusals) {

@@ -24,7 +24,8 @@ struct ReaderOptions {
   /// The codec used when `compression_auto` is false.
   Compression compression = Compression::kNone;
   /// Detect the codec from the first bytes with formats::Sniff, the detector every command
-  /// uses (the name's suffix alone does not make a codec; zlib needs a head that inflates).
+  /// uses, with the TFRecord content check (the name's suffix alone does not make a codec; zlib
+  /// needs a head that inflates).
   bool compression_auto = true;
   /// Check each record's data CRC (length CRCs are always checked).
   bool verify_crc = true;

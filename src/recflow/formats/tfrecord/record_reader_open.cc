@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "recflow/formats/sniff.h"
+#include "recflow/formats/tfrecord/tfrecord_sniffer_internal.h"
 #include "recflow/formats/tfrecord/framing.h"
 #include "recflow/formats/tfrecord/record_boundary.h"
 #include "recflow/formats/tfrecord/record_reader.h"
@@ -58,10 +59,18 @@ class PrefixedInputStream final : public InputStream {
   std::unique_ptr<InputStream> rest_;
 };
 
+/// The content check the reader sniffs with: a TFRecord header decides before a codec's magic (a
+/// first record's length can look like a zlib header).
+formats::ContentSniffers ReaderSniffers() {
+  static const TfrecordSniffer sniffer;
+  static const formats::ContentSniffer* const sniffers[] = {&sniffer};
+  return sniffers;
+}
+
 /// The codec of an input whose first bytes are `head`, as formats::Sniff finds it (the one
 /// detector every reader uses); a codec recflow does not read is a DataError naming `name`.
 Result<Compression> SniffCompression(const std::string& name, std::span<const uint8_t> head) {
-  const formats::Sniffed sniffed = formats::Sniff(name, head);
+  const formats::Sniffed sniffed = formats::Sniff(name, head, ReaderSniffers());
   RETURN_NOT_OK(formats::CheckReadableCodec(name, sniffed));
   return formats::ReadableCompression(sniffed.codec).value_or(Compression::kNone);
 }
@@ -144,7 +153,7 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromStream(std::unique_ptr<I
   Compression compression = options.compression;
   std::string head;
   if (options.compression_auto) {
-    Result<std::string> read = formats::ReadSniffHead(*in);
+    Result<std::string> read = formats::ReadSniffHead(*in, ReaderSniffers());
     if (!read.ok()) return read.status().WithFile(name);
     head = std::move(read).ValueUnsafe();
     ASSIGN_OR_RETURN(compression, SniffCompression(name, AsBytes(head)));

@@ -7,6 +7,7 @@
 #include "recflow/formats/tfrecord/sampled_schema.h"
 #include "recflow/formats/tfrecord/tfrecord_output_format.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
+#include "recflow/formats/tfrecord/tfrecord_sniffer_internal.h"
 #include "recflow/formats/tfrecord/tfrecord_splitter_internal.h"
 
 namespace recflow::tfrecord {
@@ -54,6 +55,7 @@ class TfrecordFormat final : public formats::FormatDescriptor {
  public:
   std::string_view name() const override { return "tfrecord"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
+  formats::ContentSniffers sniffers() const override { return sniffers_; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -94,6 +96,8 @@ class TfrecordFormat final : public formats::FormatDescriptor {
 
  private:
   TfrecordSplitter splitter_;
+  TfrecordSniffer sniffer_;
+  const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kTfrecord, formats::ContentKind::kEmpty};
   static constexpr std::string_view kOutputNames[] = {"tfrecord"};
   static constexpr formats::OwnWriteKey kOwnWriteKeys[] = {{"decimals", "string"}};
