@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "recflow/columnar/builder.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 #include "recflow/pipeline/stage_executor.h"
 #include "recflow/testing/testdata.h"
 
@@ -185,14 +185,9 @@ std::map<std::string, std::string> Tree(const fs::path& dir) {
 
 // A dataset of Arrow files at `output`, flushed every KiB so that staged bytes exist early.
 dataset::SinkOptions ArrowOutput(const fs::path& output, dataset::SaveMode mode) {
-  dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-  options.output = output.string();
-  options.sync = false;
+  dataset::SinkOptions options = testing::FeatherSink(output);
   options.mode = mode;
   options.chunk_bytes = 1024;
-  options.format = [](SchemaPtr schema) {
-    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-  };
   return options;
 }
 

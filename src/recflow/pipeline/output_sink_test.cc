@@ -5,11 +5,11 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_sink.h"
 #include "recflow/pipeline/collect_sink.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -69,17 +69,6 @@ class RecordingSink final : public Sink {
   int emits_ = 0;
 };
 
-// A Feather dataset at `dir`.
-dataset::SinkOptions FeatherWrite(const fs::path& dir) {
-  dataset::SinkOptions write = dataset::SinkOptions::Defaults();
-  write.output = dir.string();
-  write.sync = false;
-  write.format = [](SchemaPtr schema) {
-    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-  };
-  return write;
-}
-
 // rows → "multiples of 3" (a filter nothing else reads).
 Pipeline FilterPipeline(int64_t rows) {
   Pipeline p;
@@ -123,7 +112,7 @@ TEST(OutputSinkTest, ACombinesRowsGoOutInTheStageAfterItBesideAWrite) {
   Pipeline p;
   auto rows = p.Create("rows", RowSchema(), MakeRows(1000, 100));
   auto counts = p.CombinePerKey("counts", rows, {"key"}, {Aggregate{"", *BuiltinCombiner("count_all"), "n"}});
-  p.Write("write rows", rows, FeatherWrite(dir));
+  p.Write("write rows", rows, testing::FeatherSink(dir));
   ASSERT_TRUE(p.status().ok()) << p.status().ToString();
   RecordingSink sink;
   RunOptions options;
@@ -207,7 +196,7 @@ TEST(OutputSinkTest, AnUnknownStepAWriteAndANullSinkAreRefused) {
   EXPECT_EQ(RunPipeline(ExecContext::Defaults(), FilterPipeline(10), options, nullptr).status().code(),
             StatusCode::kInvalidArgument);
   Pipeline p = FilterPipeline(10);
-  const dataset::SinkOptions write = FeatherWrite(fs::temp_directory_path() / "recflow_output_sink_never_written");
+  const dataset::SinkOptions write = testing::FeatherSink(fs::temp_directory_path() / "recflow_output_sink_never_written");
   p.Write("write", PCollection(&p, 1), write);
   ASSERT_TRUE(p.status().ok()) << p.status().ToString();
   options.outputs = {{"write", &sink}};

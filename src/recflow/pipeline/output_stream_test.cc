@@ -12,9 +12,9 @@
 #include "recflow/columnar/c_stream.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/dataset/dataset_source.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 #include "recflow/pipeline/read_stream.h"
 #include "recflow/testing/testdata.h"
 
@@ -106,13 +106,7 @@ std::shared_ptr<Pipeline> EvenAndWrite(const fs::path& dir) {
     ASSIGN_OR_RETURN(RowValue id, row.Get("id"));
     return std::get<int64_t>(id) % 2 == 0;
   });
-  dataset::SinkOptions write = dataset::SinkOptions::Defaults();
-  write.output = dir.string();
-  write.sync = false;
-  write.format = [](SchemaPtr schema) {
-    return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-  };
-  p->Write("write ids", ids, write);
+  p->Write("write ids", ids, testing::FeatherSink(dir));
   return p;
 }
 

@@ -6,9 +6,9 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/core/memory_filesystem.h"
-#include "recflow/formats/arrow_ipc/arrow_output_format.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline_test_util.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -57,13 +57,8 @@ class ReadOpenedTest : public ::testing::Test {
 
   // An Arrow file dataset at dir_/name, replaced by each run.
   dataset::SinkOptions Output(const std::string& name) const {
-    dataset::SinkOptions options = dataset::SinkOptions::Defaults();
-    options.output = (dir_ / name).string();
-    options.sync = false;
+    dataset::SinkOptions options = testing::FeatherSink(dir_ / name);
     options.mode = dataset::SaveMode::kOverwrite;
-    options.format = [](SchemaPtr schema) {
-      return arrow_ipc::MakeArrowOutputFormat(std::move(schema), true, arrow_ipc::IpcWriteOptions{});
-    };
     return options;
   }
 
