@@ -31,6 +31,12 @@ Result<FileInfo> FileSystem::GetTargetInfo(const std::string& path) {
   return GetFileInfo(target);
 }
 
+Result<int64_t> FileSystem::AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) {
+  ASSIGN_OR_RETURN(FileInfo info, GetTargetInfo(path));
+  ASSIGN_OR_RETURN(std::unique_ptr<InputStream> in, OpenInputStream(path));
+  return AppendStream(*in, info.type == FileType::kFile ? info.size : -1, out, max_bytes);
+}
+
 Result<bool> FileSystem::Exists(const std::string& path) {
   ASSIGN_OR_RETURN(FileInfo info, GetFileInfo(path));
   return info.exists();

@@ -118,6 +118,11 @@ class FileSystem {
   virtual Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) = 0;
   /// The whole content of file `path` (memory-mapped where that is cheaper than reading).
   virtual Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) = 0;
+  /// Appends the whole content of file `path` to `out` (read, never mapped: many small files,
+  /// such as images, read straight into one column) and returns the number of bytes appended.
+  /// A file over `max_bytes` is an error; on error nothing is appended. By default through
+  /// OpenInputStream.
+  virtual Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes);
   /// The whole content of file `path` without copying it where this file system can (mmap);
   /// others read it whole.
   virtual Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) = 0;

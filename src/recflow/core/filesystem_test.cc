@@ -65,6 +65,22 @@ TEST_P(FileSystemTest, WritesReadsWholeFilesRangesAndStreams) {
   EXPECT_FALSE(fs_->ReadWholeFile(root_).ok()) << "a directory read as a file";
 }
 
+TEST_P(FileSystemTest, AppendWholeFileAppendsOrLeavesNothing) {
+  ASSERT_TRUE(fs_->WriteSmallFile(Path("a"), "alpha", false).ok());
+  ASSERT_TRUE(fs_->WriteSmallFile(Path("e"), "", false).ok());
+  BufferBuilder out;
+  ASSERT_TRUE(out.Append("head", 4).ok());
+  EXPECT_EQ(*fs_->AppendWholeFile(Path("a"), out, 100), 5);
+  EXPECT_EQ(*fs_->AppendWholeFile(Path("e"), out, 100), 0);
+  EXPECT_EQ(fs_->AppendWholeFile(Path("missing"), out, 100).status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(fs_->AppendWholeFile(root_, out, 100).ok()) << "a directory read as a file";
+  const Status over = fs_->AppendWholeFile(Path("a"), out, 4).status();
+  EXPECT_EQ(over.code(), StatusCode::kInvalidArgument) << over.ToString();
+  EXPECT_NE(over.ToString().find(Path("a")), std::string::npos) << over.ToString();
+  EXPECT_EQ(*fs_->AppendWholeFile(Path("a"), out, 5), 5);
+  EXPECT_EQ(out.Finish()->view(), "headalphaalpha");
+}
+
 TEST_P(FileSystemTest, DirectoriesListWalkAndRemove) {
   auto created = fs_->CreateDirectories(Path("a/b/c"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();

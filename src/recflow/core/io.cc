@@ -161,20 +161,16 @@ Status FileOutputStream::Close() {
   return st;
 }
 
-namespace {
-
-// Reads `in` to its end, appending to `out`, refusing more than `max_bytes`; on error `out` is
-// cut back to where it was.
-Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out, int64_t max_bytes) {
+Result<int64_t> AppendStream(InputStream& in, int64_t known_size, BufferBuilder& out, int64_t max_bytes) {
   const int64_t start = out.size();
   const auto too_big = [&](int64_t bytes) {
     return Status::InvalidArgument(in.name() + ": " + std::to_string(bytes) + " bytes or more, over the limit of " +
                                    std::to_string(max_bytes));
   };
   auto read = [&]() -> Status {
-    if (in.regular_size() > max_bytes) return too_big(in.regular_size());
+    if (known_size > max_bytes) return too_big(known_size);
     // + 1: the read that sees the end needs room, so a file of known size takes one allocation.
-    RETURN_NOT_OK(out.Reserve(std::max<int64_t>(in.regular_size(), 0) + 1));
+    RETURN_NOT_OK(out.Reserve(std::max<int64_t>(known_size, 0) + 1));
     for (;;) {
       if (out.capacity() == out.size()) RETURN_NOT_OK(out.Reserve(int64_t{1} << 16));
       ASSIGN_OR_RETURN(const int64_t got, in.Read(out.mutable_data() + out.size(), out.capacity() - out.size()));
@@ -190,8 +186,6 @@ Result<int64_t> AppendToEnd(FileInputStream& in, BufferBuilder& out, int64_t max
   return out.size() - start;
 }
 
-}  // namespace
-
 Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) {
   // Mapping costs a mmap and a munmap (with a TLB shootdown on every core) per file: worth it
   // for big files only. Small ones (an image, a label file) are read into memory.
@@ -199,13 +193,13 @@ Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) {
   ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
   if (in->regular_size() >= kMapAtLeast) return Buffer::MapFile(path);
   BufferBuilder builder;
-  RETURN_NOT_OK(AppendToEnd(*in, builder, std::numeric_limits<int64_t>::max()).status());
+  RETURN_NOT_OK(AppendStream(*in, in->regular_size(), builder, std::numeric_limits<int64_t>::max()).status());
   return builder.Finish();
 }
 
 Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) {
   ASSIGN_OR_RETURN(auto in, FileInputStream::Open(path));
-  return AppendToEnd(*in, out, max_bytes);
+  return AppendStream(*in, in->regular_size(), out, max_bytes);
 }
 
 }  // namespace recflow

@@ -149,6 +149,11 @@ class BufferOutputStream final : public OutputStream {
 /// memory for smaller files, pipes and "-".
 Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path);
 
+/// Reads `in` to its end, appending to `out`, and returns the number of bytes appended. A stream
+/// over `max_bytes` is an error, found from `known_size` (its size when known, else -1) before
+/// anything is read, or once that much was read. On error nothing is appended.
+Result<int64_t> AppendStream(InputStream& in, int64_t known_size, BufferBuilder& out, int64_t max_bytes);
+
 /// Appends the whole content of `path` ("-" is standard input) to `out`, read and never mapped,
 /// and returns the number of bytes appended: for many small files (images) read straight into
 /// a column. A file over `max_bytes` is an error, found from its size before anything is read

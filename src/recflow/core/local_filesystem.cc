@@ -155,6 +155,10 @@ Result<std::shared_ptr<Buffer>> LocalFileSystem::ReadWholeFile(const std::string
 
 Result<std::shared_ptr<Buffer>> LocalFileSystem::MapFile(const std::string& path) { return Buffer::MapFile(path); }
 
+Result<int64_t> LocalFileSystem::AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) {
+  return recflow::AppendWholeFile(path, out, max_bytes);
+}
+
 Result<std::shared_ptr<Buffer>> LocalFileSystem::ReadRange(const std::string& path, int64_t offset, int64_t length) {
   if (offset < 0 || length < 0) return Status::InvalidArgument(path + ": negative range");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -26,6 +26,8 @@ class LocalFileSystem final : public FileSystem {
   Result<bool> IsMountPoint(const std::string& path) override;
   Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override;
+  /// One open and one fstat per file (the size found from the open descriptor).
+  Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) override;
   /// Buffer::MapFile: a read-only map, whatever the size.
   Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;

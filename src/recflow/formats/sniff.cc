@@ -2,7 +2,6 @@
 #include "recflow/formats/sniff.h"
 
 #include <algorithm>
-#include <array>
 #include <vector>
 
 #include "recflow/core/io.h"
@@ -101,9 +100,9 @@ void Take(Claimed claimed, Sniffed* out) {
 
 /// The content of decompressed bytes whose first claim is `first`, with the name deciding over a
 /// guess and for unknown bytes.
-void DecideContent(std::string_view name, std::span<const uint8_t> bytes, ContentSniffers sniffers,
+void DecideContent(std::string_view name, std::span<const uint8_t> bytes, const SniffRules& rules,
                    std::optional<Claimed> first, Sniffed* out) {
-  const ContentKind by_name = ContentFromSuffix(name);
+  const ContentKind by_name = ContentFromSuffix(name, rules.suffixes);
   if (bytes.empty()) {
     out->content = by_name == ContentKind::kUnknown ? ContentKind::kEmpty : by_name;
     out->certainty = by_name == ContentKind::kUnknown ? Certainty::kChecked : Certainty::kSuffix;
@@ -115,7 +114,7 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Conten
     out->decided = true;
     return;
   }
-  out->decided = StartsWithTextLine(sniffers, bytes);
+  out->decided = StartsWithTextLine(rules.checks, bytes);
   if (by_name != ContentKind::kUnknown) {
     out->content = by_name;
     out->certainty = Certainty::kSuffix;
@@ -126,14 +125,14 @@ void DecideContent(std::string_view name, std::span<const uint8_t> bytes, Conten
 
 }  // namespace
 
-Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniffers sniffers) {
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, const SniffRules& rules) {
   if (head.size() > static_cast<size_t>(kSniffHeadBytes)) head = head.first(static_cast<size_t>(kSniffHeadBytes));
   Sniffed out;
   // Uncompressed binary content first: a TFRecord length or an Arrow stream length can look
   // like a zlib header (a first record of 40056 bytes starts 78 9c).
-  std::optional<Claimed> first = FirstClaim(sniffers, head);
+  std::optional<Claimed> first = FirstClaim(rules.checks, head);
   if (IsChecked(first)) {
-    DecideContent(name, head, sniffers, std::move(first), &out);
+    DecideContent(name, head, rules, std::move(first), &out);
     return out;
   }
   MagicMatch<SniffedCodec> codec = internal::MatchCodecMagic(head);
@@ -147,7 +146,7 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniff
   }
   out.codec = codec.kind;
   if (codec.kind == SniffedCodec::kNone) {
-    DecideContent(name, head, sniffers, std::move(first), &out);
+    DecideContent(name, head, rules, std::move(first), &out);
     return out;
   }
   if (!ReadableCompression(codec.kind)) {
@@ -156,16 +155,16 @@ Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniff
     return out;
   }
   // A gzip head that does not inflate is still gzip: the reader names the fault and offset.
-  if (inflated) DecideContent(name, *inflated, sniffers, FirstClaim(sniffers, *inflated), &out);
+  if (inflated) DecideContent(name, *inflated, rules, FirstClaim(rules.checks, *inflated), &out);
   if (out.content == ContentKind::kUnknown && out.claimed_by == nullptr) {
-    out.content = ContentFromSuffix(name);
+    out.content = ContentFromSuffix(name, rules.suffixes);
     if (out.content != ContentKind::kUnknown) out.certainty = Certainty::kSuffix;
   }
   out.evidence = out.evidence.empty() ? codec.evidence : codec.evidence + ", then " + out.evidence;
   return out;
 }
 
-Result<Sniffed> SniffFile(const std::string& path, ContentSniffers sniffers, FileSystem& fs) {
+Result<Sniffed> SniffFile(const std::string& path, const SniffRules& rules, FileSystem& fs) {
   if (path != "-") {
     Result<FileInfo> info = fs.GetTargetInfo(path);
     if (!info.ok()) return info.status().WithFile(path);
@@ -174,18 +173,18 @@ Result<Sniffed> SniffFile(const std::string& path, ContentSniffers sniffers, Fil
     if (info->type == FileType::kFile) {
       Result<std::shared_ptr<Buffer>> head = fs.ReadRange(path, 0, kSniffHeadBytes);
       if (!head.ok()) return head.status().WithFile(path);
-      return Sniff(path, (*head)->span(), sniffers);
+      return Sniff(path, (*head)->span(), rules);
     }
   }
-  auto enough = [&](std::string_view head) { return Sniff(path, AsBytes(head), sniffers).decided; };
+  auto enough = [&](std::string_view head) { return Sniff(path, AsBytes(head), rules).decided; };
   Result<std::string> head = PeekInput(path, kSniffHeadBytes, enough);
   if (!head.ok()) return head.status().WithFile(path);
-  return Sniff(path, AsBytes(*head), sniffers);
+  return Sniff(path, AsBytes(*head), rules);
 }
 
-Result<std::string> ReadSniffHead(InputStream& in, ContentSniffers sniffers) {
+Result<std::string> ReadSniffHead(InputStream& in, const SniffRules& rules) {
   std::string head;
-  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head), sniffers).decided) {
+  while (head.size() < static_cast<size_t>(kSniffHeadBytes) && !Sniff(in.name(), AsBytes(head), rules).decided) {
     const size_t before = head.size();
     head.resize(static_cast<size_t>(kSniffHeadBytes));
     Result<int64_t> got = in.Read(head.data() + before, kSniffHeadBytes - static_cast<int64_t>(before));
@@ -196,30 +195,21 @@ Result<std::string> ReadSniffHead(InputStream& in, ContentSniffers sniffers) {
   return head;
 }
 
-ContentKind ContentFromSuffix(std::string_view name) {
+ContentKind ContentFromSuffix(std::string_view name, std::span<const SuffixRule> registered) {
   for (std::string_view z : {".gz", ".zz", ".zlib"}) {
     if (name.ends_with(z)) {
       name.remove_suffix(z.size());
       break;
     }
   }
-  struct Suffix {
-    std::string_view suffix;
-    ContentKind content;
+  static constexpr SuffixRule kForeign[] = {
+      {".parquet", ContentKind::kParquet}, {".orc", ContentKind::kOrc},  {".tif", ContentKind::kTiff},
+      {".tiff", ContentKind::kTiff},       {".TIF", ContentKind::kTiff},
   };
-  static constexpr std::array kSuffixes{
-      Suffix{".csv", ContentKind::kCsv},          Suffix{".tsv", ContentKind::kCsv},
-      Suffix{".jsonl", ContentKind::kJsonl},      Suffix{".ndjson", ContentKind::kJsonl},
-      Suffix{".json", ContentKind::kJsonl},       Suffix{".tfrecord", ContentKind::kTfrecord},
-      Suffix{".tfrecords", ContentKind::kTfrecord}, Suffix{".tfr", ContentKind::kTfrecord},
-      Suffix{".avro", ContentKind::kAvro},        Suffix{".arrow", ContentKind::kArrowFile},
-      Suffix{".feather", ContentKind::kArrowFile}, Suffix{".ipc", ContentKind::kArrowFile},
-      Suffix{".arrows", ContentKind::kArrowStream}, Suffix{".parquet", ContentKind::kParquet},
-      Suffix{".orc", ContentKind::kOrc},          Suffix{".tif", ContentKind::kTiff},
-      Suffix{".tiff", ContentKind::kTiff},        Suffix{".TIF", ContentKind::kTiff},
-  };
-  for (const Suffix& s : kSuffixes) {
-    if (name.ends_with(s.suffix)) return s.content;
+  for (std::span<const SuffixRule> rules : {registered, std::span<const SuffixRule>(kForeign)}) {
+    for (const SuffixRule& rule : rules) {
+      if (name.ends_with(rule.suffix)) return rule.content;
+    }
   }
   return ContentKind::kUnknown;
 }

@@ -17,7 +17,7 @@ namespace recflow::formats {
 
 class ContentSniffer;
 
-/// The content checks Sniff runs, in priority order (FormatRegistry::sniffers()).
+/// Content checks, in priority order (a format's FormatDescriptor::sniffers()).
 using ContentSniffers = std::span<const ContentSniffer* const>;
 
 /// The compression a file's first bytes show.
@@ -61,6 +61,21 @@ enum class ContentKind : uint8_t {
   kSevenZip,
 };
 
+/// A file-name suffix and the content it implies (".tsv" → kCsv). Formats declare theirs
+/// (FormatDescriptor::suffixes()); those of formats recflow does not read (.parquet, .orc,
+/// .tif) are Sniff's own.
+struct SuffixRule {
+  std::string_view suffix;
+  ContentKind content = ContentKind::kUnknown;
+};
+
+/// What Sniff decides with: every registered format's content checks, in priority order, and
+/// their suffixes (FormatRegistry::sniff_rules()).
+struct SniffRules {
+  ContentSniffers checks;
+  std::span<const SuffixRule> suffixes;
+};
+
 /// How the content was decided, from the surest to the weakest.
 enum class Certainty : uint8_t {
   kNone,      ///< neither content nor name says anything
@@ -92,31 +107,31 @@ struct Sniffed {
 inline constexpr int64_t kSniffHeadBytes = int64_t{64} << 10;
 
 /// Decides what an input holds from its first bytes `head` (up to kSniffHeadBytes; the whole
-/// input when shorter) and its path or name, with the formats' content checks `sniffers`
-/// (sorted by priority; the magic of formats recflow does not read runs among them at
-/// sniff_priority::kForeignMagic). Compression first (gzip and zlib are decompressed up to
+/// input when shorter) and its path or name, with the formats' content checks and suffixes
+/// `rules` (the checks sorted by priority; the magic of formats recflow does not read runs among
+/// them at sniff_priority::kForeignMagic). Compression first (gzip and zlib are decompressed up to
 /// kSniffHeadBytes and looked into), then the content: the first claim in priority order
 /// decides, a checked one over the name; a guess (text) gives way to the name's suffix when it
 /// has one; unknown bytes go by the suffix. Never fails: hostile heads give kUnknown.
-Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, ContentSniffers sniffers);
+Sniffed Sniff(std::string_view name, std::span<const uint8_t> head, const SniffRules& rules);
 
 /// Sniff on the head of `path`: a regular file's first kSniffHeadBytes, read from `fs`
 /// (ReadRange); standard input ("-") and, on the local file system, pipes, FIFOs and devices
 /// peeked with PeekInput so that they still read from their first byte afterwards: their bytes
 /// as they come until Sniff has decided (or kSniffHeadBytes, or their end), so a slow writer is
 /// not waited for. A directory is an InvalidArgument error; I/O errors name the file.
-Result<Sniffed> SniffFile(const std::string& path, ContentSniffers sniffers,
+Result<Sniffed> SniffFile(const std::string& path, const SniffRules& rules,
                           FileSystem& fs = *LocalFileSystem::Instance());
 
 /// The head of a stream for Sniff, read as SniffFile reads a pipe: until Sniff(in.name(), head,
-/// sniffers) has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those
+/// rules) has decided, kSniffHeadBytes arrived or the stream ended. `in` is left after those
 /// bytes.
-Result<std::string> ReadSniffHead(InputStream& in, ContentSniffers sniffers);
+Result<std::string> ReadSniffHead(InputStream& in, const SniffRules& rules);
 
-/// The format a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored:
-/// .csv/.tsv, .jsonl/.ndjson/.json, .tfrecord/.tfrecords/.tfr, .avro, .arrow/.feather/.ipc
-/// (Arrow IPC file), .arrows (Arrow IPC stream), .parquet, .orc, .tif/.tiff; kUnknown otherwise.
-ContentKind ContentFromSuffix(std::string_view name);
+/// The content a name's suffix implies, compression suffixes (.gz, .zz, .zlib) ignored: by
+/// `registered` (the formats' suffixes), else by the suffixes of formats recflow does not read
+/// (.parquet, .orc, .tif/.tiff/.TIF); kUnknown otherwise.
+ContentKind ContentFromSuffix(std::string_view name, std::span<const SuffixRule> registered);
 
 /// "gzip", "zlib", "zstd", "bzip2", "xz", "lz4", "snappy"; "none".
 std::string_view CodecName(SniffedCodec codec);

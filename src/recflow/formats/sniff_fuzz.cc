@@ -6,7 +6,7 @@
 #include "recflow/formats/sniff.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const recflow::formats::ContentSniffers sniffers = recflow::formats::BuiltinFormats().sniffers();
+  const recflow::formats::SniffRules sniffers = recflow::formats::BuiltinFormats().sniff_rules();
   for (const char* name : {"fuzz", "fuzz.csv", "fuzz.tfrecord.gz"}) {
     const recflow::formats::Sniffed sniffed = recflow::formats::Sniff(name, {data, size}, sniffers);
     (void)recflow::formats::CheckReadable(name, sniffed);

@@ -34,14 +34,19 @@ TEST(SniffInteropTest, TfxShardsUnderTfxAndBeamNames) {
   const fs::path tfx = testing::TestdataDir() / "tfrecord" / "tfx";
   testing::ScratchDir dir;
   for (const std::string name : {"data_tfrecord-00000-of-00002.gz", "part-00000-of-00001", "penguin.tfrecord.gz"}) {
-    const Sniffed s = SniffFile(CopyAs(tfx / "penguin-train.tfrecord.gz", dir, name), BuiltinFormats().sniffers()).ValueOrDie();
+    const Sniffed s =
+        SniffFile(CopyAs(tfx / "penguin-train.tfrecord.gz", dir, name), BuiltinFormats().sniff_rules()).ValueOrDie();
     EXPECT_EQ(s.codec, SniffedCodec::kGzip) << name;
     EXPECT_EQ(s.content, ContentKind::kTfrecord) << name;
     EXPECT_EQ(s.certainty, Certainty::kChecked) << name;
   }
-  const Sniffed seq = SniffFile(CopyAs(tfx / "transform-sequence-example.tfrecord.gz", dir, "seq"), BuiltinFormats().sniffers()).ValueOrDie();
+  const Sniffed seq =
+      SniffFile(CopyAs(tfx / "transform-sequence-example.tfrecord.gz", dir, "seq"), BuiltinFormats().sniff_rules())
+          .ValueOrDie();
   EXPECT_EQ(seq.content, ContentKind::kTfrecord);
-  const Sniffed mnist = SniffFile(CopyAs(tfx / "mnist.tfrecord", dir, "mnist-00000-of-00001"), BuiltinFormats().sniffers()).ValueOrDie();
+  const Sniffed mnist =
+      SniffFile(CopyAs(tfx / "mnist.tfrecord", dir, "mnist-00000-of-00001"), BuiltinFormats().sniff_rules())
+          .ValueOrDie();
   EXPECT_EQ(mnist.codec, SniffedCodec::kNone);
   EXPECT_EQ(mnist.content, ContentKind::kTfrecord);
 }
@@ -51,7 +56,7 @@ TEST(SniffInteropTest, GeoTiffsAreNamedNotReadAsTfrecord) {
   const fs::path raster = testing::TestdataDir() / "raster";
   for (const fs::path& file : {raster / "sentinel2-l2a" / "B02.tif", raster / "sentinel2-l2a" / "B08.tif",
                                raster / "landsat8-c2l2" / "SR_B4.TIF"}) {
-    const Sniffed s = SniffFile(file.string(), BuiltinFormats().sniffers()).ValueOrDie();
+    const Sniffed s = SniffFile(file.string(), BuiltinFormats().sniff_rules()).ValueOrDie();
     EXPECT_EQ(s.content, ContentKind::kTiff) << file;
     const Status st = CheckReadable(file.string(), s);
     EXPECT_EQ(st.code(), StatusCode::kDataError);
@@ -66,19 +71,19 @@ TEST(SniffInteropTest, ArrowIntegrationFilesAndStreamsOfBothGenerations) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     const fs::path& path = entry.path();
     if (path.extension() == ".arrow_file") {
-      const Sniffed s = SniffFile(path.string(), BuiltinFormats().sniffers()).ValueOrDie();
+      const Sniffed s = SniffFile(path.string(), BuiltinFormats().sniff_rules()).ValueOrDie();
       EXPECT_EQ(s.content, ContentKind::kArrowFile) << path;
       EXPECT_EQ(s.certainty, Certainty::kChecked) << path;
     } else if (path.extension() == ".stream") {
       const std::string bytes = Slurp(path);
       const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-      const Sniffed current = Sniff(path.string(), {data, bytes.size()}, BuiltinFormats().sniffers());
+      const Sniffed current = Sniff(path.string(), {data, bytes.size()}, BuiltinFormats().sniff_rules());
       EXPECT_EQ(current.content, ContentKind::kArrowStream) << path;
       // The same first message without the continuation marker is how Arrow before 0.15 framed it.
-      const Sniffed legacy = Sniff("legacy", {data + 4, bytes.size() - 4}, BuiltinFormats().sniffers());
+      const Sniffed legacy = Sniff("legacy", {data + 4, bytes.size() - 4}, BuiltinFormats().sniff_rules());
       EXPECT_EQ(legacy.content, ContentKind::kArrowLegacyStream) << path;
       // Only the first bytes of a large schema message: still recognised.
-      const Sniffed cut = Sniff("cut", {data, std::min<size_t>(bytes.size(), 64)}, BuiltinFormats().sniffers());
+      const Sniffed cut = Sniff("cut", {data, std::min<size_t>(bytes.size(), 64)}, BuiltinFormats().sniff_rules());
       EXPECT_EQ(cut.content, ContentKind::kArrowStream) << path;
       ++streams;
     }
@@ -89,7 +94,8 @@ TEST(SniffInteropTest, ArrowIntegrationFilesAndStreamsOfBothGenerations) {
 TEST(SniffInteropTest, CsvIsText) {
   RECFLOW_REQUIRE_TESTDATA();
   testing::ScratchDir dir;
-  const Sniffed s = SniffFile(CopyAs(testing::TestdataDir() / "csv" / "penguins_processed.csv", dir, "penguins"), BuiltinFormats().sniffers())
+  const Sniffed s = SniffFile(CopyAs(testing::TestdataDir() / "csv" / "penguins_processed.csv", dir, "penguins"),
+                              BuiltinFormats().sniff_rules())
                         .ValueOrDie();
   EXPECT_EQ(s.content, ContentKind::kCsv);
   EXPECT_EQ(s.certainty, Certainty::kGuess);

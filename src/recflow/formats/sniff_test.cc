@@ -18,7 +18,9 @@ namespace {
 
 std::span<const uint8_t> Bytes(std::string_view s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
-Sniffed SniffText(std::string_view name, std::string_view head) { return Sniff(name, Bytes(head), BuiltinFormats().sniffers()); }
+Sniffed SniffText(std::string_view name, std::string_view head) {
+  return Sniff(name, Bytes(head), BuiltinFormats().sniff_rules());
+}
 
 /// One framed TFRecord record holding `data`.
 std::string Framed(std::string_view data) {
@@ -158,7 +160,7 @@ TEST(SniffTest, SniffFileReadsASlowPipeOnlyUntilItsHeadDecides) {
   const std::string line = "{\"a\": 1}\n";
   ASSERT_EQ(::write(fds[1], line.data(), line.size()), static_cast<ssize_t>(line.size()));
   const std::string path = "/dev/fd/" + std::to_string(fds[0]);
-  auto sniffed = std::async(std::launch::async, [&] { return SniffFile(path, BuiltinFormats().sniffers()); });
+  auto sniffed = std::async(std::launch::async, [&] { return SniffFile(path, BuiltinFormats().sniff_rules()); });
   // A bound on a hang, not a timing: the writer closes only after the sniff returned (or gave up).
   const bool returned = sniffed.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
   const std::string more = "{\"a\": 2}\n";
@@ -204,15 +206,20 @@ TEST(SniffTest, EmptyAndUnknownInputs) {
   EXPECT_TRUE(CheckReadable("blob", unknown).ok());  // the caller decides what unknown means
 }
 
-TEST(SniffTest, SuffixTable) {
-  EXPECT_EQ(ContentFromSuffix("a.tfrecord.gz"), ContentKind::kTfrecord);
-  EXPECT_EQ(ContentFromSuffix("a.tfrecords"), ContentKind::kTfrecord);
-  EXPECT_EQ(ContentFromSuffix("a.ndjson.zz"), ContentKind::kJsonl);
-  EXPECT_EQ(ContentFromSuffix("a.arrows"), ContentKind::kArrowStream);
-  EXPECT_EQ(ContentFromSuffix("a.feather"), ContentKind::kArrowFile);
-  EXPECT_EQ(ContentFromSuffix("B02.tif"), ContentKind::kTiff);
-  EXPECT_EQ(ContentFromSuffix("data_tfrecord-00000-of-00002.gz"), ContentKind::kUnknown);
-  EXPECT_EQ(ContentFromSuffix("-"), ContentKind::kUnknown);
+TEST(SniffTest, SuffixesComeFromTheFormatsAndTheForeignTable) {
+  const std::span<const SuffixRule> builtin = BuiltinFormats().sniff_rules().suffixes;
+  EXPECT_EQ(ContentFromSuffix("a.tfrecord.gz", builtin), ContentKind::kTfrecord);
+  EXPECT_EQ(ContentFromSuffix("a.tfrecords", builtin), ContentKind::kTfrecord);
+  EXPECT_EQ(ContentFromSuffix("a.ndjson.zz", builtin), ContentKind::kJsonl);
+  EXPECT_EQ(ContentFromSuffix("a.arrows", builtin), ContentKind::kArrowStream);
+  EXPECT_EQ(ContentFromSuffix("a.feather", builtin), ContentKind::kArrowFile);
+  EXPECT_EQ(ContentFromSuffix("B02.tif", builtin), ContentKind::kTiff);
+  EXPECT_EQ(ContentFromSuffix("data_tfrecord-00000-of-00002.gz", builtin), ContentKind::kUnknown);
+  EXPECT_EQ(ContentFromSuffix("-", builtin), ContentKind::kUnknown);
+  // Without the registered formats only the foreign suffixes are known.
+  EXPECT_EQ(ContentFromSuffix("a.csv", {}), ContentKind::kUnknown);
+  EXPECT_EQ(ContentFromSuffix("a.parquet", {}), ContentKind::kParquet);
+  EXPECT_EQ(SniffText("a.tsv", "x\n").content, ContentKind::kCsv) << "a format's suffix decides over a text guess";
 }
 
 }  // namespace

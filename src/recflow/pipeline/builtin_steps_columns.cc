@@ -140,13 +140,14 @@ BuildResult BuildVocabulary(StepContext& ctx) {
   ASSIGN_OR_RETURN(apply.default_value, a.Int("default", -1));
   if (Status st = apply.Validate(); !st.ok()) return a.Error("num_oov_buckets", st.message());
   ASSIGN_OR_RETURN(std::string file, a.String("file", ""));
+  ASSIGN_OR_RETURN(FieldPtr field, InputField(ctx, "column", column));
+  PCollection fit = ctx.pipeline->CombineGlobally(ctx.name + ".fit", ctx.input(),
+                                                  {Aggregate{column, VocabularyCombiner(options), "vocabulary"}});
   if (!file.empty()) {
     ASSIGN_OR_RETURN(file, ctx.ArgPath("file", file));
-    if (Status st = ctx.pipeline->AddSideFile(file); !st.ok()) return a.Error("file", st.message());
+    if (Status st = ctx.pipeline->AddSideFile(file, fit, WriteFittedVocabulary); !st.ok())
+      return a.Error("file", st.message());
   }
-  ASSIGN_OR_RETURN(FieldPtr field, InputField(ctx, "column", column));
-  PCollection fit = ctx.pipeline->CombineGlobally(
-      ctx.name + ".fit", ctx.input(), {Aggregate{column, VocabularyCombiner(options, file.empty() ? file : StagedPath(file)), "vocabulary"}});
   ctx.options.side_inputs.emplace_back("fit", fit);
   const DataTypePtr ids = field->type()->id() == TypeId::kList ? list(int64()) : int64();
   auto memo = std::make_shared<VocabularyMemo>();

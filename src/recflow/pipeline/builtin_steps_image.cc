@@ -51,7 +51,7 @@ BuildResult BuildLoadFile(StepContext& ctx) {
   ASSIGN_OR_RETURN(base, ctx.ArgPath("base_dir", base.empty() ? "." : base));
   return AddJob(ctx, column, Field::Make(output, binary()),
                 [base](const std::shared_ptr<ArrayData>& in, ProcessContext& c) {
-                  return ops::LoadFiles(in, base, c.row_errors());
+                  return ops::LoadFiles(in, base, c.file_system(), c.row_errors());
                 });
 }
 

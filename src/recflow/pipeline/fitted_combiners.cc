@@ -65,7 +65,7 @@ class MomentsCombinerImpl final : public Combiner {
 
 class VocabularyAccumulator final : public Accumulator {
  public:
-  VocabularyAccumulator(const ops::VocabularyOptions* options, const std::string* file) : options_(options), file_(file) {}
+  explicit VocabularyAccumulator(const ops::VocabularyOptions* options) : options_(options) {}
   Status Add(const ArrayData& column, std::span<const int64_t> rows) override {
     ASSIGN_OR_RETURN(auto part, RowsOf(column, rows));
     return counter_.Add(*part);
@@ -76,7 +76,6 @@ class VocabularyAccumulator final : public Accumulator {
   }
   Status Finish(ArrayBuilder* out) const override {
     ASSIGN_OR_RETURN(ops::Vocabulary vocabulary, counter_.Finish(*options_));
-    if (!file_->empty()) RETURN_NOT_OK(ops::WriteVocabularyFile(*file_, vocabulary));
     auto* builder = static_cast<ListBuilder*>(out);
     RETURN_NOT_OK(builder->Append());
     auto* values = static_cast<BinaryBuilder*>(builder->value_builder());
@@ -86,23 +85,20 @@ class VocabularyAccumulator final : public Accumulator {
 
  private:
   const ops::VocabularyOptions* options_;
-  const std::string* file_;
   ops::VocabularyCounter counter_;
 };
 
 class VocabularyCombinerImpl final : public Combiner {
  public:
-  VocabularyCombinerImpl(ops::VocabularyOptions options, std::string file)
-      : options_(options), file_(std::move(file)) {}
+  explicit VocabularyCombinerImpl(ops::VocabularyOptions options) : options_(options) {}
   std::string name() const override { return "vocabulary"; }
   Result<DataTypePtr> OutputType(const DataType&) const override { return list(Field::Make("item", utf8(), false)); }
   std::unique_ptr<Accumulator> NewAccumulator(const DataType&) const override {
-    return std::make_unique<VocabularyAccumulator>(&options_, &file_);
+    return std::make_unique<VocabularyAccumulator>(&options_);
   }
 
  private:
   ops::VocabularyOptions options_;
-  std::string file_;
 };
 
 }  // namespace
@@ -119,8 +115,8 @@ Result<ops::Moments> ReadMoments(const ArrayData& column, int64_t row) {
   return m;
 }
 
-std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions options, std::string file) {
-  return std::make_shared<VocabularyCombinerImpl>(options, std::move(file));
+std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions options) {
+  return std::make_shared<VocabularyCombinerImpl>(options);
 }
 
 Result<ops::Vocabulary> ReadVocabulary(const ArrayData& column, int64_t row) {
@@ -129,6 +125,12 @@ Result<ops::Vocabulary> ReadVocabulary(const ArrayData& column, int64_t row) {
   std::vector<std::string> values;
   for (int64_t k = 0; k < range.length; ++k) values.emplace_back(BinaryValue(*column.children[0], range.start + k));
   return ops::Vocabulary::Make(std::move(values));
+}
+
+Status WriteFittedVocabulary(const SideInputValue& fit, FileSystem& file_system, const std::string& path) {
+  ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> row, fit.SingleRow("fit"));
+  ASSIGN_OR_RETURN(ops::Vocabulary vocabulary, ReadVocabulary(*row->column_data(0), 0));
+  return ops::WriteVocabularyFile(file_system, path, vocabulary);
 }
 
 Result<std::shared_ptr<const ops::Vocabulary>> VocabularyMemo::Get(const SideInputs& side_inputs, std::string_view name) {

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <string>
 
+#include "recflow/core/filesystem.h"
+
 #include "recflow/ops/columns/moments.h"
 #include "recflow/ops/columns/vocabulary.h"
 #include "recflow/pipeline/combiner.h"
@@ -20,11 +22,15 @@ std::shared_ptr<const Combiner> MomentsCombiner();
 Result<ops::Moments> ReadMoments(const ArrayData& column, int64_t row);
 
 /// The vocabulary of a utf8, binary or integer column (or list of them) as list<utf8>, most
-/// frequent first; also written to `file` (one value per line) when it is not empty.
-std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions options, std::string file);
+/// frequent first.
+std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions options);
 
 /// The vocabulary VocabularyCombiner left in row `row` of `column`.
 Result<ops::Vocabulary> ReadVocabulary(const ArrayData& column, int64_t row);
+
+/// Writes the vocabulary in `fit`'s single row (VocabularyCombiner's output) to `path`, one value
+/// per line (ops::WriteVocabularyFile): the vocabulary step's side file (a SideFileWriter).
+Status WriteFittedVocabulary(const SideInputValue& fit, FileSystem& file_system, const std::string& path);
 
 /// The vocabulary in a side input's single row, read (and its lookup table built) once per
 /// fitted value and shared by every batch and thread of the pass. Thread-safe.

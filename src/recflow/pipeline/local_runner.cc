@@ -79,8 +79,8 @@ class Run {
         stages_(plan.stages.size()) {}
 
   Result<RunResult> Execute() {
-    for (const std::string& file : pipeline_.side_files()) {
-      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(context_.file_system, StagedPath(file), file));
+    for (const SideFile& file : pipeline_.side_files()) {
+      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(context_.file_system, StagedPath(file.path), file.path));
       side_files_.push_back(std::move(commit));
     }
     for (const Node& node : pipeline_.nodes()) {
@@ -102,6 +102,7 @@ class Run {
     });
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
+    for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(Fail(WriteSideFile(file)));
     RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
@@ -116,6 +117,13 @@ class Run {
  private:
   // `st`, naming the step of node `id`.
   Status StepStatus(int id, const Status& st) const { return pipeline_.StepStatus(pipeline_.node(id).name, st); }
+
+  // Writes `file`'s staged copy from the value of the node it is made from.
+  Status WriteSideFile(const SideFile& file) {
+    const auto value = side_values_.find(file.node);
+    if (value == side_values_.end()) return Status::Internal("side file " + file.path + ": its value was not kept");
+    return StepStatus(file.node, file.write(*value->second, *context_.file_system, StagedPath(file.path)));
+  }
 
   // On an error: aborts every output not committed yet and removes the staged side files not
   // renamed yet, so that a failed run leaves them as they were. Returns `st` (for a cancelled

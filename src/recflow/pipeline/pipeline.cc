@@ -342,7 +342,7 @@ bool Pipeline::has_deferred() const {
   return std::any_of(nodes_.begin(), nodes_.end(), [](const Node& n) { return !n.deferred.empty(); });
 }
 
-Status Pipeline::AddSideFile(std::string path) {
+Status Pipeline::AddSideFile(std::string path, const PCollection& from, SideFileWriter write) {
   const std::string parent = std::filesystem::path(path).parent_path().string();
   if (!parent.empty()) {
     const Result<FileInfo> info = file_system_->GetTargetInfo(parent);
@@ -350,7 +350,7 @@ Status Pipeline::AddSideFile(std::string path) {
       return Status::NotFound("directory " + parent + " does not exist (create it before the run)");
     }
   }
-  side_files_.push_back(std::move(path));
+  side_files_.push_back(SideFile{std::move(path), from.node(), std::move(write)});
   return Status::OK();
 }
 

@@ -94,6 +94,18 @@ class PCollection {
   int node_ = -1;
 };
 
+/// Writes a side file (Pipeline::AddSideFile) to `path` on `file_system` from `value`, the value
+/// of the node the file is made from.
+using SideFileWriter =
+    std::function<Status(const SideInputValue& value, FileSystem& file_system, const std::string& path)>;
+
+/// A file a step writes besides its rows (Pipeline::AddSideFile).
+struct SideFile {
+  std::string path;  ///< where the run commits it
+  int node = -1;     ///< the node whose value it is made from
+  SideFileWriter write;
+};
+
 /// Options of a ParDo step.
 struct StepOptions {
   ErrorPolicy on_error;
@@ -180,13 +192,15 @@ class Pipeline {
   bool has_deferred() const;
 
   /// Declares a file a step writes besides its rows (a vocabulary file) as an output of the
-  /// run: the step writes StagedPath(path), which the runner commits over `path`
-  /// (dataset::FileCommit) once every output is committed and removes when the run fails or is interrupted (SIGTERM, SIGINT:
+  /// run, made from the value of `from` (a node some step takes as a side input): once every
+  /// stage ran, the runner calls `write` with that value, the run's file system and
+  /// StagedPath(path), and commits the staged file over `path` (dataset::FileCommit) once every
+  /// output is committed; it removes it when the run fails or is interrupted (SIGTERM, SIGINT:
   /// dataset::StagingRegistration), so such a run leaves no such file. NotFound when the file's
   /// directory does not exist (the run could not write it).
-  Status AddSideFile(std::string path);
+  Status AddSideFile(std::string path, const PCollection& from, SideFileWriter write);
   /// The files AddSideFile() declared.
-  const std::vector<std::string>& side_files() const { return side_files_; }
+  const std::vector<SideFile>& side_files() const { return side_files_; }
 
   /// The file system reads open their input on while the pipeline is built (for its schema):
   /// the one its runs' ExecContext has, so that the first pass reads the source opened then (a
@@ -211,7 +225,7 @@ class Pipeline {
 
   std::vector<Node> nodes_;
   Status status_;
-  std::vector<std::string> side_files_;
+  std::vector<SideFile> side_files_;
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
 };

@@ -329,9 +329,9 @@ TEST_F(PipelineTest, AWriteGoesThroughTheRunsFileSystemAndAFailedWriteLeavesNoth
 }
 
 TEST_F(PipelineTest, SideFilesAreCommittedOnTheContextsFileSystem) {
-  // The step has written the side file's staged name; the run renames it over the old file
-  // through ExecContext::file_system, so a rename that file system refuses fails the run, leaves
-  // the old file as it was and removes the staged one.
+  // The run writes the side file's staged name from the value it is made from and renames it
+  // over the old file, both through ExecContext::file_system, so a rename that file system
+  // refuses fails the run, leaves the old file as it was and removes the staged one.
   const std::string vocab = (dir_ / "words.vocab").string();
   std::ofstream(vocab) << "old\n";
   auto refusing = std::make_shared<FaultInjectingFileSystem>(LocalFileSystem::Instance());
@@ -339,13 +339,22 @@ TEST_F(PipelineTest, SideFilesAreCommittedOnTheContextsFileSystem) {
   context.file_system = refusing;
   for (const bool refuse : {true, false}) {
     SCOPED_TRACE(refuse ? "refused" : "committed");
-    std::ofstream(StagedPath(vocab)) << "new\n";
     if (refuse) refusing->FailNth(FsOperation::kRename, 1);
     const int64_t calls_before = refusing->calls();
     Pipeline p;
-    p.Write("write", p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10)),
-            FeatherSink(dir_ / (refuse ? "refused" : "out")));
-    ASSERT_TRUE(p.AddSideFile(vocab).ok());
+    PCollection rows = p.Create("rows", RowSchema(), MakeRows(RowSchema(), 10, 10));
+    PCollection count = p.CombineGlobally("count", rows, {Aggregate{"", *BuiltinCombiner("count_all"), "n"}});
+    StepOptions options;
+    options.side_inputs = {{"count", count}};
+    const auto pass =
+        MakeColumnDoFn({ColumnJob{"value", RowSchema()->field(2),
+                                  [](const std::shared_ptr<ArrayData>& column,
+                                     ProcessContext&) -> Result<std::shared_ptr<ArrayData>> { return column; }}});
+    p.Write("write", p.ParDo("passed", rows, pass, options), FeatherSink(dir_ / (refuse ? "refused" : "out")));
+    const SideFileWriter write = [](const SideInputValue& value, FileSystem& fs, const std::string& path) {
+      return fs.WriteSmallFile(path, "rows " + std::to_string(value.num_rows()) + "\n", false);
+    };
+    ASSERT_TRUE(p.AddSideFile(vocab, count, write).ok());
     auto result = RunPipeline(context, p, RunOptions::Defaults(), nullptr);
     EXPECT_GT(refusing->calls(), calls_before) << "the side file was not committed through the context's file system";
     std::ifstream in(vocab);
@@ -357,7 +366,7 @@ TEST_F(PipelineTest, SideFilesAreCommittedOnTheContextsFileSystem) {
       EXPECT_EQ(content, "old\n");
     } else {
       ASSERT_TRUE(result.ok()) << result.status().ToString();
-      EXPECT_EQ(content, "new\n");
+      EXPECT_EQ(content, "rows 1\n");
     }
   }
 }

@@ -1,4 +1,5 @@
-// A YAML pipeline run whose ExecContext's file system is the in-memory one reads and writes only there, and a
+// A YAML pipeline run whose ExecContext's file system is the in-memory one reads and writes only there (its
+// inputs, the files a step writes and reads back, a vocabulary side file, outputs, dead letters), and a
 // write_files step whose rename that file system refuses fails its row leaving no temporary file.
 #include <gtest/gtest.h>
 
@@ -19,9 +20,9 @@ namespace {
 const std::string kImages("\x00\x00\x08\x03\x00\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x02\x0a\x14\x1e\x28", 20);
 const std::string kLabels("\x00\x00\x08\x01\x00\x00\x00\x02\x03\x05", 10);
 
-// IDX images → PNG files under files/, their paths and labels as a CSV; a CSV table with one
-// record of too many fields, read with a schema file making `id` text → JSON Lines, that record to a
-// dead-letter file.
+// IDX images → PNG files under files/, read back and decoded; their paths and labels as a CSV, the
+// paths' vocabulary as a side file; a CSV table with one record of too many fields, read with a
+// schema file making `id` text → JSON Lines, that record to a dead-letter file.
 constexpr const char* kPipeline = R"(
 steps:
   - name: digits
@@ -29,6 +30,9 @@ steps:
   - text_template: {output: path, template: "png/{label}/{index}.png"}
   - encode_image: {column: image, format: png, output: png}
   - write_files: {dir: files, path: path, bytes: png}
+  - load_file: {column: path, base_dir: files, output: reread}
+  - decode_image: {column: reread, output: decoded}
+  - vocabulary: {column: path, file: paths.vocab}
   - select: [path, label]
   - write: {path: out/labels, format: csv, shards: 1}
   - name: table
@@ -81,6 +85,7 @@ TEST(RunFileSystemTest, APipelineOnTheInMemoryFileSystemReadsAndWritesOnlyThere)
   EXPECT_EQ(Text(*memory, "/mem/files/png/3/0.png").substr(1, 3), "PNG");
   EXPECT_EQ(Text(*memory, "/mem/out/labels/part-00000-of-00001.csv"),
             "path,label\npng/3/0.png,3\npng/5/1.png,5\n");
+  EXPECT_EQ(Text(*memory, "/mem/paths.vocab"), "png/3/0.png\npng/5/1.png\n");
   EXPECT_EQ(Text(*memory, "/mem/out/table/part-00000-of-00001.jsonl"),
             "{\"id\":\"1\",\"name\":\"a\"}\n{\"id\":\"3\",\"name\":\"c\"}\n");
   const std::string letters = Text(*memory, "/mem/bad.jsonl");

@@ -22,16 +22,20 @@ Result<const SideInputValue*> SideInputs::Get(std::string_view name) const {
                           (known.empty() ? "none" : known) + ")");
 }
 
-Result<std::shared_ptr<RecordBatch>> SideInputs::Singleton(std::string_view name) const {
-  ASSIGN_OR_RETURN(const SideInputValue* value, Get(name));
-  for (const auto& batch : value->batches) {
+Result<std::shared_ptr<RecordBatch>> SideInputValue::SingleRow(std::string_view name) const {
+  for (const auto& batch : batches) {
     if (batch->num_rows() > 0) {
-      if (value->num_rows() != 1) break;
+      if (num_rows() != 1) break;
       return batch;
     }
   }
-  return Status::InvalidArgument("side input '" + std::string(name) + "' has " + std::to_string(value->num_rows()) +
+  return Status::InvalidArgument("side input '" + std::string(name) + "' has " + std::to_string(num_rows()) +
                                  " rows; a single row was expected");
+}
+
+Result<std::shared_ptr<RecordBatch>> SideInputs::Singleton(std::string_view name) const {
+  ASSIGN_OR_RETURN(const SideInputValue* value, Get(name));
+  return value->SingleRow(name);
 }
 
 }  // namespace recflow::pipeline

@@ -19,6 +19,9 @@ struct SideInputValue {
   std::vector<std::shared_ptr<RecordBatch>> batches;
   /// Rows over all batches.
   int64_t num_rows() const;
+  /// The batch holding the only row (a global combine's result); InvalidArgument, naming the
+  /// value `name`, when there is not exactly one row.
+  Result<std::shared_ptr<RecordBatch>> SingleRow(std::string_view name) const;
 };
 
 /// The side inputs of one transform, by the name the transform gave each.

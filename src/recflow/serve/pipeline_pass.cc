@@ -28,7 +28,7 @@ Status CheckWritesNothing(const pipeline::Pipeline& p) {
       return Status::InvalidArgument("step '" + node.name + "' writes a dead-letter file" + why);
     }
   }
-  if (!p.side_files().empty()) return Status::InvalidArgument("the pipeline writes " + p.side_files()[0] + why);
+  if (!p.side_files().empty()) return Status::InvalidArgument("the pipeline writes " + p.side_files()[0].path + why);
   return Status::OK();
 }
 

@@ -53,7 +53,10 @@ TEST(PipelinePassTest, ServesTheOneUnreadStepOrTheOneNamedAndRefusesWhatItCannot
   EXPECT_NE(two.status().message().find("2 steps nothing reads ('even', 'also')"), std::string::npos)
       << two.status().ToString();
   EXPECT_EQ(*ChooseServedStep(*p, "also"), 2);
-  ASSERT_TRUE(p->AddSideFile("/tmp/recflow_pipeline_pass_test.vocab").ok());
+  const pipeline::SideFileWriter unused = [](const pipeline::SideInputValue&, FileSystem&, const std::string&) {
+    return Status::Internal("a refused pipeline writes nothing");
+  };
+  ASSERT_TRUE(p->AddSideFile("/tmp/recflow_pipeline_pass_test.vocab", PCollection(p.get(), 0), unused).ok());
   EXPECT_NE(ChooseServedStep(*p, "also").status().message().find("writes /tmp/recflow_pipeline_pass_test.vocab"),
             std::string::npos);
   auto letters = EvenIds(10);

@@ -34,6 +34,7 @@ class ArrowFormat final : public formats::FormatDescriptor {
   std::span<const std::string_view> aliases() const override { return kAliases; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   formats::ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const formats::SuffixRule> suffixes() const override { return kSuffixes; }
   bool carries_schema() const override { return true; }
   bool reads_compressed_files() const override { return false; }
   const formats::FormatSplitter* splitter() const override { return &splitter_; }
@@ -78,6 +79,10 @@ class ArrowFormat final : public formats::FormatDescriptor {
   static constexpr std::string_view kAliases[] = {"feather"};
   static constexpr formats::ContentKind kContents[] = {
       formats::ContentKind::kArrowFile, formats::ContentKind::kArrowStream, formats::ContentKind::kArrowLegacyStream};
+  static constexpr formats::SuffixRule kSuffixes[] = {{".arrow", formats::ContentKind::kArrowFile},
+                                                      {".feather", formats::ContentKind::kArrowFile},
+                                                      {".ipc", formats::ContentKind::kArrowFile},
+                                                      {".arrows", formats::ContentKind::kArrowStream}};
   static constexpr std::string_view kOutputNames[] = {"arrow", "feather"};
 };
 

@@ -22,11 +22,11 @@ namespace {
 using recflow::testing::BufferOf;
 
 /// The Arrow format's content checks, which OpenArrowSource's callers sniff with.
-formats::ContentSniffers ArrowSniffers() {
+formats::SniffRules ArrowSniffers() {
   static const ArrowFileSniffer file;
   static const ArrowStreamSniffer stream;
   static const formats::ContentSniffer* const sniffers[] = {&file, &stream};
-  return sniffers;
+  return {sniffers, {}};
 }
 
 /// `dictionary` (one dictionary column) with a list<utf8> column of two rows added.

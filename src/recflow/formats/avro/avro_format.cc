@@ -31,6 +31,7 @@ class AvroFormat final : public formats::FormatDescriptor {
   std::string_view name() const override { return "avro"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   formats::ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const formats::SuffixRule> suffixes() const override { return kSuffixes; }
   bool carries_schema() const override { return true; }
   bool reads_compressed_files() const override { return false; }
 
@@ -54,6 +55,7 @@ class AvroFormat final : public formats::FormatDescriptor {
   AvroSniffer sniffer_;
   const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kAvro};
+  static constexpr formats::SuffixRule kSuffixes[] = {{".avro", formats::ContentKind::kAvro}};
 };
 
 }  // namespace

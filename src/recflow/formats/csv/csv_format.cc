@@ -40,6 +40,7 @@ class CsvFormat final : public formats::FormatDescriptor {
   std::string_view name() const override { return "csv"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   formats::ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const formats::SuffixRule> suffixes() const override { return kSuffixes; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -80,6 +81,8 @@ class CsvFormat final : public formats::FormatDescriptor {
   CsvSniffer sniffer_;
   const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kCsv};
+  static constexpr formats::SuffixRule kSuffixes[] = {{".csv", formats::ContentKind::kCsv},
+                                                      {".tsv", formats::ContentKind::kCsv}};
   static constexpr std::string_view kOutputNames[] = {"csv"};
 };
 

@@ -38,6 +38,7 @@ class JsonlFormat final : public formats::FormatDescriptor {
   std::span<const std::string_view> aliases() const override { return kAliases; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   formats::ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const formats::SuffixRule> suffixes() const override { return kSuffixes; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -64,6 +65,9 @@ class JsonlFormat final : public formats::FormatDescriptor {
   const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr std::string_view kAliases[] = {"json"};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kJsonl};
+  static constexpr formats::SuffixRule kSuffixes[] = {{".jsonl", formats::ContentKind::kJsonl},
+                                                      {".ndjson", formats::ContentKind::kJsonl},
+                                                      {".json", formats::ContentKind::kJsonl}};
   static constexpr std::string_view kOutputNames[] = {"jsonl"};
 };
 

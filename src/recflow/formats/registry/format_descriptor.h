@@ -149,6 +149,9 @@ class FormatDescriptor {
   /// registered format's checks in priority order); empty when only its name or --from tells it.
   /// Their claims are of contents(), or kUnknown: the format is then found by the check itself.
   virtual ContentSniffers sniffers() const { return {}; }
+  /// The file-name suffixes that tell this format when the bytes do not (".tsv"), each with one
+  /// of contents(); a compression suffix after them (.gz) is ignored.
+  virtual std::span<const SuffixRule> suffixes() const { return {}; }
   /// True when files carry their own schema (Avro, Arrow): schema hints do not apply.
   virtual bool carries_schema() const { return false; }
   /// False when a gzip or zlib file around the format is refused (Avro and Arrow compress their

@@ -7,8 +7,10 @@ namespace recflow::formats {
 
 namespace {
 
-bool Contains(std::span<const std::string_view> words, std::string_view word) {
-  return std::find(words.begin(), words.end(), word) != words.end();
+template <typename T>
+
+bool Contains(std::span<const T> values, const T& value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
 }
 
 std::string Joined(const std::vector<std::string_view>& words) {
@@ -47,6 +49,16 @@ Status FormatRegistry::Register(std::unique_ptr<const FormatDescriptor> format) 
       return clash("the content " + std::string(ContentName(content)), other->name());
     }
   }
+  for (const SuffixRule& rule : format->suffixes()) {
+    if (!Contains<ContentKind>(format->contents(), rule.content)) {
+      return Status::InvalidArgument("format '" + std::string(format->name()) + "': its suffix " +
+                                     std::string(rule.suffix) + " names a content it does not read");
+    }
+    if (const FormatDescriptor* other = FindBySuffix(std::string(rule.suffix))) {
+      return clash("the suffix " + std::string(rule.suffix), other->name());
+    }
+  }
+  suffixes_.insert(suffixes_.end(), format->suffixes().begin(), format->suffixes().end());
   for (const ContentSniffer* sniffer : format->sniffers()) {
     const auto after = std::upper_bound(sniffers_.begin(), sniffers_.end(), sniffer->priority(),
                                         [](int priority, const ContentSniffer* s) { return priority < s->priority(); });
@@ -64,21 +76,20 @@ std::vector<const FormatDescriptor*> FormatRegistry::formats() const {
 
 const FormatDescriptor* FormatRegistry::FindByName(std::string_view word) const {
   for (const auto& format : formats_) {
-    if (format->name() == word || Contains(format->aliases(), word)) return format.get();
+    if (format->name() == word || Contains<std::string_view>(format->aliases(), word)) return format.get();
   }
   return nullptr;
 }
 
 const FormatDescriptor* FormatRegistry::FindByContent(ContentKind content) const {
   for (const auto& format : formats_) {
-    const std::span<const ContentKind> contents = format->contents();
-    if (std::find(contents.begin(), contents.end(), content) != contents.end()) return format.get();
+    if (Contains<ContentKind>(format->contents(), content)) return format.get();
   }
   return nullptr;
 }
 
 const FormatDescriptor* FormatRegistry::FindBySuffix(std::string_view name) const {
-  const ContentKind content = ContentFromSuffix(name);
+  const ContentKind content = ContentFromSuffix(name, suffixes_);
   return content == ContentKind::kUnknown ? nullptr : FindByContent(content);
 }
 
@@ -92,7 +103,7 @@ const FormatDescriptor* FormatRegistry::FindBySniffer(const ContentSniffer* snif
 
 const FormatDescriptor* FormatRegistry::FindOutput(std::string_view word) const {
   for (const auto& format : formats_) {
-    if (Contains(format->output_names(), word)) return format.get();
+    if (Contains<std::string_view>(format->output_names(), word)) return format.get();
   }
   return nullptr;
 }
@@ -126,7 +137,7 @@ Result<const FormatDescriptor*> FormatRegistry::ParseOutputFormat(std::string_vi
 Result<DetectedFile> FormatRegistry::Detect(const std::string& path, const FormatDescriptor* forced,
                                             FileSystem& fs) const {
   DetectedFile detected;
-  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path, sniffers_, fs));
+  ASSIGN_OR_RETURN(detected.sniffed, SniffFile(path, sniff_rules(), fs));
   detected.rereadable = IsRegularFile(fs, path);
   const Sniffed& sniffed = detected.sniffed;
   if (forced != nullptr) {

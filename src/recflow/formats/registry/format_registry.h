@@ -18,7 +18,8 @@ namespace recflow::formats {
 /// are read-only and thread-safe once registration is done.
 class FormatRegistry {
  public:
-  /// Adds `format`. AlreadyExists when one of its words, output words or contents is taken.
+  /// Adds `format`. AlreadyExists when one of its words, output words, contents or suffixes is
+  /// taken; InvalidArgument for a suffix of a content it does not read.
   Status Register(std::unique_ptr<const FormatDescriptor> format);
 
   /// Every registered format, in registration order.
@@ -27,13 +28,13 @@ class FormatRegistry {
   const FormatDescriptor* FindByName(std::string_view word) const;
   /// The format that reads `content`; nullptr for unknown, foreign and unclaimed contents.
   const FormatDescriptor* FindByContent(ContentKind content) const;
-  /// The format a file name's suffix implies (ContentFromSuffix), nullptr when none.
+  /// The format a file name's suffix implies (a registered format's suffixes()), nullptr when none.
   const FormatDescriptor* FindBySuffix(std::string_view name) const;
   /// The format whose sniffers() hold `sniffer`; nullptr when none.
   const FormatDescriptor* FindBySniffer(const ContentSniffer* sniffer) const;
   /// Every registered format's content checks, sorted by priority (registration order among
-  /// equals): what Detect sniffs with.
-  ContentSniffers sniffers() const { return sniffers_; }
+  /// equals), and suffixes: what Detect sniffs with.
+  SniffRules sniff_rules() const { return {sniffers_, suffixes_}; }
   /// The format whose output_names() hold `word`; nullptr when none.
   const FormatDescriptor* FindOutput(std::string_view word) const;
   /// Every input word (names, then aliases, format by format), for help and checks.
@@ -47,7 +48,7 @@ class FormatRegistry {
   /// An output word (--to, a write step's `format:`); InvalidArgument listing the words otherwise.
   Result<const FormatDescriptor*> ParseOutputFormat(std::string_view word) const;
 
-  /// Sniffs `path` on `fs` with sniffers() (SniffFile: standard input "-" and pipes are peeked,
+  /// Sniffs `path` on `fs` with sniff_rules() (SniffFile: standard input "-" and pipes are peeked,
   /// then still read from their first byte) and decides its format: `forced` unless it is null
   /// (--from), else the format whose check claimed the content (FindBySniffer), else the one that
   /// reads the content (FindByContent; an empty input with no telling suffix is read by the format
@@ -61,6 +62,7 @@ class FormatRegistry {
  private:
   std::vector<std::unique_ptr<const FormatDescriptor>> formats_;
   std::vector<const ContentSniffer*> sniffers_;
+  std::vector<SuffixRule> suffixes_;
 };
 
 }  // namespace recflow::formats

@@ -32,14 +32,19 @@ class MagicSniffer final : public ContentSniffer {
   Certainty certainty_;
 };
 
-/// A descriptor with the words, contents and content checks a test gives it; it opens nothing.
+/// A descriptor with the words, contents, content checks and suffixes a test gives it; it opens nothing.
 class TestFormat final : public FormatDescriptor {
  public:
   TestFormat(std::string_view name, std::vector<std::string_view> aliases, std::vector<ContentKind> contents,
              std::vector<std::string_view> outputs = {}, bool compressed = true,
-             std::vector<std::shared_ptr<const ContentSniffer>> sniffers = {})
-      : name_(name), aliases_(std::move(aliases)), contents_(std::move(contents)), outputs_(std::move(outputs)),
-        compressed_(compressed), owned_sniffers_(std::move(sniffers)) {
+             std::vector<std::shared_ptr<const ContentSniffer>> sniffers = {}, std::vector<SuffixRule> suffixes = {})
+      : name_(name),
+        aliases_(std::move(aliases)),
+        contents_(std::move(contents)),
+        outputs_(std::move(outputs)),
+        compressed_(compressed),
+        owned_sniffers_(std::move(sniffers)),
+        suffixes_(std::move(suffixes)) {
     for (const auto& sniffer : owned_sniffers_) sniffers_.push_back(sniffer.get());
   }
 
@@ -47,6 +52,7 @@ class TestFormat final : public FormatDescriptor {
   std::span<const std::string_view> aliases() const override { return aliases_; }
   std::span<const ContentKind> contents() const override { return contents_; }
   ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const SuffixRule> suffixes() const override { return suffixes_; }
   bool reads_compressed_files() const override { return compressed_; }
   std::span<const std::string_view> output_names() const override { return outputs_; }
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(const ReadSettings&) const override {
@@ -62,23 +68,27 @@ class TestFormat final : public FormatDescriptor {
   bool compressed_;
   std::vector<std::shared_ptr<const ContentSniffer>> owned_sniffers_;
   std::vector<const ContentSniffer*> sniffers_;
+  std::vector<SuffixRule> suffixes_;
 };
 
 FormatRegistry TwoFormats() {
   FormatRegistry registry;
-  EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("records", std::vector<std::string_view>{"recs"},
-                                                             std::vector<ContentKind>{ContentKind::kTfrecord, ContentKind::kEmpty},
-                                                             std::vector<std::string_view>{"records"}, true,
-                                                             std::vector<std::shared_ptr<const ContentSniffer>>{
-                                                                 std::make_shared<MagicSniffer>(
-                                                                     "REC1", ContentKind::kTfrecord, 100)}))
+  EXPECT_TRUE(registry
+                  .Register(std::make_unique<TestFormat>(
+                      "records", std::vector<std::string_view>{"recs"},
+                      std::vector<ContentKind>{ContentKind::kTfrecord, ContentKind::kEmpty},
+                      std::vector<std::string_view>{"records"}, true,
+                      std::vector<std::shared_ptr<const ContentSniffer>>{
+                          std::make_shared<MagicSniffer>("REC1", ContentKind::kTfrecord, 100)},
+                      std::vector<SuffixRule>{{".tfrecord", ContentKind::kTfrecord}, {".rec", ContentKind::kTfrecord}}))
                   .ok());
-  EXPECT_TRUE(registry.Register(std::make_unique<TestFormat>("blocks", std::vector<std::string_view>{},
-                                                             std::vector<ContentKind>{ContentKind::kAvro},
-                                                             std::vector<std::string_view>{}, /*compressed=*/false,
-                                                             std::vector<std::shared_ptr<const ContentSniffer>>{
-                                                                 std::make_shared<MagicSniffer>(
-                                                                     "BLK1", ContentKind::kAvro, 300)}))
+  EXPECT_TRUE(registry
+                  .Register(std::make_unique<TestFormat>(
+                      "blocks", std::vector<std::string_view>{}, std::vector<ContentKind>{ContentKind::kAvro},
+                      std::vector<std::string_view>{}, /*compressed=*/false,
+                      std::vector<std::shared_ptr<const ContentSniffer>>{
+                          std::make_shared<MagicSniffer>("BLK1", ContentKind::kAvro, 300)},
+                      std::vector<SuffixRule>{{".avro", ContentKind::kAvro}}))
                   .ok());
   return registry;
 }
@@ -95,6 +105,8 @@ TEST(FormatRegistryTest, LooksUpByWordContentSuffixAndOutputWord) {
   EXPECT_EQ(registry.FindBySuffix("x/part-0.tfrecord.gz"), records);
   EXPECT_EQ(registry.FindBySuffix("data_tfrecord-00000-of-00002.gz"), nullptr);
   EXPECT_EQ(registry.FindBySuffix("a.avro")->name(), "blocks");
+  EXPECT_EQ(registry.FindBySuffix("a.rec.gz"), records) << "a suffix only its descriptor declares";
+  EXPECT_EQ(registry.FindBySuffix("a.csv"), nullptr) << "no registered format declares .csv";
   EXPECT_EQ(registry.FindOutput("records"), records);
   EXPECT_EQ(registry.FindOutput("blocks"), nullptr);
   EXPECT_EQ(registry.input_words(), (std::vector<std::string_view>{"records", "recs", "blocks"}));
@@ -122,6 +134,15 @@ TEST(FormatRegistryTest, RefusesATakenWordOutputWordOrContent) {
   EXPECT_EQ(output.message(), "format other: the output word 'records' is taken by format records");
   Status content = registry.Register(std::make_unique<TestFormat>("other", Words{}, Contents{ContentKind::kAvro}));
   EXPECT_EQ(content.message(), "format other: the content Avro is taken by format blocks");
+  Status suffix = registry.Register(std::make_unique<TestFormat>(
+      "other", Words{}, Contents{ContentKind::kCsv}, Words{}, true,
+      std::vector<std::shared_ptr<const ContentSniffer>>{}, std::vector<SuffixRule>{{".rec", ContentKind::kCsv}}));
+  EXPECT_EQ(suffix.message(), "format other: the suffix .rec is taken by format records");
+  Status foreign = registry.Register(std::make_unique<TestFormat>(
+      "other", Words{}, Contents{ContentKind::kCsv}, Words{}, true,
+      std::vector<std::shared_ptr<const ContentSniffer>>{}, std::vector<SuffixRule>{{".txt", ContentKind::kJsonl}}));
+  EXPECT_EQ(foreign.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(foreign.message(), "format 'other': its suffix .txt names a content it does not read");
   EXPECT_EQ(registry.formats().size(), 2u);
 }
 
@@ -156,14 +177,16 @@ TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
                                                              std::vector<ContentKind>{}, std::vector<std::string_view>{},
                                                              true, std::vector<std::shared_ptr<const ContentSniffer>>{early}))
                   .ok());
-  ASSERT_TRUE(registry.Register(std::make_unique<TestFormat>("guess", std::vector<std::string_view>{},
-                                                             std::vector<ContentKind>{}, std::vector<std::string_view>{},
-                                                             true, std::vector<std::shared_ptr<const ContentSniffer>>{guess}))
+  ASSERT_TRUE(registry
+                  .Register(std::make_unique<TestFormat>(
+                      "guess", std::vector<std::string_view>{}, std::vector<ContentKind>{ContentKind::kCsv},
+                      std::vector<std::string_view>{}, true, std::vector<std::shared_ptr<const ContentSniffer>>{guess},
+                      std::vector<SuffixRule>{{".csv", ContentKind::kCsv}}))
                   .ok());
-  ASSERT_EQ(registry.sniffers().size(), 3u);
-  EXPECT_EQ(registry.sniffers()[0], early.get());
-  EXPECT_EQ(registry.sniffers()[1], late.get());
-  EXPECT_EQ(registry.sniffers()[2], guess.get());
+  ASSERT_EQ(registry.sniff_rules().checks.size(), 3u);
+  EXPECT_EQ(registry.sniff_rules().checks[0], early.get());
+  EXPECT_EQ(registry.sniff_rules().checks[1], late.get());
+  EXPECT_EQ(registry.sniff_rules().checks[2], guess.get());
   testing::ScratchDir dir;
   // Both checks hold: the earlier one decides, though it was registered after the later one.
   const std::string ab = dir.File("ab-00000-of-00001");
@@ -181,7 +204,7 @@ TEST(FormatRegistryTest, RunsTheRegisteredChecksInPriorityOrder) {
   std::ofstream(csv) << "G";
   EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().format->name(), "guess");
   EXPECT_EQ(registry.Detect(a, nullptr).ValueOrDie().sniffed.certainty, Certainty::kGuess);
-  const Sniffed by_name = SniffFile(csv, registry.sniffers()).ValueOrDie();
+  const Sniffed by_name = SniffFile(csv, registry.sniff_rules()).ValueOrDie();
   EXPECT_EQ(by_name.content, ContentKind::kCsv);
   EXPECT_EQ(by_name.certainty, Certainty::kSuffix);
 }

@@ -60,11 +60,11 @@ class PrefixedInputStream final : public InputStream {
 };
 
 /// The content check the reader sniffs with: a TFRecord header decides before a codec's magic (a
-/// first record's length can look like a zlib header).
-formats::ContentSniffers ReaderSniffers() {
+/// first record's length can look like a zlib header). No suffixes: only the codec is asked.
+formats::SniffRules ReaderSniffers() {
   static const TfrecordSniffer sniffer;
   static const formats::ContentSniffer* const sniffers[] = {&sniffer};
-  return sniffers;
+  return {sniffers, {}};
 }
 
 /// The codec of an input whose first bytes are `head`, as formats::Sniff finds it (the one

@@ -56,6 +56,7 @@ class TfrecordFormat final : public formats::FormatDescriptor {
   std::string_view name() const override { return "tfrecord"; }
   std::span<const formats::ContentKind> contents() const override { return kContents; }
   formats::ContentSniffers sniffers() const override { return sniffers_; }
+  std::span<const formats::SuffixRule> suffixes() const override { return kSuffixes; }
 
   Result<std::shared_ptr<const FormatReadOptions>> ParseReadOptions(
       const formats::ReadSettings& settings) const override {
@@ -99,6 +100,9 @@ class TfrecordFormat final : public formats::FormatDescriptor {
   TfrecordSniffer sniffer_;
   const formats::ContentSniffer* sniffers_[1] = {&sniffer_};
   static constexpr formats::ContentKind kContents[] = {formats::ContentKind::kTfrecord, formats::ContentKind::kEmpty};
+  static constexpr formats::SuffixRule kSuffixes[] = {{".tfrecord", formats::ContentKind::kTfrecord},
+                                                      {".tfrecords", formats::ContentKind::kTfrecord},
+                                                      {".tfr", formats::ContentKind::kTfrecord}};
   static constexpr std::string_view kOutputNames[] = {"tfrecord"};
   static constexpr formats::OwnWriteKey kOwnWriteKeys[] = {{"decimals", "string"}};
 };

@@ -1,13 +1,13 @@
-// Vocabulary files: line-oriented text through the core file streams.
+// Vocabulary files: line-oriented text on a FileSystem.
 #include "recflow/ops/columns/vocabulary_file.h"
 
-#include "recflow/core/io.h"
 #include "recflow/columnar/value_formatting.h"
 #include "recflow/columnar/value_parsing.h"
 
 namespace recflow::ops {
 
-Status WriteVocabularyFile(const std::string& path, const Vocabulary& vocab, bool with_counts) {
+Status WriteVocabularyFile(FileSystem& file_system, const std::string& path, const Vocabulary& vocab,
+                           bool with_counts) {
   if (with_counts && vocab.counts().size() != vocab.values().size()) {
     return Status::InvalidArgument("vocabulary file " + path + ": the vocabulary has no counts");
   }
@@ -24,13 +24,11 @@ Status WriteVocabularyFile(const std::string& path, const Vocabulary& vocab, boo
     text += value;
     text += '\n';
   }
-  ASSIGN_OR_RETURN(auto out, FileOutputStream::Open(path));
-  RETURN_NOT_OK(out->Write(text.data(), static_cast<int64_t>(text.size())));
-  return out->Close();
+  return file_system.WriteSmallFile(path, text, /*sync=*/false);
 }
 
-Result<Vocabulary> ReadVocabularyFile(const std::string& path, bool with_counts) {
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, ReadWholeFile(path));
+Result<Vocabulary> ReadVocabularyFile(FileSystem& file_system, const std::string& path, bool with_counts) {
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, file_system.ReadWholeFile(path));
   std::string_view text = data->view();
   std::vector<std::string> values;
   std::vector<int64_t> counts;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "recflow/columnar/validate.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/ops/columns/columns_test_util_internal.h"
 #include "recflow/ops/columns/hash_bucket.h"
 #include "recflow/ops/columns/one_hot.h"
@@ -118,34 +119,35 @@ TEST(ApplyVocabularyTest, IdsOovBucketsAndDefaults) {
 
 TEST(VocabularyFileTest, RoundTrips) {
   recflow::testing::ScratchDir dir;
+  FileSystem& fs = *LocalFileSystem::Instance();
   VocabularyCounter counter;
   ASSERT_TRUE(counter.Add(*Strings({"b", "", "a b", "b"})).ok());
   const Vocabulary vocab = *counter.Finish();
   const std::string plain = dir.File("vocab.txt");
-  ASSERT_TRUE(WriteVocabularyFile(plain, vocab).ok());
+  ASSERT_TRUE(WriteVocabularyFile(fs, plain, vocab).ok());
   std::ifstream in(plain, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_EQ(text.str(), "b\n\na b\n");
-  auto read = ReadVocabularyFile(plain);
+  auto read = ReadVocabularyFile(fs, plain);
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(read->values(), vocab.values());
   EXPECT_TRUE(read->counts().empty());
   EXPECT_EQ(read->Lookup("a b"), 2);
 
   const std::string counted = dir.File("counts.txt");
-  ASSERT_TRUE(WriteVocabularyFile(counted, vocab, true).ok());
-  auto read_counts = ReadVocabularyFile(counted, true);
+  ASSERT_TRUE(WriteVocabularyFile(fs, counted, vocab, true).ok());
+  auto read_counts = ReadVocabularyFile(fs, counted, true);
   ASSERT_TRUE(read_counts.ok());
   EXPECT_EQ(read_counts->values(), vocab.values());
   EXPECT_EQ(read_counts->counts(), vocab.counts());
-  EXPECT_FALSE(ReadVocabularyFile(plain, true).ok());
+  EXPECT_FALSE(ReadVocabularyFile(fs, plain, true).ok());
 
   auto bad = Vocabulary::Make({"two\nlines"});
   ASSERT_TRUE(bad.ok());
-  EXPECT_FALSE(WriteVocabularyFile(dir.File("bad.txt"), *bad).ok());
+  EXPECT_FALSE(WriteVocabularyFile(fs, dir.File("bad.txt"), *bad).ok());
   std::ofstream(dir.File("dup.txt")) << "x\r\ny\nx";
-  auto dup = ReadVocabularyFile(dir.File("dup.txt"));
+  auto dup = ReadVocabularyFile(fs, dir.File("dup.txt"));
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(dup.status().ToString().find("dup.txt"), std::string::npos);
 }

@@ -8,7 +8,6 @@
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
-#include "recflow/core/io.h"
 #include "recflow/ops/image/element_random.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/ops/image/normalize.h"
@@ -118,7 +117,7 @@ Result<Image> WidenTo16(const Image& image, const image::ImageAllocator& allocat
 }  // namespace
 
 Result<std::shared_ptr<ArrayData>> LoadFiles(const std::shared_ptr<ArrayData>& paths, const std::string& base_dir,
-                                             RowErrors& errors) {
+                                             FileSystem& file_system, RowErrors& errors) {
   RETURN_NOT_OK(CheckBinary(paths, "LoadFiles"));
   BinaryArray names(paths);
   BinaryBuilder builder;
@@ -127,7 +126,8 @@ Result<std::shared_ptr<ArrayData>> LoadFiles(const std::shared_ptr<ArrayData>& p
     if (!base_dir.empty() && path.is_relative()) path = std::filesystem::path(base_dir) / path;
     // Read straight into the column: no buffer per file, no copy; a file that cannot fit in
     // the column's 2 GiB is refused before it is read.
-    auto size = AppendWholeFile(path.string(), builder.value_data(), kMaxInt32Offset - builder.value_data_length());
+    auto size =
+        file_system.AppendWholeFile(path.string(), builder.value_data(), kMaxInt32Offset - builder.value_data_length());
     if (!size.ok()) return size.status().WithFile(path.string());
     return WrittenBytes{*size};
   });

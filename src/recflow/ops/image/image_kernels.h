@@ -14,6 +14,7 @@
 #include <string>
 
 #include "recflow/columnar/array_data.h"
+#include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/image/image_codec.h"
 #include "recflow/ops/image/geometry.h"
@@ -23,10 +24,11 @@
 namespace recflow::ops {
 
 /// Reads the file named by each row of `paths` (utf8 or binary), relative paths resolved
-/// under `base_dir` when it is not empty. Output: binary column of the files' bytes. A
+/// under `base_dir` when it is not empty, on `file_system` (the run's). Output: binary column of
+/// the files' bytes, read straight into it. A
 /// missing or unreadable file is a row error naming the path.
 Result<std::shared_ptr<ArrayData>> LoadFiles(const std::shared_ptr<ArrayData>& paths, const std::string& base_dir,
-                                             RowErrors& errors);
+                                             FileSystem& file_system, RowErrors& errors);
 
 /// Decodes each row of `encoded` (binary: JPEG or PNG bytes) into an image column
 /// (ImageType). Its sample type is uint16 when options.keep_16bit (8-bit images are widened

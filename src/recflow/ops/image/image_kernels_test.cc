@@ -9,6 +9,9 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/builder.h"
+#include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/local_filesystem.h"
+#include "recflow/core/memory_filesystem.h"
 #include "recflow/ops/image/image_column.h"
 #include "recflow/formats/image/image_test_util.h"
 #include "recflow/testing/testdata.h"
@@ -114,7 +117,7 @@ TEST(ImageKernelsTest, LoadDecodeEncodeChainWithRowErrors) {
 
   RowErrors errors;
   auto files = LoadFiles(Strings({"a.png", nullptr, "missing.png", "junk.png", dir.File("b.png").c_str()}),
-                         dir.path().string(), errors);
+                         dir.path().string(), *LocalFileSystem::Instance(), errors);
   ASSERT_TRUE(files.ok()) << files.status().ToString();
   ASSERT_EQ(errors.errors().size(), 1u);
   EXPECT_EQ(errors.errors()[0].row, 2);
@@ -147,6 +150,32 @@ TEST(ImageKernelsTest, LoadDecodeEncodeChainWithRowErrors) {
   EXPECT_TRUE(encode_errors.empty());
   EXPECT_EQ(image::Sniff({reinterpret_cast<const uint8_t*>(BinaryArray(*jpeg).GetView(0).data()), 3}),
             image::ImageFormat::kJpeg);
+}
+
+TEST(ImageKernelsTest, LoadFilesReadsThroughTheRunsFileSystemAndAFailedReadLeavesNoBytes) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectory("/imgs").ok());
+  ASSERT_TRUE(memory->WriteSmallFile("/imgs/a", "AAAA", false).ok());
+  ASSERT_TRUE(memory->WriteSmallFile("/imgs/b", "BBBBBB", false).ok());
+  ASSERT_TRUE(memory->WriteSmallFile("/c", "CC", false).ok());
+  FaultInjectingFileSystem faults(memory);
+  // "a" takes two reads (its 4 bytes, then the end); the 4th read is the one after b's 6 bytes
+  // were appended to the column: they must be taken back.
+  faults.FailNth(FsOperation::kRead, 4);
+
+  RowErrors errors;
+  auto files = LoadFiles(Strings({"a", "b", "/c"}), "/imgs", faults, errors);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_TRUE(faults.fired());
+  ASSERT_EQ(errors.errors().size(), 1u);
+  EXPECT_EQ(errors.errors()[0].row, 1);
+  EXPECT_NE(errors.errors()[0].status.ToString().find("/imgs/b"), std::string::npos)
+      << errors.errors()[0].status.ToString();
+  BinaryArray bytes(*files);
+  EXPECT_EQ(bytes.GetView(0), "AAAA");
+  EXPECT_TRUE(bytes.IsNull(1));
+  EXPECT_EQ(bytes.GetView(2), "CC");
+  EXPECT_EQ((*files)->buffers[2]->size(), 6) << "the failed file's bytes stay out of the column";
 }
 
 TEST(ImageKernelsTest, DecodeKeeping16BitWidens8BitImages) {
