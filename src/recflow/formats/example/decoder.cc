@@ -100,8 +100,9 @@ class DecoderImpl {
       NameTable& table = is_lists ? feature_lists_ : context_;
       size_t& position = is_lists ? list_position : context_position;
       return msg::ForEachMapEntry(map, &entry_values_, [&](Span key, const std::vector<Span>& values) {
-        const int index = table.Find(key.view(), position++);
+        const int index = table.Find(key.view(), position++);  // column names are valid UTF-8
         if (index < 0) {
+          RETURN_NOT_OK(msg::CheckKey(key));
           for (const Span& v : values) {
             Status st = is_lists ? msg::ValidateFeatureList(v, msg::kDepthFeatureList)
                                  : msg::ValidateFeature(v, msg::kDepthContextFeature);

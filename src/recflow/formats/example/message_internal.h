@@ -122,7 +122,9 @@ Status CheckKey(Span key);
 
 /// Calls fn(key, values) for each entry of a Features or FeatureLists message `map` in wire
 /// order; `values` (scratch, reused) holds the entry's value messages in order (several when
-/// the value field repeats: they merge). A missing key is "". Values are not validated here.
+/// the value field repeats: they merge). A missing key is "". Values are not validated here,
+/// nor is the key handed to fn (the last of the entry): fn must CheckKey() it unless it is
+/// known to be valid UTF-8 (equal to a column name). Earlier keys of the entry are checked.
 template <typename Fn>
 Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
   wire::Reader r(map);
@@ -136,6 +138,7 @@ Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
     Span entry;
     if (!r.ReadLengthDelimited(&entry)) return Status::DataError("malformed map of features: truncated entry");
     Span key{entry.begin, entry.begin};
+    bool has_key = false;
     values->clear();
     wire::Reader e(entry);
     while (!e.done()) {
@@ -143,8 +146,9 @@ Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
       if (!e.NextTag(&etag)) return Status::DataError("malformed map entry: bad tag");
       Span s;
       if (etag == kEntryKey) {
+        if (has_key) RETURN_NOT_OK(CheckKey(key));  // every occurrence, as libprotobuf validates each read
         if (!e.ReadLengthDelimited(&key)) return Status::DataError("malformed map entry: truncated key");
-        RETURN_NOT_OK(CheckKey(key));  // every occurrence, as libprotobuf validates each read
+        has_key = true;
       } else if (etag == kEntryValue) {
         if (!e.ReadLengthDelimited(&s)) return Status::DataError("malformed map entry: truncated value");
         values->push_back(s);

@@ -45,7 +45,7 @@ bool ValueSink::Fits(FeatureKind kind) const {
 }
 
 Status ValueSink::AppendList(Span list, int depth) {
-  if (!Fits(kind_)) [[unlikely]] {
+  if (!fits_) [[unlikely]] {
     int64_t n;
     RETURN_NOT_OK(msg::ScanList(kind_, list, depth, &n));
     skipped_ += n;
@@ -55,32 +55,42 @@ Status ValueSink::AppendList(Span list, int depth) {
 }
 
 template <typename T>
-Status ValueSink::AppendInts(Span run, int64_t count) {
-  T* out;
-  RETURN_NOT_OK(static_cast<NumericBuilder<T>*>(leaf_)->AppendUninitialized(count, &out));
-  const uint8_t* p = run.begin;
-  for (int64_t i = 0; i < count; ++i) {
-    const auto v = static_cast<int64_t>(wire::DecodeVarintUnchecked(p));
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int64_t>) {
-      if (!InRange<T>(v) && bad_value_ == BadValue::kNone) [[unlikely]] {
-        bad_value_ = BadValue::kRange;
-        bad_int_ = v;
-      }
+T ValueSink::FromInt64(uint64_t raw) {
+  const auto v = static_cast<int64_t>(raw);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int64_t>) {
+    if (!InRange<T>(v) && bad_value_ == BadValue::kNone) [[unlikely]] {
+      bad_value_ = BadValue::kRange;
+      bad_int_ = v;
     }
-    out[i] = static_cast<T>(v);
   }
+  return static_cast<T>(v);
+}
+
+template <typename T>
+Status ValueSink::AppendInts(Span run, int64_t count) {
+  auto* b = static_cast<NumericBuilder<T>*>(leaf_);
+  const uint8_t* p = run.begin;
+  if (count == 1) return b->Append(FromInt64<T>(wire::DecodeVarintUnchecked(p)));  // inline, for scalars
+  T* out;
+  RETURN_NOT_OK(b->AppendUninitialized(count, &out));
+  for (int64_t i = 0; i < count; ++i) out[i] = FromInt64<T>(wire::DecodeVarintUnchecked(p));
   return Status::OK();
 }
 
 template <typename T>
 Status ValueSink::AppendFloats(Span run, int64_t count) {
+  auto* b = static_cast<NumericBuilder<T>*>(leaf_);
+  float f;
+  if (count == 1) {  // inline, for scalars
+    std::memcpy(&f, run.begin, 4);
+    return b->Append(static_cast<T>(f));
+  }
   T* out;
-  RETURN_NOT_OK(static_cast<NumericBuilder<T>*>(leaf_)->AppendUninitialized(count, &out));
+  RETURN_NOT_OK(b->AppendUninitialized(count, &out));
   if constexpr (std::is_same_v<T, float>) {
     std::memcpy(out, run.begin, static_cast<size_t>(count) * 4);
   } else {
     for (int64_t i = 0; i < count; ++i) {
-      float f;
       std::memcpy(&f, run.begin + 4 * i, 4);
       out[i] = f;
     }
@@ -157,12 +167,12 @@ Status ValueSink::AppendRun(Span run, int64_t count) {
   }
 }
 
-Status ValueSink::EndFeature() const {
+Status ValueSink::FeatureError() const {
   if (count() == 0) return Status::OK();
   if (leaf_->length() + skipped_ > kMaxInt32Offset) {
     return Status::DataError("the column would exceed 2^31-1 values in one batch");
   }
-  if (!Fits(kind_)) {
+  if (!fits_) {
     return Status::TypeError(std::string(FeatureKindName(kind_)) + " values cannot be stored in a " +
                              TypeIdName(id_) + " column");
   }

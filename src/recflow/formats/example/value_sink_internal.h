@@ -34,6 +34,7 @@ class ValueSink {
     if (kind == kind_) return;
     if (kind_ != FeatureKind::kNone) leaf_->Truncate(start_);
     kind_ = kind;
+    fits_ = Fits(kind);
     ClearValues();
   }
   /// Validates a list message of the current kind at `depth` and appends its values.
@@ -44,7 +45,12 @@ class ValueSink {
   /// kind that does not convert (TypeError), the first integer out of range (TypeError) or
   /// BytesList value that is not UTF-8 for a utf8 column (DataError), the data bytes' int32
   /// capacity (DataError). An empty list always fits.
-  Status EndFeature() const;
+  Status EndFeature() const {
+    if (fits_ && bad_value_ == BadValue::kNone && !bytes_overflow_ && leaf_->length() <= kMaxInt32Offset) [[likely]] {
+      return Status::OK();
+    }
+    return FeatureError();
+  }
 
  private:
   void ClearValues() {
@@ -53,6 +59,10 @@ class ValueSink {
     bytes_overflow_ = false;
   }
   bool Fits(FeatureKind kind) const;
+  Status FeatureError() const;
+  /// An Int64List value as T, noting the first one out of T's range.
+  template <typename T>
+  T FromInt64(uint64_t raw);
   template <typename T>
   Status AppendInts(wire::Span run, int64_t count);
   template <typename T>
@@ -65,6 +75,7 @@ class ValueSink {
   ArrayBuilder* leaf_;
   TypeId id_;
   FeatureKind kind_ = FeatureKind::kNone;
+  bool fits_ = false;  ///< whether kind_'s values convert to the leaf type
   int64_t start_ = 0;    ///< leaf length when the Feature began
   int64_t skipped_ = 0;  ///< values validated, not appended (a kind that does not fit, data past int32)
   BadValue bad_value_ = BadValue::kNone;
