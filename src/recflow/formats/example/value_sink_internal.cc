@@ -109,6 +109,7 @@ Status ValueSink::AppendBytes(const uint8_t* data, int64_t n) {
 }
 
 Status ValueSink::AppendRun(Span run, int64_t count) {
+  if (count == 0) return Status::OK();  // an empty packed run
   char buf[32];
   switch (kind_) {
     case FeatureKind::kInt64List:
