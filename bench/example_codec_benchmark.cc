@@ -1,11 +1,16 @@
-// Benchmarks tf.Example decode into columns and encode from columns against libprotobuf's generated messages, on
-// TensorFlow-written mnist and taxi records.
+// Benchmarks tf.Example / SequenceExample decode into columns and encode from columns against libprotobuf's
+// generated messages (its two fastest uses), on every TFX file of the shared testdata and a map-heavy Example set.
 #include <benchmark/benchmark.h>
 #include <google/protobuf/arena.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "example.pb.h"
@@ -20,46 +25,115 @@ namespace {
 
 using example::RecordType;
 
-// The records of one file, with what every benchmark needs prepared outside the timed loop.
+// The records of one corpus, with what every benchmark needs prepared outside the timed loop.
 struct Corpus {
+  RecordType type = RecordType::kExample;
   std::vector<std::string> records;
   int64_t bytes = 0;
-  SchemaPtr schema;                       // inferred from every record
-  std::shared_ptr<RecordBatch> batch;     // every record, decoded by recflow
-  std::vector<oracle::Example> messages;  // every record, parsed by libprotobuf
+  SchemaPtr schema;                    // inferred from every record
+  std::shared_ptr<RecordBatch> batch;  // every record, decoded by recflow
 };
 
-Result<std::unique_ptr<Corpus>> ReadCorpus(const std::string& path) {
+// The message class libprotobuf parses a record of `type` into.
+template <typename Message>
+bool ParsesAs(RecordType type) {
+  return std::is_same_v<Message, oracle::SequenceExample> == (type == RecordType::kSequenceExample);
+}
+
+// Infers the schema, decodes every record once and checks that libprotobuf parses each.
+Result<std::unique_ptr<Corpus>> Prepare(RecordType type, std::vector<std::string> records) {
   auto corpus = std::make_unique<Corpus>();
-  ASSIGN_OR_RETURN(auto reader, tfrecord::RecordReader::Open(path, tfrecord::ReaderOptions::Defaults()));
-  example::SchemaInferrer inferrer(RecordType::kExample);
-  std::string_view record;
-  while (true) {
-    ASSIGN_OR_RETURN(bool more, reader->Next(&record));
-    if (!more) break;
-    RETURN_NOT_OK(inferrer.Observe(record));
-    corpus->records.emplace_back(record);
-    corpus->bytes += static_cast<int64_t>(record.size());
+  corpus->type = type;
+  corpus->records = std::move(records);
+  example::SchemaInferrer inferrer(type);
+  for (const std::string& r : corpus->records) {
+    RETURN_NOT_OK(inferrer.Observe(r));
+    corpus->bytes += static_cast<int64_t>(r.size());
+    const bool parsed = type == RecordType::kSequenceExample ? oracle::SequenceExample().ParseFromString(r)
+                                                             : oracle::Example().ParseFromString(r);
+    if (!parsed) return Status::DataError("libprotobuf rejects a record");
   }
   corpus->schema = inferrer.Finish();
-  ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(corpus->schema, RecordType::kExample));
-  for (const std::string& r : corpus->records) {
-    RETURN_NOT_OK(decoder->Append(r));
-    if (!corpus->messages.emplace_back().ParseFromString(r)) return Status::DataError("libprotobuf rejects a record");
-  }
+  ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(corpus->schema, type));
+  for (const std::string& r : corpus->records) RETURN_NOT_OK(decoder->Append(r));
   ASSIGN_OR_RETURN(corpus->batch, decoder->Finish());
   return corpus;
 }
 
-// The corpus of a file under testdata/tfrecord/tfx, read once; nullptr (and *error set) when
-// the file is missing or unreadable.
+Result<std::vector<std::string>> ReadRecords(const std::string& path) {
+  ASSIGN_OR_RETURN(auto reader, tfrecord::RecordReader::Open(path, tfrecord::ReaderOptions::Defaults()));
+  std::vector<std::string> records;
+  std::string_view record;
+  while (true) {
+    ASSIGN_OR_RETURN(bool more, reader->Next(&record));
+    if (!more) break;
+    records.emplace_back(record);
+  }
+  return records;
+}
+
+// 1000 Examples of 100 features each (40 int64 and 40 float scalars, 20 short strings), the
+// shape of a wide ranking / recommendation record, serialized by libprotobuf (keys sorted).
+std::vector<std::string> MapHeavyRecords() {
+  std::vector<std::string> records;
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  auto next = [&state] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return state >> 33;
+  };
+  char name[16];
+  for (int r = 0; r < 1000; ++r) {
+    oracle::Example e;
+    auto* map = e.mutable_features()->mutable_feature();
+    for (int f = 0; f < 100; ++f) {
+      std::snprintf(name, sizeof(name), "feature_%03d", f);
+      oracle::Feature& feature = (*map)[name];
+      if (f < 40) {
+        feature.mutable_int64_list()->add_value(static_cast<int64_t>(next() % 100000));
+      } else if (f < 80) {
+        feature.mutable_float_list()->add_value(static_cast<float>(next() % 10000) / 7.0f);
+      } else {
+        feature.mutable_bytes_list()->add_value("token" + std::to_string(next() % 1000));
+      }
+    }
+    std::string out;
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    e.SerializeToCodedStream(&coded);
+    coded.Trim();
+    records.push_back(std::string(out.data(), static_cast<size_t>(coded.ByteCount())));
+  }
+  return records;
+}
+
+const std::string kMapHeavy = "map-heavy";
+
+// The records repeated until there are at least 1000 (one batch of a tiny file would time the
+// batch's Finish, not the decode).
+std::vector<std::string> AtLeast1000(std::vector<std::string> records) {
+  const size_t n = records.size();
+  for (size_t i = 0; n > 0 && records.size() < 1000; ++i) records.push_back(records[i % n]);
+  return records;
+}
+
+// The corpus `name` (a file under testdata/tfrecord/tfx, or kMapHeavy), read once; nullptr
+// (and *error set) when the file is missing or unreadable.
 const Corpus* LoadCorpus(const std::string& name, std::string* error) {
   static std::map<std::string, std::unique_ptr<Corpus>> cache;
   static std::map<std::string, std::string> errors;
   if (!cache.count(name) && !errors.count(name)) {
     const std::string path = (testing::TestdataDir() / "tfrecord" / "tfx" / name).string();
-    auto corpus = testing::HaveTestdata() ? ReadCorpus(path)
-                                          : Result<std::unique_ptr<Corpus>>(Status::IOError("no shared testdata"));
+    const RecordType type =
+        name.find("sequence") != std::string::npos ? RecordType::kSequenceExample : RecordType::kExample;
+    Result<std::unique_ptr<Corpus>> corpus = Status::IOError("no shared testdata");
+    if (name == kMapHeavy) {
+      corpus = Prepare(type, MapHeavyRecords());
+    } else if (testing::HaveTestdata()) {
+      auto records = ReadRecords(path);
+      corpus = records.ok() ? Prepare(type, AtLeast1000(std::move(records).ValueUnsafe()))
+                            : Result<std::unique_ptr<Corpus>>(records.status());
+    }
     if (corpus.ok()) {
       cache[name] = std::move(corpus).ValueUnsafe();
     } else {
@@ -80,7 +154,7 @@ void BM_RecflowDecode(benchmark::State& state, const std::string& file) {
   std::string error;
   const Corpus* corpus = LoadCorpus(file, &error);
   if (corpus == nullptr) return state.SkipWithError(error.c_str());
-  auto decoder = example::Decoder::Make(corpus->schema, RecordType::kExample);
+  auto decoder = example::Decoder::Make(corpus->schema, corpus->type);
   if (!decoder.ok()) return state.SkipWithError(decoder.status().ToString().c_str());
   for (auto _ : state) {
     for (const std::string& record : corpus->records) {
@@ -93,23 +167,79 @@ void BM_RecflowDecode(benchmark::State& state, const std::string& file) {
   SetCounters(state, *corpus);
 }
 
-// libprotobuf: every record into a generated message on an arena, reset per pass. The arena's
-// first block is reused, so steady-state passes allocate nothing from the heap.
-void BM_ProtobufDecode(benchmark::State& state, const std::string& file) {
+// libprotobuf, one message reused for every record (ParseFromString clears it and keeps the
+// memory of its repeated fields and map nodes).
+template <typename Message>
+void ProtobufReused(benchmark::State& state, const std::string& file) {
   std::string error;
   const Corpus* corpus = LoadCorpus(file, &error);
   if (corpus == nullptr) return state.SkipWithError(error.c_str());
-  std::vector<char> block(static_cast<size_t>(corpus->bytes) * 4 + (1 << 20));
+  if (!ParsesAs<Message>(corpus->type)) return state.SkipWithError("wrong message type");
+  Message message;
+  for (auto _ : state) {
+    for (const std::string& record : corpus->records) {
+      if (!message.ParseFromString(record)) return state.SkipWithError("libprotobuf rejects a record");
+      benchmark::DoNotOptimize(&message);
+    }
+  }
+  SetCounters(state, *corpus);
+}
+
+// libprotobuf, a fresh message per record on an arena that is reset every 1000 records (its
+// first block is reused, so steady-state passes allocate nothing from the heap).
+template <typename Message>
+void ProtobufArena(benchmark::State& state, const std::string& file) {
+  std::string error;
+  const Corpus* corpus = LoadCorpus(file, &error);
+  if (corpus == nullptr) return state.SkipWithError(error.c_str());
+  if (!ParsesAs<Message>(corpus->type)) return state.SkipWithError("wrong message type");
+  std::vector<char> block(1 << 24);
   google::protobuf::ArenaOptions options;
   options.initial_block = block.data();
   options.initial_block_size = block.size();
   google::protobuf::Arena arena(options);
+  int in_arena = 0;
   for (auto _ : state) {
     for (const std::string& record : corpus->records) {
-      auto* message = google::protobuf::Arena::CreateMessage<oracle::Example>(&arena);
+      auto* message = google::protobuf::Arena::CreateMessage<Message>(&arena);
       if (!message->ParseFromString(record)) return state.SkipWithError("libprotobuf rejects a record");
+      benchmark::DoNotOptimize(message);
+      if (++in_arena == 1000) {
+        arena.Reset();
+        in_arena = 0;
+      }
     }
-    arena.Reset();
+  }
+  SetCounters(state, *corpus);
+}
+
+void BM_ProtobufDecodeReused(benchmark::State& state, const std::string& file) {
+  ProtobufReused<oracle::Example>(state, file);
+}
+void BM_ProtobufDecodeArena(benchmark::State& state, const std::string& file) {
+  ProtobufArena<oracle::Example>(state, file);
+}
+void BM_ProtobufSeqDecodeReused(benchmark::State& state, const std::string& file) {
+  ProtobufReused<oracle::SequenceExample>(state, file);
+}
+void BM_ProtobufSeqDecodeArena(benchmark::State& state, const std::string& file) {
+  ProtobufArena<oracle::SequenceExample>(state, file);
+}
+
+// The floor for a contiguous column: every record's bytes copied once into one buffer.
+void BM_Memcpy(benchmark::State& state, const std::string& file) {
+  std::string error;
+  const Corpus* corpus = LoadCorpus(file, &error);
+  if (corpus == nullptr) return state.SkipWithError(error.c_str());
+  std::vector<char> out(static_cast<size_t>(corpus->bytes));
+  for (auto _ : state) {
+    char* p = out.data();
+    for (const std::string& record : corpus->records) {
+      std::memcpy(p, record.data(), record.size());
+      p += record.size();
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
   }
   SetCounters(state, *corpus);
 }
@@ -119,7 +249,7 @@ void BM_RecflowEncode(benchmark::State& state, const std::string& file) {
   std::string error;
   const Corpus* corpus = LoadCorpus(file, &error);
   if (corpus == nullptr) return state.SkipWithError(error.c_str());
-  auto encoder = example::Encoder::Make(corpus->schema, RecordType::kExample);
+  auto encoder = example::Encoder::Make(corpus->schema, corpus->type);
   if (!encoder.ok()) return state.SkipWithError(encoder.status().ToString().c_str());
   std::string out;
   for (auto _ : state) {
@@ -132,14 +262,17 @@ void BM_RecflowEncode(benchmark::State& state, const std::string& file) {
   SetCounters(state, *corpus);
 }
 
-// libprotobuf: SerializeToString of every pre-built message.
+// libprotobuf: SerializeToString of every record, parsed into messages outside the loop.
 void BM_ProtobufEncode(benchmark::State& state, const std::string& file) {
   std::string error;
   const Corpus* corpus = LoadCorpus(file, &error);
   if (corpus == nullptr) return state.SkipWithError(error.c_str());
+  if (corpus->type != RecordType::kExample) return state.SkipWithError("wrong message type");
+  std::vector<oracle::Example> messages(corpus->records.size());
+  for (size_t i = 0; i < messages.size(); ++i) messages[i].ParseFromString(corpus->records[i]);
   std::string out;
   for (auto _ : state) {
-    for (const oracle::Example& message : corpus->messages) {
+    for (const oracle::Example& message : messages) {
       message.SerializeToString(&out);
       benchmark::DoNotOptimize(out.data());
     }
@@ -149,11 +282,24 @@ void BM_ProtobufEncode(benchmark::State& state, const std::string& file) {
 
 const std::string kMnist = "mnist.tfrecord";
 const std::string kTaxi = "taxi-train-00000-of-00012.tfrecord.gz";
+const std::string kPenguinTrain = "penguin-train.tfrecord.gz";
+const std::string kPenguinEval = "penguin-eval.tfrecord.gz";
+const std::string kSequence = "transform-sequence-example.tfrecord.gz";
 
-BENCHMARK_CAPTURE(BM_RecflowDecode, mnist, kMnist);
-BENCHMARK_CAPTURE(BM_ProtobufDecode, mnist, kMnist);
-BENCHMARK_CAPTURE(BM_RecflowDecode, taxi, kTaxi);
-BENCHMARK_CAPTURE(BM_ProtobufDecode, taxi, kTaxi);
+#define RECFLOW_DECODE_BENCHMARKS(name, file)              \
+  BENCHMARK_CAPTURE(BM_RecflowDecode, name, file);         \
+  BENCHMARK_CAPTURE(BM_ProtobufDecodeReused, name, file);  \
+  BENCHMARK_CAPTURE(BM_ProtobufDecodeArena, name, file)
+
+RECFLOW_DECODE_BENCHMARKS(mnist, kMnist);
+BENCHMARK_CAPTURE(BM_Memcpy, mnist, kMnist);
+RECFLOW_DECODE_BENCHMARKS(taxi, kTaxi);
+RECFLOW_DECODE_BENCHMARKS(penguin_train, kPenguinTrain);
+RECFLOW_DECODE_BENCHMARKS(penguin_eval, kPenguinEval);
+RECFLOW_DECODE_BENCHMARKS(map_heavy, kMapHeavy);
+BENCHMARK_CAPTURE(BM_RecflowDecode, sequence, kSequence);
+BENCHMARK_CAPTURE(BM_ProtobufSeqDecodeReused, sequence, kSequence);
+BENCHMARK_CAPTURE(BM_ProtobufSeqDecodeArena, sequence, kSequence);
 BENCHMARK_CAPTURE(BM_RecflowEncode, mnist, kMnist);
 BENCHMARK_CAPTURE(BM_ProtobufEncode, mnist, kMnist);
 BENCHMARK_CAPTURE(BM_RecflowEncode, taxi, kTaxi);

@@ -54,6 +54,18 @@ std::shared_ptr<Buffer> ArrayBuilder::FinishValidity() {
   return out;
 }
 
+void ArrayBuilder::TruncateValidity(int64_t length) {
+  if (has_validity_) {
+    const int64_t dropped = length_ - length;
+    null_count_ -= dropped - bit_util::CountSetBits(validity_.data(), length, dropped);
+    const int64_t bytes = bit_util::BytesForBits(length);
+    // Clear the dropped bits of the last byte kept: appends only set bits.
+    bit_util::SetBitsTo(validity_.mutable_data(), length, bytes * 8 - length, false);
+    validity_.Truncate(bytes);
+  }
+  length_ = length;
+}
+
 template <typename T>
 Status NumericBuilder<T>::AppendValues(const T* values, int64_t n) {
   RETURN_NOT_OK(CheckElementCount(n));
@@ -94,6 +106,13 @@ Result<std::shared_ptr<ArrayData>> NumericBuilder<T>::Finish() {
   return ArrayData::Make(type_, length, {std::move(validity), values_.Finish()}, null_count);
 }
 
+template <typename T>
+void NumericBuilder<T>::Truncate(int64_t length) {
+  length = std::clamp<int64_t>(length, 0, length_);
+  values_.Truncate(length * static_cast<int64_t>(sizeof(T)));
+  TruncateValidity(length);
+}
+
 template class NumericBuilder<int8_t>;
 template class NumericBuilder<int16_t>;
 template class NumericBuilder<int32_t>;
@@ -126,6 +145,14 @@ Result<std::shared_ptr<ArrayData>> BooleanBuilder::Finish() {
   return ArrayData::Make(type_, length, {std::move(validity), values_.Finish()}, null_count);
 }
 
+void BooleanBuilder::Truncate(int64_t length) {
+  length = std::clamp<int64_t>(length, 0, length_);
+  const int64_t bytes = bit_util::BytesForBits(length);
+  bit_util::SetBitsTo(values_.mutable_data(), length, bytes * 8 - length, false);
+  values_.Truncate(bytes);
+  TruncateValidity(length);
+}
+
 NullBuilder::NullBuilder() : ArrayBuilder(null()) {}
 
 Status NullBuilder::AppendNulls(int64_t n) {
@@ -142,6 +169,8 @@ Result<std::shared_ptr<ArrayData>> NullBuilder::Finish() {
   length_ = null_count_ = 0;
   return out;
 }
+
+void NullBuilder::Truncate(int64_t length) { length_ = null_count_ = std::clamp<int64_t>(length, 0, length_); }
 
 Result<std::unique_ptr<ArrayBuilder>> MakeBuilder(const DataTypePtr& type) {
   if (type == nullptr) return Status::InvalidArgument("MakeBuilder: no type");

@@ -42,6 +42,10 @@ class ArrayBuilder {
   virtual Status Reserve(int64_t additional) = 0;
   /// Returns the array built so far and resets the builder to empty for reuse.
   virtual Result<std::shared_ptr<ArrayData>> Finish() = 0;
+  /// Drops the elements past the first `length` (clamped to [0, length()]) as if they had never
+  /// been appended: values, validity, null count, and the children of the dropped lists and
+  /// struct rows. The capacity is kept, so the rows appended next reuse it.
+  virtual void Truncate(int64_t length) = 0;
 
  protected:
   /// Records n appended elements in the validity bitmap, length and null count (creating the
@@ -61,6 +65,8 @@ class ArrayBuilder {
   /// Hands out the validity buffer (nullptr when there were no nulls) and resets length and
   /// null count.
   std::shared_ptr<Buffer> FinishValidity();
+  /// Truncates length, null count and validity bitmap to `length` (≤ length()) elements.
+  void TruncateValidity(int64_t length);
 
   DataTypePtr type_;
   int64_t length_ = 0;
@@ -104,6 +110,7 @@ class NumericBuilder final : public ArrayBuilder {
   Status Reserve(int64_t additional) override;
   /// Returns {validity (nullptr when no nulls), values} and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  void Truncate(int64_t length) override;
 
   /// Value i appended so far (0 <= i < length(); 0 for nulls).
   T GetValue(int64_t i) const { return reinterpret_cast<const T*>(values_.data())[i]; }
@@ -162,6 +169,7 @@ class BooleanBuilder final : public ArrayBuilder {
   Status Reserve(int64_t additional) override;
   /// Returns {validity (nullptr when no nulls), value bits} and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  void Truncate(int64_t length) override;
 
  private:
   BufferBuilder values_;  ///< BytesForBits(length_) bytes
@@ -201,6 +209,7 @@ class BinaryBuilder final : public ArrayBuilder {
   Status AppendWritten(int64_t n);
   /// Returns {validity, offsets, data} and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  void Truncate(int64_t length) override;
 
  private:
   BufferBuilder offsets_;  ///< int32 start of each element; the end offset is added by Finish
@@ -224,6 +233,8 @@ class ListBuilder final : public ArrayBuilder {
   Status Reserve(int64_t additional) override;
   /// Returns {validity, offsets} with the finished child, and resets this and the child builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  /// Also truncates the child to the elements of the lists kept (when lists are dropped).
+  void Truncate(int64_t length) override;
 
   /// The builder of the elements (owned by this builder).
   ArrayBuilder* value_builder() const { return values_.get(); }
@@ -251,6 +262,8 @@ class StructBuilder final : public ArrayBuilder {
   Status Reserve(int64_t additional) override;
   /// Returns {validity} with the finished children and resets the builders. Fails when a field builder's length differs from length().
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  /// Also truncates every field builder to `length`.
+  void Truncate(int64_t length) override;
 
   /// Builder of field i (owned by this builder).
   ArrayBuilder* field_builder(int i) const { return fields_[static_cast<size_t>(i)].get(); }
@@ -272,6 +285,7 @@ class NullBuilder final : public ArrayBuilder {
   Status Reserve(int64_t additional) override;
   /// Returns the bufferless null array and resets the builder.
   Result<std::shared_ptr<ArrayData>> Finish() override;
+  void Truncate(int64_t length) override;
 };
 
 /// A builder of `type`: null, bool, integers, floats, binary/utf8, dates, times, timestamps,

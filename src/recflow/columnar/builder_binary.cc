@@ -1,6 +1,7 @@
 // BinaryBuilder: int32 offsets + data bytes, refusing to grow past INT32_MAX data bytes.
 #include "recflow/columnar/builder.h"
 
+#include <algorithm>
 #include <string>
 
 #include "recflow/columnar/builder_internal.h"
@@ -56,6 +57,13 @@ Status BinaryBuilder::ReserveData(int64_t bytes) {
     return internal::OffsetOverflow(type_->ToString(), "data bytes");
   }
   return data_.Reserve(bytes);
+}
+
+void BinaryBuilder::Truncate(int64_t length) {
+  length = std::clamp<int64_t>(length, 0, length_);
+  if (length < length_) data_.Truncate(reinterpret_cast<const int32_t*>(offsets_.data())[length]);
+  offsets_.Truncate(length * static_cast<int64_t>(sizeof(int32_t)));
+  TruncateValidity(length);
 }
 
 Result<std::shared_ptr<ArrayData>> BinaryBuilder::Finish() {

@@ -1,6 +1,7 @@
 // ListBuilder and StructBuilder: offsets/validity here, elements in the child builders.
 #include "recflow/columnar/builder.h"
 
+#include <algorithm>
 #include <string>
 
 #include "recflow/columnar/builder_internal.h"
@@ -52,6 +53,13 @@ Result<std::shared_ptr<ArrayData>> ListBuilder::Finish() {
   return ArrayData::Make(type_, length, {std::move(validity), offsets_.Finish()}, null_count, 0, {std::move(child)});
 }
 
+void ListBuilder::Truncate(int64_t length) {
+  length = std::clamp<int64_t>(length, 0, length_);
+  if (length < length_) values_->Truncate(reinterpret_cast<const int32_t*>(offsets_.data())[length]);
+  offsets_.Truncate(length * static_cast<int64_t>(sizeof(int32_t)));
+  TruncateValidity(length);
+}
+
 StructBuilder::StructBuilder(DataTypePtr type, std::vector<std::unique_ptr<ArrayBuilder>> field_builders)
     : ArrayBuilder(std::move(type)), fields_(std::move(field_builders)) {}
 
@@ -66,6 +74,12 @@ Status StructBuilder::Reserve(int64_t additional) {
   RETURN_NOT_OK(internal::CheckElementCount(additional));
   for (auto& field : fields_) RETURN_NOT_OK(field->Reserve(additional));
   return ReserveValidity(additional);
+}
+
+void StructBuilder::Truncate(int64_t length) {
+  length = std::clamp<int64_t>(length, 0, length_);
+  for (auto& field : fields_) field->Truncate(length);
+  TruncateValidity(length);
 }
 
 Result<std::shared_ptr<ArrayData>> StructBuilder::Finish() {

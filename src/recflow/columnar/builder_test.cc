@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/builder.h"
+#include "recflow/columnar/equals.h"
 #include "recflow/columnar/pretty_print.h"
 #include "recflow/columnar/schema.h"
 #include "recflow/columnar/validate.h"
@@ -251,6 +253,66 @@ TEST(BuilderTest, ListOfListOfInt64) {
   EXPECT_EQ(a.values()->length, 4);
   EXPECT_EQ(a.values()->null_count, 1);
   EXPECT_EQ(a.values()->children[0]->length, 3);
+}
+
+// Truncate drops what was appended past a point — values, nulls, set bits, bytes, list children
+// — so that the rows appended next give the same array as a builder that never saw the dropped
+// rows. The cut falls inside a bitmap byte and after the first null created the bitmap.
+TEST(BuilderTest, TruncateLeavesNoTraceOfTheDroppedRows) {
+  auto type = list(struct_({Field::Make("b", boolean()), Field::Make("i", int32()), Field::Make("s", utf8())}));
+  auto row = [](ArrayBuilder* root, int k, bool null_row) {
+    auto* outer = static_cast<ListBuilder*>(root);
+    auto* st = static_cast<StructBuilder*>(outer->value_builder());
+    auto* b = static_cast<BooleanBuilder*>(st->field_builder(0));
+    auto* i = static_cast<Int32Builder*>(st->field_builder(1));
+    auto* s = static_cast<BinaryBuilder*>(st->field_builder(2));
+    if (null_row) return outer->AppendNull();
+    RETURN_NOT_OK(outer->Append());
+    for (int e = 0; e < k % 3 + 1; ++e) {
+      if ((k + e) % 4 == 3) {
+        RETURN_NOT_OK(st->AppendNull());
+        continue;
+      }
+      RETURN_NOT_OK(st->Append());
+      RETURN_NOT_OK((k + e) % 2 ? b->Append(true) : b->AppendNull());
+      RETURN_NOT_OK(i->Append(k * 10 + e));
+      RETURN_NOT_OK(e == 1 ? s->AppendNull() : s->Append(std::string(static_cast<size_t>(k), 'x')));
+    }
+    return Status::OK();
+  };
+  for (int cut = 0; cut <= 11; ++cut) {
+    auto expected = MakeBuilder(type);
+    auto truncated = MakeBuilder(type);
+    ASSERT_TRUE(expected.ok() && truncated.ok());
+    for (int k = 0; k < 20; ++k) ASSERT_TRUE(row(expected->get(), k, k % 5 == 4).ok());
+    for (int k = 0; k < cut; ++k) ASSERT_TRUE(row(truncated->get(), k, k % 5 == 4).ok());
+    for (int k = 0; k < 9; ++k) ASSERT_TRUE(row(truncated->get(), 100 + k, k % 3 == 1).ok());  // dropped below
+    (*truncated)->Truncate(cut);
+    EXPECT_EQ((*truncated)->length(), cut);
+    for (int k = cut; k < 20; ++k) ASSERT_TRUE(row(truncated->get(), k, k % 5 == 4).ok());
+    auto want = FinishOk(expected->get());
+    auto got = FinishOk(truncated->get());
+    EXPECT_EQ(got->null_count, want->null_count);
+    EXPECT_TRUE(ArrayEquals(*got, *want)) << "cut " << cut << "\n" << ArrayToString(*got) << "\n" << ArrayToString(*want);
+  }
+}
+
+TEST(BuilderTest, TruncateOfBooleansAndNullsClearsTheDroppedBits) {
+  BooleanBuilder b;
+  for (int k = 0; k < 13; ++k) ASSERT_TRUE(b.Append(true).ok());
+  ASSERT_TRUE(b.AppendNull().ok());
+  b.Truncate(3);
+  EXPECT_EQ(b.null_count(), 0);
+  ASSERT_TRUE(b.Append(false).ok());
+  ASSERT_TRUE(b.AppendNulls(6).ok());
+  auto data = FinishOk(&b);
+  EXPECT_EQ(ArrayToString(*data), "[true, true, true, false, null, null, null, null, null, null]");
+  NullBuilder n;
+  ASSERT_TRUE(n.AppendNulls(5).ok());
+  n.Truncate(2);
+  EXPECT_EQ(n.null_count(), 2);
+  n.Truncate(7);  // clamped: nothing to drop
+  EXPECT_EQ(FinishOk(&n)->length, 2);
 }
 
 TEST(BuilderTest, StructWithNulls) {

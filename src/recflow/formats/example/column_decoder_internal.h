@@ -1,4 +1,4 @@
-// ColumnDecoder: one schema column of the Decoder — the winning Feature of a record, checked, then appended.
+// ColumnDecoder: one schema column of the Decoder — each map entry of its feature validated and appended in one walk.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +10,16 @@
 #include "recflow/columnar/schema.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/example/column_layout_internal.h"
-#include "recflow/formats/example/feature_kind.h"
 #include "recflow/formats/example/value_sink_internal.h"
 #include "recflow/formats/example/wire_internal.h"
 
 namespace recflow::example {
 
-/// Decodes one column. Per record: the Decoder stores the value messages of the feature's
-/// winning map entry (Set), then calls Check() (every failure a row can have) on every column
-/// and only then Commit() on every column, so a failing record adds nothing.
+/// Decodes one column. Per record the Decoder hands it the value messages of each map entry
+/// with its name (Take), which are validated and appended at once, then ends the row (EndRow).
+/// A wire error fails the record at once; a conversion error waits in error() until EndRow,
+/// since a later entry with the same name replaces the earlier one wholly. When the record
+/// fails, the Decoder truncates every column back to the row (Truncate).
 class ColumnDecoder {
  public:
   /// A decoder for `field`, laid out as LayoutOf() said.
@@ -26,55 +27,51 @@ class ColumnDecoder {
 
   const std::string& name() const { return field_->name(); }
 
-  /// The value messages (Feature, or FeatureList for feature lists) of the winning map entry
-  /// of record `serial`; a later entry with the same key replaces them. Returns the replaced
-  /// messages (to be validated by the caller) through *replaced, or leaves it empty.
-  void Set(uint64_t serial, const std::vector<wire::Span>& values, std::vector<wire::Span>* replaced);
+  /// Decodes into row `row` the map entry of record `serial` whose value messages (Feature, or
+  /// FeatureList for a feature list; several merge) are `values`. A second entry of the same
+  /// record first truncates the column back to `row`. Returns wire errors (and running out of
+  /// memory); conversion errors go to error().
+  Status Take(uint64_t serial, int64_t row, const std::vector<wire::Span>& values);
   /// Whether record `serial` had this feature.
   bool present(uint64_t serial) const { return serial_ == serial; }
+  /// The conversion error of the entry taken last (OK when none).
+  const Status& error() const { return error_; }
+  /// Ends record `serial`: without the feature the row is null (a TypeError when the column is
+  /// not nullable); with it, returns error().
+  Status EndRow(uint64_t serial);
+  /// Drops the rows past the first `rows` (those of a failed record).
+  void Truncate(int64_t rows) { root_->Truncate(rows); }
 
-  /// Resolves and checks the feature of record `serial` (absent → null).
-  Status Check(uint64_t serial);
-  /// Appends what Check() resolved; fails only when memory runs out.
-  Status Commit();
-  /// The column built since the last Finish(). The next batch reserves as much as this one
-  /// used, so a steady stream of batches does not regrow (and copy) its buffers.
+  /// Reserves as much as the last finished batch used, so that a steady stream of batches does
+  /// not regrow (and copy) its buffers.
+  Status ReserveLikeLastBatch();
+  /// The column built since the last Finish().
   Result<std::shared_ptr<ArrayData>> Finish();
 
  private:
-  struct Resolved {
-    FeatureKind kind = FeatureKind::kNone;
-    uint32_t first_list = 0;
-    uint32_t num_lists = 0;
-    int64_t count = 0;
-  };
-
-  ColumnDecoder(FieldPtr field, ColumnShape shape, std::unique_ptr<ArrayBuilder> root);
-  Status CheckNull() const;
-  Status AppendFeature(const Resolved& r);
-  Status ReserveLikeLastBatch();
+  ColumnDecoder(FieldPtr field, const ColumnLayout& layout, std::unique_ptr<ArrayBuilder> root);
+  Status TakeFeature(const std::vector<wire::Span>& features);
+  Status TakeFeatureList(const std::vector<wire::Span>& feature_lists);
+  /// Appends a null row (or sets error() when the column is not nullable).
+  Status AppendNullRow();
 
   FieldPtr field_;
   ColumnShape shape_;
+  bool feature_list_;
   std::unique_ptr<ArrayBuilder> root_;
   ListBuilder* outer_ = nullptr;  ///< kList, kListOfLists
   ListBuilder* inner_ = nullptr;  ///< kListOfLists
   std::unique_ptr<ValueSink> sink_;
   ArrayBuilder* leaf_ = nullptr;
 
-  // Sizes of the previous batch (reserved at the first Commit() of the next one).
-  bool reserve_pending_ = false;
+  // Sizes of the previous batch.
   int64_t last_rows_ = 0;
   int64_t last_steps_ = 0;
   int64_t last_values_ = 0;
   int64_t last_bytes_ = 0;
 
-  // Per-record state, reused across records (no allocation in steady state).
-  uint64_t serial_ = 0;
-  bool is_null_ = true;
-  std::vector<wire::Span> values_;
-  std::vector<wire::Span> lists_;
-  std::vector<Resolved> steps_;
+  uint64_t serial_ = 0;  ///< the record that had this feature last
+  Status error_;
 };
 
 }  // namespace recflow::example

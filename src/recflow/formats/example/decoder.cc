@@ -1,4 +1,4 @@
-// Decoder: scans a record's map entries, picks each column's winning Feature, checks every column, then appends.
+// Decoder: one walk over a record's map entries appends each column's Feature; a failed record is truncated away.
 #include "recflow/formats/example/decoder.h"
 
 #include <vector>
@@ -41,27 +41,26 @@ class DecoderImpl {
   }
 
   Status Append(std::string_view record) {
-    RETURN_NOT_OK(poisoned_);
     if (type_ == RecordType::kByteArray) return AppendRaw(record);
-    ++serial_;
-    RETURN_NOT_OK(Scan(record));
-    for (auto& column : columns_) {
-      Status st = column->Check(serial_);
-      if (!st.ok()) [[unlikely]] return st.WithField(column->name());
+    if (reserve_pending_) [[unlikely]] {
+      for (auto& column : columns_) RETURN_NOT_OK(column->ReserveLikeLastBatch());
+      reserve_pending_ = false;
     }
-    for (auto& column : columns_) {
-      Status st = column->Commit();
-      if (!st.ok()) [[unlikely]] {
-        poisoned_ = st.WithField(column->name());
-        return poisoned_;
-      }
+    ++serial_;
+    touched_ = 0;
+    column_error_ = false;
+    Status st = Walk(record);
+    // Every column had its feature without error: every row is complete.
+    if (st.ok() && (touched_ != columns_.size() || column_error_)) st = EndRow();
+    if (!st.ok()) [[unlikely]] {
+      for (auto& column : columns_) column->Truncate(num_rows_);
+      return st;
     }
     ++num_rows_;
     return Status::OK();
   }
 
   Result<std::shared_ptr<RecordBatch>> Finish() {
-    RETURN_NOT_OK(poisoned_);
     std::vector<std::shared_ptr<ArrayData>> arrays;
     if (raw_) {
       ASSIGN_OR_RETURN(auto a, raw_->Finish());
@@ -73,6 +72,7 @@ class DecoderImpl {
     }
     const int64_t rows = num_rows_;
     num_rows_ = 0;
+    reserve_pending_ = true;
     return RecordBatch::Make(schema_, rows, std::move(arrays));
   }
 
@@ -91,29 +91,42 @@ class DecoderImpl {
     return Status::OK();
   }
 
-  // Records, for each column, the value messages of its winning map entry; validates every
-  // other value message (unknown features and replaced entries) as libprotobuf would parse them.
-  Status Scan(std::string_view record) {
+  // Appends the Feature of every map entry that names a column; validates the others as
+  // libprotobuf would parse them.
+  Status Walk(std::string_view record) {
     size_t context_position = 0;
     size_t list_position = 0;
     return msg::ForEachMap(type_, wire::SpanOf(record), [&](bool is_lists, Span map) {
       NameTable& table = is_lists ? feature_lists_ : context_;
       size_t& position = is_lists ? list_position : context_position;
       return msg::ForEachMapEntry(map, &entry_values_, [&](Span key, const std::vector<Span>& values) {
-        const int index = table.Find(key.view(), position++);
-        const std::vector<Span>* to_validate = &values;
-        if (index >= 0) {
-          columns_[static_cast<size_t>(index)]->Set(serial_, values, &replaced_);
-          to_validate = &replaced_;
+        const int index = table.Find(key.view(), position++);  // column names are valid UTF-8
+        if (index < 0) {
+          RETURN_NOT_OK(msg::CheckKey(key));
+          for (const Span& v : values) {
+            Status st = is_lists ? msg::ValidateFeatureList(v, msg::kDepthFeatureList)
+                                 : msg::ValidateFeature(v, msg::kDepthContextFeature);
+            if (!st.ok()) return st.WithField(key.view());
+          }
+          return Status::OK();
         }
-        for (const Span& v : *to_validate) {
-          Status st = is_lists ? msg::ValidateFeatureList(v, msg::kDepthFeatureList)
-                               : msg::ValidateFeature(v, msg::kDepthContextFeature);
-          if (!st.ok()) return st.WithField(key.view());
-        }
+        ColumnDecoder& column = *columns_[static_cast<size_t>(index)];
+        if (!column.present(serial_)) ++touched_;
+        Status st = column.Take(serial_, num_rows_, values);
+        if (!st.ok()) [[unlikely]] return st.WithField(key.view());
+        if (!column.error().ok()) [[unlikely]] column_error_ = true;
         return Status::OK();
       });
     });
+  }
+
+  // Ends the row of every column, in schema order: the first column error fails the record.
+  Status EndRow() {
+    for (auto& column : columns_) {
+      Status st = column->EndRow(serial_);
+      if (!st.ok()) [[unlikely]] return st.WithField(column->name());
+    }
+    return Status::OK();
   }
 
   SchemaPtr schema_;
@@ -124,9 +137,10 @@ class DecoderImpl {
   NameTable feature_lists_;
   uint64_t serial_ = 0;
   int64_t num_rows_ = 0;
-  Status poisoned_;
+  bool reserve_pending_ = false;  // the first record of a batch reserves like the last batch
+  size_t touched_ = 0;            // columns the record had
+  bool column_error_ = false;     // a column error was seen in the record
   std::vector<Span> entry_values_;
-  std::vector<Span> replaced_;
 };
 
 Result<std::unique_ptr<Decoder>> Decoder::Make(SchemaPtr schema, RecordType type) {

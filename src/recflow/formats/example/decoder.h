@@ -25,9 +25,10 @@ class DecoderImpl;
 /// (empty → null, longer → DataError). Missing feature or a Feature with no kind → null.
 ///
 /// Errors name the feature (Status::WithField); the caller adds file, offset and record.
-/// A failed Append adds nothing: every check (wire, kinds, ranges, UTF-8, nullability, int32
-/// offset capacity) runs before the first builder is touched. Only running out of memory while
-/// appending can interrupt a row; the decoder then returns that error from every later call.
+/// A failed Append adds nothing: each record is validated and appended in one walk, and a
+/// record that fails (wire, kinds, ranges, UTF-8, nullability, int32 offset capacity, or
+/// memory) is truncated away from every column. A wire error is reported first; otherwise the
+/// first column error in schema order.
 class Decoder {
  public:
   /// Checks that every column type is supported for `type` (kByteArray: exactly one binary or

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -261,6 +262,41 @@ TEST(DecoderTest, FailedAppendAddsNothing) {
   EXPECT_EQ(ArrayToString(*batch->column_data(0)), "[[1], [4]]");
   EXPECT_EQ(ArrayToString(*batch->column_data(1)), "[\"x\", null]");
   EXPECT_EQ(decoder->num_rows(), 0);
+}
+
+// Feature names of 1..20 bytes that differ from each other only in their first or last byte;
+// the second record has at each position the name the first had there with 'a' and 'b'
+// swapped: the per-position cache (whose compare loads 8 bytes from each end of 8..16-byte
+// names) never takes one for another.
+TEST(DecoderTest, NamesThatDifferInOneByteFindTheirColumns) {
+  std::vector<FieldPtr> fields;
+  std::vector<std::string> names;
+  for (size_t n = 1; n <= 20; ++n) {
+    for (char c : {'a', 'b'}) {
+      names.push_back(std::string(1, c) + std::string(n - 1, 'x'));
+      if (n > 1) names.push_back(std::string(n - 1, 'x') + c);
+    }
+  }
+  for (const std::string& name : names) fields.push_back(F(name.c_str(), int64()));
+  auto decoder = *Decoder::Make(Schema::Make(fields), RecordType::kExample);
+  auto swapped = [&names](size_t k) {
+    std::string name = names[k];
+    for (char& c : name) c = c == 'a' ? 'b' : c == 'b' ? 'a' : c;
+    return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    WireWriter map;
+    for (size_t k = 0; k < names.size(); ++k) {
+      const size_t i = pass == 0 ? k : swapped(k);
+      map.MessageField(1, Entry(names[i], Int64Feature({static_cast<int64_t>(i)})));
+    }
+    ASSERT_TRUE(decoder->Append(WireWriter().MessageField(1, map).bytes()).ok());
+  }
+  auto batch = *decoder->Finish();
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string v = std::to_string(i);
+    EXPECT_EQ(ArrayToString(*batch->column_data(static_cast<int>(i))), "[" + v + ", " + v + "]") << names[i];
+  }
 }
 
 TEST(DecoderTest, SeveralBatchesFromOneDecoder) {

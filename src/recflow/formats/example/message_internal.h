@@ -40,8 +40,69 @@ inline constexpr int kDepthContextFeature = 3;
 inline constexpr int kDepthFeatureList = 3;
 inline constexpr int kDepthStepFeature = 4;
 
+/// The DataError of a malformed list message of `kind` ("malformed int64_list: <what>").
+Status MalformedList(FeatureKind kind, const char* what);
+
+/// Validates a BytesList / FloatList / Int64List message at `depth` and calls
+/// fn(Span run, int64_t count) -> Status for each run of its values in wire order: `count`
+/// varints (Int64List, packed or one unpacked value; every varint checked), `count` little-endian
+/// floats (FloatList), or one bytes value (BytesList, count 1). Stops at fn's first error.
+template <typename Fn>
+Status ForEachRun(FeatureKind kind, Span list, int depth, Fn&& fn) {
+  wire::Reader r(list);
+  while (!r.done()) {
+    uint32_t tag;
+    if (!r.NextTag(&tag)) return MalformedList(kind, "bad tag");
+    const uint8_t* start = r.position();
+    if (tag == kListPacked) {
+      Span s;
+      if (!r.ReadLengthDelimited(&s)) return MalformedList(kind, "truncated value");
+      int64_t n = 1;
+      if (kind == FeatureKind::kFloatList) {
+        if (s.size() % 4 != 0) return MalformedList(kind, "packed size not a multiple of 4");
+        n = s.size() / 4;
+      } else if (kind == FeatureKind::kInt64List) {
+        n = wire::CountPackedVarints(s);
+        if (n < 0) return MalformedList(kind, "bad packed varint");
+      }
+      RETURN_NOT_OK(fn(s, n));
+    } else if (kind == FeatureKind::kFloatList && tag == kFloatUnpacked) {
+      uint32_t v;
+      if (!r.ReadFixed32(&v)) return MalformedList(kind, "truncated float");
+      RETURN_NOT_OK(fn(Span{start, r.position()}, int64_t{1}));
+    } else if (kind == FeatureKind::kInt64List && tag == kInt64Unpacked) {
+      uint64_t v;
+      if (!r.ReadVarint(&v)) return MalformedList(kind, "bad varint");
+      RETURN_NOT_OK(fn(Span{start, r.position()}, int64_t{1}));
+    } else if (!r.Skip(tag, depth)) {
+      return MalformedList(kind, "bad unknown field");
+    }
+  }
+  return Status::OK();
+}
+
 /// Validates a BytesList / FloatList / Int64List message at `depth` and counts its values.
 Status ScanList(FeatureKind kind, Span list, int depth, int64_t* count);
+
+/// Calls fn(kind, list) -> Status for each oneof member of a Feature message at `depth`, in
+/// wire order; unknown fields are validated, the lists are not.
+template <typename Fn>
+Status ForEachMember(Span feature, int depth, Fn&& fn) {
+  wire::Reader r(feature);
+  while (!r.done()) {
+    uint32_t tag;
+    if (!r.NextTag(&tag)) return Status::DataError("malformed Feature: bad tag");
+    const uint32_t number = tag >> 3;
+    if ((tag & 7) == kLengthDelimited && number >= 1 && number <= 3) {
+      Span s;
+      if (!r.ReadLengthDelimited(&s)) return Status::DataError("malformed Feature: truncated list");
+      RETURN_NOT_OK(fn(static_cast<FeatureKind>(number), s));
+    } else if (!r.Skip(tag, depth)) {
+      return Status::DataError("malformed Feature: bad unknown field");
+    }
+  }
+  return Status::OK();
+}
 
 /// Validates a Feature message (every list in it) at `depth`.
 Status ValidateFeature(Span feature, int depth);
@@ -61,7 +122,9 @@ Status CheckKey(Span key);
 
 /// Calls fn(key, values) for each entry of a Features or FeatureLists message `map` in wire
 /// order; `values` (scratch, reused) holds the entry's value messages in order (several when
-/// the value field repeats: they merge). A missing key is "". Values are not validated here.
+/// the value field repeats: they merge). A missing key is "". Values are not validated here,
+/// nor is the key handed to fn (the last of the entry): fn must CheckKey() it unless it is
+/// known to be valid UTF-8 (equal to a column name). Earlier keys of the entry are checked.
 template <typename Fn>
 Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
   wire::Reader r(map);
@@ -75,6 +138,7 @@ Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
     Span entry;
     if (!r.ReadLengthDelimited(&entry)) return Status::DataError("malformed map of features: truncated entry");
     Span key{entry.begin, entry.begin};
+    bool has_key = false;
     values->clear();
     wire::Reader e(entry);
     while (!e.done()) {
@@ -82,8 +146,9 @@ Status ForEachMapEntry(Span map, std::vector<Span>* values, Fn&& fn) {
       if (!e.NextTag(&etag)) return Status::DataError("malformed map entry: bad tag");
       Span s;
       if (etag == kEntryKey) {
+        if (has_key) RETURN_NOT_OK(CheckKey(key));  // every occurrence, as libprotobuf validates each read
         if (!e.ReadLengthDelimited(&key)) return Status::DataError("malformed map entry: truncated key");
-        RETURN_NOT_OK(CheckKey(key));  // every occurrence, as libprotobuf validates each read
+        has_key = true;
       } else if (etag == kEntryValue) {
         if (!e.ReadLengthDelimited(&s)) return Status::DataError("malformed map entry: truncated value");
         values->push_back(s);
@@ -138,65 +203,6 @@ Status ForEachStep(const Span* feature_lists, size_t n, int depth, Fn&& fn) {
     }
   }
   return Status::OK();
-}
-
-/// Calls fn(int64_t) for each value of validated Int64List messages.
-template <typename Fn>
-void ForEachInt64(const Span* lists, size_t n, Fn&& fn) {
-  for (size_t i = 0; i < n; ++i) {
-    wire::Reader r(lists[i]);
-    while (!r.done()) {
-      uint32_t tag;
-      (void)r.NextTag(&tag);
-      if (tag == kListPacked) {
-        Span s;
-        (void)r.ReadLengthDelimited(&s);
-        for (const uint8_t* p = s.begin; p < s.end;) fn(static_cast<int64_t>(wire::DecodeVarintUnchecked(p)));
-      } else if (tag == kInt64Unpacked) {
-        uint64_t v;
-        (void)r.ReadVarint(&v);
-        fn(static_cast<int64_t>(v));
-      } else {
-        (void)r.Skip(tag, 0);
-      }
-    }
-  }
-}
-
-/// Calls fn(const uint8_t* bytes, int64_t count) for each run of little-endian floats of
-/// validated FloatList messages (a packed run, or one unpacked value).
-template <typename Fn>
-void ForEachFloatRun(const Span* lists, size_t n, Fn&& fn) {
-  for (size_t i = 0; i < n; ++i) {
-    wire::Reader r(lists[i]);
-    while (!r.done()) {
-      uint32_t tag;
-      (void)r.NextTag(&tag);
-      if (tag == kListPacked) {
-        Span s;
-        (void)r.ReadLengthDelimited(&s);
-        fn(s.begin, s.size() / 4);
-      } else if (tag == kFloatUnpacked) {
-        fn(r.position(), int64_t{1});
-        uint32_t v;
-        (void)r.ReadFixed32(&v);
-      } else {
-        (void)r.Skip(tag, 0);
-      }
-    }
-  }
-}
-
-/// Calls fn(float) for each value of validated FloatList messages.
-template <typename Fn>
-void ForEachFloat(const Span* lists, size_t n, Fn&& fn) {
-  ForEachFloatRun(lists, n, [&](const uint8_t* p, int64_t count) {
-    for (int64_t k = 0; k < count; ++k) {
-      float f;
-      std::memcpy(&f, p + 4 * k, 4);
-      fn(f);
-    }
-  });
 }
 
 /// Calls fn(Span) for each value of validated BytesList messages.

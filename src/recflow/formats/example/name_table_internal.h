@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +20,7 @@ class NameTable {
   int Find(std::string_view name, size_t position) {
     if (position < cache_.size()) {
       const int c = cache_[position];
-      if (c >= 0 && names_[static_cast<size_t>(c)].first == name) return names_[static_cast<size_t>(c)].second;
+      if (c >= 0 && Same(names_[static_cast<size_t>(c)].first, name)) return names_[static_cast<size_t>(c)].second;
     }
     const int slot = Lookup(name);
     if (position < kMaxCachedPositions) {
@@ -33,6 +33,18 @@ class NameTable {
 
  private:
   static constexpr size_t kMaxCachedPositions = 4096;
+  /// a == b, without a library call for names up to 16 bytes (two overlapping loads per side).
+  static bool Same(const std::string& a, std::string_view b) {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n < 8 || n > 16) return a == b;
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a.data(), 8);
+    std::memcpy(&a1, a.data() + n - 8, 8);
+    std::memcpy(&b0, b.data(), 8);
+    std::memcpy(&b1, b.data() + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
   /// Index into names_ or -1.
   int Lookup(std::string_view name) const;
   void Rehash();

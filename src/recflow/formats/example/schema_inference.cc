@@ -80,6 +80,7 @@ Status SchemaInferrer::Observe(std::string_view record) {
   // Pass 1: winning entries; every value message is validated (so pass 2 cannot fail).
   RETURN_NOT_OK(msg::ForEachMap(type_, wire::SpanOf(record), [&](bool is_lists, Span map) {
     return msg::ForEachMapEntry(map, &s.entry_values, [&](Span key, const std::vector<Span>& values) {
+      RETURN_NOT_OK(msg::CheckKey(key));
       for (const Span& v : values) {
         Status st = is_lists ? msg::ValidateFeatureList(v, msg::kDepthFeatureList)
                              : msg::ValidateFeature(v, msg::kDepthContextFeature);

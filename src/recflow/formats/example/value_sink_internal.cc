@@ -1,10 +1,11 @@
-// ValueSink: kind conversions, range and UTF-8 checks, and bulk appends into leaf builders.
+// ValueSink: one walk over a Feature's list messages — wire validation, kind conversions, range and UTF-8 checks, appends.
 #include "recflow/formats/example/value_sink_internal.h"
 
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "recflow/columnar/utf8.h"
 #include "recflow/formats/example/message_internal.h"
@@ -19,182 +20,169 @@ int FormatFloat(float v, char* buf) { return static_cast<int>(std::to_chars(buf,
 
 namespace {
 
-Status KindMismatch(FeatureKind kind, TypeId id) {
-  return Status::TypeError(std::string(FeatureKindName(kind)) + " values cannot be stored in a " + TypeIdName(id) +
-                           " column");
-}
-
 template <typename T>
-Status CheckRange(const Span* lists, size_t n) {
-  bool ok = true;
-  int64_t bad = 0;
-  msg::ForEachInt64(lists, n, [&](int64_t v) {
-    bool fits;
-    if constexpr (std::is_signed_v<T>) {
-      fits = v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
-    } else {
-      fits = v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max();
-    }
-    if (!fits && ok) {
-      ok = false;
-      bad = v;
-    }
-  });
-  if (ok) return Status::OK();
-  return Status::TypeError("value " + std::to_string(bad) + " is out of range for " +
-                           TypeIdName(CTypeTraits<T>::kTypeId));
-}
-
-// float32 from FloatList: each packed run is one copy (AppendValues, which does not pre-zero,
-// when the run happens to be 4-byte aligned).
-Status AppendFloatRuns(Float32Builder* b, const Span* lists, size_t n) {
-  Status st;
-  msg::ForEachFloatRun(lists, n, [&](const uint8_t* p, int64_t k) {
-    if (!st.ok()) return;
-    if (reinterpret_cast<uintptr_t>(p) % alignof(float) == 0) {
-      st = b->AppendValues(reinterpret_cast<const float*>(p), k);
-      return;
-    }
-    float* out;
-    st = b->AppendUninitialized(k, &out);
-    if (st.ok()) std::memcpy(out, p, static_cast<size_t>(k) * 4);
-  });
-  return st;
-}
-
-template <typename T>
-Status AppendNumbers(ArrayBuilder* leaf, FeatureKind kind, const Span* lists, size_t n, int64_t count) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (kind == FeatureKind::kFloatList) return AppendFloatRuns(static_cast<Float32Builder*>(leaf), lists, n);
-  }
-  T* out;
-  RETURN_NOT_OK(static_cast<NumericBuilder<T>*>(leaf)->AppendUninitialized(count, &out));
-  if (kind == FeatureKind::kInt64List) {
-    msg::ForEachInt64(lists, n, [&out](int64_t v) { *out++ = static_cast<T>(v); });
+bool InRange(int64_t v) {
+  if constexpr (std::is_signed_v<T>) {
+    return v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
   } else {
-    msg::ForEachFloat(lists, n, [&out](float v) { *out++ = static_cast<T>(v); });
+    return v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max();
   }
-  return Status::OK();
 }
 
 }  // namespace
 
-Status ValueSink::Check(FeatureKind kind, const Span* lists, size_t n, int64_t count) {
-  if (count == 0) return Status::OK();
-  pending_values_ += count;
-  if (leaf_->length() + pending_values_ > kMaxInt32Offset) {
-    return Status::DataError("the column would exceed 2^31-1 values in one batch");
-  }
+bool ValueSink::Fits(FeatureKind kind) const {
   switch (id_) {
-    case TypeId::kBool:
-    case TypeId::kInt64:
-      return kind == FeatureKind::kInt64List ? Status::OK() : KindMismatch(kind, id_);
-    case TypeId::kFloat32:
-    case TypeId::kFloat64:
-      return kind != FeatureKind::kBytesList ? Status::OK() : KindMismatch(kind, id_);
     case TypeId::kBinary:
     case TypeId::kUtf8:
-      return CheckBinary(kind, lists, n);
+      return true;
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+      return kind != FeatureKind::kBytesList;
     default:
-      break;
-  }
-  if (kind != FeatureKind::kInt64List) return KindMismatch(kind, id_);
-  switch (id_) {
-    case TypeId::kInt8:
-      return CheckRange<int8_t>(lists, n);
-    case TypeId::kInt16:
-      return CheckRange<int16_t>(lists, n);
-    case TypeId::kInt32:
-      return CheckRange<int32_t>(lists, n);
-    case TypeId::kUInt8:
-      return CheckRange<uint8_t>(lists, n);
-    case TypeId::kUInt16:
-      return CheckRange<uint16_t>(lists, n);
-    case TypeId::kUInt32:
-      return CheckRange<uint32_t>(lists, n);
-    case TypeId::kUInt64:
-      return CheckRange<uint64_t>(lists, n);
-    default:
-      return Status::Internal("unsupported leaf type");
+      return kind == FeatureKind::kInt64List;
   }
 }
 
-Status ValueSink::CheckBinary(FeatureKind kind, const Span* lists, size_t n) {
-  int64_t bytes = 0;
-  bool utf8_ok = true;
-  char buf[32];
-  if (kind == FeatureKind::kBytesList) {
-    const bool check_utf8 = id_ == TypeId::kUtf8;
-    msg::ForEachBytes(lists, n, [&](Span s) {
-      bytes += s.size();
-      if (check_utf8 && utf8_ok) utf8_ok = IsValidUtf8(s.begin, s.size());
-    });
-  } else if (kind == FeatureKind::kInt64List) {
-    msg::ForEachInt64(lists, n, [&](int64_t v) { bytes += FormatInt64(v, buf); });
-  } else {
-    msg::ForEachFloat(lists, n, [&](float v) { bytes += FormatFloat(v, buf); });
+Status ValueSink::AppendList(Span list, int depth) {
+  if (!fits_) [[unlikely]] {
+    int64_t n;
+    RETURN_NOT_OK(msg::ScanList(kind_, list, depth, &n));
+    skipped_ += n;
+    return Status::OK();
   }
-  if (!utf8_ok) return Status::DataError("bytes_list value is not valid UTF-8 (utf8 column)");
-  pending_bytes_ += bytes;
-  if (static_cast<BinaryBuilder*>(leaf_)->value_data_length() + pending_bytes_ > kMaxInt32Offset) {
-    return Status::DataError("the column would exceed 2^31-1 bytes in one batch");
+  return msg::ForEachRun(kind_, list, depth, [this](Span run, int64_t count) { return AppendRun(run, count); });
+}
+
+template <typename T>
+T ValueSink::FromInt64(uint64_t raw) {
+  const auto v = static_cast<int64_t>(raw);
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int64_t>) {
+    if (!InRange<T>(v) && bad_value_ == BadValue::kNone) [[unlikely]] {
+      bad_value_ = BadValue::kRange;
+      bad_int_ = v;
+    }
+  }
+  return static_cast<T>(v);
+}
+
+template <typename T>
+Status ValueSink::AppendInts(Span run, int64_t count) {
+  auto* b = static_cast<NumericBuilder<T>*>(leaf_);
+  const uint8_t* p = run.begin;
+  if (count == 1) return b->Append(FromInt64<T>(wire::DecodeVarintUnchecked(p)));  // inline, for scalars
+  T* out;
+  RETURN_NOT_OK(b->AppendUninitialized(count, &out));
+  for (int64_t i = 0; i < count; ++i) out[i] = FromInt64<T>(wire::DecodeVarintUnchecked(p));
+  return Status::OK();
+}
+
+template <typename T>
+Status ValueSink::AppendFloats(Span run, int64_t count) {
+  auto* b = static_cast<NumericBuilder<T>*>(leaf_);
+  float f;
+  if (count == 1) {  // inline, for scalars
+    std::memcpy(&f, run.begin, 4);
+    return b->Append(static_cast<T>(f));
+  }
+  T* out;
+  RETURN_NOT_OK(b->AppendUninitialized(count, &out));
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(out, run.begin, static_cast<size_t>(count) * 4);
+  } else {
+    for (int64_t i = 0; i < count; ++i) {
+      std::memcpy(&f, run.begin + 4 * i, 4);
+      out[i] = f;
+    }
   }
   return Status::OK();
 }
 
-Status ValueSink::Append(FeatureKind kind, const Span* lists, size_t n, int64_t count) {
-  if (count == 0) return Status::OK();
-  switch (id_) {
-    case TypeId::kBool: {
-      auto* b = static_cast<BooleanBuilder*>(leaf_);
-      RETURN_NOT_OK(b->Reserve(count));
-      msg::ForEachInt64(lists, n, [b](int64_t v) { b->UnsafeAppend(v != 0); });
+Status ValueSink::AppendBytes(const uint8_t* data, int64_t n) {
+  auto* b = static_cast<BinaryBuilder*>(leaf_);
+  if (b->value_data_length() + n > kMaxInt32Offset) [[unlikely]] {
+    bytes_overflow_ = true;
+    ++skipped_;
+    return Status::OK();
+  }
+  return b->Append(data, n);
+}
+
+Status ValueSink::AppendRun(Span run, int64_t count) {
+  if (count == 0) return Status::OK();  // an empty packed run
+  char buf[32];
+  switch (kind_) {
+    case FeatureKind::kInt64List:
+      switch (id_) {
+        case TypeId::kBool: {
+          auto* b = static_cast<BooleanBuilder*>(leaf_);
+          RETURN_NOT_OK(b->Reserve(count));
+          const uint8_t* p = run.begin;
+          for (int64_t i = 0; i < count; ++i) b->UnsafeAppend(wire::DecodeVarintUnchecked(p) != 0);
+          return Status::OK();
+        }
+        case TypeId::kInt8:
+          return AppendInts<int8_t>(run, count);
+        case TypeId::kInt16:
+          return AppendInts<int16_t>(run, count);
+        case TypeId::kInt32:
+          return AppendInts<int32_t>(run, count);
+        case TypeId::kInt64:
+          return AppendInts<int64_t>(run, count);
+        case TypeId::kUInt8:
+          return AppendInts<uint8_t>(run, count);
+        case TypeId::kUInt16:
+          return AppendInts<uint16_t>(run, count);
+        case TypeId::kUInt32:
+          return AppendInts<uint32_t>(run, count);
+        case TypeId::kUInt64:
+          return AppendInts<uint64_t>(run, count);
+        case TypeId::kFloat32:
+          return AppendInts<float>(run, count);
+        case TypeId::kFloat64:
+          return AppendInts<double>(run, count);
+        default: {  // binary, utf8: decimal text
+          const uint8_t* p = run.begin;
+          for (int64_t i = 0; i < count; ++i) {
+            const int n = FormatInt64(static_cast<int64_t>(wire::DecodeVarintUnchecked(p)), buf);
+            RETURN_NOT_OK(AppendBytes(reinterpret_cast<const uint8_t*>(buf), n));
+          }
+          return Status::OK();
+        }
+      }
+    case FeatureKind::kFloatList:
+      if (id_ == TypeId::kFloat32) return AppendFloats<float>(run, count);
+      if (id_ == TypeId::kFloat64) return AppendFloats<double>(run, count);
+      for (int64_t i = 0; i < count; ++i) {  // binary, utf8: shortest round-trip text
+        float f;
+        std::memcpy(&f, run.begin + 4 * i, 4);
+        const int n = FormatFloat(f, buf);
+        RETURN_NOT_OK(AppendBytes(reinterpret_cast<const uint8_t*>(buf), n));
+      }
       return Status::OK();
-    }
-    case TypeId::kInt8:
-      return AppendNumbers<int8_t>(leaf_, kind, lists, n, count);
-    case TypeId::kInt16:
-      return AppendNumbers<int16_t>(leaf_, kind, lists, n, count);
-    case TypeId::kInt32:
-      return AppendNumbers<int32_t>(leaf_, kind, lists, n, count);
-    case TypeId::kInt64:
-      return AppendNumbers<int64_t>(leaf_, kind, lists, n, count);
-    case TypeId::kUInt8:
-      return AppendNumbers<uint8_t>(leaf_, kind, lists, n, count);
-    case TypeId::kUInt16:
-      return AppendNumbers<uint16_t>(leaf_, kind, lists, n, count);
-    case TypeId::kUInt32:
-      return AppendNumbers<uint32_t>(leaf_, kind, lists, n, count);
-    case TypeId::kUInt64:
-      return AppendNumbers<uint64_t>(leaf_, kind, lists, n, count);
-    case TypeId::kFloat32:
-      return AppendNumbers<float>(leaf_, kind, lists, n, count);
-    case TypeId::kFloat64:
-      return AppendNumbers<double>(leaf_, kind, lists, n, count);
-    default:
-      return AppendBinary(kind, lists, n, count);
+    default:  // BytesList: one value
+      if (id_ == TypeId::kUtf8 && !IsValidUtf8(run.begin, run.size()) && bad_value_ == BadValue::kNone) {
+        bad_value_ = BadValue::kUtf8;
+      }
+      return AppendBytes(run.begin, run.size());
   }
 }
 
-Status ValueSink::AppendBinary(FeatureKind kind, const Span* lists, size_t n, int64_t count) {
-  auto* b = static_cast<BinaryBuilder*>(leaf_);
-  RETURN_NOT_OK(b->Reserve(count));
-  Status st;
-  char buf[32];
-  if (kind == FeatureKind::kBytesList) {
-    msg::ForEachBytes(lists, n, [&](Span s) {
-      if (st.ok()) st = b->Append(s.begin, s.size());
-    });
-  } else if (kind == FeatureKind::kInt64List) {
-    msg::ForEachInt64(lists, n, [&](int64_t v) {
-      if (st.ok()) st = b->Append(reinterpret_cast<const uint8_t*>(buf), FormatInt64(v, buf));
-    });
-  } else {
-    msg::ForEachFloat(lists, n, [&](float v) {
-      if (st.ok()) st = b->Append(reinterpret_cast<const uint8_t*>(buf), FormatFloat(v, buf));
-    });
+Status ValueSink::FeatureError() const {
+  if (count() == 0) return Status::OK();
+  if (leaf_->length() + skipped_ > kMaxInt32Offset) {
+    return Status::DataError("the column would exceed 2^31-1 values in one batch");
   }
-  return st;
+  if (!fits_) {
+    return Status::TypeError(std::string(FeatureKindName(kind_)) + " values cannot be stored in a " +
+                             TypeIdName(id_) + " column");
+  }
+  if (bad_value_ == BadValue::kRange) {
+    return Status::TypeError("value " + std::to_string(bad_int_) + " is out of range for " + TypeIdName(id_));
+  }
+  if (bad_value_ == BadValue::kUtf8) return Status::DataError("bytes_list value is not valid UTF-8 (utf8 column)");
+  if (bytes_overflow_) return Status::DataError("the column would exceed 2^31-1 bytes in one batch");
+  return Status::OK();
 }
 
 }  // namespace recflow::example

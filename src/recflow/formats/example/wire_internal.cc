@@ -94,7 +94,7 @@ bool Reader::SkipGroup(uint32_t number, int depth) {
   }
 }
 
-int64_t CountPackedVarints(Span packed) {
+int64_t CountLongPackedVarints(Span packed) {
   int64_t count = 0;
   int run = 0;
   for (const uint8_t* p = packed.begin; p < packed.end; ++p) {

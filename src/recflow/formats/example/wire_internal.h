@@ -109,9 +109,19 @@ class Reader {
   const uint8_t* end_;
 };
 
+/// CountPackedVarints of a run longer than 10 bytes.
+int64_t CountLongPackedVarints(Span packed);
+
 /// Number of values in a packed varint run, or -1 when a varint is longer than 10 bytes or
 /// the run ends inside a varint.
-int64_t CountPackedVarints(Span packed);
+inline int64_t CountPackedVarints(Span packed) {
+  if (packed.size() > 10) return CountLongPackedVarints(packed);
+  // Up to 10 bytes hold no varint longer than 10 bytes: valid when the last byte ends one.
+  if (packed.size() > 0 && packed.end[-1] >= 0x80) return -1;
+  int64_t count = 0;
+  for (const uint8_t* p = packed.begin; p < packed.end; ++p) count += *p < 0x80;
+  return count;
+}
 
 /// Decodes one varint of already validated bytes.
 inline uint64_t DecodeVarintUnchecked(const uint8_t*& p) {
