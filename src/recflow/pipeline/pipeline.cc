@@ -379,13 +379,7 @@ bool Pipeline::CheckInput(const std::string& step, const PCollection& input) {
 }
 
 void Pipeline::Fail(const std::string& step, const Status& st) {
-  if (!status_.ok()) return;
-  if (!steps_named_in_errors_) {
-    status_ = st;
-    return;
-  }
-  status_ = Status(st.code(), "step '" + step + "': " + st.message());
-  if (!st.context().field.empty()) status_ = status_.WithField(st.context().field);
+  if (status_.ok()) status_ = StepStatus(step, st);
 }
 
 Status Pipeline::StepStatus(const std::string& step, const Status& st) const {
