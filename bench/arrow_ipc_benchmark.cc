@@ -1,11 +1,14 @@
-// Arrow IPC write and read throughput next to memcpy of the same bytes; memory-mapped file reads by size.
+// Arrow IPC write (into memory, /dev/null and a tmpfs file) and read throughput next to memcpy of the same bytes; mapped reads by size.
 #include <benchmark/benchmark.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <map>
 #include <random>
 
 #include "recflow/core/io.h"
+#include "recflow/core/local_filesystem.h"
 #include "recflow/formats/arrow_ipc/ipc_file_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
@@ -68,6 +71,22 @@ void BM_Memcpy(benchmark::State& state) {
 }
 BENCHMARK(BM_Memcpy);
 
+/// memcpy of the stream's bytes into pages mapped for each copy (mmap/munmap, whatever the heap
+/// holds): the copy pays the page faults that the fresh page-cache pages of a new file pay too.
+void BM_MemcpyToNewPages(benchmark::State& state) {
+  const auto stream = Encoded(16, false);
+  const auto size = static_cast<size_t>(stream->size());
+  for (auto _ : state) {
+    void* pages = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) std::abort();
+    std::memcpy(pages, stream->data(), size);
+    benchmark::DoNotOptimize(pages);
+    ::munmap(pages, size);
+  }
+  state.SetBytesProcessed(state.iterations() * stream->size());
+}
+BENCHMARK(BM_MemcpyToNewPages);
+
 void BM_IpcWriteStream(benchmark::State& state) {
   const int64_t size = Encoded(16, false)->size();
   for (auto _ : state) {
@@ -82,6 +101,66 @@ void BM_IpcWriteStream(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * size);
 }
 BENCHMARK(BM_IpcWriteStream);
+
+/// A file on tmpfs (/dev/shm): the page cache's copy without a disk.
+std::string TmpfsPath(const char* suffix) { return "/dev/shm/recflow-bench-" + std::to_string(::getpid()) + suffix; }
+
+/// Writes 16 copies of Batch() through the FileSystem layer's writable file for `path` (created
+/// or truncated each iteration, as a new output file is), as a stream or (`file`) the file format.
+void WriteThroughFileSystem(benchmark::State& state, const std::string& path, bool file) {
+  const int64_t size = Encoded(16, file)->size();
+  LocalFileSystem fs;
+  for (auto _ : state) {
+    auto out = fs.OpenOutputStream(path);
+    if (!out.ok()) {
+      state.SkipWithError(out.status().ToString().c_str());
+      return;
+    }
+    const auto options = arrow_ipc::IpcWriteOptions::Defaults();
+    auto writer = file ? arrow_ipc::IpcWriter::OpenFile(out->get(), Batch()->schema(), options)
+                       : arrow_ipc::IpcWriter::OpenStream(out->get(), Batch()->schema(), options);
+    for (int i = 0; i < 16; ++i) {
+      if (!(*writer)->Write(*Batch()).ok()) std::abort();
+    }
+    if (!(*writer)->Finish().ok() || !(*out)->Close().ok()) std::abort();
+  }
+  state.SetBytesProcessed(state.iterations() * size);
+}
+
+/// The floor of a file write: the stream's bytes, already encoded, written to a new tmpfs file
+/// with one write(2) (the kernel's copy into fresh page-cache pages).
+void BM_WriteEncodedToTmpfsFile(benchmark::State& state) {
+  const auto stream = Encoded(16, false);
+  const std::string path = TmpfsPath(".bytes");
+  LocalFileSystem fs;
+  for (auto _ : state) {
+    auto out = fs.OpenOutputStream(path);
+    if (!out.ok() || !(*out)->Write(stream->data(), stream->size()).ok() || !(*out)->Close().ok()) std::abort();
+  }
+  ::unlink(path.c_str());
+  state.SetBytesProcessed(state.iterations() * stream->size());
+}
+BENCHMARK(BM_WriteEncodedToTmpfsFile);
+
+void BM_IpcWriteStreamToDevNull(benchmark::State& state) { WriteThroughFileSystem(state, "/dev/null", false); }
+BENCHMARK(BM_IpcWriteStreamToDevNull);
+
+void BM_IpcWriteFileToDevNull(benchmark::State& state) { WriteThroughFileSystem(state, "/dev/null", true); }
+BENCHMARK(BM_IpcWriteFileToDevNull);
+
+void BM_IpcWriteStreamToTmpfsFile(benchmark::State& state) {
+  const std::string path = TmpfsPath(".arrows");
+  WriteThroughFileSystem(state, path, false);
+  ::unlink(path.c_str());
+}
+BENCHMARK(BM_IpcWriteStreamToTmpfsFile);
+
+void BM_IpcWriteFileToTmpfsFile(benchmark::State& state) {
+  const std::string path = TmpfsPath(".arrow");
+  WriteThroughFileSystem(state, path, true);
+  ::unlink(path.c_str());
+}
+BENCHMARK(BM_IpcWriteFileToTmpfsFile);
 
 void BM_IpcReadStream(benchmark::State& state) {
   const auto stream = Encoded(16, false);

@@ -2,14 +2,17 @@
 """Throughput of `recflow serve` over loopback TCP and a unix socket: a C++ client and Apache Arrow JS, same run.
 
 Writes a ~1 GB Feather file of numeric columns (recflow-serve-bench generate), starts one
-`recflow serve` per transport and batching, and reads full passes with
+`recflow serve` per batching (all at once, per transport), and reads full passes, one per
+batching in turn (A B C A B C ...), with
   cpp-wire     the C++ client counting bytes (a read(2) loop, no decoding),
   cpp-decoded  the C++ client decoding every batch (serve::StreamClient),
   arrow-js     Apache Arrow JS (tests/node/arrow_serve_read.mjs --count) decoding every batch.
 Each figure is the best of --repeat passes (the box is shared; the best pass is the least
-disturbed one), in GB/s of stream bytes (1 GB = 1e9 bytes); the median is shown too.
+disturbed one), in GB/s of stream bytes (1 GB = 1e9 bytes); the median is shown too, and the
+median over the rounds of each pass's rate over the same round's pass of the first batching.
 
   /usr/bin/python3 bench/serve_throughput.py --build-dir build/release
+  /usr/bin/python3 bench/serve_throughput.py --batch-sizes 1024,4096,16384,65536 --transports unix
 """
 import argparse
 import json
@@ -65,6 +68,9 @@ def main():
     parser.add_argument("--work-dir", type=Path, help="where the input is written (default: a temporary dir)")
     parser.add_argument("--repeat", type=int, default=5, help="passes per client and setting")
     parser.add_argument("--no-js", action="store_true", help="skip the Arrow JS client")
+    parser.add_argument("--batch-sizes", default="1024,65536",
+                        help="comma-separated --batch-size values served besides the stored batching")
+    parser.add_argument("--transports", default="tcp,unix", help="comma-separated: tcp, unix")
     args = parser.parse_args()
     recflow = args.build_dir / "bin" / "recflow"
     tool = args.build_dir / "bin" / "recflow-serve-bench"
@@ -77,22 +83,32 @@ def main():
         clients = [("cpp-wire", lambda ep: read_cpp(tool, ep, True)), ("cpp-decoded", lambda ep: read_cpp(tool, ep, False))]
         if not args.no_js:
             clients.append(("arrow-js", read_js))
-        settings = [("as stored (--batch-mode auto, 65536 rows)", ["--batch-mode", "auto"]),
-                    ("--batch-size 1024 (default)", ["--batch-size", "1024"])]
-        print(f"{'transport':<10} {'batching':<42} {'client':<12} {'stream GB':>9} {'GB/s best':>9} {'median':>7}")
-        for transport, listen in (("tcp", "tcp://127.0.0.1:0"), ("unix", f"unix://{work}/serve.sock")):
-            for label, batching in settings:
-                proc, endpoint = start_server(recflow, [str(data), "--listen", listen, *batching], work / "serve.log")
-                try:
-                    for name, read in clients:
-                        runs = [read(endpoint) for _ in range(args.repeat)]
-                        rates = [b / s / 1e9 for b, s in runs]
-                        print(f"{transport:<10} {label:<42} {name:<12} {runs[0][0] / 1e9:>9.2f} {max(rates):>9.2f} "
-                              f"{statistics.median(rates):>7.2f}", flush=True)
-                finally:
+        settings = [(f"--batch-size {size}", ["--batch-size", size]) for size in args.batch_sizes.split(",")]
+        settings.append(("as stored (--batch-mode auto, 65536 rows)", ["--batch-mode", "auto"]))
+        print(f"{'transport':<10} {'batching':<42} {'client':<12} {'stream GB':>9} {'GB/s best':>9} {'median':>7} "
+              f"{'x first':>7}")
+        for transport in args.transports.split(","):
+            servers = []  # one server per batching, all running, so that their passes alternate
+            try:
+                for i, (label, batching) in enumerate(settings):
+                    listen = "tcp://127.0.0.1:0" if transport == "tcp" else f"unix://{work}/serve-{i}.sock"
+                    servers.append(start_server(recflow, [str(data), "--listen", listen, *batching],
+                                                work / f"serve-{i}.log"))
+                for name, read in clients:
+                    # Rounds of one pass per batching (A B C A B C ...): a load change hits them alike.
+                    rates = [[] for _ in settings]
+                    for _ in range(args.repeat):
+                        for i, (_, endpoint) in enumerate(servers):
+                            size, seconds = read(endpoint)
+                            rates[i].append(size / seconds / 1e9)
+                    for i, (label, _) in enumerate(settings):
+                        ratio = statistics.median(r / f for r, f in zip(rates[i], rates[0]))
+                        print(f"{transport:<10} {label:<42} {name:<12} {size / 1e9:>9.2f} {max(rates[i]):>9.2f} "
+                              f"{statistics.median(rates[i]):>7.2f} {ratio:>7.2f}", flush=True)
+            finally:
+                for proc, _ in servers:
                     proc.terminate()
                     proc.wait(timeout=30)
-
 
 if __name__ == "__main__":
     main()

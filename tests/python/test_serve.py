@@ -158,6 +158,16 @@ def test_batch_modes_give_tensorflow_io_batch_sizes(serve, rows_csv, tmp_path, m
     assert table["columns"]["id"] == list(range(sum(sizes)))
 
 
+def test_the_default_batch_is_16384_rows(serve, tmp_path):
+    # The default clients that cut their own batches read fastest at (BENCHMARKS.md, docs/serve.md).
+    rows = 16384 + 100
+    path = tmp_path / "many.csv"
+    path.write_text("id\n" + "".join(f"{i}\n" for i in range(rows)))
+    table = read_with_arrow_js(serve(path, "--listen", endpoint_for("unix", tmp_path)).endpoint)
+    assert table["batches"] == [16384, 100]
+    assert table["columns"]["id"] == list(range(rows))
+
+
 def test_auto_batch_mode_passes_batches_as_they_come(serve, rows_csv, tmp_path):
     # A small block size cuts the CSV into several units: auto keeps their sizes, not 7.
     endpoint = serve(rows_csv, "--listen", endpoint_for("tcp", tmp_path), "--batch-size", "7", "--batch-mode", "auto",

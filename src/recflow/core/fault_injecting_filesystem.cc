@@ -3,6 +3,8 @@
 
 #include <mutex>
 
+#include "recflow/core/gathered_write.h"
+
 namespace recflow {
 
 std::string_view FsOperationName(FsOperation op) {
@@ -120,6 +122,23 @@ class FaultOutputStream final : public OutputStream {
       return Injected(FsOperation::kWrite, name(), *fault).WithOffset(base_->position());
     }
     return base_->Write(data, n);
+  }
+  /// One counted write: a kShort fault writes the first half of the bytes (cutting through the
+  /// pieces, the piece at the cut written in part) before it fails.
+  Status WriteGathered(std::span<const std::string_view> pieces) override {
+    if (std::optional<FsFault> fault = injector_->Check(FsOperation::kWrite)) {
+      if (*fault == FsFault::kShort) {
+        std::vector<std::string_view> half;
+        for (size_t left = TotalSize(pieces) / 2, i = 0; left > 0; ++i) {
+          half.push_back(pieces[i].substr(0, left));
+          left -= half.back().size();
+        }
+        RETURN_NOT_OK(base_->WriteGathered(half));
+        RETURN_NOT_OK(base_->Flush());
+      }
+      return Injected(FsOperation::kWrite, name(), *fault).WithOffset(base_->position());
+    }
+    return base_->WriteGathered(pieces);
   }
   Status Flush() override {
     if (std::optional<FsFault> fault = injector_->Check(FsOperation::kWrite)) {

@@ -12,13 +12,13 @@
 namespace recflow {
 
 /// The kinds of calls FaultInjectingFileSystem counts. Stream calls count too: each
-/// InputStream::Read (kRead), OutputStream::Write or Flush (kWrite) and Close (kClose).
+/// InputStream::Read (kRead), OutputStream::Write, WriteGathered or Flush (kWrite) and Close (kClose).
 enum class FsOperation {
   kInfo,       ///< GetFileInfo, GetTargetInfo, IsMountPoint (ResolvePath is not counted)
   kOpenRead,   ///< OpenInputStream, ReadWholeFile, MapFile, ReadRange
   kRead,       ///< InputStream::Read, and the read of ReadWholeFile / MapFile / ReadRange
   kOpenWrite,  ///< OpenOutputStream
-  kWrite,      ///< OutputStream::Write and Flush
+  kWrite,      ///< OutputStream::Write, WriteGathered (one call, whatever its pieces) and Flush
   kClose,      ///< OutputStream::Close
   kList,       ///< ListDirectory
   kMkdir,      ///< CreateDirectory
@@ -38,7 +38,7 @@ std::string_view FsOperationName(FsOperation op);
 enum class FsFault {
   kError,    ///< IOError, nothing done (EIO)
   kNoSpace,  ///< IOError "No space left on device", nothing done (ENOSPC)
-  kShort,    ///< a Write writes half its bytes, then fails with ENOSPC; a read returns half the
+  kShort,    ///< a Write (or WriteGathered) writes half its bytes, then fails with ENOSPC; a read returns half the
              ///< bytes asked for, then the end of the file (a truncated file); other calls: kError
 };
 

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "recflow/core/gathered_write.h"
 #include "recflow/core/input_peek_internal.h"
 
 namespace recflow {
@@ -18,27 +19,13 @@ namespace {
 
 /// Output is gathered into blocks of this size before write(2).
 constexpr size_t kOutputBufferSize = size_t{1} << 20;
-/// Largest single read(2)/write(2) request (Linux caps transfers just below 2 GiB).
+/// Largest single read(2) request (Linux caps transfers just below 2 GiB).
 constexpr int64_t kMaxIoChunk = int64_t{1} << 30;
 
 Status ErrnoError(const std::string& path, const char* what, int err) {
   const std::string text = path + ": " + what + ": " + std::strerror(err);
   if (err == ENOENT) return Status::NotFound(text);
   return Status::IOError(text);
-}
-
-/// Writes all `n` bytes, retrying short writes and EINTR.
-Status WriteAll(int fd, const std::string& name, const uint8_t* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, data, std::min<size_t>(n, kMaxIoChunk));
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoError(name, "cannot write", errno);
-    }
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -108,6 +95,17 @@ Result<int64_t> BufferInputStream::Read(void* out, int64_t n) {
   return take;
 }
 
+Status OutputStream::WriteGathered(std::span<const std::string_view> pieces) {
+  for (std::string_view piece : pieces) RETURN_NOT_OK(Write(piece.data(), static_cast<int64_t>(piece.size())));
+  return Status::OK();
+}
+
+Status BufferOutputStream::WriteGathered(std::span<const std::string_view> pieces) {
+  RETURN_NOT_OK(builder_.Reserve(static_cast<int64_t>(TotalSize(pieces))));
+  for (std::string_view piece : pieces) builder_.UnsafeAppend(piece.data(), static_cast<int64_t>(piece.size()));
+  return Status::OK();
+}
+
 Result<std::unique_ptr<FileOutputStream>> FileOutputStream::Open(const std::string& path, bool append) {
   std::unique_ptr<FileOutputStream> out;
   if (path == "-") {
@@ -128,24 +126,32 @@ FileOutputStream::~FileOutputStream() {
 }
 
 Status FileOutputStream::Write(const void* data, int64_t n) {
+  if (n <= 0) return fd_ < 0 ? Status::IOError(name_ + ": write after close") : Status::OK();
+  const std::string_view piece(static_cast<const char*>(data), static_cast<size_t>(n));
+  return WriteGathered({&piece, 1});
+}
+
+Status FileOutputStream::WriteGathered(std::span<const std::string_view> pieces) {
   if (fd_ < 0) return Status::IOError(name_ + ": write after close");
-  if (n <= 0) return Status::OK();
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  const auto size = static_cast<size_t>(n);
-  position_ += n;
+  const size_t size = TotalSize(pieces);
+  position_ += static_cast<int64_t>(size);
   if (pending_.size() + size <= kOutputBufferSize) {
-    pending_.append(reinterpret_cast<const char*>(bytes), size);
+    for (std::string_view piece : pieces) pending_ += piece;
     return Status::OK();
   }
-  RETURN_NOT_OK(Flush());
-  if (size >= kOutputBufferSize) return WriteAll(fd_, name_, bytes, size);
-  pending_.append(reinterpret_cast<const char*>(bytes), size);
-  return Status::OK();
+  IovecCursor cursor;
+  cursor.Add(pending_);
+  cursor.AddAll(pieces);
+  Status st = WritevAll(fd_, name_, cursor);
+  pending_.clear();
+  return st;
 }
 
 Status FileOutputStream::Flush() {
   if (fd_ < 0) return Status::IOError(name_ + ": flush after close");
-  Status st = WriteAll(fd_, name_, reinterpret_cast<const uint8_t*>(pending_.data()), pending_.size());
+  IovecCursor cursor;
+  cursor.Add(pending_);
+  Status st = WritevAll(fd_, name_, cursor);
   pending_.clear();
   return st;
 }

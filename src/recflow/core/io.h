@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -33,6 +34,11 @@ class OutputStream {
  public:
   virtual ~OutputStream() = default;
   virtual Status Write(const void* data, int64_t n) = 0;
+  /// Writes the concatenation of `pieces`, in order, as one gathered write: streams over a
+  /// descriptor hand the pieces to the kernel with writev(2) (no copy into a buffer when they are
+  /// large), others append them. By default, one Write per piece. On error an unknown prefix of
+  /// the bytes may have been written, as with Write.
+  virtual Status WriteGathered(std::span<const std::string_view> pieces);
   virtual Status Flush() = 0;
   /// Flushes and releases the sink; further calls are errors. Idempotent.
   virtual Status Close() = 0;
@@ -110,7 +116,11 @@ class FileOutputStream final : public OutputStream {
   /// Creates or truncates `path` (or appends when `append`).
   static Result<std::unique_ptr<FileOutputStream>> Open(const std::string& path, bool append = false);
   ~FileOutputStream() override;
+  /// A gathered write of one piece.
   Status Write(const void* data, int64_t n) override;
+  /// Pieces that fit the 1 MiB buffer with what it holds are copied there; otherwise the buffer
+  /// and the pieces go out at once with writev(2), straight from the caller's memory.
+  Status WriteGathered(std::span<const std::string_view> pieces) override;
   Status Flush() override;
   /// Flushes, fsyncs when `sync_on_close` was requested, and closes.
   Status Close() override;
@@ -133,6 +143,8 @@ class FileOutputStream final : public OutputStream {
 class BufferOutputStream final : public OutputStream {
  public:
   Status Write(const void* data, int64_t n) override { return builder_.Append(data, n); }
+  /// Grows the buffer once for all the pieces, then copies them.
+  Status WriteGathered(std::span<const std::string_view> pieces) override;
   Status Flush() override { return Status::OK(); }
   Status Close() override { return Status::OK(); }
   int64_t position() const override { return builder_.size(); }

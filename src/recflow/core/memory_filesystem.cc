@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 
+#include "recflow/core/gathered_write.h"
+
 namespace recflow {
 
 namespace {
@@ -94,6 +96,16 @@ class MemoryOutputStream final : public OutputStream {
     std::lock_guard<std::mutex> lock(state_->mutex);
     node_->data.append(static_cast<const char*>(data), static_cast<size_t>(n));
     position_ += n;
+    return Status::OK();
+  }
+  /// Appends every piece under one lock, the file grown once.
+  Status WriteGathered(std::span<const std::string_view> pieces) override {
+    if (closed_) return Status::IOError(name_ + ": write after close");
+    const size_t size = TotalSize(pieces);
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    node_->data.reserve(node_->data.size() + size);
+    for (std::string_view piece : pieces) node_->data += piece;
+    position_ += static_cast<int64_t>(size);
     return Status::OK();
   }
   Status Flush() override { return closed_ ? Status::IOError(name_ + ": flush after close") : Status::OK(); }

@@ -341,16 +341,17 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
 
 Status DatasetSink::CompressJob(SinkWork::Job* job) const {
   if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
+    int64_t at = static_cast<int64_t>(job->raw.size());
     for (const SinkRun& run : job->runs) {
       ASSIGN_OR_RETURN(EncodedBatch encoded, batches->EncodeBatch(*run.data, run.rows, run.plan.get()));
-      const int64_t at = static_cast<int64_t>(job->raw.size());
       for (BatchBlock block : encoded.dictionary_blocks) {
         block.offset += at;
         job->dictionary_blocks.push_back(block);
       }
       encoded.block.offset += at;
       job->blocks.push_back(encoded.block);
-      job->raw += encoded.bytes;
+      at += encoded.size;
+      job->batches.push_back(std::move(encoded));
     }
     job->runs.clear();
   }
@@ -379,8 +380,12 @@ Status DatasetSink::Write(SinkWork work) {
       block.offset += at;
       target.dictionary_blocks.push_back(block);
     }
-    if (!job.blocks.empty()) stats_.raw_bytes += job.chunk.raw_size;
     RETURN_NOT_OK(files_->Append(job.file, job.chunk));
+    if (job.batches.empty()) continue;
+    std::vector<std::string_view> pieces;
+    for (const EncodedBatch& batch : job.batches) pieces.insert(pieces.end(), batch.pieces.begin(), batch.pieces.end());
+    RETURN_NOT_OK(files_->AppendUncompressed(job.file, pieces));
+    stats_.raw_bytes += files_->written_bytes(job.file) - at;
   }
   return Status::OK();
 }

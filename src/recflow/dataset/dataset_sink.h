@@ -55,6 +55,7 @@ struct SinkWork {
     std::vector<BatchBlock> blocks;  ///< batch formats: where Compress put each run, from the chunk's start
     std::vector<BatchBlock> dictionary_blocks;  ///< batch formats: where Compress put the runs' dictionaries, likewise
     CompressedChunk chunk;    ///< what goes into the file
+    std::vector<EncodedBatch> batches;  ///< batch formats: the runs Compress encoded, written after `chunk`
   };
   std::vector<Job> jobs;
 };

@@ -15,6 +15,13 @@ class StagedFiles::File final : public OutputStream {
     position_ += n;
     return Status::OK();
   }
+  Status WriteGathered(std::span<const std::string_view> pieces) override {
+    RETURN_NOT_OK(EnsureOpen());
+    const int64_t before = stream_->position();
+    RETURN_NOT_OK(stream_->WriteGathered(pieces));
+    position_ += stream_->position() - before;
+    return Status::OK();
+  }
   Status Flush() override { return stream_ ? stream_->Flush() : Status::OK(); }
   Status Close() override { return Suspend(); }
   int64_t position() const override { return position_; }
@@ -82,6 +89,14 @@ Status StagedFiles::Append(int id, const CompressedChunk& chunk) {
   File& f = *files_[static_cast<size_t>(id)];
   RETURN_NOT_OK(f.EnsureOpen());
   return f.writer().Append(chunk);
+}
+
+Status StagedFiles::AppendUncompressed(int id, std::span<const std::string_view> pieces) {
+  if (compression_ != Compression::kNone) {
+    return Status::InvalidArgument(path(id) + ": a gathered append needs an uncompressed file");
+  }
+  Touch(id);
+  return files_[static_cast<size_t>(id)]->WriteGathered(pieces);
 }
 
 Status StagedFiles::Close(int id) {

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recflow/core/chunked_compression.h"
@@ -27,6 +29,9 @@ class StagedFiles {
   int Add(std::string path);
   /// Appends a chunk to file `id`.
   Status Append(int id, const CompressedChunk& chunk);
+  /// Appends `pieces` to file `id` of an uncompressed job in one gathered write
+  /// (OutputStream::WriteGathered); InvalidArgument when the files are compressed.
+  Status AppendUncompressed(int id, std::span<const std::string_view> pieces);
   /// Finishes file `id` (trailer, close); creates it, empty, if nothing was written.
   Status Close(int id);
   /// The path given to Add().

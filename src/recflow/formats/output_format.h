@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
@@ -47,10 +48,14 @@ struct BatchBlock {
 };
 
 /// One framed batch of rows, as a batch-encoded format writes it, possibly preceded by
-/// messages it needs (Arrow: dictionary batches).
+/// messages it needs (Arrow: dictionary batches). Its bytes are pieces that point into memory
+/// `keep` holds (the rows' own buffers among them), so that the sink writes them with one
+/// gathered write and no copy (OutputStream::WriteGathered).
 struct EncodedBatch {
-  std::string bytes;
-  BatchBlock block;  ///< the batch; its offset is from the start of `bytes` (the sink places them)
+  std::vector<std::string_view> pieces;  ///< the bytes, in order
+  std::shared_ptr<const void> keep;      ///< owns what `pieces` point into
+  int64_t size = 0;                      ///< bytes of all the pieces
+  BatchBlock block;  ///< the batch; its offset is from the start of the bytes (the sink places them)
   std::vector<BatchBlock> dictionary_blocks;  ///< the dictionary batches before it, likewise
 };
 

@@ -1,9 +1,12 @@
 // A YAML pipeline run whose ExecContext's file system is the in-memory one reads and writes only there (its
-// inputs, the files a step writes and reads back, a vocabulary side file, outputs, dead letters), and a
-// write_files step whose rename that file system refuses fails its row leaving no temporary file.
+// inputs, the files a step writes and reads back, a vocabulary side file, outputs, dead letters), a write_files
+// step whose rename that file system refuses fails its row leaving no temporary file, and a short write through a
+// Feather shard's gathered write leaves the old dataset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "recflow/core/fault_injecting_filesystem.h"
@@ -124,6 +127,69 @@ steps:
   EXPECT_FALSE(*memory->Exists("/mem/files/0.png"));
   EXPECT_FALSE(*memory->Exists("/mem/out"));
   EXPECT_FALSE(std::filesystem::exists("/mem"));
+}
+
+/// `rows` CSV rows "i,name-i" (from `first` on) under a header.
+std::string NumberedCsv(int first, int rows) {
+  std::string csv = "id,name\n";
+  for (int i = first; i < first + rows; ++i) csv += std::to_string(i) + ",name-" + std::to_string(i) + "\n";
+  return csv;
+}
+
+/// Every file under `root` on `fs` with its content, hidden ones (staging) included.
+std::map<std::string, std::string> Snapshot(FileSystem& fs, const std::string& root) {
+  std::map<std::string, std::string> files;
+  auto names = fs.ListFilesRecursively(root);
+  EXPECT_TRUE(names.ok()) << names.status().ToString();
+  for (const std::string& name : *names) files[name] = std::string((*fs.ReadWholeFile(root + "/" + name))->view());
+  return files;
+}
+
+TEST(RunFileSystemTest, AShortWriteCuttingAFeatherShardsGatheredWriteFailsTheRunAndKeepsTheOldDataset) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(memory->CreateDirectories("/mem").ok());
+  auto faults = std::make_shared<FaultInjectingFileSystem>(memory);
+  const std::string pipeline = R"(
+steps:
+  - read: {path: table.csv}
+  - write: {path: out, format: feather, shards: 1, mode: overwrite}
+)";
+  ExecContext context = ExecContext::Defaults();
+  context.threads = 1;
+  context.file_system = faults;
+  const auto run = [&]() -> Status {
+    ASSIGN_OR_RETURN(YamlPipeline loaded, Build(pipeline, faults));
+    RETURN_NOT_OK(loaded.pipeline->status());
+    return RunPipeline(context, *loaded.pipeline, RunOptions::Defaults(), nullptr).status();
+  };
+  ASSERT_TRUE(memory->WriteSmallFile("/mem/table.csv", NumberedCsv(0, 500), false).ok());
+  ASSERT_TRUE(run().ok());
+  ASSERT_TRUE(memory->WriteSmallFile("/mem/table.csv", NumberedCsv(1000, 3000), false).ok());
+  const auto before = Snapshot(*memory, "/mem");
+
+  // Fail each write of the job in turn with a short write (half its bytes, then ENOSPC): the batches'
+  // messages go out in one gathered write, which the fault cuts in the middle of its pieces.
+  std::vector<int64_t> cuts;  // the file offsets the short writes stopped at
+  for (int64_t nth = 1;; ++nth) {
+    ASSERT_LT(nth, 100) << "the job never got through";
+    faults->FailNth(FsOperation::kWrite, nth, FsFault::kShort);
+    const Status st = run();
+    if (!faults->fired()) {
+      ASSERT_TRUE(st.ok()) << st.ToString();
+      break;
+    }
+    ASSERT_FALSE(st.ok()) << "write " << nth;
+    EXPECT_NE(st.ToString().find("No space left on device"), std::string::npos) << st.ToString();
+    EXPECT_EQ(Snapshot(*memory, "/mem"), before) << "write " << nth << " left something behind: " << st.ToString();
+    const size_t at = st.ToString().find("offset ");
+    if (at != std::string::npos) cuts.push_back(std::stoll(st.ToString().substr(at + 7)));
+  }
+  const auto after = Snapshot(*memory, "/mem");
+  const auto size = static_cast<int64_t>(after.at("out/part-00000-of-00001.feather").size());
+  EXPECT_GT(size, static_cast<int64_t>(before.at("out/part-00000-of-00001.feather").size()));
+  // The schema message and the footer are under 1 KiB each: a cut further from both ends was in the batches.
+  EXPECT_TRUE(std::any_of(cuts.begin(), cuts.end(), [&](int64_t cut) { return cut > 1024 && cut < size - 1024; }))
+      << "no fault cut the batches' gathered write of the " << size << "-byte file";
 }
 
 }  // namespace

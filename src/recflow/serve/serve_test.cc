@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "recflow/columnar/array.h"
+#include "recflow/core/gathered_write.h"
 #include "recflow/core/io.h"
 #include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
 #include "recflow/formats/arrow_ipc/ipc_writer.h"
@@ -96,6 +97,44 @@ TEST(FdOutputStreamTest, GathersSmallWritesAndKeepsEveryByteInOrderOnSocketsAndP
     ASSERT_TRUE(n.ok());
     got.resize(static_cast<size_t>(*n));
     EXPECT_TRUE(got == expected);
+  }
+}
+
+TEST(FdOutputStreamTest, GatheredWritesOfManyPiecesGoOutInOrderThroughPartialSendsOnSocketsAndPipes) {
+  // Small gathered writes are kept, large ones (more than IOV_MAX pieces, more than the socket
+  // buffer) go out in several gathered calls, each resumed where the kernel stopped taking bytes.
+  std::vector<std::string> storage;
+  std::string expected;
+  for (int i = 0; i < 3000; ++i) {
+    std::string piece(static_cast<size_t>(i * 37 % 301), '\0');
+    for (char& c : piece) c = static_cast<char>((expected.size() + static_cast<size_t>(&c - piece.data())) * 131 % 251);
+    expected += piece;
+    storage.push_back(std::move(piece));
+  }
+  const std::vector<std::string_view> all(storage.begin(), storage.end());
+  const std::span<const std::string_view> few(all.data(), 10);  // under kDirectWriteBytes: gathered
+  for (const bool socket : {true, false}) {
+    SCOPED_TRACE(socket ? "socketpair" : "pipe");
+    int fds[2];
+    ASSERT_EQ(socket ? ::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : ::pipe(fds), 0);
+    if (socket) {
+      const int small = 16 << 10;
+      ::setsockopt(fds[1], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+    }
+    std::thread writer([&] {
+      FdOutputStream out(fds[1], "writer", /*owned=*/true);
+      EXPECT_TRUE(out.WriteGathered(few).ok());
+      EXPECT_TRUE(out.WriteGathered(all).ok());
+      EXPECT_TRUE(out.Close().ok());
+    });
+    auto in = FileInputStream::FromFd(fds[0], "reader", /*owned=*/true);
+    const std::string head(expected, 0, TotalSize(few));
+    std::string got(head.size() + expected.size() + 1, '\0');
+    auto n = ReadFully(*in, got.data(), static_cast<int64_t>(got.size()));  // reads until EOF
+    writer.join();
+    ASSERT_TRUE(n.ok());
+    got.resize(static_cast<size_t>(*n));
+    EXPECT_TRUE(got == head + expected);
   }
 }
 

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "recflow/core/gathered_write.h"
+
 namespace recflow::serve {
 
 namespace {
@@ -31,17 +33,23 @@ FdOutputStream::FdOutputStream(int fd, std::string name, bool owned, int send_ti
 FdOutputStream::~FdOutputStream() { (void)Close(); }
 
 Status FdOutputStream::Write(const void* data, int64_t n) {
+  const std::string_view piece(static_cast<const char*>(data), static_cast<size_t>(std::max<int64_t>(n, 0)));
+  return WriteGathered({&piece, 1});
+}
+
+Status FdOutputStream::WriteGathered(std::span<const std::string_view> pieces) {
   if (fd_ < 0) return Status::IOError(name_ + ": write after close");
+  const auto n = static_cast<int64_t>(TotalSize(pieces));
   position_ += n;
-  if (n >= kDirectWriteBytes) return SendAll(data, n);
-  if (static_cast<int64_t>(pending_.size()) + n > kGatherBytes) RETURN_NOT_OK(SendAll(nullptr, 0));
-  pending_.append(static_cast<const char*>(data), static_cast<size_t>(n));
+  if (n >= kDirectWriteBytes) return SendAll(pieces);
+  if (static_cast<int64_t>(pending_.size()) + n > kGatherBytes) RETURN_NOT_OK(SendAll({}));
+  for (std::string_view piece : pieces) pending_ += piece;
   return Status::OK();
 }
 
 Status FdOutputStream::Flush() {
   if (fd_ < 0) return Status::OK();
-  return SendAll(nullptr, 0);
+  return SendAll({});
 }
 
 Status FdOutputStream::WaitWritable(SteadyClock::time_point last_progress) {
@@ -62,29 +70,25 @@ Status FdOutputStream::WaitWritable(SteadyClock::time_point last_progress) {
   }
 }
 
-Status FdOutputStream::SendAll(const void* data, int64_t n) {
-  iovec pieces[2] = {{pending_.data(), pending_.size()}, {const_cast<void*>(data), static_cast<size_t>(n)}};
-  iovec* next = pieces;
-  int count = 2;
+Status FdOutputStream::SendAll(std::span<const std::string_view> pieces) {
+  IovecCursor cursor;
+  cursor.Add(pending_);
+  cursor.AddAll(pieces);
   SteadyClock::time_point last_progress = now_();
-  while (count > 0) {
-    if (next->iov_len == 0) {
-      ++next;
-      --count;
-      continue;
-    }
+  while (!cursor.done()) {
+    const std::span<iovec> next = cursor.Next();
     ssize_t written;
     if (socket_) {
       msghdr message{};
-      message.msg_iov = next;
-      message.msg_iovlen = static_cast<size_t>(count);
+      message.msg_iov = next.data();
+      message.msg_iovlen = next.size();
       written = ::sendmsg(fd_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (written < 0 && errno == ENOTSOCK) {
         socket_ = false;
         continue;
       }
     } else {
-      written = ::writev(fd_, next, count);
+      written = ::writev(fd_, next.data(), static_cast<int>(next.size()));
     }
     if (written < 0) {
       Status st;
@@ -100,16 +104,7 @@ Status FdOutputStream::SendAll(const void* data, int64_t n) {
       continue;
     }
     last_progress = now_();
-    for (size_t left = static_cast<size_t>(written); left > 0;) {
-      const size_t step = std::min(left, next->iov_len);
-      next->iov_base = static_cast<char*>(next->iov_base) + step;
-      next->iov_len -= step;
-      left -= step;
-      if (next->iov_len == 0) {
-        ++next;
-        --count;
-      }
-    }
+    cursor.Advance(static_cast<size_t>(written));
   }
   pending_.clear();
   return Status::OK();

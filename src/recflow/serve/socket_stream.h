@@ -16,9 +16,10 @@ namespace recflow::serve {
 /// is about progress, not about the whole write — every call that moves bytes restarts it, and
 /// one wait without progress ends at the timeout whatever the socket buffer sizes (the socket
 /// is written without blocking and waited for with poll). Small writes (message metadata,
-/// padding) are gathered in a buffer of at most kGatherBytes; a large one goes out in one
-/// gathered system call with that buffer, straight from the caller's memory (the body of an
-/// IPC message is never copied). Flush, Close or the destructor send what is gathered.
+/// padding, small batches) are gathered in a buffer of at most kGatherBytes; a large write or
+/// gathered write goes out with that buffer in gathered system calls (sendmsg, or writev for
+/// a pipe), straight from the caller's memory (the body of an IPC message is never copied).
+/// Flush, Close or the destructor send what is gathered.
 class FdOutputStream final : public OutputStream {
  public:
   /// At most this many bytes of small writes are gathered before they are sent.
@@ -30,15 +31,17 @@ class FdOutputStream final : public OutputStream {
   /// steady_clock::now) is read when bytes move and before each wait.
   FdOutputStream(int fd, std::string name, bool owned, int send_timeout_ms = 0, Clock clock = {});
   ~FdOutputStream() override;
+  /// A gathered write of one piece.
   Status Write(const void* data, int64_t n) override;
+  Status WriteGathered(std::span<const std::string_view> pieces) override;
   Status Flush() override;
   Status Close() override;
   int64_t position() const override { return position_; }
   const std::string& name() const override { return name_; }
 
  private:
-  /// Sends the gathered bytes, then `n` bytes at `data` (n may be 0).
-  Status SendAll(const void* data, int64_t n);
+  /// Sends the gathered bytes, then `pieces` (which may be empty).
+  Status SendAll(std::span<const std::string_view> pieces);
   /// Waits until `fd_` takes bytes again; an IOError once it has taken none for the timeout
   /// since `last_progress`.
   Status WaitWritable(std::chrono::steady_clock::time_point last_progress);

@@ -71,6 +71,14 @@ BatchBlock ToBatchBlock(const MessageBlock& block) {
   return {block.offset, block.metadata_length, block.body_length};
 }
 
+/// The messages of one encoded run and what their pieces point into: the columns encoded and
+/// the dictionary values written before them.
+struct HeldMessages {
+  EncodedBatchMessages messages;
+  std::vector<std::shared_ptr<ArrayData>> columns;
+  std::vector<DictionaryUpdate> updates;
+};
+
 /// Measures rows: EncodedRecords with estimated sizes and no bytes.
 class RowMeter final : public RecordEncoder {
  public:
@@ -152,12 +160,19 @@ class ArrowOutputFormat final : public OutputFormat, public BatchEncoding {
     }
     std::vector<const ArrayData*> pointers;
     for (const auto& column : columns) pointers.push_back(column.get());
-    ASSIGN_OR_RETURN(EncodedBatchMessages messages,
+    auto held = std::make_shared<HeldMessages>();
+    ASSIGN_OR_RETURN(held->messages,
                      arrow_ipc::EncodeBatch(updates, pointers, static_cast<int64_t>(rows.size()), options_));
+    held->columns = std::move(columns);
+    held->updates.assign(updates.begin(), updates.end());
     EncodedBatch out;
-    out.bytes = messages.Bytes();  // while the columns the messages point into live
-    for (const MessageBlock& block : messages.dictionary_blocks) out.dictionary_blocks.push_back(ToBatchBlock(block));
-    out.block = ToBatchBlock(messages.batch_block);
+    held->messages.AppendPieces(&out.pieces);
+    out.size = held->messages.size();
+    for (const MessageBlock& block : held->messages.dictionary_blocks) {
+      out.dictionary_blocks.push_back(ToBatchBlock(block));
+    }
+    out.block = ToBatchBlock(held->messages.batch_block);
+    out.keep = std::move(held);
     return out;
   }
 

@@ -37,7 +37,7 @@ Result<std::shared_ptr<Buffer>> WriteOneFile(const OutputFormat& format,
       dictionaries.push_back({block.offset + at, block.metadata_length, block.body_length});
     }
     blocks.push_back({encoded.block.offset + at, encoded.block.metadata_length, encoded.block.body_length});
-    bytes += encoded.bytes;
+    for (std::string_view piece : encoded.pieces) bytes += piece;
   }
   bytes += encoding.FileTrailer(dictionaries, blocks);
   return Buffer::FromString(std::move(bytes));

@@ -90,8 +90,7 @@ Status IpcStreamSink::Remember(Status st) {
 Status IpcStreamSink::Emit(SinkPartial* partial) {
   RETURN_NOT_OK(error_);
   auto& p = static_cast<IpcPartial&>(*partial);
-  for (const EncodedBatchMessages& messages : p.messages) RETURN_NOT_OK(Remember(messages.WriteTo(out_)));
-  return Status::OK();
+  return Remember(WriteBatches(p.messages, out_));
 }
 
 Result<std::unique_ptr<SinkPartial>> IpcStreamSink::Drain() {

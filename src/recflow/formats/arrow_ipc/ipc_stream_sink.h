@@ -26,8 +26,8 @@ struct IpcStreamSinkOptions {
 /// for the same batches after rebatching: the schema message when opened; Merge (in order) cuts
 /// the rows into batches of `batch_rows` (Rebatcher) and plans their dictionary batches
 /// (first use, delta or replacement); Process encodes the messages (bodies compressed) on any
-/// thread; Emit writes them in order without copying the bodies; Finish writes end-of-stream
-/// and flushes. The bytes depend on the rows and their order only, never on the thread count.
+/// thread; Emit writes them in order in one gathered write (OutputStream::WriteGathered), the
+/// bodies uncopied; Finish writes end-of-stream and flushes. The bytes depend on the rows and their order only, never on the thread count.
 /// A failed write makes every later Emit and Finish return that error (nothing more is written).
 class IpcStreamSink final : public Sink {
  public:

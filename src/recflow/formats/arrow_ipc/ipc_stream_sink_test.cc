@@ -1,8 +1,10 @@
-// Tests of IpcStreamSink: IpcWriter's bytes for the same batches on 1 and 4 threads, dictionaries, a failing output.
+// Tests of IpcStreamSink: IpcWriter's bytes for the same batches on 1 and 4 threads, dictionaries, a failing output,
+// one gathered write of the arrays' own bytes per batch.
 #include "recflow/formats/arrow_ipc/ipc_stream_sink.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "recflow/columnar/array.h"
@@ -167,6 +169,64 @@ TEST(IpcStreamSinkTest, AnOutputFailingMidStreamFailsEmitAndFinishAndNothingMore
   const int writes = out.writes();
   EXPECT_EQ((*sink)->Finish().code(), StatusCode::kIOError);
   EXPECT_EQ(out.writes(), writes);  // no end-of-stream after the cut
+}
+
+/// Keeps what is written and, for each gathered write, where its pieces were.
+class GatherRecorder final : public OutputStream {
+ public:
+  Status Write(const void* data, int64_t n) override {
+    bytes_.append(static_cast<const char*>(data), static_cast<size_t>(n));
+    return Status::OK();
+  }
+  Status WriteGathered(std::span<const std::string_view> pieces) override {
+    gathered_.emplace_back();
+    for (std::string_view piece : pieces) {
+      gathered_.back().push_back(piece.data());
+      bytes_ += piece;
+    }
+    return Status::OK();
+  }
+  Status Flush() override { return Status::OK(); }
+  Status Close() override { return Status::OK(); }
+  int64_t position() const override { return static_cast<int64_t>(bytes_.size()); }
+  const std::string& name() const override { return name_; }
+  const std::string& bytes() const { return bytes_; }
+  /// The addresses of the pieces of each gathered write.
+  const std::vector<std::vector<const char*>>& gathered() const { return gathered_; }
+
+ private:
+  std::string bytes_;
+  std::vector<std::vector<const char*>> gathered_;
+  std::string name_ = "recorder";
+};
+
+/// True when one of `pieces` starts at the values of `batch`'s int64 column (written uncopied).
+bool PointsIntoTheBatch(const std::vector<const char*>& pieces, const RecordBatch& batch) {
+  const auto* values = reinterpret_cast<const char*>(batch.column_data(0)->GetValues<int64_t>(1));
+  return std::find(pieces.begin(), pieces.end(), values) != pieces.end();
+}
+
+TEST(IpcStreamSinkTest, EachEmitAndEachIpcWriterBatchIsOneGatheredWriteOfTheArraysOwnBytes) {
+  const Batches batches = Numbered({1000, 1000, 1000});
+  IpcStreamSinkOptions options;
+  options.batch_mode = BatchMode::kAuto;  // one stream batch per input batch
+  GatherRecorder sink_out;
+  auto sink = IpcStreamSink::Open(&sink_out, batches[0]->schema(), options);
+  ASSERT_TRUE(sink.ok()) << sink.status().ToString();
+  ASSERT_TRUE(Drive(**sink, batches, 1).ok());
+  ASSERT_EQ(sink_out.gathered().size(), batches.size()) << "one gathered write per Emit";
+  GatherRecorder writer_out;
+  auto writer = IpcWriter::OpenStream(&writer_out, batches[0]->schema(), options.ipc);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  for (const auto& batch : batches) ASSERT_TRUE((*writer)->Write(*batch).ok());
+  ASSERT_TRUE((*writer)->Finish().ok());
+  ASSERT_EQ(writer_out.gathered().size(), batches.size()) << "one gathered write per batch";
+  for (size_t i = 0; i < batches.size(); ++i) {
+    EXPECT_TRUE(PointsIntoTheBatch(sink_out.gathered()[i], *batches[i])) << "the sink copied batch " << i;
+    EXPECT_TRUE(PointsIntoTheBatch(writer_out.gathered()[i], *batches[i])) << "IpcWriter copied batch " << i;
+  }
+  EXPECT_EQ(sink_out.bytes(), WriterBytes(batches, options));
+  EXPECT_EQ(writer_out.bytes(), sink_out.bytes());
 }
 
 TEST(IpcStreamSinkTest, RefusesABatchOfAnotherSchemaAndAZeroBatchSize) {

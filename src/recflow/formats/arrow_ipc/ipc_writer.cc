@@ -91,7 +91,7 @@ Status IpcWriter::Write(const RecordBatch& batch) {
     ASSIGN_OR_RETURN(DictionaryPlan plan, s.dictionaries->Plan(batch));
     ASSIGN_OR_RETURN(EncodedBatchMessages messages, EncodeBatch(plan.updates, batch, s.options));
     const int64_t at = s.position();
-    RETURN_NOT_OK(messages.WriteTo(s.out));
+    RETURN_NOT_OK(WriteBatches({&messages, 1}, s.out));
     for (MessageBlock block : messages.dictionary_blocks) {
       block.offset += at;
       s.dictionary_blocks.push_back(block);

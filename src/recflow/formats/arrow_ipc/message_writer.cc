@@ -103,15 +103,9 @@ Result<EncodedMessage> EncodeDictionaryMessage(int64_t id, const ArrayData& valu
 
 }  // namespace
 
-void EncodedMessage::AppendTo(std::string* out) const {
-  *out += metadata;
-  for (std::string_view piece : body) *out += piece;
-}
-
-Status EncodedMessage::WriteTo(OutputStream* out) const {
-  RETURN_NOT_OK(out->Write(metadata.data(), static_cast<int64_t>(metadata.size())));
-  for (std::string_view piece : body) RETURN_NOT_OK(out->Write(piece.data(), static_cast<int64_t>(piece.size())));
-  return Status::OK();
+void EncodedMessage::AppendPieces(std::vector<std::string_view>* pieces) const {
+  pieces->push_back(metadata);
+  pieces->insert(pieces->end(), body.begin(), body.end());
 }
 
 std::string EncodeSchemaMessage(const Schema& schema) {
@@ -151,16 +145,14 @@ Result<EncodedBatchMessages> EncodeBatch(std::span<const DictionaryUpdate> updat
   return EncodeBatch(updates, columns, batch.num_rows(), options);
 }
 
-std::string EncodedBatchMessages::Bytes() const {
-  std::string out;
-  out.reserve(static_cast<size_t>(batch_block.offset + batch_block.metadata_length + batch_block.body_length));
-  for (const EncodedMessage& message : messages) message.AppendTo(&out);
-  return out;
+void EncodedBatchMessages::AppendPieces(std::vector<std::string_view>* pieces) const {
+  for (const EncodedMessage& message : messages) message.AppendPieces(pieces);
 }
 
-Status EncodedBatchMessages::WriteTo(OutputStream* out) const {
-  for (const EncodedMessage& message : messages) RETURN_NOT_OK(message.WriteTo(out));
-  return Status::OK();
+Status WriteBatches(std::span<const EncodedBatchMessages> batches, OutputStream* out) {
+  std::vector<std::string_view> pieces;
+  for (const EncodedBatchMessages& batch : batches) batch.AppendPieces(&pieces);
+  return out->WriteGathered(pieces);
 }
 
 std::string EncodeEndOfStream() {

@@ -34,10 +34,8 @@ struct EncodedMessage {
   EncodedMessage(const EncodedMessage&) = delete;
   EncodedMessage& operator=(const EncodedMessage&) = delete;
 
-  /// Appends the whole message to `out`.
-  void AppendTo(std::string* out) const;
-  /// Writes the whole message to `out`.
-  Status WriteTo(OutputStream* out) const;
+  /// Appends the message's pieces (metadata, then the body's) to `pieces`.
+  void AppendPieces(std::vector<std::string_view>* pieces) const;
 };
 
 /// Where a message sits in a file, for the footer.
@@ -56,11 +54,17 @@ struct EncodedBatchMessages {
   std::vector<MessageBlock> dictionary_blocks;  ///< each dictionary batch, offsets from the first message
   MessageBlock batch_block;                     ///< the record batch, likewise
 
-  /// All the messages in one string.
-  std::string Bytes() const;
-  /// Writes all the messages to `out`.
-  Status WriteTo(OutputStream* out) const;
+  /// Appends the pieces of all the messages, in order, to `pieces` (they point into the messages
+  /// and the arrays encoded: write them while both live).
+  void AppendPieces(std::vector<std::string_view>* pieces) const;
+  /// Bytes of all the messages.
+  int64_t size() const { return batch_block.offset + batch_block.metadata_length + batch_block.body_length; }
 };
+
+/// Writes the pieces of every message of `batches`, in order, to `out` in one gathered write
+/// (OutputStream::WriteGathered: the bodies go from the arrays to the file or socket uncopied).
+/// Every writer of IPC batches writes them through this.
+Status WriteBatches(std::span<const EncodedBatchMessages> batches, OutputStream* out);
 
 /// The dictionary batch messages of `updates` (in order), then the record batch message of
 /// `columns` (`length` rows), bodies compressed as `options` say. The messages point into the
