@@ -11,7 +11,7 @@ deps:
 	@scripts/install-deps
 
 build: deps
-	@cmake --preset release -DRECFLOW_BUILD_TESTS=ON -DRECFLOW_BUILD_BENCHMARKS=ON >/dev/null
+	@cmake --preset release -DRECFLOW_BUILD_TESTS=ON -DRECFLOW_BUILD_BENCHMARKS=ON -DRECFLOW_BUILD_PYTHON=ON >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
 test: build
@@ -23,7 +23,7 @@ test: build
 demo:
 	@scripts/install-deps --demo
 	@if [ -f build/release/CMakeCache.txt ]; then cmake --preset release >/dev/null; \
-	else cmake --preset release -DRECFLOW_BUILD_TESTS=OFF -DRECFLOW_BUILD_BENCHMARKS=OFF >/dev/null; fi
+	else cmake --preset release -DRECFLOW_BUILD_TESTS=OFF -DRECFLOW_BUILD_BENCHMARKS=OFF -DRECFLOW_BUILD_PYTHON=OFF >/dev/null; fi
 	@cmake --build --preset release -j $(JOBS) --target recflow recflow-idx-to-tfrecord
 	@scripts/demo
 

@@ -1,0 +1,51 @@
+"""Zero-copy at scale: a 1 GiB TFRecord file read from Python into NumPy columns, every batch kept, grows the
+process's anonymous memory by about the decoded size, not twice it."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tfrecord_util import frame
+
+FLOATS = 1 << 14  # per record: 64 KiB of float32
+RECORDS = 1 << 14  # 1 GiB of values in all
+
+CHILD = r"""
+import json, sys
+import recflow
+
+def rss_anon():
+    for line in open("/proc/self/status"):
+        if line.startswith("RssAnon:"):
+            return int(line.split()[1]) * 1024
+
+ds = recflow.read(sys.argv[1])
+before = rss_anon()
+kept, values = [], 0
+for batch in ds.batches():
+    column = batch["x"]
+    values += column.values.nbytes if hasattr(column, "values") else column.nbytes
+    kept.append(batch)
+print(json.dumps({"before": before, "after": rss_anon(), "values": values}))
+"""
+
+
+@pytest.mark.large
+def test_reading_a_gigabyte_keeps_one_copy(python_package_dir, pb, tmp_path):
+    example = pb.Example()
+    example.features.feature["x"].float_list.value.extend([0.5] * FLOATS)
+    record = frame(example.SerializeToString())
+    path = tmp_path / "big.tfrecord"
+    with path.open("wb") as out:
+        for _ in range(RECORDS // 256):
+            out.write(record * 256)
+    assert path.stat().st_size > 1 << 30
+    child = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "PYTHONPATH": str(python_package_dir)})
+    assert child.returncode == 0, child.stderr
+    seen = json.loads(child.stdout)
+    assert seen["values"] == FLOATS * RECORDS * 4
+    grown = seen["after"] - seen["before"]
+    assert 0.9 * seen["values"] < grown < 1.25 * seen["values"], seen

@@ -1,0 +1,84 @@
+"""recflow.torch.IterableDataset over TensorFlow's TFRecords: every record exactly once per epoch across DataLoader
+workers and simulated ranks, values equal to the python3-protobuf decode; the seeded shuffle."""
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import DataLoader
+
+from python_oracle import protobuf_rows
+
+
+def record_keys(batches):
+    """Each record of tensor batches as (class, image bytes): a multiset key of its values."""
+    keys = []
+    for batch in batches:
+        for label, image in zip(batch["image_class"].tolist(), batch["image_floats"].numpy()):
+            keys.append((label, np.float32(image).tobytes()))
+    return keys
+
+
+@pytest.fixture(scope="module")
+def mnist(testdata, pb):
+    """mnist.tfrecord (1000 records, TensorFlow's) and its records' keys as python3-protobuf decodes them."""
+    path = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
+    want = [(row["image_class"][0], np.float32(row["image_floats"]).tobytes()) for row in protobuf_rows(pb, path)]
+    return path, want
+
+
+def test_two_dataloader_workers_read_every_record_once(recflow_py, mnist):
+    import recflow.torch
+
+    path, want = mnist
+    ds = recflow.torch.IterableDataset(path, batch_size=64, split_bytes=200_000)
+    assert len(ds.splits) > 4
+    got = record_keys(DataLoader(ds, batch_size=None, num_workers=2))
+    assert sorted(got) == sorted(want)
+
+
+def test_two_ranks_of_two_workers_each_read_every_record_once(recflow_py, mnist):
+    import recflow.torch
+
+    path, want = mnist
+    per_rank = []
+    for rank in range(2):
+        ds = recflow.torch.IterableDataset(path, batch_size=50, split_bytes=200_000, rank=rank, world_size=2)
+        per_rank.append(record_keys(DataLoader(ds, batch_size=None, num_workers=2)))
+    assert per_rank[0] and per_rank[1]
+    assert sorted(per_rank[0] + per_rank[1]) == sorted(want)
+
+
+def test_records_one_at_a_time_batch_in_the_dataloader(recflow_py, mnist):
+    import recflow.torch
+
+    path, want = mnist
+    loader = DataLoader(recflow.torch.IterableDataset(path), batch_size=100)
+    batches = list(loader)
+    assert [len(b["image_class"]) for b in batches] == [100] * 10
+    assert batches[0]["image_floats"].dtype == torch.float32 and batches[0]["image_floats"].shape == (100, 784)
+    assert record_keys(batches) == want
+
+
+def test_the_shuffle_is_seeded_per_epoch_and_still_reads_every_record_once(recflow_py, mnist):
+    import recflow.torch
+
+    path, want = mnist
+
+    def epoch(seed, number):
+        ds = recflow.torch.IterableDataset(path, batch_size=32, shuffle=True, seed=seed, shuffle_buffer=300,
+                                           split_bytes=200_000)
+        ds.set_epoch(number)
+        return record_keys(DataLoader(ds, batch_size=None, num_workers=2))
+
+    first = epoch(7, 0)
+    assert first == epoch(7, 0)
+    assert first != epoch(7, 1) and first != epoch(8, 0)
+    assert first != want and sorted(first) == sorted(want)
+
+
+def test_rank_needs_world_size(recflow_py, mnist):
+    import recflow.torch
+
+    with pytest.raises(ValueError, match="rank"):
+        recflow.torch.IterableDataset(mnist[0], rank=1)
+    with pytest.raises(ValueError, match="rank 2"):
+        next(iter(recflow.torch.IterableDataset(mnist[0], rank=2, world_size=2)))
