@@ -16,13 +16,15 @@ def _dense(columns, pad):
     return {name: value.to_dense(pad) if isinstance(value, ListColumn) else value for name, value in columns.items()}
 
 
-def _iterate(stream, lists, pad):
+def _iterate(stream, lists, pad, binary):
     """Yields the batch dicts of a native stream, closing it when the caller stops early."""
     if lists not in ("ragged", "dense"):
         raise ValueError(f"lists must be 'ragged' or 'dense', not {lists!r}")
+    if binary not in ("bytes", "uint8"):
+        raise ValueError(f"binary must be 'bytes' or 'uint8', not {binary!r}")
     try:
         while True:
-            item = stream.next()
+            item = stream.next(binary == "uint8")
             if item is None:
                 return
             _, columns = item
@@ -110,14 +112,16 @@ class Dataset:
                                    self._threads if threads is None else threads,
                                    list(columns if columns is not None else self._columns), batch_size, batch_mode)
 
-    def batches(self, batch_size=None, batch_mode="keep", splits=None, lists="ragged", pad=0, threads=None):
+    def batches(self, batch_size=None, batch_mode="keep", splits=None, lists="ragged", pad=0, binary="bytes",
+                threads=None):
         """Yields every record, in input order, as dicts {column: NumPy value} of ``batch_size`` rows
         (batch_mode "keep": the last batch may be short; "drop": it is dropped; "auto" or no
         batch_size: batches as the reader cuts them). Fixed-width columns are read-only views on the
         Arrow buffers; strings and bytes object arrays; lists ListColumns (``lists="dense"``: 2-D
         arrays, short lists padded with ``pad``); a column with nulls a numpy.ma.MaskedArray.
+        ``binary="uint8"``: binary columns as ListColumns of uint8 viewing the bytes (raw images).
         ``splits``: read only these (from ``splits()``), in the order given."""
-        return _iterate(self._stream(splits, batch_size, batch_mode, threads=threads), lists, pad)
+        return _iterate(self._stream(splits, batch_size, batch_mode, threads=threads), lists, pad, binary)
 
     def __iter__(self):
         return self.batches()
@@ -157,9 +161,10 @@ class Dataset:
 class Connection:
     """One pass of a `recflow serve` stream, iterated once as Dataset.batches does."""
 
-    def __init__(self, endpoint, columns=None, batch_size=None, batch_mode="keep", lists="ragged", pad=0):
+    def __init__(self, endpoint, columns=None, batch_size=None, batch_mode="keep", lists="ragged", pad=0,
+                 binary="bytes"):
         self._stream = _recflow.connect(endpoint, list(columns or []), batch_size, batch_mode)
-        self._lists, self._pad = lists, pad
+        self._lists, self._pad, self._binary = lists, pad, binary
 
     @property
     def schema(self):
@@ -167,7 +172,7 @@ class Connection:
         return self._stream.schema
 
     def __iter__(self):
-        return _iterate(self._stream, self._lists, self._pad)
+        return _iterate(self._stream, self._lists, self._pad, self._binary)
 
     def __arrow_c_stream__(self, requested_schema=None):
         """The pass as an "arrow_array_stream" capsule (its own schema, whatever is requested)."""
@@ -217,8 +222,9 @@ def read(paths, format=None, schema=None, columns=None, **options):
     return Dataset(paths, format=format, schema=schema, columns=columns, **options)
 
 
-def connect(endpoint, columns=None, batch_size=None, batch_mode="keep", lists="ragged", pad=0):
+def connect(endpoint, columns=None, batch_size=None, batch_mode="keep", lists="ragged", pad=0, binary="bytes"):
     """Connects to a `recflow serve` endpoint ("tcp://host:port", "host:port", "unix:///path") and
     returns a Connection over one pass: iterate it for the same batch dicts Dataset.batches gives."""
-    return Connection(endpoint, columns=columns, batch_size=batch_size, batch_mode=batch_mode, lists=lists, pad=pad)
+    return Connection(endpoint, columns=columns, batch_size=batch_size, batch_mode=batch_mode, lists=lists, pad=pad,
+                      binary=binary)
 

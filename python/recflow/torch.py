@@ -49,8 +49,9 @@ class IterableDataset(torch.utils.data.IterableDataset):
     epoch whatever ``num_workers`` and ``world_size`` are. ``rank``/``world_size`` default to
     torch.distributed's when it is initialised, else 0/1. With ``shuffle``, the split order is
     shuffled (the same way in every reader) and rows go through a shuffle buffer of
-    ``shuffle_buffer`` rows, all seeded by ``seed`` and the epoch (``set_epoch``). List columns are
-    padded to 2-D tensors with ``pad``. Other arguments as recflow.read."""
+    ``shuffle_buffer`` rows, all seeded by ``seed`` and the epoch (``set_epoch``). List columns, and
+    binary columns as uint8 (raw images), are padded to 2-D tensors with ``pad``; strings stay lists
+    of str. Other arguments as recflow.read."""
 
     def __init__(self, paths, batch_size=None, shuffle=False, seed=0, shuffle_buffer=10000, rank=None,
                  world_size=None, split_bytes=64 << 20, threads=1, pad=0, **read_options):
@@ -80,7 +81,7 @@ class IterableDataset(torch.utils.data.IterableDataset):
         if not splits:
             return
         batches = self.dataset.batches(None if self.shuffle else self.batch_size, splits=splits, lists="dense",
-                                       pad=self.pad)
+                                       pad=self.pad, binary="uint8")
         if self.shuffle:
             index, _ = _global_worker(self.rank, self.world_size)
             batches = _shuffled(batches, self.shuffle_buffer, self.batch_size,

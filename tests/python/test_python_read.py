@@ -117,3 +117,20 @@ def test_inputs_that_cannot_be_read_raise_at_open(recflow_py, testdata, tmp_path
         recflow_py.read(tmp_path / "missing.tfrecord")
     with pytest.raises(ValueError, match="batch_mode"):
         next(recflow_py.read(testdata / "tfrecord" / "tfx" / "mnist.tfrecord").batches(10, batch_mode="sometimes"))
+
+
+def test_binary_as_uint8_lists_views_the_bytes(recflow_py, tmp_path, pb):
+    from tfrecord_util import write_tfrecord
+
+    records = []
+    for value in (b"\x00\x01\x02", b"", b"\xff" * 5):
+        example = pb.Example()
+        example.features.feature["raw"].bytes_list.value.append(value)
+        records.append(example.SerializeToString())
+    path = write_tfrecord(tmp_path / "raw.tfrecord", records)
+    column = next(recflow_py.read(path).batches(binary="uint8"))["raw"]
+    assert isinstance(column, recflow_py.ListColumn) and column.values.dtype == np.uint8
+    assert [column[i].tobytes() for i in range(3)] == [b"\x00\x01\x02", b"", b"\xff" * 5]
+    owner = column.values.base
+    assert owner.address <= column.values.ctypes.data < owner.address + owner.size
+    assert list(next(recflow_py.read(path).batches())["raw"]) == [b"\x00\x01\x02", b"", b"\xff" * 5]

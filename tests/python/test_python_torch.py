@@ -82,3 +82,28 @@ def test_rank_needs_world_size(recflow_py, mnist):
         recflow.torch.IterableDataset(mnist[0], rank=1)
     with pytest.raises(ValueError, match="rank 2"):
         next(iter(recflow.torch.IterableDataset(mnist[0], rank=2, world_size=2)))
+
+
+def test_fashion_mnist_images_are_uint8_tensors_equal_to_the_idx_bytes(recflow_py, recflow_bin, tmp_path):
+    import gzip
+    from pathlib import Path
+
+    import recflow.torch
+
+    fashion = Path("/usr/share/datasets/fashion-mnist")
+    images, labels = fashion / "t10k-images-idx3-ubyte.gz", fashion / "t10k-labels-idx1-ubyte.gz"
+    if not images.is_file():
+        pytest.skip("Debian's dataset-fashion-mnist is not installed")
+    out = tmp_path / "fashion.tfrecord.gz"
+    import subprocess
+
+    subprocess.run([str(recflow_bin.parent / "recflow-idx-to-tfrecord"), str(images), str(labels), str(out)],
+                   check=True, capture_output=True, timeout=120)
+    batches = list(recflow.torch.IterableDataset(out, batch_size=4096))
+    got_images = torch.cat([b["image"] for b in batches])
+    got_labels = torch.cat([b["label"] for b in batches])
+    want_images = np.frombuffer(gzip.decompress(images.read_bytes())[16:], np.uint8).reshape(10000, 784)
+    want_labels = np.frombuffer(gzip.decompress(labels.read_bytes())[8:], np.uint8)
+    assert got_images.dtype == torch.uint8 and got_images.shape == (10000, 784)
+    assert np.array_equal(got_images.numpy(), want_images)
+    assert np.array_equal(got_labels.numpy(), want_labels)

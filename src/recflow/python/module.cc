@@ -32,10 +32,10 @@ class PyStream {
     return fields;
   }
 
-  /// The next batch as {column: NumPy value} with its row count, or None at the end. A pending
-  /// signal raises its exception (KeyboardInterrupt) after the batch arrived; the stream is then
-  /// closed, which stops the read.
-  py::object Next() {
+  /// The next batch as {column: NumPy value} (ToNumpy with `bytes_as_lists`) with its row count,
+  /// or None at the end. A pending signal raises its exception (KeyboardInterrupt) after the batch
+  /// arrived; the stream is then closed, which stops the read.
+  py::object Next(bool bytes_as_lists) {
     std::lock_guard<std::mutex> lock(mutex_);
     BatchStream& stream = Taken();
     Result<std::shared_ptr<RecordBatch>> next = WithoutGil([&] { return stream.Next(); });
@@ -48,7 +48,7 @@ class PyStream {
     py::dict columns;
     for (int i = 0; i < batch->num_columns(); ++i) {
       const std::string& name = batch->schema()->field(i)->name();
-      columns[py::str(name)] = ToNumpy(batch->column_data(i), name);
+      columns[py::str(name)] = ToNumpy(batch->column_data(i), name, bytes_as_lists);
     }
     return py::make_tuple(batch->num_rows(), columns);
   }
@@ -140,7 +140,7 @@ PYBIND11_MODULE(_recflow, m) {
 
   py::class_<PyStream>(m, "Stream", "Batches of one read or connection.")
       .def_property_readonly("schema", &PyStream::schema)
-      .def("next", &PyStream::Next, "(rows, {column: value}) or None at the end.")
+      .def("next", &PyStream::Next, py::arg("bytes_as_lists"), "(rows, {column: value}) or None at the end.")
       .def("export", &PyStream::Export, "The stream as an 'arrow_array_stream' PyCapsule.")
       .def("close", &PyStream::Close, "Stops the read and releases the stream.");
 

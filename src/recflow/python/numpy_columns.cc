@@ -104,9 +104,15 @@ py::object FixedBytes(const ArrayData& data) {
   });
 }
 
-/// A list column as recflow.ListColumn(values, offsets, mask): the whole child converted, the offsets
-/// of this slice (absolute positions in the child), and the null mask or None.
-py::object Lists(const ArrayData& data, const std::string& name) {
+/// recflow.ListColumn(values, offsets, mask) of `data`, the null mask None when it holds no nulls.
+py::object ListColumnOf(const ArrayData& data, const py::object& values, const py::object& offsets) {
+  const py::object mask = data.null_count == 0 ? py::none() : py::object(NullMask(data));
+  return py::module_::import("recflow._columns").attr("ListColumn")(values, offsets, mask);
+}
+
+/// A list column as a ListColumn: the whole child converted, the offsets of this slice (absolute
+/// positions in the child).
+py::object Lists(const ArrayData& data, const std::string& name, bool bytes_as_lists) {
   py::object offsets;
   switch (data.type->id()) {
     case TypeId::kList: offsets = View(data.buffers[1], "<i4", 4, data.offset, data.length + 1); break;
@@ -117,14 +123,20 @@ py::object Lists(const ArrayData& data, const std::string& name) {
                                                             size, py::arg("dtype") = "int64");
     }
   }
-  const py::object values = ToNumpy(data.children[0], name + ".item");
-  const py::object mask = data.null_count == 0 ? py::none() : py::object(NullMask(data));
-  return py::module_::import("recflow._columns").attr("ListColumn")(values, offsets, mask);
+  return ListColumnOf(data, ToNumpy(data.children[0], name + ".item", bytes_as_lists), offsets);
+}
+
+/// A binary column (int32 or int64 offsets) as a ListColumn of uint8 values viewing its data buffer.
+py::object ByteLists(const ArrayData& data, int64_t offset_bytes) {
+  const char* offset_dtype = offset_bytes == 4 ? "<i4" : "<i8";
+  const py::object offsets = View(data.buffers[1], offset_dtype, offset_bytes, data.offset, data.length + 1);
+  const int64_t bytes = data.buffers[2] ? data.buffers[2]->size() : 0;
+  return ListColumnOf(data, View(data.buffers[2], "<u1", 1, 0, bytes), offsets);
 }
 
 }  // namespace
 
-py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name) {
+py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists) {
   const ArrayData& data = *column;
   const DataType& type = *data.type;
   const std::string view = ViewDtype(type);
@@ -145,17 +157,17 @@ py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& 
     }
     case TypeId::kNull: return Masked(data, py::array(py::dtype("O"), std::vector<py::ssize_t>{data.length}));
     case TypeId::kUtf8: return Strings<int32_t>(data, true);
-    case TypeId::kBinary: return Strings<int32_t>(data, false);
+    case TypeId::kBinary: return bytes_as_lists ? ByteLists(data, 4) : Strings<int32_t>(data, false);
     case TypeId::kLargeUtf8: return Strings<int64_t>(data, true);
-    case TypeId::kLargeBinary: return Strings<int64_t>(data, false);
+    case TypeId::kLargeBinary: return bytes_as_lists ? ByteLists(data, 8) : Strings<int64_t>(data, false);
     case TypeId::kFixedSizeBinary: return FixedBytes(data);
     case TypeId::kList:
     case TypeId::kLargeList:
-    case TypeId::kFixedSizeList: return Lists(data, name);
+    case TypeId::kFixedSizeList: return Lists(data, name, bytes_as_lists);
     case TypeId::kDictionary: {
-      const py::object values = ToNumpy(data.dictionary, name);
+      const py::object values = ToNumpy(data.dictionary, name, bytes_as_lists);
       const py::object indices =
-          ToNumpy(ArrayData::Make(type.params().index_type, data.length, data.buffers, 0, data.offset), name);
+          ToNumpy(ArrayData::Make(type.params().index_type, data.length, data.buffers, 0, data.offset), name, false);
       const py::object taken = py::module_::import("numpy").attr("take")(values, indices, py::arg("mode") = "clip");
       return Masked(data, taken);
     }

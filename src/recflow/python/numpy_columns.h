@@ -30,7 +30,9 @@ class ArrowBuffer {
 ///  - bool, integers, floats (float16 too), timestamps, durations, date64: a NumPy array viewing
 ///    the values buffer (its base an ArrowBuffer) — bool, whose Arrow values are bits, and date32
 ///    (NumPy has no 32-bit datetime64) are converted;
-///  - utf8 / binary (large too) and fixed_size_binary: an object array of str / bytes;
+///  - utf8 / binary (large too) and fixed_size_binary: an object array of str / bytes; binary
+///    (large too) with `bytes_as_lists`: a recflow.ListColumn of uint8 values viewing the data
+///    buffer and the offsets (raw images as rows of bytes, no copy);
 ///  - list, large_list, fixed_size_list: a recflow.ListColumn of the values (converted as a
 ///    column) and the offsets (a view for list and large_list);
 ///  - dictionary: the values taken at the indices;
@@ -38,6 +40,6 @@ class ArrowBuffer {
 /// keeps its mask itself), so a null never reads as a zero. Other types (struct, map, union,
 /// decimals, intervals, times, views, run-end encoded) are a TypeError naming the column and its
 /// type, raised as recflow.Error.
-pybind11::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name);
+pybind11::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists);
 
 }  // namespace recflow::python
