@@ -17,6 +17,15 @@ namespace recflow::python {
 
 namespace {
 
+/// `schema`'s fields as (name, type, nullable) triples, type as DataType::ToString names it.
+py::list FieldsOf(const Schema& schema) {
+  py::list fields;
+  for (const FieldPtr& field : schema.fields()) {
+    fields.append(py::make_tuple(field->name(), field->type()->ToString(), field->nullable()));
+  }
+  return fields;
+}
+
 /// A BatchStream as Python iterates it: one caller at a time, the GIL released while waiting for
 /// a batch, pending signals (Ctrl-C) handled between batches.
 class PyStream {
@@ -25,22 +34,19 @@ class PyStream {
 
   /// The schema as (name, type, nullable) triples.
   py::list schema() {
-    py::list fields;
-    for (const FieldPtr& field : Taken().schema()->fields()) {
-      fields.append(py::make_tuple(field->name(), field->type()->ToString(), field->nullable()));
-    }
-    return fields;
+    const std::unique_lock<std::mutex> lock = Lock();
+    return FieldsOf(*Taken().schema());
   }
 
   /// The next batch as {column: NumPy value} (ToNumpy with `bytes_as_lists`) with its row count,
   /// or None at the end. A pending signal raises its exception (KeyboardInterrupt) after the batch
   /// arrived; the stream is then closed, which stops the read.
   py::object Next(bool bytes_as_lists) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    const std::unique_lock<std::mutex> lock = Lock();
     BatchStream& stream = Taken();
     Result<std::shared_ptr<RecordBatch>> next = WithoutGil([&] { return stream.Next(); });
     if (PyErr_CheckSignals() != 0) {
-      Close();
+      CloseLocked();
       throw py::error_already_set();
     }
     const std::shared_ptr<RecordBatch> batch = ValueOrThrow(std::move(next));
@@ -55,7 +61,7 @@ class PyStream {
 
   /// Hands the stream to an Arrow PyCapsule consumer; this object is then closed.
   py::capsule Export() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    const std::unique_lock<std::mutex> lock = Lock();
     Taken();
     std::shared_ptr<BatchStream> stream(std::move(stream_));
     return ExportStreamCapsule(std::move(stream));
@@ -63,12 +69,25 @@ class PyStream {
 
   /// Releases the stream (a read in progress stops); idempotent.
   void Close() {
+    const std::unique_lock<std::mutex> lock = Lock();
+    CloseLocked();
+  }
+
+ private:
+  /// The stream's lock, waited for with the GIL released (its holder may be waiting for a batch
+  /// without the GIL, and needs it back to return).
+  std::unique_lock<std::mutex> Lock() {
+    py::gil_scoped_release release;
+    return std::unique_lock<std::mutex>(mutex_);
+  }
+
+  /// Close, the lock held.
+  void CloseLocked() {
     std::unique_ptr<BatchStream> stream = std::move(stream_);
     py::gil_scoped_release release;
     stream.reset();
   }
 
- private:
   BatchStream& Taken() {
     if (stream_ == nullptr) throw py::value_error("the stream was closed or handed to an Arrow consumer");
     return *stream_;
@@ -155,15 +174,7 @@ PYBIND11_MODULE(_recflow, m) {
           },
           py::arg("paths"), py::arg("format"), py::arg("schema_file"), py::arg("schema_hints"), py::arg("skip_bad"),
           py::arg("infer_rows"), py::arg("args"))
-      .def_property_readonly("schema",
-                             [](const NativeDataset& self) {
-                               py::list fields;
-                               for (const FieldPtr& field : self.schema()->fields()) {
-                                 fields.append(
-                                     py::make_tuple(field->name(), field->type()->ToString(), field->nullable()));
-                               }
-                               return fields;
-                             })
+      .def_property_readonly("schema", [](const NativeDataset& self) { return FieldsOf(*self.schema()); })
       .def("splits",
            [](const NativeDataset& self, int64_t target_bytes) {
              return ValueOrThrow(WithoutGil([&] { return self.Splits(target_bytes); }));
