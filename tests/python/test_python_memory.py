@@ -42,8 +42,11 @@ def test_reading_a_gigabyte_keeps_one_copy(python_package_dir, pb, tmp_path):
         for _ in range(RECORDS // 256):
             out.write(record * 256)
     assert path.stat().st_size > 1 << 30
-    child = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, timeout=600,
-                           env={**os.environ, "PYTHONPATH": str(python_package_dir)})
+    try:
+        child = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True,
+                               timeout=600, env={**os.environ, "PYTHONPATH": str(python_package_dir)})
+    finally:
+        path.unlink()  # pytest keeps the last runs' directories: do not leave a gigabyte behind
     assert child.returncode == 0, child.stderr
     seen = json.loads(child.stdout)
     assert seen["values"] == FLOATS * RECORDS * 4

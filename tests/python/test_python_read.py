@@ -1,5 +1,6 @@
 """recflow.read from Python (the build's module): TensorFlow's TFRecords equal to the python3-protobuf decode, batch
 sizes and modes, nulls as masks, zero-copy views, selection, pandas, splits, errors naming file and offset."""
+import os
 import subprocess
 
 import numpy as np
@@ -13,7 +14,8 @@ TFX = ["mnist.tfrecord", "penguin-train.tfrecord.gz", "taxi-train-00000-of-00012
 
 def test_the_package_imports_from_the_build_directory(python_package_dir):
     out = subprocess.run(["/usr/bin/python3", "-c", "import recflow; print(recflow.__file__)"],
-                         env={"PYTHONPATH": str(python_package_dir)}, capture_output=True, text=True, timeout=60)
+                         env={**os.environ, "PYTHONPATH": str(python_package_dir)}, capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(python_package_dir / "recflow" / "__init__.py")
 
