@@ -1,5 +1,5 @@
 """Zero-copy at scale: a 1 GiB TFRecord file read from Python into NumPy columns, every batch kept, grows the
-process's anonymous memory by about the decoded size, not twice it."""
+process's anonymous memory by less than 1.5 times the decoded values, where a copy into NumPy would need twice them."""
 import json
 import os
 import subprocess
@@ -21,12 +21,13 @@ def rss_anon():
         if line.startswith("RssAnon:"):
             return int(line.split()[1]) * 1024
 
-ds = recflow.read(sys.argv[1])
 before = rss_anon()
+ds = recflow.read(sys.argv[1], infer_rows=100)
 kept, values = [], 0
 for batch in ds.batches():
-    column = batch["x"]
-    values += column.values.nbytes if hasattr(column, "values") else column.nbytes
+    values_array = batch["x"].values
+    assert isinstance(values_array.base, recflow._recflow.ArrowBuffer)  # a view, holding the Arrow buffer
+    values += values_array.nbytes
     kept.append(batch)
 print(json.dumps({"before": before, "after": rss_anon(), "values": values}))
 """
@@ -50,5 +51,6 @@ def test_reading_a_gigabyte_keeps_one_copy(python_package_dir, pb, tmp_path):
     assert child.returncode == 0, child.stderr
     seen = json.loads(child.stdout)
     assert seen["values"] == FLOATS * RECORDS * 4
-    grown = seen["after"] - seen["before"]
-    assert 0.9 * seen["values"] < grown < 1.25 * seen["values"], seen
+    # Everything kept is one copy of the values (plus NumPy and batch objects, and what the engine
+    # allocated and freed on the way); a copy per batch would need twice the values.
+    assert seen["after"] - seen["before"] < 1.5 * seen["values"], seen

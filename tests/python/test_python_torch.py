@@ -107,3 +107,41 @@ def test_fashion_mnist_images_are_uint8_tensors_equal_to_the_idx_bytes(recflow_p
     assert got_images.dtype == torch.uint8 and got_images.shape == (10000, 784)
     assert np.array_equal(got_images.numpy(), want_images)
     assert np.array_equal(got_labels.numpy(), want_labels)
+
+
+RANK_CHILD = r"""
+import json, sys
+import numpy as np
+import torch.distributed
+import recflow.torch
+
+path, init, rank, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+torch.distributed.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
+try:
+    ds = recflow.torch.IterableDataset(path, batch_size=50, split_bytes=200_000)
+    labels = [int(v) for batch in ds for v in batch["image_class"]]
+    sums = [float(np.float32(v).sum()) for batch in ds for v in batch["image_floats"].numpy()]
+    json.dump({"labels": labels, "sums": sums}, open(out, "w"))
+finally:
+    torch.distributed.destroy_process_group()
+"""
+
+
+def test_ranks_come_from_torch_distributed_when_it_is_initialised(python_package_dir, mnist, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    path, want = mnist
+    env = {**os.environ, "PYTHONPATH": str(python_package_dir)}
+    init = f"file://{tmp_path / 'rendezvous'}"
+    children = [subprocess.Popen([sys.executable, "-c", RANK_CHILD, str(path), init, str(rank),
+                                  str(tmp_path / f"rank{rank}.json")], env=env) for rank in range(2)]
+    for child in children:
+        assert child.wait(timeout=300) == 0
+    parts = [json.loads((tmp_path / f"rank{rank}.json").read_text()) for rank in range(2)]
+    assert parts[0]["labels"] and parts[1]["labels"]
+    got = sorted(zip(parts[0]["labels"] + parts[1]["labels"], parts[0]["sums"] + parts[1]["sums"]))
+    expected = sorted((label, float(np.frombuffer(image, np.float32).sum())) for label, image in want)
+    assert got == expected
