@@ -4,7 +4,6 @@ import os
 import subprocess
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from python_oracle import protobuf_rows, recflow_rows, same_rows
@@ -79,6 +78,8 @@ def test_columns_selects_and_orders(recflow_py, testdata):
 
 
 def test_to_pandas_keeps_nulls_as_missing_values(recflow_py, testdata, pb):
+    import pandas as pd  # here, not at collection (see test_python_torch)
+
     path = testdata / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz"
     frame = recflow_py.read(path).to_pandas()
     want = protobuf_rows(pb, path)

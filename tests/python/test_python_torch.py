@@ -2,10 +2,11 @@
 workers and simulated ranks, values equal to the python3-protobuf decode; the seeded shuffle."""
 import numpy as np
 import pytest
-import torch
-from torch.utils.data import DataLoader
 
 from python_oracle import protobuf_rows
+
+# torch is imported inside the tests, never at collection: a pytest process that holds it (300 MiB) would hand its
+# peak RSS to every child it forks, which test_hostile_input's memory bounds measure.
 
 
 def record_keys(batches):
@@ -26,6 +27,7 @@ def mnist(testdata, pb):
 
 
 def test_two_dataloader_workers_read_every_record_once(recflow_py, mnist):
+    from torch.utils.data import DataLoader
     import recflow.torch
 
     path, want = mnist
@@ -36,6 +38,7 @@ def test_two_dataloader_workers_read_every_record_once(recflow_py, mnist):
 
 
 def test_two_ranks_of_two_workers_each_read_every_record_once(recflow_py, mnist):
+    from torch.utils.data import DataLoader
     import recflow.torch
 
     path, want = mnist
@@ -48,6 +51,8 @@ def test_two_ranks_of_two_workers_each_read_every_record_once(recflow_py, mnist)
 
 
 def test_records_one_at_a_time_batch_in_the_dataloader(recflow_py, mnist):
+    import torch
+    from torch.utils.data import DataLoader
     import recflow.torch
 
     path, want = mnist
@@ -59,6 +64,7 @@ def test_records_one_at_a_time_batch_in_the_dataloader(recflow_py, mnist):
 
 
 def test_the_shuffle_is_seeded_per_epoch_and_still_reads_every_record_once(recflow_py, mnist):
+    from torch.utils.data import DataLoader
     import recflow.torch
 
     path, want = mnist
@@ -85,6 +91,7 @@ def test_rank_needs_world_size(recflow_py, mnist):
 
 
 def test_fashion_mnist_images_are_uint8_tensors_equal_to_the_idx_bytes(recflow_py, recflow_bin, tmp_path):
+    import torch
     import gzip
     from pathlib import Path
 
