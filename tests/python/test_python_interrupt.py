@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from test_serve import Served, serve  # noqa: F401  (the fixture that starts `recflow serve`)
+from test_serve import serve  # noqa: F401  (the fixture that starts `recflow serve`)
 
 CHILD = r"""
 import sys
