@@ -1,6 +1,7 @@
 """Fixtures for the CLI tests: the built `recflow` binary, test data, generated protobuf classes."""
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,27 @@ def recflow_bin() -> Path:
     if not path.is_file():
         pytest.fail(f"recflow binary not found at {path}; build it or set RECFLOW_BIN")
     return path
+
+
+@pytest.fixture(scope="session")
+def python_package_dir(recflow_bin) -> Path:
+    """The build's Python package directory (the binary's build/<preset>/python): what PYTHONPATH
+    names for a subprocess that imports recflow."""
+    path = recflow_bin.parent.parent / "python"
+    if not (path / "recflow" / "__init__.py").is_file():
+        pytest.fail(f"the recflow Python module is not built at {path}; build the _recflow target")
+    return path
+
+
+@pytest.fixture(scope="session")
+def recflow_py(python_package_dir):
+    """The `recflow` package of the build under test, imported from python_package_dir (never an
+    installed copy: the test fails if another one was imported)."""
+    sys.path.insert(0, str(python_package_dir))
+    import recflow
+
+    assert Path(recflow.__file__).resolve().is_relative_to(python_package_dir.resolve()), recflow.__file__
+    return recflow
 
 
 @pytest.fixture(scope="session")

@@ -92,9 +92,11 @@ StreamReader::~StreamReader() {
 }
 
 Status StreamReader::ProducerError(int code, const char* what) {
+  // A producer's message says what failed (a recflow run's names the file, record and offset), as the producer
+  // would print it; the stream's words are for a producer that gives none.
   const char* message = stream_.get_last_error != nullptr ? stream_.get_last_error(&stream_) : nullptr;
-  return Status::IOError(std::string("stream ") + what + " failed (" + std::strerror(code) + ")" +
-                         (message != nullptr ? std::string(": ") + message : std::string()));
+  if (message != nullptr && *message != '\0') return Status::IOError(message);
+  return Status::IOError(std::string("stream ") + what + " failed (" + std::strerror(code) + ")");
 }
 
 Result<std::shared_ptr<RecordBatch>> StreamReader::Next() {

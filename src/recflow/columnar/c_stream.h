@@ -31,7 +31,8 @@ class StreamReader {
   /// The stream's schema.
   const SchemaPtr& schema() const { return schema_; }
   /// The next batch (ImportRecordBatch, validated), or nullptr at the end. A producer error is
-  /// an IOError carrying its get_last_error text.
+  /// an IOError whose message is its get_last_error text (as the producer words it), else one
+  /// naming the call and the error code.
   Result<std::shared_ptr<RecordBatch>> Next();
 
  private:

@@ -1,7 +1,11 @@
 // MakeSplits: each file stamped, then cut by its format's splitter (a compressed file, or a format without one: whole).
 #include "recflow/dataset/split_plan.h"
 
+#include <filesystem>
+
 #include "recflow/columnar/utf8.h"
+#include "recflow/core/compression.h"
+#include "recflow/dataset/partition_values.h"
 #include "recflow/dataset/split_open_internal.h"
 
 namespace recflow::dataset {
@@ -43,6 +47,21 @@ Status AddSplits(const SplitInput& input, const SplitOptions& options, std::vect
 }
 
 }  // namespace
+
+Result<SplitInput> SplitInputOf(const ResolvedInput& file, const InputOptions& read, const Schema& partitions) {
+  SplitInput input;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(file.path, ec);
+  input.path = ec || file.path == "-" ? file.path : absolute.lexically_normal().string();
+  input.format = file.detected.format;
+  ASSIGN_OR_RETURN(const auto read_options, ReadOptionsFor(read, *input.format));
+  input.compression = std::string(CompressionName(input.format->ReadCodec(*read_options, file.detected)));
+  for (int i = 0; i < partitions.num_fields(); ++i) {
+    input.partition.push_back({partitions.field(i)->name(), partitions.field(i)->type()->ToString(),
+                               PartitionValueText(file.partition[static_cast<size_t>(i)])});
+  }
+  return input;
+}
 
 Status SplitOptions::Validate() const {
   if (target_bytes < 1) return Status::InvalidArgument("the split size must be at least 1 byte");

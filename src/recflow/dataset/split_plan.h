@@ -23,6 +23,13 @@ struct SplitInput {
   std::vector<SplitPartitionValue> partition;
 };
 
+/// What MakeSplits needs to know of one detected input `file` read with `read`: its path made
+/// absolute (another process, in another directory, opens the split by it; "-" stays), its format,
+/// the codec its format reads it with (FormatDescriptor::ReadCodec: TFRecord's `compression` word
+/// wins over detection) and its partition values, typed as `partitions` (the inputs' partition
+/// columns) types them. InvalidArgument for a bad read option.
+Result<SplitInput> SplitInputOf(const ResolvedInput& file, const InputOptions& read, const Schema& partitions);
+
 /// How MakeSplits cuts.
 struct SplitOptions {
   /// About this many bytes per split (a split's records may run past its end; an Arrow file's

@@ -1,0 +1,8 @@
+"""recflow from Python: read any input recflow reads (TFRecord/tf.Example, CSV, JSON Lines, Avro, Arrow IPC; files,
+directories, globs, Hive partitions) or a `recflow serve` stream as batches of NumPy columns, pandas DataFrames or
+Arrow C streams; recflow.torch feeds PyTorch. See docs/python.md."""
+from recflow._recflow import Error
+from recflow._columns import ListColumn
+from recflow._dataset import Dataset, Connection, Split, read, connect
+
+__all__ = ["Error", "ListColumn", "Dataset", "Connection", "Split", "read", "connect"]
