@@ -65,7 +65,6 @@ TEST_P(FileSystemTest, WritesReadsWholeFilesRangesAndStreams) {
   EXPECT_FALSE(fs_->ReadWholeFile(root_).ok()) << "a directory read as a file";
 }
 
-<<<<<<< HEAD
 TEST_P(FileSystemTest, AppendWholeFileAppendsOrLeavesNothing) {
   ASSERT_TRUE(fs_->WriteSmallFile(Path("a"), "alpha", false).ok());
   ASSERT_TRUE(fs_->WriteSmallFile(Path("e"), "", false).ok());
@@ -80,7 +79,8 @@ TEST_P(FileSystemTest, AppendWholeFileAppendsOrLeavesNothing) {
   EXPECT_NE(over.ToString().find(Path("a")), std::string::npos) << over.ToString();
   EXPECT_EQ(*fs_->AppendWholeFile(Path("a"), out, 5), 5);
   EXPECT_EQ(out.Finish()->view(), "headalphaalpha");
-=======
+}
+
 TEST_P(FileSystemTest, AGatheredWriteWritesThePiecesInOrder) {
   const std::string big(300000, 'b');  // past the local stream's buffer with what it holds: writev
   const std::vector<std::string_view> pieces = {"ab", "", "cde", big, "f"};
@@ -93,7 +93,6 @@ TEST_P(FileSystemTest, AGatheredWriteWritesThePiecesInOrder) {
   std::string expected = "<";
   for (int i = 0; i < 4; ++i) expected += "abcde" + big + "f";
   EXPECT_TRUE(Read("g") == expected);
->>>>>>> h/ipc-writev
 }
 
 TEST_P(FileSystemTest, DirectoriesListWalkAndRemove) {
