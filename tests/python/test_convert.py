@@ -92,28 +92,38 @@ def write_rows(path: Path, n: int):
             f.write(f'{i},{i % 5},{i * 0.25},"row {i}, with comma"\n')
 
 
-def single_member(data: bytes) -> bytes:
-    d = zlib.decompressobj(31)
+def single_member(data: bytes, compression: str = "gzip") -> bytes:
+    """The bytes of exactly one gzip member (or zlib stream), read by Python's zlib module."""
+    d = zlib.decompressobj(31 if compression == "gzip" else 15)
     raw = d.decompress(data) + d.flush()
-    assert d.eof and d.unused_data == b"", "not exactly one gzip member"
+    assert d.eof and d.unused_data == b"", f"not exactly one {compression} member"
     return raw
 
 
-def test_shards_are_balanced_single_member_gzip_and_identical_for_any_thread_count(run, pb, tmp_path):
+# Every level band and its library (docs/compression.md): 0 stored (zlib), 1 and 2 ISA-L (the
+# default, -1, is 2), 3..9 zlib.
+@pytest.mark.parametrize("compression,level", [("gzip", None), ("gzip", 0), ("gzip", 1), ("gzip", 6), ("gzip", 9),
+                                               ("zlib", 2), ("zlib", 5)])
+def test_shards_are_balanced_single_member_gzip_and_identical_for_any_thread_count(run, pb, tmp_path, compression,
+                                                                                   level):
     src = tmp_path / "rows.csv"
     write_rows(src, 30000)
     outs = []
     for threads in (1, 2):
         out = tmp_path / f"t{threads}"
-        convert(run, src, "-o", out, "--shards", "4", "--compression", "gzip", "--block-size", "65536",
-                "--threads", threads)
+        level_args = [] if level is None else ["--level", level]
+        convert(run, src, "-o", out, "--shards", "4", "--compression", compression, "--block-size", "65536",
+                "--threads", threads, *level_args)
         outs.append(out)
     files = [data_files(o) for o in outs]
-    assert [f.name for f in files[0]] == [f"part-0000{i}-of-00004.tfrecord.gz" for i in range(4)]
+    suffix = ".gz" if compression == "gzip" else ".zz"
+    assert [f.name for f in files[0]] == [f"part-0000{i}-of-00004.tfrecord{suffix}" for i in range(4)]
     assert [f.read_bytes() for f in files[0]] == [f.read_bytes() for f in files[1]]
     ids, sizes = [], []
     for f in files[0]:
-        single_member(f.read_bytes())
+        raw = single_member(f.read_bytes(), compression)
+        if compression == "gzip":
+            assert gzip.decompress(f.read_bytes()) == raw
         records = read_tfrecord(f)
         sizes.append(len(records))
         ids += [features_of(pb, r)["id"][1][0] for r in records]

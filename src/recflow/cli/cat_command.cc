@@ -22,7 +22,7 @@ namespace {
 /// Infers from kInferenceSample records spread over the inputs (all with --infer-all).
 Result<tfrecord::SampledSchema> InferSchema(const Inputs& inputs, bool infer_all) {
   const std::vector<dataset::ResolvedInput>& files = inputs.resolved.files;
-  auto open = [&](size_t k) { return OpenRecordReader(files[k], inputs, /*read_all=*/infer_all); };
+  auto open = [&](size_t k) { return OpenRecordReader(files[k], inputs); };
   // With --skip-corrupt the decoding pass reports (and skips) undecodable records.
   return tfrecord::InferSampledSchema(files.size(), open, inputs.record_type,
                                       infer_all ? INT64_MAX : kInferenceSample, inputs.reader_options.skip_corrupt);
@@ -111,7 +111,7 @@ Status CatRecords(const CatFlags& flags, const Inputs& inputs, StdoutWriter* out
   };
   for (const dataset::ResolvedInput& input : inputs.resolved.files) {
     if (printer.done()) break;
-    ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true, /*read_all=*/flags.limit < 0));
+    ASSIGN_OR_RETURN(auto file, InputFile::Open(input, inputs, /*warn=*/true));
     std::string_view record;
     while (!printer.done()) {
       Result<bool> more = file->Next(&record);

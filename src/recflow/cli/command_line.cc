@@ -158,7 +158,7 @@ CLI::App* AddConvertCommand(CLI::App* app, ConvertFlags* f, bool reads_splits) {
   c->add_option("--compression", f->compression,
                 "Output compression: whole files (gzip, zlib) or, for arrow/feather, bodies (lz4, zstd)")
       ->check(CLI::IsMember({"none", "gzip", "zlib", "lz4", "zstd"}));
-  c->add_option("--level", f->level, "Compression level 0..9 (-1 = default)")->check(CLI::Range(-1, 9));
+  c->add_option("--level", f->level, "gzip/zlib level 0..9: 1-2 ISA-L, 0 and 3-9 zlib (-1 = default, 2)")->check(CLI::Range(-1, 9));
   c->add_option("--shards", f->shards, "Files per partition (0: one, or as many as --max-*-per-shard start)")
       ->check(CLI::NonNegativeNumber);
   c->add_option("--max-records-per-shard", f->max_records_per_shard, "Start a new file after N records (0: no limit)")

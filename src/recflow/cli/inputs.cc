@@ -29,15 +29,13 @@ Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source)
 }
 
 Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const dataset::ResolvedInput& file,
-                                                                 const Inputs& inputs, bool read_all) {
-  tfrecord::ReaderOptions options = tfrecord::WithDetectedCodec(inputs.reader_options, file.detected);
-  options.decompress_whole = read_all;
-  return tfrecord::RecordReader::Open(file.path, options);
+                                                                 const Inputs& inputs) {
+  return tfrecord::RecordReader::Open(file.path, tfrecord::WithDetectedCodec(inputs.reader_options, file.detected));
 }
 
 Result<std::unique_ptr<InputFile>> InputFile::Open(const dataset::ResolvedInput& file, const Inputs& inputs,
-                                                   bool warn, bool read_all) {
-  ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(file, inputs, read_all));
+                                                   bool warn) {
+  ASSIGN_OR_RETURN(std::unique_ptr<tfrecord::RecordReader> reader, OpenRecordReader(file, inputs));
   return std::make_unique<InputFile>(std::move(reader), warn);
 }
 

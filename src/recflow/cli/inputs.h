@@ -45,18 +45,16 @@ dataset::InputSpec ReadSpecOf(const InputFlags& flags, const SourceFlags& source
 Result<Inputs> ResolveInputs(const InputFlags& flags, const SourceFlags& source);
 
 /// A reader of `file` ("-": standard input, streamed) with inputs.reader_options and its detected
-/// codec; `read_all` is false when only the first records will be read (compressed input is then
-/// inflated as consumed).
+/// codec.
 Result<std::unique_ptr<tfrecord::RecordReader>> OpenRecordReader(const dataset::ResolvedInput& file,
-                                                                 const Inputs& inputs, bool read_all);
+                                                                 const Inputs& inputs);
 
 /// Reads the records of one input, optionally printing a warning to stderr for each corrupt
 /// region the reader skips (with --skip-corrupt).
 class InputFile {
  public:
   /// Opens `file` as OpenRecordReader does.
-  static Result<std::unique_ptr<InputFile>> Open(const dataset::ResolvedInput& file, const Inputs& inputs, bool warn,
-                                                 bool read_all = true);
+  static Result<std::unique_ptr<InputFile>> Open(const dataset::ResolvedInput& file, const Inputs& inputs, bool warn);
 
   /// Next record; false at end.
   Result<bool> Next(std::string_view* record);

@@ -1,20 +1,15 @@
-// Chunked GZIP/ZLIB: per-thread raw deflate of independent chunks, joined into one stream.
+// Chunked GZIP/ZLIB: independent chunks deflated by the level's engine (ISA-L or zlib), joined into one stream.
 #include "recflow/core/chunked_compression.h"
 
 #include <libdeflate.h>
 #include <zlib.h>
 
-#include <algorithm>
-#include <array>
+#include "recflow/core/chunk_deflaters.h"
 
 namespace recflow {
 
 namespace {
 
-/// Largest request handed to zlib at once (its counters are unsigned int).
-constexpr size_t kMaxZlibRequest = size_t{1} << 30;
-/// Room beyond deflateBound() for the sync-flush marker, which the bound does not count.
-constexpr size_t kFlushSlack = 16;
 /// A final fixed-Huffman block holding only the end-of-block code (RFC 1951 3.2.6): it ends
 /// the deflate stream after the chunks' non-final blocks.
 constexpr std::string_view kFinalBlock("\x03\x00", 2);
@@ -36,56 +31,15 @@ uint32_t CombineChecks(Compression c, uint32_t first, uint32_t second, int64_t s
                                                        : adler32_combine(first, second, second_size));
 }
 
-/// The zlib level with -1 resolved to zlib's default.
-int EffectiveLevel(int level) { return level == Z_DEFAULT_COMPRESSION ? 6 : level; }
+/// The engine of each level 0..9 (docs/compression.md says why): ISA-L where it is much faster
+/// than zlib for a small loss in size, zlib for stored blocks and for the smaller outputs.
+constexpr DeflateEngine kEngines[] = {
+    {DeflateLibrary::kZlib, 0}, {DeflateLibrary::kIsal, 1}, {DeflateLibrary::kIsal, 2}, {DeflateLibrary::kZlib, 3},
+    {DeflateLibrary::kZlib, 4}, {DeflateLibrary::kZlib, 5}, {DeflateLibrary::kZlib, 6}, {DeflateLibrary::kZlib, 7},
+    {DeflateLibrary::kZlib, 8}, {DeflateLibrary::kZlib, 9}};
 
-/// A raw-deflate state that lives as long as its thread, so that a chunk costs a deflateReset
-/// instead of allocating and clearing the window and hash tables. A level change
-/// re-initializes instead of calling deflateParams, whose behaviour on a freshly reset stream
-/// differs between zlib versions; callers change levels rarely.
-class ThreadDeflater {
- public:
-  ThreadDeflater() = default;
-  ThreadDeflater(const ThreadDeflater&) = delete;
-  ThreadDeflater& operator=(const ThreadDeflater&) = delete;
-  ~ThreadDeflater() {
-    if (initialized_) deflateEnd(&z_);
-  }
-
-  /// The state, reset to compress a new chunk at `level` with an empty dictionary.
-  Result<z_stream*> Start(int level) {
-    if (initialized_ && level == level_) {
-      if (deflateReset(&z_) != Z_OK) return Status::Internal("deflateReset failed");
-      return &z_;
-    }
-    if (initialized_) deflateEnd(&z_);
-    z_ = z_stream{};
-    initialized_ = deflateInit2(&z_, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    if (!initialized_) return Status::OutOfMemory("cannot initialize zlib deflate");
-    level_ = level;
-    return &z_;
-  }
-
- private:
-  z_stream z_{};
-  bool initialized_ = false;
-  int level_ = 0;
-};
-
-/// Runs deflate with `flush` until the pending input is consumed and, for a flush, all of its
-/// output is out, appending to `out` from `*used` on (and growing it when full).
-Status Pump(z_stream* z, int flush, std::string* out, size_t* used) {
-  for (;;) {
-    if (*used == out->size()) out->resize(out->size() * 2);
-    const size_t room = std::min(out->size() - *used, kMaxZlibRequest);
-    z->next_out = reinterpret_cast<Bytef*>(out->data() + *used);
-    z->avail_out = static_cast<uInt>(room);
-    const int rc = deflate(z, flush);
-    *used += room - z->avail_out;
-    if (rc == Z_STREAM_ERROR) return Status::Internal("deflate failed: inconsistent stream state");
-    if (z->avail_in == 0 && z->avail_out != 0) return Status::OK();
-  }
-}
+/// The level with -1 resolved to the default.
+int EffectiveLevel(int level) { return level == -1 ? kDefaultCompressionLevel : level; }
 
 /// The RFC 1952 member header (no name, no mtime, OS unknown) or the RFC 1950 header.
 std::string StreamHeader(Compression c, int level) {
@@ -115,16 +69,20 @@ void AppendBigEndian32(uint32_t v, std::string* out) {
 bool ValidLevel(int level) { return level >= -1 && level <= 9; }
 
 std::string InvalidLevelMessage(int level) {
-  return "zlib compression level must be 0..9 or -1, not " + std::to_string(level);
+  return "gzip/zlib compression level must be 0..9 or -1, not " + std::to_string(level);
 }
 
 }  // namespace
 
+Result<DeflateEngine> DeflateEngineForLevel(int level) {
+  if (!ValidLevel(level)) return Status::InvalidArgument(InvalidLevelMessage(level));
+  return kEngines[EffectiveLevel(level)];
+}
+
 Status CompressChunk(Compression compression, int level, std::span<const std::string_view> pieces,
                      CompressedChunk* out) {
   if (!ValidLevel(level)) return Status::InvalidArgument(InvalidLevelMessage(level));
-  size_t total = 0;
-  for (std::string_view piece : pieces) total += piece.size();
+  const size_t total = internal::TotalSize(pieces);
   out->compression = compression;
   out->raw_size = static_cast<int64_t>(total);
   out->check = InitialCheck(compression);
@@ -135,24 +93,10 @@ Status CompressChunk(Compression compression, int level, std::span<const std::st
     return Status::OK();
   }
   if (total == 0) return Status::OK();
-
-  static thread_local ThreadDeflater deflater;
-  ASSIGN_OR_RETURN(z_stream * z, deflater.Start(level));
-  out->bytes.resize(deflateBound(z, total) + kFlushSlack);
-  size_t used = 0;
-  for (std::string_view piece : pieces) {
-    out->check = ExtendCheck(compression, out->check, piece);
-    for (size_t pos = 0; pos < piece.size();) {
-      const size_t take = std::min(piece.size() - pos, kMaxZlibRequest);
-      z->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data() + pos));
-      z->avail_in = static_cast<uInt>(take);
-      RETURN_NOT_OK(Pump(z, Z_NO_FLUSH, &out->bytes, &used));
-      pos += take;
-    }
-  }
-  RETURN_NOT_OK(Pump(z, Z_SYNC_FLUSH, &out->bytes, &used));
-  out->bytes.resize(used);
-  return Status::OK();
+  for (std::string_view piece : pieces) out->check = ExtendCheck(compression, out->check, piece);
+  const DeflateEngine engine = kEngines[EffectiveLevel(level)];
+  return engine.library == DeflateLibrary::kIsal ? internal::IsalDeflateChunk(engine.level, pieces, &out->bytes)
+                                                 : internal::ZlibDeflateChunk(engine.level, pieces, &out->bytes);
 }
 
 ChunkedStreamWriter::ChunkedStreamWriter(Compression compression, OutputStream* out, int level)

@@ -27,12 +27,30 @@ struct CompressedChunk {
   Compression compression = Compression::kNone;
 };
 
-/// Compresses the concatenation of `pieces` as one chunk with a fresh dictionary. Thread-safe
-/// (each call has its own state). Each thread keeps one zlib deflate state (about 268 KiB) for
-/// its lifetime and reuses it for every chunk at the same level; a chunk's bytes depend only on
-/// its input and level, never on the thread or on earlier chunks. `level` is the zlib level
-/// 0..9 or -1 for the default (6); anything else is InvalidArgument. A chunk of no bytes
-/// compresses to no bytes.
+/// A library that writes raw deflate blocks for chunks.
+enum class DeflateLibrary : uint8_t { kZlib, kIsal };
+
+/// The library a gzip/zlib level compresses with, and that library's own level.
+struct DeflateEngine {
+  DeflateLibrary library = DeflateLibrary::kZlib;
+  /// zlib 0..9 or ISA-L igzip 1..3.
+  int level = 0;
+};
+
+/// The level that -1 stands for.
+inline constexpr int kDefaultCompressionLevel = 2;
+
+/// The engine of a gzip/zlib level (0..9, -1 = kDefaultCompressionLevel): ISA-L igzip levels 1
+/// and 2 for levels 1 and 2, zlib's own level for 0 (stored) and 3..9 (docs/compression.md
+/// gives the measured sizes and speeds behind the choice). Other levels are InvalidArgument.
+Result<DeflateEngine> DeflateEngineForLevel(int level);
+
+/// Compresses the concatenation of `pieces` as one chunk with a fresh dictionary, with the
+/// engine DeflateEngineForLevel(`level`) names. Thread-safe (each call has its own state).
+/// Each thread keeps one state per library for its lifetime (zlib about 268 KiB, ISA-L about
+/// 600 KiB) and reuses it for every chunk; a chunk's bytes depend only on its input and level,
+/// never on the thread or on earlier chunks. `level` is 0..9 or -1; anything else is
+/// InvalidArgument. A chunk of no bytes compresses to no bytes.
 Status CompressChunk(Compression compression, int level, std::span<const std::string_view> pieces,
                      CompressedChunk* out);
 
@@ -45,7 +63,8 @@ class ChunkedStreamWriter {
  public:
   /// Writes into `out` (not owned; it must outlive the writer and is not closed by it).
   /// `level` is the one the chunks were compressed at; it only sets the informational header
-  /// bits (gzip XFL, zlib FLEVEL), and one outside 0..9 and -1 makes Append/Finish fail.
+  /// bits (gzip XFL, zlib FLEVEL, as zlib sets them for that level), and one outside 0..9 and
+  /// -1 makes Append/Finish fail.
   ChunkedStreamWriter(Compression compression, OutputStream* out, int level = -1);
   /// Appends a chunk made by CompressChunk with the same compression (else InvalidArgument).
   Status Append(const CompressedChunk& chunk);

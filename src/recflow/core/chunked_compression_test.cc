@@ -144,7 +144,7 @@ TEST(ChunkedCompressionTest, EmptyStreamIsValid) {
   const std::string gzip = Join(Compression::kGzip, {});
   EXPECT_EQ(gzip, std::string("\x1f\x8b\x08\0\0\0\0\0\0\xff\x03\0\0\0\0\0\0\0\0\0", 20));
   const std::string zlib = Join(Compression::kZlib, {});
-  EXPECT_EQ(zlib, std::string("\x78\x9c\x03\0\0\0\0\x01", 8));
+  EXPECT_EQ(zlib, std::string("\x78\x5e\x03\0\0\0\0\x01", 8));  // FLEVEL 1, as zlib writes for level 2
   for (Compression c : kCodecs) {
     const std::string compressed = c == Compression::kGzip ? gzip : zlib;
     EXPECT_EQ(DecompressWithRecflow(c, compressed), "");
@@ -188,21 +188,59 @@ TEST(ChunkedCompressionTest, ManySmallChunks) {
 
 TEST(ChunkedCompressionTest, DeterministicRegardlessOfThreadHistory) {
   const std::string data = SampleData(300'000, 6);
-  for (Compression c : kCodecs) {
-    const CompressedChunk first = Chunk(c, data, 6);
-    // The same thread's state, after other levels and other data, gives the same bytes.
-    (void)Chunk(c, SampleData(70'000, 7), 9);
-    (void)Chunk(c, SampleData(70'000, 8), 0);
-    (void)Chunk(c, SampleData(70'000, 9), 6);
-    EXPECT_EQ(Chunk(c, data, 6).bytes, first.bytes);
-    // A fresh thread's fresh state too.
-    CompressedChunk fresh;
-    std::thread([&] { fresh = Chunk(c, data, 6); }).join();
-    EXPECT_EQ(fresh.bytes, first.bytes);
-    EXPECT_EQ(fresh.check, first.check);
-    const auto chunks = Split(data, 50'000);
-    EXPECT_EQ(Compress(c, chunks, 6), Compress(c, chunks, 6));
+  // Levels 1 and 2 compress with ISA-L, 6 with zlib.
+  for (int level : {1, 2, 6}) {
+    for (Compression c : kCodecs) {
+      SCOPED_TRACE("level " + std::to_string(level));
+      const CompressedChunk first = Chunk(c, data, level);
+      // The same thread's states, after other levels and other data, give the same bytes.
+      (void)Chunk(c, SampleData(70'000, 7), 9);
+      (void)Chunk(c, SampleData(70'000, 8), 0);
+      (void)Chunk(c, SampleData(70'000, 9), 1);
+      (void)Chunk(c, SampleData(70'000, 10), 2);
+      (void)Chunk(c, SampleData(70'000, 11), level);
+      EXPECT_EQ(Chunk(c, data, level).bytes, first.bytes);
+      // A fresh thread's fresh state too.
+      CompressedChunk fresh;
+      std::thread([&] { fresh = Chunk(c, data, level); }).join();
+      EXPECT_EQ(fresh.bytes, first.bytes);
+      EXPECT_EQ(fresh.check, first.check);
+      const auto chunks = Split(data, 50'000);
+      EXPECT_EQ(Compress(c, chunks, level), Compress(c, chunks, level));
+    }
   }
+}
+
+/// One raw-deflate chunk made by zlib itself at `level`, sync-flushed as CompressChunk ends one.
+std::string ZlibRawChunk(std::string_view data, int level) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, data.size()) + 16, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_SYNC_FLUSH), Z_OK);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+TEST(ChunkedCompressionTest, EachLevelUsesItsEngine) {
+  const std::string data = SampleData(200'000, 13);
+  for (int level = -1; level <= 9; ++level) {
+    SCOPED_TRACE("level " + std::to_string(level));
+    auto engine = DeflateEngineForLevel(level);
+    ASSERT_TRUE(engine.ok());
+    const bool isal = level == -1 || level == 1 || level == 2;
+    EXPECT_EQ(engine->library, isal ? DeflateLibrary::kIsal : DeflateLibrary::kZlib);
+    EXPECT_EQ(engine->level, level == -1 ? kDefaultCompressionLevel : level);
+    // zlib's levels give zlib's own bytes; ISA-L's give other bytes of the same stream.
+    const std::string zlib_bytes = ZlibRawChunk(data, engine->level);
+    EXPECT_EQ(Chunk(Compression::kGzip, data, level).bytes == zlib_bytes, !isal);
+  }
+  EXPECT_EQ(DeflateEngineForLevel(10).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(DeflateEngineForLevel(-2).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(ChunkedCompressionTest, ChunksCompressedOnSeveralThreadsJoin) {
@@ -242,7 +280,7 @@ TEST(ChunkedCompressionTest, EveryLevelAndItsHeader) {
     EXPECT_EQ(cmf, 0x78);
     EXPECT_EQ((cmf * 256 + flg) % 31, 0);
     EXPECT_EQ(flg & 0x20, 0);  // no preset dictionary
-    const int effective = level == -1 ? 6 : level;
+    const int effective = level == -1 ? kDefaultCompressionLevel : level;
     EXPECT_EQ(flg >> 6, effective < 2 ? 0 : effective < 6 ? 1 : effective == 6 ? 2 : 3);
   }
 }

@@ -1,4 +1,4 @@
-// GZIP and ZLIB: detection, streaming (zlib) and whole-buffer (libdeflate) (de)compression.
+// GZIP and ZLIB: detection, streaming (ISA-L inflate, chunked ISA-L/zlib deflate) and whole-buffer (libdeflate) (de)compression.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ bool LooksLikeGzip(std::span<const uint8_t> head);
 /// Two bytes are a weak signal: formats with their own checkable header test that first.
 bool LooksLikeZlib(std::span<const uint8_t> head);
 
-/// Wraps `raw` so reads return decompressed bytes. GZIP input may hold several concatenated
+/// Wraps `raw` so reads return decompressed bytes (ISA-L inflate). GZIP input may hold several concatenated
 /// members (as `cat a.gz b.gz` makes); they read as one stream. Corrupt or truncated input is a
 /// DataError naming the stream and the compressed byte offset. kNone returns `raw` unchanged.
 Result<std::unique_ptr<InputStream>> MakeDecompressingStream(Compression c, std::unique_ptr<InputStream> raw);
@@ -37,8 +37,11 @@ Result<std::unique_ptr<InputStream>> MakeDecompressingStream(Compression c, std:
 /// chosen by the name's suffix (CompressionFromSuffix).
 Result<std::unique_ptr<InputStream>> OpenDecompressedFile(const std::string& path);
 
-/// Wraps `raw` so written bytes are compressed (level -1 = the codec's default).
-/// Close() writes the trailer and closes `raw`. kNone returns `raw` unchanged.
+/// Wraps `raw` so written bytes are compressed into one standard stream: 1 MiB chunks, each
+/// compressed by CompressChunk at `level` (0..9, -1 = the default; see DeflateEngineForLevel)
+/// and joined by ChunkedStreamWriter, so the bytes equal the dataset writer's for the same
+/// input. Flush() ends the pending chunk, making all bytes so far decodable. Close() writes the
+/// trailer and closes `raw`. kNone returns `raw` unchanged. A bad level is InvalidArgument.
 Result<std::unique_ptr<OutputStream>> MakeCompressingStream(Compression c, std::unique_ptr<OutputStream> raw,
                                                             int level = -1);
 

@@ -183,6 +183,49 @@ TEST(CompressionTest, CorruptAndTrailingBytesAreDataErrors) {
             StatusCode::kDataError);
 }
 
+/// The error of streaming `bytes` through the inflate, or OK.
+Status StreamingError(Compression c, std::string bytes, size_t piece) {
+  return DecompressStreaming(c, std::move(bytes), piece).status();
+}
+
+TEST(CompressionTest, HostileStreamsNameTheFileAndTheCompressedOffset) {
+  const std::string data = SampleText(40000, 12);
+  const std::string gz = CompressStreaming(Compression::kGzip, data);
+  const std::string zz = CompressStreaming(Compression::kZlib, data);
+  std::string bad_crc = gz, bad_size = gz;
+  bad_crc[gz.size() - 6] = static_cast<char>(bad_crc[gz.size() - 6] ^ 1);
+  bad_size[gz.size() - 2] = static_cast<char>(bad_size[gz.size() - 2] ^ 1);
+  const std::string empty_member = CompressStreaming(Compression::kGzip, "");
+  const struct {
+    Compression codec;
+    std::string bytes;
+    std::string message;
+  } cases[] = {
+      {Compression::kGzip, gz + "garbage", "trailing garbage after gzip member at compressed byte offset " +
+                                               std::to_string(gz.size())},
+      {Compression::kGzip, gz + empty_member + "\x1f", "trailing garbage after gzip member at compressed byte offset " +
+                                                         std::to_string(gz.size() + empty_member.size())},
+      {Compression::kZlib, zz + "x", "trailing data after the zlib stream at compressed byte offset " +
+                                         std::to_string(zz.size())},
+      {Compression::kGzip, bad_crc, "corrupt gzip data: incorrect data check"},
+      {Compression::kGzip, bad_size, "corrupt gzip data: incorrect data check"},
+      {Compression::kGzip, gz.substr(0, 5), "truncated gzip stream at compressed byte offset 5"},
+      {Compression::kGzip, gz + gz.substr(0, 20), "truncated gzip stream at compressed byte offset " +
+                                                     std::to_string(gz.size() + 20)},
+      {Compression::kZlib, "\x78\x9c", "truncated zlib stream at compressed byte offset 2"},
+      {Compression::kZlib, "\x78\xbb" + zz.substr(2), "corrupt zlib data: needs a preset dictionary"},
+  };
+  for (const auto& test : cases) {
+    for (size_t piece : {size_t{1}, size_t{777}, size_t{1} << 20}) {
+      const Status st = StreamingError(test.codec, test.bytes, piece);
+      SCOPED_TRACE(test.message + ", reads of " + std::to_string(piece));
+      EXPECT_EQ(st.code(), StatusCode::kDataError);
+      EXPECT_EQ(st.context().file, "test.gz");
+      EXPECT_NE(st.message().find(test.message), std::string::npos) << st.ToString();
+    }
+  }
+}
+
 TEST(CompressionTest, BytesInflatedBeforeABadTrailerAreReturnedFirst) {
   const std::string data = SampleText(3000, 9);
   std::string gz = CompressStreaming(Compression::kGzip, data);

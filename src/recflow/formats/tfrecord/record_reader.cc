@@ -15,7 +15,7 @@ namespace recflow::tfrecord {
 namespace {
 
 /// The smallest free space the stream window keeps for each read.
-constexpr int64_t kStreamChunk = int64_t{64} << 10;
+constexpr int64_t kStreamChunk = int64_t{256} << 10;
 
 std::string Hex32(uint32_t v) {
   char text[16];

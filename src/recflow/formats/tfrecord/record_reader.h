@@ -32,14 +32,9 @@ struct ReaderOptions {
   /// Count and report corrupt records, resynchronise on the next valid record and go on,
   /// instead of failing on the first fault.
   bool skip_corrupt = false;
-  /// Decompress small compressed inputs whole up front (libdeflate, fastest for a full pass).
-  /// Turn off when only the first records will be read: the stream then inflates only what is
-  /// consumed.
-  bool decompress_whole = true;
   /// The reader's memory cap: the largest record it returns (a record announcing more is a
-  /// DataError naming the cap, never skipped as corrupt), and the most a compressed input is
-  /// decompressed whole into memory. The CLI's --max-record-bytes and the read step's
-  /// max_record_bytes set it.
+  /// DataError naming the cap, never skipped as corrupt). The CLI's --max-record-bytes and the
+  /// read step's max_record_bytes set it.
   int64_t max_record_bytes = kDefaultMaxRecordBytes;
   /// Where Open() finds its file ("-", standard input, is always the process's own).
   std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();

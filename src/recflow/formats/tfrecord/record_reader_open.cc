@@ -14,26 +14,6 @@ namespace {
 
 std::span<const uint8_t> AsBytes(const std::string& s) { return {reinterpret_cast<const uint8_t*>(s.data()), s.size()}; }
 
-/// Compressed inputs up to this size are decompressed whole (libdeflate) when their first
-/// record header checks out, unless they expand beyond the reader's max_record_bytes; then,
-/// and for larger inputs, they are streamed.
-constexpr int64_t kWholeDecompressMaxInput = int64_t{256} << 20;
-
-/// True when the decompressed stream of `data` starts with a valid record header announcing
-/// at most `max_record_bytes`, or holds fewer bytes than a header: only then is it worth
-/// decompressing whole. A bomb of zeros, a stream of something else or a first record over
-/// the cap fails here after one inflated chunk, not after the whole input.
-bool StartsWithValidFraming(Compression compression, const std::shared_ptr<Buffer>& data, int64_t max_record_bytes) {
-  Result<std::unique_ptr<InputStream>> stream =
-      MakeDecompressingStream(compression, std::make_unique<BufferInputStream>(data));
-  if (!stream.ok()) return false;
-  uint8_t header[kHeaderSize];
-  Result<int64_t> got = ReadFully(**stream, header, kHeaderSize);
-  if (!got.ok()) return false;
-  return *got < kHeaderSize ||
-         (HeaderCrcMatches(header) && LoadLittleEndian64(header) <= static_cast<uint64_t>(max_record_bytes));
-}
-
 /// Replays bytes already read from a stream (for detection) before the rest of it.
 class PrefixedInputStream final : public InputStream {
  public:
@@ -107,16 +87,8 @@ Result<std::unique_ptr<RecordReader>> RecordReader::FromBuffer(std::shared_ptr<B
     reader->SetWholeInput(std::move(data));
     return reader;
   }
-  if (options.decompress_whole && data->size() <= kWholeDecompressMaxInput &&
-      StartsWithValidFraming(compression, data, options.max_record_bytes)) {
-    Result<std::shared_ptr<Buffer>> whole = DecompressBuffer(compression, bytes, options.max_record_bytes);
-    if (whole.ok()) {
-      reader->SetWholeInput(std::move(whole).ValueUnsafe());
-      return reader;
-    }
-    // Corrupt, truncated or very large: the stream below returns the records before the fault
-    // and then reports it with its compressed offset.
-  }
+  // Compressed: inflated as consumed (ISA-L, into the reader's window), which beats inflating
+  // the whole buffer up front even for a full pass (BENCHMARKS.md, issue 15 gzip).
   Result<std::unique_ptr<InputStream>> stream =
       MakeDecompressingStream(compression, std::make_unique<BufferInputStream>(std::move(data), name));
   if (!stream.ok()) return stream.status().WithFile(name);
