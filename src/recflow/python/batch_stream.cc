@@ -9,19 +9,10 @@ namespace recflow::python {
 
 Result<std::unique_ptr<BatchStream>> BatchStream::Open(ArrowArrayStream* stream, BatchOptions options) {
   ASSIGN_OR_RETURN(std::unique_ptr<c_data::StreamReader> reader, c_data::StreamReader::Open(stream));
-  SchemaPtr schema = reader->schema();
-  std::vector<int> columns;
+  std::optional<ops::Projection> projection;
   if (!options.columns.empty()) {
-    std::vector<FieldPtr> fields;
-    for (const std::string& name : options.columns) {
-      const int index = schema->GetFieldIndex(name);
-      if (index < 0) {
-        return Status::InvalidArgument("no column '" + name + "' to select; the columns are " + schema->ToString());
-      }
-      columns.push_back(index);
-      fields.push_back(schema->field(index));
-    }
-    schema = Schema::Make(std::move(fields), schema->metadata());
+    ASSIGN_OR_RETURN(ops::Projection select, ops::Projection::Select(reader->schema(), options.columns));
+    projection.emplace(std::move(select));
   }
   std::optional<Rebatcher> rebatcher;
   if (options.batch_size.has_value() && options.mode != BatchMode::kAuto) {
@@ -29,16 +20,13 @@ Result<std::unique_ptr<BatchStream>> BatchStream::Open(ArrowArrayStream* stream,
     rebatcher.emplace(*options.batch_size, options.mode);
   }
   return std::unique_ptr<BatchStream>(
-      new BatchStream(std::move(reader), std::move(schema), std::move(columns), std::move(rebatcher)));
+      new BatchStream(std::move(reader), std::move(projection), std::move(rebatcher)));
 }
 
 Result<std::shared_ptr<RecordBatch>> BatchStream::NextProjected() {
   ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, reader_->Next());
-  if (batch == nullptr || columns_.empty()) return batch;
-  std::vector<std::shared_ptr<ArrayData>> picked;
-  picked.reserve(columns_.size());
-  for (const int index : columns_) picked.push_back(batch->column_data(index));
-  return RecordBatch::Make(schema_, batch->num_rows(), std::move(picked));
+  if (batch == nullptr || !projection_.has_value()) return batch;
+  return projection_->Apply(*batch);
 }
 
 Result<std::shared_ptr<RecordBatch>> BatchStream::Next() {

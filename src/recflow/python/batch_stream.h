@@ -12,6 +12,7 @@
 #include "recflow/columnar/c_stream.h"
 #include "recflow/columnar/rebatcher.h"
 #include "recflow/core/result.h"
+#include "recflow/ops/columns/select.h"
 
 namespace recflow::python {
 
@@ -36,24 +37,22 @@ class BatchStream {
   static Result<std::unique_ptr<BatchStream>> Open(ArrowArrayStream* stream, BatchOptions options);
 
   /// The schema of every batch Next returns.
-  const SchemaPtr& schema() const { return schema_; }
+  const SchemaPtr& schema() const { return projection_ ? projection_->output_schema() : reader_->schema(); }
 
   /// The next batch, or nullptr at the end. The producer's error (the file, record and offset
   /// its run failed at) as an IOError with its text.
   Result<std::shared_ptr<RecordBatch>> Next();
 
  private:
-  BatchStream(std::unique_ptr<c_data::StreamReader> reader, SchemaPtr schema, std::vector<int> columns,
+  BatchStream(std::unique_ptr<c_data::StreamReader> reader, std::optional<ops::Projection> projection,
               std::optional<Rebatcher> rebatcher)
-      : reader_(std::move(reader)), schema_(std::move(schema)), columns_(std::move(columns)),
-        rebatcher_(std::move(rebatcher)) {}
+      : reader_(std::move(reader)), projection_(std::move(projection)), rebatcher_(std::move(rebatcher)) {}
 
-  /// The reader's next batch projected on columns_; nullptr at its end.
+  /// The reader's next batch through projection_ (the `select` step's); nullptr at its end.
   Result<std::shared_ptr<RecordBatch>> NextProjected();
 
   std::unique_ptr<c_data::StreamReader> reader_;
-  SchemaPtr schema_;
-  std::vector<int> columns_;  ///< the reader's column of each of ours; empty: all, unchanged
+  std::optional<ops::Projection> projection_;  ///< BatchOptions::columns; none: every column, unchanged
   std::optional<Rebatcher> rebatcher_;
   std::vector<std::shared_ptr<RecordBatch>> ready_;  ///< cut batches not handed out yet, in reverse order
   bool reader_done_ = false;
