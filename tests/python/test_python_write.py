@@ -186,16 +186,39 @@ def test_a_dataframe_with_nullable_columns(recflow_py, tmp_path):
         "o": ["p", None, "r"],
         "t": pd.to_datetime(["2024-01-01", None, "2024-03-01"]),
         "l": [np.array([1, 2]), np.array([], dtype=np.int64), np.array([3])],
+        "tz": pd.to_datetime(["2024-01-01 01:00", "2024-01-01 02:00", None]).tz_localize("Europe/Paris"),
+        "d": [{"a": 1, "b": "x"}, None, {"a": 3}],
     })
     recflow_py.write(frame, tmp_path / "out", format="feather")
     schema, values = read_back(recflow_py, tmp_path / "out")
     assert [kind for _, kind, _ in schema] == ["int64", "float32", "bool", "utf8", "utf8", "timestamp[ns]",
-                                                "list<int64>"]
+                                                "list<int64>", "timestamp[ns]", "struct<a: int64, b: utf8>"]
     assert values["n"] == [1, None, 3] and values["f"] == [0.5, 1.5, None] and values["b"] == [True, None, False]
     assert values["s"] == ["x", None, "z"] and values["o"] == ["p", None, "r"]
     assert values["t"][1] is None and values["l"] == [[1, 2], [], [3]]
+    assert [None if t is None else t // 10**9 for t in values["tz"]] == [1704067200, 1704070800, None]  # UTC
+    assert values["d"] == [{"a": 1, "b": "x"}, None, {"a": 3, "b": None}]
     back = recflow_py.read(tmp_path / "out").to_pandas()
     assert back["n"].isna().tolist() == [False, True, False]
+
+
+def test_strings_past_the_int32_offsets_are_large(recflow_py, tmp_path, monkeypatch):
+    from recflow import _write
+
+    monkeypatch.setattr(_write, "_INT32_MAX", 3)  # as if the bytes passed 2 GiB
+    recflow_py.write({"s": np.array(["ab", "cd", "e"], dtype=object), "b": np.array([b"xyz", b"w", b""], dtype=object)},
+                     tmp_path / "out", format="arrow")
+    schema, values = read_back(recflow_py, tmp_path / "out")
+    assert [kind for _, kind, _ in schema] == ["large_utf8", "large_binary"]
+    assert values == {"s": ["ab", "cd", "e"], "b": [b"xyz", b"w", b""]}
+
+
+def test_tensorflow_examples_written_back_equal_the_originals(recflow_py, testdata, tmp_path, pb):
+    source = testdata / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz"
+    stats = recflow_py.write(recflow_py.read(source).batches(100), tmp_path / "out", compression="gzip", threads=2)
+    [path] = data_files(tmp_path / "out")
+    assert stats["records"] == 826 and path.name.endswith(".tfrecord.gz")
+    assert same_rows(protobuf_rows(pb, path), protobuf_rows(pb, source))
 
 
 def test_a_generator_streams_its_batches_through(recflow_py, tmp_path):
