@@ -2,6 +2,9 @@
 the files read by independent readers (python3-protobuf, Apache Arrow JS), DataFrames and generators, Hive
 partitions, shards, save modes, and aborts (an exception or Ctrl-C) that leave the previous dataset as it was."""
 import json
+import os
+import subprocess
+import sys
 import weakref
 
 import numpy as np
@@ -311,6 +314,33 @@ def test_hostile_offsets_are_refused_by_name(recflow_py, tmp_path):
     with pytest.raises(recflow_py.Error, match="column 'l'"):
         recflow_py.write({"l": bad}, tmp_path / "out", format="arrow")
     assert list(tmp_path.iterdir()) == []
+
+
+ZERO_COPY_CHILD = r"""
+import json, sys
+import numpy as np
+import recflow
+
+def peak_rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+
+# 256 MiB, its pages touched, in rows of 1 KiB (the sink keeps a few words per row, whatever its width)
+values = np.arange(32 << 20, dtype=np.float64).reshape(-1, 128)
+before = peak_rss()
+recflow.write({"x": values}, sys.argv[1], format="feather", threads=1)
+print(json.dumps({"before": before, "after": peak_rss(), "values": values.nbytes}))
+"""
+
+
+def test_fixed_width_columns_are_written_without_a_copy(python_package_dir, tmp_path):
+    child = subprocess.run([sys.executable, "-c", ZERO_COPY_CHILD, str(tmp_path / "out")], capture_output=True,
+                           text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(python_package_dir)})
+    assert child.returncode == 0, child.stderr
+    seen = json.loads(child.stdout)
+    # The Feather file's values go out from the array's own pages; a copy of them would raise the peak by 256 MiB.
+    assert seen["after"] - seen["before"] < seen["values"] // 4, seen
 
 
 CHILD = r"""
