@@ -22,7 +22,8 @@ def write(data, out, format="tfrecord", partition_by=None, shards=0, mode="error
     "feather" (IPC files); ``partition_by`` columns become ``key=value/`` directories; ``shards``,
     ``max_records_per_shard``, ``max_bytes_per_shard``; ``mode`` "error", "overwrite", "append" or
     "overwrite-partitions"; ``compression`` "none", "gzip", "zlib" (``level``), or "lz4"/"zstd"
-    for arrow and feather. The dataset appears whole when the last batch is written, or not at all:
+    for arrow and feather; ``naming`` "beam" or "spark" and ``prefix``; ``sync=False`` skips the
+    fsync at commit; ``threads`` engine threads (0: every core). The dataset appears whole when the last batch is written, or not at all:
     an exception from ``data`` (or Ctrl-C) aborts the write and leaves ``out`` as it was. Returns
     {"records", "files", "partitions", "raw_bytes", "bytes_written"}. Raises recflow.Error naming
     the column for values the format cannot hold."""

@@ -224,6 +224,12 @@ def test_tensorflow_examples_written_back_equal_the_originals(recflow_py, testda
     assert same_rows(protobuf_rows(pb, path), protobuf_rows(pb, source))
 
 
+def test_a_dataset_is_written_whole(recflow_py, testdata, tmp_path):
+    source = recflow_py.read(testdata / "csv" / "penguins_processed.csv")
+    assert recflow_py.write(source, tmp_path / "out", format="feather")["records"] == 334
+    assert recflow_py.read(tmp_path / "out").to_pandas().equals(source.to_pandas())
+
+
 def test_a_generator_streams_its_batches_through(recflow_py, tmp_path):
     alive = []
 
@@ -306,6 +312,12 @@ def test_a_bad_batch_aborts_the_write_naming_the_column(recflow_py, tmp_path, se
 
     with pytest.raises((recflow_py.Error, TypeError), match=message):
         recflow_py.write(batches(), tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_batch_at_all_writes_nothing(recflow_py, tmp_path):
+    with pytest.raises(recflow_py.Error, match="nothing to write"):
+        recflow_py.write(iter([]), tmp_path / "out")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -24,10 +24,7 @@ class PyWriter {
  public:
   explicit PyWriter(dataset::OutputSpec spec, int threads) : spec_(std::move(spec)), threads_(threads) {}
 
-  ~PyWriter() {
-    Abort("the writer was dropped before it finished");
-    releases_->Drain();
-  }
+  ~PyWriter() { Abort("the writer was dropped before it finished"); }
 
   /// Imports `columns` (ImportBatch's (name, node) pairs) and hands the batch to the job, waiting
   /// without the GIL while the job is behind. A pending signal raises its exception (the caller
