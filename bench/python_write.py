@@ -6,30 +6,16 @@ records/s (best of --rounds) and the ratio.
 
 Usage: bench/python_write.py [--rounds 5] [--threads 1]
 """
-import argparse
 import gzip
-import os
 import shutil
 import struct
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
-sys.path.insert(0, str(BUILD / "python"))
-sys.path.insert(0, str(ROOT / "tests" / "python"))
+from python_peer_util import BATCH, TAXI, fashion_tfrecord_gz, measure, workspace
 
-import recflow  # noqa: E402
-from tfrecord_util import generate_proto_module  # noqa: E402
+import recflow  # noqa: E402  (python_peer_util put the build's package on the path)
 
-FASHION = Path("/usr/share/datasets/fashion-mnist")
-TAXI = ROOT.parent / "shared" / "testdata" / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz"
-BATCH = 256
 ZERO_CRC = struct.pack("<I", 0)
 
 
@@ -78,36 +64,13 @@ def prepare(work):
     features, nulls) and Fashion-MNIST train (60 000 rows: image bytes, int64 label)."""
     taxi = work / "taxi.tfrecord"
     taxi.write_bytes(gzip.decompress(TAXI.read_bytes()) * 20)
-    fashion = work / "fashion.tfrecord.gz"
-    subprocess.run([str(BUILD / "bin" / "recflow-idx-to-tfrecord"), str(FASHION / "train-images-idx3-ubyte.gz"),
-                    str(FASHION / "train-labels-idx1-ubyte.gz"), str(fashion)], check=True, capture_output=True)
     return ([dict(b) for b in recflow.read(taxi).batches(BATCH)],
-            [dict(b) for b in recflow.read(fashion).batches(BATCH)])
-
-
-def measure(name, peer, ours, rounds):
-    """Alternates peer and recflow `rounds` times; prints best records/s of each and the ratio."""
-    best = {"python+protobuf": 0.0, "recflow": 0.0}
-    for _ in range(rounds):
-        for label, run in (("python+protobuf", peer), ("recflow", ours)):
-            start = time.perf_counter()
-            rows = run()
-            best[label] = max(best[label], rows / (time.perf_counter() - start))
-    print(f"{name}: python+protobuf {best['python+protobuf']:,.0f} records/s, recflow {best['recflow']:,.0f} "
-          f"records/s, ratio {best['recflow'] / best['python+protobuf']:.1f}x")
+            [dict(b) for b in recflow.read(fashion_tfrecord_gz(work)).batches(BATCH)])
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="recflow engine threads (the peer has one)")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        pb = generate_proto_module(ROOT / "tests" / "proto" / "example.proto", work)
+    with workspace(__doc__) as (args, work, pb):
         taxi, fashion = prepare(work)
-        print(f"load average {os.getloadavg()[0]:.2f}, recflow threads {args.threads}, protobuf "
-              f"{__import__('google.protobuf.internal.api_implementation', fromlist=['Type']).Type()}")
         for name, batches in (("taxi tf.Examples", taxi), ("Fashion-MNIST train", fashion)):
             out = work / "out"
             measure(f"{name} → TFRecord", lambda: python_write(pb, batches, work / "peer.tfrecord"),
