@@ -143,7 +143,9 @@ def test_the_types_a_format_holds_round_trip(recflow_py, tmp_path, fmt):
 
 
 @pytest.mark.parametrize("fmt, column, kind", [("csv", "list", "list<int64>"), ("csv", "binary", "binary"),
-                                               ("csv", "struct", "struct<x: int64, y: utf8>")])
+                                               ("csv", "struct", "struct<x: int64, y: utf8>"),
+                                               ("csv", "map", "map<utf8, int32>"), ("csv", "float16", "float16"),
+                                               ("csv", "timestamp", "timestamp"), ("csv", "date", "date32")])
 def test_a_type_the_format_cannot_hold_is_refused_by_name(recflow_py, tmp_path, fmt, column, kind):
     data = {"id": np.arange(ROWS), column: every_type(recflow_py)[column][0]}
     with pytest.raises(recflow_py.Error, match=f"'{column}'.*{kind[:6]}"):
