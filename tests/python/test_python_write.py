@@ -142,6 +142,17 @@ def test_the_types_a_format_holds_round_trip(recflow_py, tmp_path, fmt):
             assert got == want, name
 
 
+def test_tf_examples_hold_structs_and_maps_as_one_feature_per_member(recflow_py, tmp_path):
+    columns = every_type(recflow_py)
+    recflow_py.write({"struct": columns["struct"][0], "map": columns["map"][0]}, tmp_path / "out")
+    schema, values = read_back(recflow_py, tmp_path / "out")
+    assert [(name, kind) for name, kind, _ in schema] == [
+        ("struct.x", "int64"), ("struct.y", "utf8"), ("map.key", "list<utf8>"), ("map.value", "list<int64>")]
+    assert values["struct.x"] == [0, None, 2, 3, None, 5] and values["struct.y"] == ["a", None, "c", "d", None, "f"]
+    assert values["map.key"] == [["a", "b"], None, ["c", "d", "e"], ["f"], None, ["i", "j"]]
+    assert values["map.value"] == [[0, 1], None, [2, 3, 4], [5], None, [8, 9]]
+
+
 @pytest.mark.parametrize("fmt, column, kind", [("csv", "list", "list<int64>"), ("csv", "binary", "binary"),
                                                ("csv", "struct", "struct<x: int64, y: utf8>"),
                                                ("csv", "map", "map<utf8, int32>"), ("csv", "float16", "float16"),
@@ -314,6 +325,16 @@ def test_a_bad_batch_aborts_the_write_naming_the_column(recflow_py, tmp_path, se
 
     with pytest.raises((recflow_py.Error, TypeError), match=message):
         recflow_py.write(batches(), tmp_path / "out")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_value_the_format_refuses_names_its_record_over_all_batches(recflow_py, tmp_path):
+    def strings(values, offsets):
+        return recflow_py.ListColumn(np.array(values, dtype=object), np.array(offsets, dtype=np.int32))
+
+    batches = [{"l": strings(["a", "b", "c"], [0, 1, 2, 3])}, {"l": strings(["d", "e", None], [0, 1, 3])}]
+    with pytest.raises(recflow_py.Error, match=r"python batches: record 4, field 'l': a list holds a null element"):
+        recflow_py.write(batches, tmp_path / "out", format="tfrecord")
     assert list(tmp_path.iterdir()) == []
 
 
