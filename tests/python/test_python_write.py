@@ -292,6 +292,25 @@ def test_modes(recflow_py, tmp_path):
     assert read_back(recflow_py, out)[1]["v"] == [20]
 
 
+def test_overwrite_partitions_replaces_only_the_partitions_written(recflow_py, tmp_path):
+    out = tmp_path / "out"
+    recflow_py.write({"k": np.array(["a", "b"], dtype=object), "v": np.array([1, 2])}, out, format="jsonl",
+                     partition_by="k")
+    recflow_py.write({"k": np.array(["b", "c"], dtype=object), "v": np.array([20, 30])}, out, format="jsonl",
+                     partition_by="k", mode="overwrite-partitions")
+    _, values = read_back(recflow_py, out)
+    assert sorted(zip(values["k"], values["v"])) == [("a", 1), ("b", 20), ("c", 30)]
+
+
+def test_sequence_examples_round_trip(recflow_py, tmp_path):
+    steps = recflow_py.ListColumn(np.arange(6, dtype=np.int64), np.array([0, 2, 3, 6], dtype=np.int32))
+    recflow_py.write({"id": np.arange(3), "steps": steps}, tmp_path / "out", record_type="sequence_example")
+    ds = recflow_py.read(tmp_path / "out", record_type="sequence_example")
+    batch = next(ds.batches())
+    assert batch["id"].tolist() == [0, 1, 2]
+    assert [batch["steps"][i].tolist() for i in range(3)] == [[0, 1], [2], [3, 4, 5]]
+
+
 def snapshot(path):
     """Every file (with its bytes) and directory beside and under `path`: what a failed write leaves unchanged."""
     return {str(p.relative_to(path.parent)): p.read_bytes() if p.is_file() else None for p in path.parent.rglob("*")}
