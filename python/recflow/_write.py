@@ -98,7 +98,7 @@ def _node(name, value):
     if value.ndim == 2 and value.dtype.kind != "O":
         rows, width = value.shape
         values = value.reshape(-1) if mask is None else np.ma.MaskedArray(value.reshape(-1), mask=mask.reshape(-1))
-        return _with_mask(("fixed_size_list", rows, 0, None, [], [("item", _node(name, values))], width), None)
+        return ("fixed_size_list", rows, 0, None, [], [("item", _node(name, values))], width)
     if value.ndim != 1:
         raise TypeError(f"column {name!r}: a column is one-dimensional (or 2-D for fixed-size lists), "
                         f"not of shape {value.shape}")
@@ -160,12 +160,10 @@ def _times(value, mask):
 
 
 def _strings(name, items, mask, text):
-    """utf8/binary (large when the bytes pass 2 GiB) of ``items``; None items null."""
-    missing = np.fromiter((item is None for item in items), dtype=bool, count=len(items))
-    mask = missing if mask is None else (mask | missing)
+    """utf8/binary (large when the bytes pass 2 GiB) of ``items``, null where ``mask`` (None: nowhere) is True."""
     try:
-        encoded = [b"" if m or item is None else (item.encode("utf-8") if text else bytes(item))
-                   for item, m in zip(items, mask)]
+        encoded = [b"" if mask is not None and mask[i] else (item.encode("utf-8") if text else bytes(item))
+                   for i, item in enumerate(items)]
     except UnicodeEncodeError as error:
         raise TypeError(f"column {name!r}: a string is not valid Unicode: {error}") from None
     offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
@@ -177,10 +175,17 @@ def _strings(name, items, mask, text):
                       mask)
 
 
+def _is_null(item):
+    """None, pandas' NA and NaT, and a float NaN (pandas' missing value in object columns)."""
+    return item is None or (isinstance(item, float) and item != item) or type(item).__name__ in ("NAType", "NaTType")
+
+
 def _object_node(name, value, mask):
-    """An object column: str, bytes, lists/arrays, dicts, bool, int or float items (None: null)."""
+    """An object column: str, bytes, lists/arrays, dicts, bool, int or float items; nulls where _is_null or masked."""
     items = value.tolist()
-    present = [item for i, item in enumerate(items) if item is not None and (mask is None or not mask[i])]
+    missing = np.fromiter(map(_is_null, items), dtype=bool, count=len(items))
+    mask = missing if mask is None else (mask | missing)
+    present = [item for item, m in zip(items, mask) if not m]
     if not present:
         return ("null", len(items), len(items), None, [], [], 0)
     kinds = {_item_kind(item) for item in present}
@@ -189,21 +194,18 @@ def _object_node(name, value, mask):
     kind = kinds.pop()
     if kind in ("str", "bytes"):
         return _strings(name, items, mask, kind == "str")
-    missing = np.fromiter((item is None for item in items), dtype=bool, count=len(items))
-    mask = missing if mask is None else (mask | missing)
     if kind == "list":
-        parts = [np.asarray(item) if not (m or item is None) else None for item, m in zip(items, mask)]
-        lengths = np.fromiter((0 if p is None else len(p) for p in parts), dtype=np.int64, count=len(parts))
-        offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+        parts = [np.asarray(item) for item in present]
+        lengths = np.zeros(len(items), dtype=np.int64)
+        lengths[~mask] = [len(p) for p in parts]
+        offsets = np.zeros(len(items) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        kept = [p for p in parts if p is not None and len(p)]
-        values = np.concatenate(kept) if kept else np.asarray([], dtype=present[0].dtype if isinstance(
-            present[0], np.ndarray) else np.float64)
+        values = np.concatenate(parts)
         return _list_node(name, ListColumn(values, offsets.astype(np.int32) if offsets[-1] <= _INT32_MAX else offsets,
                                            mask if mask.any() else None))
     if kind == "dict":
         names = list(dict.fromkeys(key for item in present for key in item))
-        fields = {key: np.array([None if item is None else item.get(key) for item in items], dtype=object)
+        fields = {key: np.array([None if m else item.get(key) for item, m in zip(items, mask)], dtype=object)
                   for key in names}
         return _struct_node(name, fields, mask)
     dtype = {"bool": np.bool_, "int": np.int64, "float": np.float64}[kind]
@@ -216,7 +218,7 @@ def _item_kind(item):
         return "str"
     if isinstance(item, (bytes, bytearray, memoryview)):
         return "bytes"
-    if isinstance(item, (list, tuple, np.ndarray, ListColumn)):
+    if isinstance(item, (list, tuple, np.ndarray)):
         return "list"
     if isinstance(item, dict):
         return "dict"

@@ -200,6 +200,7 @@ def test_a_dataframe_with_nullable_columns(recflow_py, tmp_path):
         "b": pd.array([True, None, False], dtype="boolean"),
         "s": pd.array(["x", None, "z"], dtype="string"),
         "o": ["p", None, "r"],
+        "nan": ["p", "q", np.nan],  # pandas' missing value in an object column
         "t": pd.to_datetime(["2024-01-01", None, "2024-03-01"]),
         "l": [np.array([1, 2]), np.array([], dtype=np.int64), np.array([3])],
         "tz": pd.to_datetime(["2024-01-01 01:00", "2024-01-01 02:00", None]).tz_localize("Europe/Paris"),
@@ -207,10 +208,10 @@ def test_a_dataframe_with_nullable_columns(recflow_py, tmp_path):
     })
     recflow_py.write(frame, tmp_path / "out", format="feather")
     schema, values = read_back(recflow_py, tmp_path / "out")
-    assert [kind for _, kind, _ in schema] == ["int64", "float32", "bool", "utf8", "utf8", "timestamp[ns]",
+    assert [kind for _, kind, _ in schema] == ["int64", "float32", "bool", "utf8", "utf8", "utf8", "timestamp[ns]",
                                                 "list<int64>", "timestamp[ns]", "struct<a: int64, b: utf8>"]
     assert values["n"] == [1, None, 3] and values["f"] == [0.5, 1.5, None] and values["b"] == [True, None, False]
-    assert values["s"] == ["x", None, "z"] and values["o"] == ["p", None, "r"]
+    assert values["s"] == ["x", None, "z"] and values["o"] == ["p", None, "r"] and values["nan"] == ["p", "q", None]
     assert values["t"][1] is None and values["l"] == [[1, 2], [], [3]]
     assert [None if t is None else t // 10**9 for t in values["tz"]] == [1704067200, 1704070800, None]  # UTC
     assert values["d"] == [{"a": 1, "b": "x"}, None, {"a": 3, "b": None}]
