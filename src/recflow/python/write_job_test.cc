@@ -83,15 +83,20 @@ TEST_F(WriteJobTest, AFailedRunTurnsPushesAwayAndLeavesTheOutputAsItWas) {
   ASSERT_TRUE(old->Finish().ok());
   const std::vector<std::string> before = Tree();
 
-  // float16 passes the layout check but CSV's encoder refuses it at the first record.
-  auto f16 = ArrayData::Make(float16(), 1, {nullptr, testing::BufferOf(std::vector<uint16_t>{0x3C00})}, 0);
-  auto bad = RecordBatch::Make(Schema::Make({Field::Make("v", float16())}), 1, {f16}).ValueOrDie();
-  auto job = WriteJob::Start(Spec("overwrite"), bad->schema(), 1).ValueOrDie();
+  // A list holding a null element passes tf.Example's layout check; its encoder refuses the record.
+  auto items = ArrayData::Make(int64(), 2, {testing::ValidityOf("10"), testing::BufferOf(std::vector<int64_t>{1, 0})},
+                               1);
+  auto lists = ArrayData::Make(list(int64()), 1, {nullptr, testing::BufferOf(std::vector<int32_t>{0, 2})}, 0, 0,
+                               {items});
+  auto bad = RecordBatch::Make(Schema::Make({Field::Make("v", list(int64()))}), 1, {lists}).ValueOrDie();
+  dataset::OutputSpec spec = Spec("overwrite");
+  spec.format = "tfrecord";
+  auto job = WriteJob::Start(spec, bad->schema(), 1).ValueOrDie();
   int64_t pushes = 0;
   while (job->Push(bad)) ++pushes;  // ends once the failed run abandons the queue
   EXPECT_LE(pushes, static_cast<int64_t>(WriteJob::kQueueBatches) + 64);
   const Status st = job->Finish().status();
-  EXPECT_NE(st.ToString().find("float16"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.ToString().find("null element"), std::string::npos) << st.ToString();
   EXPECT_EQ(Tree(), before);
 }
 
