@@ -364,10 +364,15 @@ def test_no_batch_at_all_writes_nothing(recflow_py, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_hostile_offsets_are_refused_by_name(recflow_py, tmp_path):
-    bad = recflow_py.ListColumn(np.arange(3), np.array([0, 2, 9], dtype=np.int32))
-    with pytest.raises(recflow_py.Error, match="column 'l'"):
-        recflow_py.write({"l": bad}, tmp_path / "out", format="arrow")
+def test_hostile_columns_are_refused_by_name(recflow_py, tmp_path):
+    past_the_values = recflow_py.ListColumn(np.arange(3), np.array([0, 2, 9], dtype=np.int32))
+    decreasing = recflow_py.ListColumn(np.arange(3), np.array([0, 2, 1], dtype=np.int64))
+    entries = recflow_py.StructColumn({"key": np.array(["a", None], dtype=object), "value": np.arange(2)})
+    null_key = recflow_py.MapColumn(entries, np.array([0, 2], dtype=np.int32))
+    for name, column, message in [("l", past_the_values, "column 'l'"), ("d", decreasing, "column 'd'"),
+                                  ("m", null_key, "column 'm': a map's entries and keys cannot be null")]:
+        with pytest.raises(recflow_py.Error, match=message):
+            recflow_py.write({name: column}, tmp_path / "out", format="arrow")
     assert list(tmp_path.iterdir()) == []
 
 

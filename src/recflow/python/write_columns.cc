@@ -114,6 +114,9 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
     } else if (kind == "struct") {
       type = struct_(fields);
     } else if (kind == "map") {
+      if (children[0]->null_count != 0 || children[0]->children[0]->null_count != 0) {
+        return Status::TypeError("column '" + name + "': a map's entries and keys cannot be null");
+      }
       const std::vector<FieldPtr>& entries = fields[0]->type()->fields();
       type = map(Field::Make(entries[0]->name(), entries[0]->type(), false), entries[1]);
       children[0]->type = type->fields()[0]->type();
