@@ -48,7 +48,13 @@ Result<std::unique_ptr<WriteJob>> WriteJob::Start(const dataset::OutputSpec& spe
 
 WriteJob::~WriteJob() { Abort(Status::Cancelled("the write was abandoned before it finished")); }
 
-bool WriteJob::Push(std::shared_ptr<RecordBatch> batch) { return queue_.Push(std::move(batch)); }
+bool WriteJob::Push(const std::shared_ptr<RecordBatch>& batch) {
+  if (batch->num_rows() <= kSliceRows) return queue_.Push(batch);
+  for (int64_t offset = 0; offset < batch->num_rows(); offset += kSliceRows) {
+    if (!queue_.Push(batch->Slice(offset, kSliceRows))) return false;
+  }
+  return true;
+}
 
 Result<dataset::SinkStats> WriteJob::Finish() {
   queue_.Close(Status::OK());

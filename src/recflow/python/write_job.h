@@ -32,9 +32,11 @@ class WriteJob {
   /// The rows every batch has.
   const SchemaPtr& schema() const { return schema_; }
 
-  /// Hands `batch` (schema()'s columns) to the run, waiting while `queue_batches` batches wait
-  /// for it. False once the run ended (it failed; Finish says why).
-  bool Push(std::shared_ptr<RecordBatch> batch);
+  /// Hands `batch` (schema()'s columns) to the run in zero-copy slices of at most kSliceRows rows,
+  /// waiting while kQueueBatches slices wait for it: however large the caller's batch, the run's
+  /// working memory (encoded records, partition indices) is bounded by one slice per worker.
+  /// False once the run ended (it failed; Finish says why).
+  bool Push(const std::shared_ptr<RecordBatch>& batch);
 
   /// Ends the input, waits for the run and returns what it wrote, committed; or its error, the
   /// output left as it was.
@@ -46,6 +48,8 @@ class WriteJob {
 
   /// Batches that may wait between the producer and the run.
   static constexpr size_t kQueueBatches = 4;
+  /// Rows of the largest batch the run is handed (the CSV and JSON Lines readers' batch).
+  static constexpr int64_t kSliceRows = 65536;
 
  private:
   explicit WriteJob(SchemaPtr schema) : schema_(std::move(schema)), queue_(kQueueBatches) {}

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 
 #include "recflow/testing/sample_arrays.h"
 
@@ -52,6 +53,24 @@ std::shared_ptr<RecordBatch> Int64Batch(const std::string& name, const std::vect
   auto column = ArrayData::Make(int64(), static_cast<int64_t>(values.size()), {nullptr, testing::BufferOf(values)}, 0);
   return RecordBatch::Make(Schema::Make({Field::Make(name, int64())}), static_cast<int64_t>(values.size()), {column})
       .ValueOrDie();
+}
+
+TEST_F(WriteJobTest, ABatchLargerThanASliceIsCommittedWholeAndInOrder) {
+  std::vector<int64_t> values(2 * WriteJob::kSliceRows + 3);
+  std::iota(values.begin(), values.end(), 0);
+  auto batch = Int64Batch("v", values);
+  auto job = WriteJob::Start(Spec(), batch->schema(), 2).ValueOrDie();
+  ASSERT_TRUE(job->Push(batch));
+  EXPECT_EQ(job->Finish().ValueOrDie().records, static_cast<int64_t>(values.size()));
+  std::ifstream in(dir_ / "out" / "part-00000-of-00001.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "v");
+  for (const int64_t value : values) {
+    ASSERT_TRUE(std::getline(in, line));
+    ASSERT_EQ(line, std::to_string(value));
+  }
+  EXPECT_FALSE(std::getline(in, line));
 }
 
 TEST_F(WriteJobTest, PushedBatchesAreCommittedInOrder) {
