@@ -1,0 +1,50 @@
+// GDAL set-up: one-time driver registration, thread-scoped quiet error handling and configuration.
+#include "recflow/raster/gdal_env.h"
+
+#include <cstdlib>
+#include <mutex>
+
+#include <cpl_conv.h>
+#include <cpl_error.h>
+#include <gdal.h>
+
+namespace recflow::raster {
+
+void InitGdal() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (std::getenv("GDAL_DISABLE_READDIR_ON_OPEN") == nullptr) {
+      CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");
+    }
+    GDALAllRegister();
+  });
+}
+
+GdalThreadScope::GdalThreadScope(const GdalConfig& config) : config_(config) {
+  InitGdal();
+  CPLPushErrorHandler(CPLQuietErrorHandler);
+  CPLErrorReset();
+  for (const auto& [key, value] : config_) {
+    const char* old = CPLGetThreadLocalConfigOption(key.c_str(), nullptr);
+    had_previous_.push_back(old != nullptr);
+    previous_.emplace_back(key, old != nullptr ? old : "");
+    CPLSetThreadLocalConfigOption(key.c_str(), value.c_str());
+  }
+}
+
+GdalThreadScope::~GdalThreadScope() {
+  for (size_t i = previous_.size(); i-- > 0;) {
+    CPLSetThreadLocalConfigOption(previous_[i].first.c_str(), had_previous_[i] ? previous_[i].second.c_str() : nullptr);
+  }
+  CPLPopErrorHandler();
+}
+
+Status GdalError(const std::string& file, const std::string& what) {
+  std::string message = what;
+  const char* gdal = CPLGetLastErrorMsg();
+  if (gdal != nullptr && *gdal != '\0') message += ": " + std::string(gdal);
+  CPLErrorReset();
+  return Status::IOError(std::move(message)).WithFile(file);
+}
+
+}  // namespace recflow::raster
