@@ -151,6 +151,60 @@ TEST(RasterIoTest, WrittenCogHoldsTheValuesGdalReads) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
+TEST(RasterIoTest, Sentinel2BoaOffsetFollowsTheProcessingBaseline) {
+  testing::ScratchDir dir;
+  for (const char* baseline : {"04.00", "05.09", "02.14"}) {
+    const std::string path = dir.File(std::string("b") + baseline + ".tif");
+    MakeTiff(path, 16, 16);
+    {
+      std::unique_ptr<GDALDataset> ds(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_UPDATE));
+      ASSERT_NE(ds, nullptr);
+      ds->SetMetadataItem("PROCESSING_BASELINE", baseline);
+      if (std::string(baseline) == "05.09") ds->SetMetadataItem("BOA_ADD_OFFSET", "-2000");
+    }
+    OpenOptions options;
+    options.bands = {Source("red", path, 1e-4)};
+    options.bands[0].sentinel2_boa_offset = true;
+    auto ref = OpenRaster(options);
+    ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+    const double dn_offset = std::string(baseline) == "04.00" ? -1000 : std::string(baseline) == "05.09" ? -2000 : 0;
+    EXPECT_DOUBLE_EQ(ref->bands[0].offset, dn_offset * 1e-4) << baseline;
+    EXPECT_EQ(ref->bands[0].nodata, 0.0) << baseline;  // DN 0 is nodata when the file declares none
+    // Read back: (DN + offset) / 10000, NaN at DN 0 (pixel 0,0 has x + y = 0).
+    TileReader reader(*ref, {});
+    std::vector<double> values(256);
+    ASSERT_TRUE(reader.ReadBand(0, {0, 0, 16, 16}, values.data()).ok());
+    EXPECT_TRUE(std::isnan(values[0]));
+    EXPECT_DOUBLE_EQ(values[17], 2 * 1e-4 + dn_offset * 1e-4);
+  }
+}
+
+TEST(RasterIoTest, ConfigIsSetWhileOpeningOnly) {
+  testing::ScratchDir dir;
+  const std::string path = dir.File("pam.tif");
+  MakeTiff(path, 16, 16);
+  {
+    // Read-only, the nodata value goes to GDAL's side file (PAM: pam.tif.aux.xml).
+    std::unique_ptr<GDALDataset> ds(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER));
+    ASSERT_NE(ds, nullptr);
+    ds->GetRasterBand(1)->SetNoDataValue(7);
+  }
+  ASSERT_TRUE(std::filesystem::exists(path + ".aux.xml"));
+  OpenOptions options;
+  options.bands = {Source("red", path)};
+  // GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR (InitGdal's default): no side file is looked for.
+  auto ref = OpenRaster(options);
+  ASSERT_TRUE(ref.ok());
+  EXPECT_FALSE(ref->bands[0].nodata.has_value());
+  options.config = {{"GDAL_DISABLE_READDIR_ON_OPEN", "NO"}};
+  ref = OpenRaster(options);
+  ASSERT_TRUE(ref.ok());
+  EXPECT_EQ(ref->bands[0].nodata, 7.0);
+  // Restored after the open.
+  options.config.clear();
+  EXPECT_FALSE(OpenRaster(options)->bands[0].nodata.has_value());
+}
+
 TEST(RasterIoTest, MismatchedBandSizesAreRefusedByName) {
   testing::ScratchDir dir;
   MakeTiff(dir.File("a.tif"), 64, 64);
@@ -158,8 +212,9 @@ TEST(RasterIoTest, MismatchedBandSizesAreRefusedByName) {
   OpenOptions options;
   options.bands = {Source("red", dir.File("a.tif")), Source("nir", dir.File("b.tif"))};
   EXPECT_EQ(OpenRaster(options).status().ToString(),
-            dir.File("b.tif") + ": band 1 ('nir'): its grid (32×64, origin 500000, 4000000, pixel 10 × -10) differs "
-                                "from red's (64×64, origin 500000, 4000000, pixel 10 × -10); bands must share one grid");
+            dir.File("b.tif") +
+                ": band 1 ('nir'): its grid (32×64, origin 500000, 4000000, pixel 10 × -10) differs "
+                "from red's (64×64, origin 500000, 4000000, pixel 10 × -10); bands must share one grid");
 }
 
 TEST(RasterIoTest, AMissingCrsIsRefusedUnlessAllowed) {

@@ -92,8 +92,9 @@ int RasterRef::FindBand(std::string_view name) const {
 }
 
 std::string RasterRef::ToJson() const {
-  std::string out = fmt::format("{{\"width\":{},\"height\":{},\"crs\":{},\"transform\":[{:.17g},{:.17g},{:.17g},{:.17g},"
-                                "{:.17g},{:.17g}],\"expression\":{},\"bands\":[",
+  std::string out = fmt::format(
+      "{{\"width\":{},\"height\":{},\"crs\":{},\"transform\":[{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}],"
+      "\"expression\":{},\"bands\":[",
                                 width, height, Quote(crs), transform[0], transform[1], transform[2], transform[3],
                                 transform[4], transform[5], Quote(expression));
   for (size_t i = 0; i < bands.size(); ++i) {

@@ -127,7 +127,8 @@ Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, cons
 Status TranslateToCog(const std::string& from, const std::string& to, const WriteOptions& options) {
   GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("COG");
   if (driver == nullptr) return Status::Internal("GDAL has no COG driver");
-  std::unique_ptr<GDALDataset> source(GDALDataset::Open(from.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
+  std::unique_ptr<GDALDataset> source(
+      GDALDataset::Open(from.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
   if (source == nullptr) return GdalError(from, "cannot reopen");
   CPLStringList create;
   create.SetNameValue("COMPRESS", options.compress.c_str());
@@ -137,7 +138,8 @@ Status TranslateToCog(const std::string& from, const std::string& to, const Writ
   create.SetNameValue("OVERVIEW_RESAMPLING", "AVERAGE");
   create.SetNameValue("NUM_THREADS", std::to_string(std::max(1, options.threads)).c_str());
   create.SetNameValue("BIGTIFF", "IF_SAFER");
-  std::unique_ptr<GDALDataset> out(driver->CreateCopy(to.c_str(), source.get(), FALSE, create.List(), nullptr, nullptr));
+  std::unique_ptr<GDALDataset> out(
+      driver->CreateCopy(to.c_str(), source.get(), FALSE, create.List(), nullptr, nullptr));
   if (out == nullptr) return GdalError(to, "cannot write the Cloud-Optimized GeoTIFF");
   return Close(out, to);
 }
