@@ -157,3 +157,37 @@ steps:
     result = run("run", tmp_path / "p.yaml", "--quiet")
     assert result.returncode == 1
     assert "record 0" in result.stderr and "no band 'swir' (bands: red)" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("band", ["sentinel2-l2a/B04.tif", "landsat8-c2l2/SR_B5.TIF"])
+def test_inspect_describes_a_raster_as_rasterio_sees_it(run, testdata, band):
+    path = testdata / "raster" / band
+    result = run("inspect", "--json", path)
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)
+    with rasterio.open(path) as src:
+        assert (got["width"], got["height"]) == (src.width, src.height)
+        assert got["crs"] == f"EPSG:{src.crs.to_epsg()}"
+        assert rasterio.Affine.from_gdal(*got["transform"]) == src.transform
+        [b] = got["bands"]
+        assert b["type"].lower() == src.dtypes[0]
+        assert b["nodata"] == src.nodata
+        assert tuple(b["block"]) == tuple(reversed(src.block_shapes[0]))
+        assert [w for w, _ in b["overviews"]] == [src.width // f + (src.width % f > 0) for f in src.overviews(1)]
+        dn = src.read(1).astype(np.float64)
+    valid = dn[dn != src.nodata]
+    assert b["valid_count"] == valid.size
+    assert (b["min"], b["max"]) == (valid.min(), valid.max())
+    assert b["mean"] == pytest.approx(valid.mean(), rel=1e-12)
+    assert b["std"] == pytest.approx(valid.std(), rel=1e-9)
+    text = run("inspect", path)
+    assert text.returncode == 0 and f"EPSG:{src.crs.to_epsg()}" in text.stdout and str(valid.size) in text.stdout
+
+
+def test_inspect_of_a_truncated_raster_names_it(run, testdata, tmp_path):
+    cut = tmp_path / "cut.tif"
+    data = (testdata / "raster" / "sentinel2-l2a" / "B04.tif").read_bytes()
+    cut.write_bytes(data[: len(data) // 3])
+    result = run("inspect", cut)
+    assert result.returncode == 1
+    assert str(cut) in result.stderr and "cannot read band 1 rows" in result.stderr, result.stderr
