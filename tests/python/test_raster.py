@@ -2,7 +2,9 @@
 python3-rasterio) on the shared Sentinel-2 L2A and Landsat 8 C2 L2 bands; COG layout by gdalinfo; hostile rasters."""
 import json
 import shutil
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +193,74 @@ def test_inspect_of_a_truncated_raster_names_it(run, testdata, tmp_path):
     result = run("inspect", cut)
     assert result.returncode == 1
     assert str(cut) in result.stderr and "cannot read band 1 rows" in result.stderr, result.stderr
+
+
+@pytest.fixture
+def nginx(testdata, tmp_path):
+    """nginx (Debian) serving the shared raster folder on a loopback port, with range requests; yields
+    (base URL, access log path) and stops it."""
+    exe = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(exe).exists():
+        pytest.skip("nginx not installed (scripts/install-deps installs it)")
+    prefix = tmp_path / "nginx"
+    prefix.mkdir()
+    for attempt in range(5):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        conf = prefix / "nginx.conf"
+        conf.write_text(f"""
+daemon off;
+master_process off;
+user root;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  access_log {prefix}/access.log;
+  client_body_temp_path {prefix}; proxy_temp_path {prefix}; fastcgi_temp_path {prefix};
+  uwsgi_temp_path {prefix}; scgi_temp_path {prefix};
+  server {{ listen 127.0.0.1:{port}; root {testdata / 'raster'}; }}
+}}
+""")
+        proc = subprocess.Popen([exe, "-p", str(prefix), "-c", str(conf)], stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        if proc.poll() is None:
+            break
+        if attempt == 4:
+            pytest.fail(f"nginx did not start: {proc.stderr.read().decode()}")
+    try:
+        yield f"http://127.0.0.1:{port}", prefix / "access.log"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_vsicurl_reads_the_bands_over_http_range_requests(run, testdata, tmp_path, nginx):
+    base, access_log = nginx
+    local = scenes(testdata)[:1]
+    remote = [dict(local[0], **{k: f"/vsicurl/{base}/sentinel2-l2a/{Path(local[0][k]).name}"
+                                for k in ("blue", "red", "nir")})]
+    outputs = {}
+    for name, rows in (("local", local), ("remote", remote)):
+        write_scenes(tmp_path / f"{name}.jsonl", rows)
+        out = tmp_path / name
+        result = run("run", EXAMPLE, "--set", f"scenes={tmp_path / f'{name}.jsonl'}", "--set", f"out={out}", "--quiet")
+        assert result.returncode == 0, result.stderr
+        with rasterio.open(out / "s2.tif") as src:
+            outputs[name] = (src.read(1), src.transform, src.crs)
+    assert np.array_equal(outputs["local"][0], outputs["remote"][0], equal_nan=True)
+    assert outputs["local"][1:] == outputs["remote"][1:]
+    requests = access_log.read_text().splitlines()
+    gets = [line for line in requests if '"GET ' in line]
+    assert gets and all('" 206 ' in line for line in gets), requests  # every GET a range request
+    assert not any('/ HTTP' in line for line in requests), requests  # no directory listing (EMPTY_DIR)
+    result = run("inspect", "--json", f"/vsicurl/{base}/sentinel2-l2a/B04.tif")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["crs"] == "EPSG:32629"
