@@ -110,7 +110,7 @@ Status OpenOptions::Validate() const {
   if (window && ((*window)[0] < 0 || (*window)[1] < 0 || (*window)[2] < 1 || (*window)[3] < 1)) {
     return Status::InvalidArgument("a window is x, y >= 0 and width, height >= 1");
   }
-  if (max_pixels < 1) return Status::InvalidArgument("max_pixels must be positive");
+  if (max_pixels < 1 || max_pixels > (int64_t{1} << 36)) return Status::InvalidArgument("max_pixels must be in 1..2^36");
   return Status::OK();
 }
 
@@ -132,7 +132,7 @@ Result<RasterRef> OpenRaster(const OpenOptions& options) {
   const Level& grid = levels[static_cast<size_t>(options.grid_band)];
   const int64_t width = grid.band->GetXSize();
   const int64_t height = grid.band->GetYSize();
-  if (width > options.max_pixels / height) {
+  if (width < 1 || height < 1 || width > options.max_pixels / height) {
     return Status::DataError(fmt::format("{}: declares {} × {} pixels, more than max_pixels ({})",
                                          BandLabel(grid_source), width, height, options.max_pixels))
         .WithFile(grid_source.dataset);

@@ -42,7 +42,8 @@ struct OpenOptions {
   std::optional<std::array<double, 4>> bbox;
   /// A raster without a CRS is refused unless this is set.
   bool allow_missing_crs = false;
-  /// Refuses grids of more pixels than this (a header can declare any size).
+  /// Refuses grids of more pixels than this (a header can declare any size); at most 2^36, what a
+  /// raster value may describe (RasterRef::FromJson).
   int64_t max_pixels = int64_t{1} << 36;
   /// GDAL configuration set on the opening thread while it opens (see GdalThreadScope).
   GdalConfig config;

@@ -43,11 +43,12 @@ std::vector<double> ReadWhole(const std::string& path, int band = 1) {
 }
 
 // A `width` × `height` one-band uint16 GeoTIFF in UTM 29N (no CRS when `crs` is false), pixel value x + y.
-void MakeTiff(const std::string& path, int width, int height, bool crs = true, const char* extra = nullptr) {
+void MakeTiff(const std::string& path, int width, int height, bool crs = true,
+              std::initializer_list<const char*> extra = {}) {
   InitGdal();
   CPLStringList options;
   options.SetNameValue("TILED", "YES");
-  if (extra != nullptr) options.AddString(extra);
+  for (const char* option : extra) options.AddString(option);
   std::unique_ptr<GDALDataset> ds(GetGDALDriverManager()->GetDriverByName("GTiff")->Create(
       path.c_str(), width, height, 1, GDT_UInt16, options.List()));
   ASSERT_NE(ds, nullptr);
@@ -89,6 +90,31 @@ TEST(RasterIoTest, OpensSentinel2BandsWithTheirGridAndBlocks) {
   EXPECT_EQ(tiles[2].x, 1024);
   EXPECT_EQ(tiles[2].width, 74);
   EXPECT_EQ(tiles[8].height, 74);
+}
+
+TEST(RasterIoTest, SmallBlocksAreReadSeveralAtATime) {
+  RECFLOW_REQUIRE_TESTDATA();
+  // Landsat's uncompressed SR bands are strips of 10 rows, 379 pixels wide: 70 rows per tile
+  // (the first multiple of 10 reaching 256 Ki pixels), on strip boundaries.
+  OpenOptions options;
+  options.bands = {Source("red", (testing::TestdataDir() / "raster/landsat8-c2l2/SR_B4.TIF").string())};
+  auto ref = OpenRaster(options);
+  ASSERT_TRUE(ref.ok());
+  EXPECT_EQ(ref->bands[0].block_width, 379);
+  EXPECT_EQ(ref->bands[0].block_height, 10);
+  const auto tiles = TilesOf(*ref);
+  ASSERT_EQ(tiles.size(), 1u);  // 379 × 386 is under 256 Ki pixels: one tile
+  // 16 × 16 tiles of a 1024 × 1024 file: 512 × 512 tiles (32 blocks a side).
+  testing::ScratchDir dir;
+  MakeTiff(dir.File("small.tif"), 1024, 1024, true, {"BLOCKXSIZE=16", "BLOCKYSIZE=16"});
+  options.bands = {Source("red", dir.File("small.tif"))};
+  ref = OpenRaster(options);
+  ASSERT_TRUE(ref.ok());
+  EXPECT_EQ(ref->bands[0].block_width, 16);
+  const auto small = TilesOf(*ref);
+  ASSERT_EQ(small.size(), 4u);
+  EXPECT_EQ(small[1].x, 512);
+  EXPECT_EQ(small[3].height, 512);
 }
 
 TEST(RasterIoTest, WindowsAndOverviewsMoveTheGrid) {
@@ -233,7 +259,7 @@ TEST(RasterIoTest, AHugeHeaderIsRefusedBeforeAnyRead) {
   // A 16 × 16 stripped GeoTIFF whose ImageWidth and ImageLength tags then say 10^6 (classic
   // little-endian TIFF: the first IFD's offset at byte 4, 12-byte entries of tag, type, count, value).
   const std::string path = dir.File("huge.tif");
-  MakeTiff(path, 16, 16, true, "TILED=NO");
+  MakeTiff(path, 16, 16, true, {"TILED=NO"});
   std::string bytes;
   {
     std::ifstream in(path, std::ios::binary);
@@ -267,7 +293,7 @@ TEST(RasterIoTest, AHugeHeaderIsRefusedBeforeAnyRead) {
 TEST(RasterIoTest, ATruncatedTiffNamesTheBandTheBlockAndItsOffset) {
   testing::ScratchDir dir;
   const std::string path = dir.File("cut.tif");
-  MakeTiff(path, 1024, 1024, true, "COMPRESS=DEFLATE");
+  MakeTiff(path, 1024, 1024, true, {"COMPRESS=DEFLATE"});
   OpenOptions options;
   options.bands = {Source("red", path)};
   auto ref = OpenRaster(options);

@@ -28,6 +28,9 @@ std::string Quote(std::string_view text) {
   return out + "\"";
 }
 
+// The largest grid a raster value may describe (OpenOptions::max_pixels' default).
+constexpr int64_t kMaxPixels = int64_t{1} << 36;
+
 Status Bad(std::string_view what) { return Status::DataError("not a raster value: " + std::string(what)); }
 
 Result<double> Number(simdjson::dom::element e, std::string_view key) {
@@ -118,6 +121,9 @@ Result<RasterRef> RasterRef::FromJson(std::string_view json) {
   ASSIGN_OR_RETURN(r.width, Integer(o, "width"));
   ASSIGN_OR_RETURN(r.height, Integer(o, "height"));
   if (r.width < 1 || r.height < 1) return Bad("empty grid");
+  if (r.width > INT32_MAX || r.height > INT32_MAX || r.width > kMaxPixels / r.height) {
+    return Bad(fmt::format("a {} × {} grid is more than 2^36 pixels", r.width, r.height));
+  }
   ASSIGN_OR_RETURN(r.crs, Text(o, "crs"));
   ASSIGN_OR_RETURN(r.expression, Text(o, "expression"));
   simdjson::dom::array transform;

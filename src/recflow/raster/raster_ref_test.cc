@@ -33,6 +33,8 @@ TEST(RasterRefTest, RefusesWhatIsNotARasterValue) {
   EXPECT_EQ(RasterRef::FromJson("{").status().message(), "not a raster value: invalid JSON");
   EXPECT_EQ(RasterRef::FromJson("[]").status().message(), "not a raster value: not an object");
   EXPECT_EQ(RasterRef::FromJson(R"({"width":0,"height":1})").status().message(), "not a raster value: empty grid");
+  EXPECT_EQ(RasterRef::FromJson(R"({"width":1000000,"height":1000000})").status().message(),
+            "not a raster value: a 1000000 × 1000000 grid is more than 2^36 pixels");
   const std::string no_bands =
       R"({"width":1,"height":1,"crs":"","expression":"","transform":[0,1,0,0,0,1],"bands":[]})";
   EXPECT_EQ(RasterRef::FromJson(no_bands).status().message(), "not a raster value: no bands");

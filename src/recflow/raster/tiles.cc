@@ -16,12 +16,21 @@
 
 namespace recflow::raster {
 
-std::vector<TileRect> TilesOf(const RasterRef& ref, int64_t max_tile_pixels) {
+std::vector<TileRect> TilesOf(const RasterRef& ref) {
   const BandRef& first = ref.bands.front();
   int64_t block_w = std::max(1, first.block_width);
   int64_t block_h = std::max(1, first.block_height);
-  if (block_w > max_tile_pixels) block_w = max_tile_pixels;
-  if (block_w * block_h > max_tile_pixels) block_h = std::max<int64_t>(1, max_tile_pixels / block_w);
+  if (block_w > kMaxTilePixels) block_w = kMaxTilePixels;
+  if (block_w * block_h > kMaxTilePixels) block_h = std::max<int64_t>(1, kMaxTilePixels / block_w);
+  if (block_w * block_h < kMinTilePixels) {
+    // Whole strips grow in height; small square blocks in both directions.
+    if (block_w < ref.width) {
+      const auto k = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(kMinTilePixels) /
+                                                             static_cast<double>(block_w * block_h))));
+      block_w *= k;
+    }
+    block_h *= (kMinTilePixels + block_w * block_h - 1) / (block_w * block_h);
+  }
   std::vector<TileRect> tiles;
   // Tile edges fall on multiples of the block size in the dataset's pixels (x0, y0 shift the grid).
   for (int64_t y = 0; y < ref.height;) {

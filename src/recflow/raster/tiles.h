@@ -29,11 +29,14 @@ struct TileRect {
 /// The largest tile in pixels (4 Mi): a file whose blocks are larger (whole-image strips) is read
 /// in pieces of whole block rows.
 inline constexpr int64_t kMaxTilePixels = int64_t{1} << 22;
+/// The smallest tile in pixels (256 Ki) where the grid allows: small blocks (strips of a few rows,
+/// 16 × 16 tiles) are read several at a time, so the per-tile work is not per-block overhead.
+inline constexpr int64_t kMinTilePixels = int64_t{1} << 18;
 
 /// The tiles covering `ref`'s grid, row by row, their edges on the first band's internal block
-/// boundaries (in its dataset's pixels, so each read touches whole blocks), none larger than
-/// `max_tile_pixels`.
-std::vector<TileRect> TilesOf(const RasterRef& ref, int64_t max_tile_pixels = kMaxTilePixels);
+/// boundaries (in its dataset's pixels, so each read touches whole blocks): one block, or whole
+/// multiples of it between kMinTilePixels and kMaxTilePixels.
+std::vector<TileRect> TilesOf(const RasterRef& ref);
 
 /// Reads tiles of one raster's bands on one thread: each dataset is opened once, by that thread
 /// (GDAL handles are not thread-safe), and closed with the reader.
