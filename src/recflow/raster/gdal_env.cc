@@ -20,11 +20,11 @@ void InitGdal() {
   });
 }
 
-GdalThreadScope::GdalThreadScope(const GdalConfig& config) : config_(config) {
+GdalThreadScope::GdalThreadScope(const GdalConfig& config) {
   InitGdal();
   CPLPushErrorHandler(CPLQuietErrorHandler);
   CPLErrorReset();
-  for (const auto& [key, value] : config_) {
+  for (const auto& [key, value] : config) {
     const char* old = CPLGetThreadLocalConfigOption(key.c_str(), nullptr);
     had_previous_.push_back(old != nullptr);
     previous_.emplace_back(key, old != nullptr ? old : "");

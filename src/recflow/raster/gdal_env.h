@@ -30,7 +30,6 @@ class GdalThreadScope {
  private:
   std::vector<std::pair<std::string, std::string>> previous_;
   std::vector<bool> had_previous_;
-  const GdalConfig& config_;
 };
 
 /// `what` failed on `file`: an IOError whose message ends with GDAL's last error on this thread

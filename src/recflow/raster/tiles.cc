@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <utility>
 
 #include <fmt/format.h>
 #include <gdal_priv.h>
@@ -45,7 +46,7 @@ std::vector<TileRect> TilesOf(const RasterRef& ref) {
   return tiles;
 }
 
-TileReader::TileReader(const RasterRef& ref, const GdalConfig& config) : ref_(ref), config_(config) {}
+TileReader::TileReader(const RasterRef& ref, GdalConfig config) : ref_(ref), config_(std::move(config)) {}
 
 TileReader::~TileReader() = default;
 

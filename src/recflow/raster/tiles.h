@@ -42,7 +42,8 @@ std::vector<TileRect> TilesOf(const RasterRef& ref);
 /// (GDAL handles are not thread-safe), and closed with the reader.
 class TileReader {
  public:
-  TileReader(const RasterRef& ref, const GdalConfig& config);
+  /// `ref` must outlive the reader; `config` is copied.
+  TileReader(const RasterRef& ref, GdalConfig config);
   ~TileReader();
   TileReader(TileReader&& other) noexcept;
 
@@ -54,7 +55,7 @@ class TileReader {
 
  private:
   const RasterRef& ref_;
-  const GdalConfig& config_;
+  GdalConfig config_;
   std::map<std::string, std::unique_ptr<GDALDataset>> datasets_;
 };
 
