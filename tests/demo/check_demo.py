@@ -99,6 +99,15 @@ def main():
         expect(len(t10k) == 10000, f"t10k: {len(t10k)} records")
         check_partitioned(out / "fashion-mnist-by-label", 10, 4, 10000)
         expect("partition" in proc.stdout, "the demo did not inspect the partitioned dataset")
+
+        # The raster example, when the shared bands are there: one COG per scene and their statistics.
+        if (ROOT.parent / "shared" / "testdata" / "raster" / "sentinel2-l2a").is_dir():
+            evi = out / "sentinel2-evi"
+            tifs = sorted(p.name for p in evi.glob("*.tif"))
+            expect(tifs == ["LC08_C2L2.tif", "S2_29RKH_20200219.tif"], f"EVI rasters: {tifs}")
+            expect((evi / "S2_29RKH_20200219.tif").read_bytes()[:4] == b"II*\0", "the EVI raster is not a TIFF")
+            stats = [json.loads(line) for line in (evi / "stats" / "part-00000-of-00001.jsonl").read_text().splitlines()]
+            expect([s["valid_count"] for s in stats] == [1205604, 101724], f"EVI statistics: {stats}")
     print("check_demo: ok")
 
 

@@ -119,8 +119,9 @@ def test_foreign_formats_are_named_by_every_command(run, testdata, tmp_path, com
     bz2.write_bytes(subprocess.run(["bzip2", "-c"], input=b"a,b\n1,2\n" * 100, capture_output=True, check=True).stdout)
     zst = tmp_path / "records"
     zst.write_bytes(subprocess.run(["zstd", "-c"], input=b"a,b\n1,2\n" * 100, capture_output=True, check=True).stdout)
-    cases = [(tiff, "TIFF/GeoTIFF image (magic II*\\0)"), (bz2, "bzip2-compressed input (magic BZh)"),
-             (zst, "zstd-compressed input (magic 28 b5 2f fd)")]
+    # inspect describes a raster (test_raster.py); the other commands refuse it.
+    cases = [] if command == "inspect" else [(tiff, "TIFF/GeoTIFF image (magic II*\\0)")]
+    cases += [(bz2, "bzip2-compressed input (magic BZh)"), (zst, "zstd-compressed input (magic 28 b5 2f fd)")]
     for name, data, said in FOREIGN:
         (tmp_path / name).write_bytes(data)
         cases.append((tmp_path / name, said))

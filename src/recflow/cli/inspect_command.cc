@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include "recflow/cli/inspect_raster.h"
 #include "recflow/cli/inspect_report_internal.h"
 #include "recflow/cli/tabular_inputs.h"
 
@@ -75,6 +76,9 @@ Result<TableReport> InspectSource(Source* source, std::vector<FileReport> files)
 }  // namespace
 
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
+  // Rasters are described through GDAL, not read as records.
+  ASSIGN_OR_RETURN(const bool rasters, AllRasters(flags.inputs.paths));
+  if (rasters) return InspectRasters(flags.inputs.paths, flags.json, out);
   // Detected once: standard input is only peeked here, then read once by what follows.
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   std::vector<FileReport> files = DetectionReports(inputs);

@@ -17,7 +17,8 @@ std::string_view ForeignAdvice(ContentKind content) {
       return "rewrite it as Feather v2 (Arrow IPC file), e.g. with pyarrow.feather.write_feather";
     case ContentKind::kTiff:
     case ContentKind::kBigTiff:
-      return "rasters are not record files; list image paths in a CSV and use a pipeline's load_file step";
+      return "rasters are not record files: `recflow inspect` describes them, a pipeline's read_raster step reads them "
+             "(docs/raster.md)";
     case ContentKind::kPng:
     case ContentKind::kJpeg:
     case ContentKind::kGif:

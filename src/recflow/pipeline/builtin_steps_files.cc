@@ -138,9 +138,8 @@ BuildResult BuildTextTemplate(StepContext& ctx) {
 }
 
 // Writes `bytes` to `path` of `file_system` whole or not at all: a temporary file in the same
-// directory, then a rename over `path`.
+// directory (which OutputPathInside made), then a rename over `path`.
 Status WriteFileAtomically(FileSystem& file_system, const fs::path& path, std::string_view bytes) {
-  RETURN_NOT_OK(file_system.CreateDirectories(path.parent_path().string()).status());
   const std::string tmp = path.string() + ".tmp-" + std::to_string(::getpid());
   Status written = file_system.WriteSmallFile(tmp, bytes, /*sync=*/false);
   if (written.ok()) written = file_system.Move(tmp, path.string(), MoveMode::kReplace);
@@ -163,11 +162,8 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
     if (row.IsNull(path_index) || row.IsNull(bytes_index)) return Status::DataError("a path or bytes value is null");
     ASSIGN_OR_RETURN(std::string_view path, row.Bytes(path_index));
     ASSIGN_OR_RETURN(std::string_view bytes, row.Bytes(bytes_index));
-    const fs::path relative = fs::path(path).lexically_normal();
-    if (relative.is_absolute() || relative.empty() || *relative.begin() == "..") {
-      return Status::DataError("path '" + relative.string() + "' leaves the output directory");
-    }
-    RETURN_NOT_OK(WriteFileAtomically(row.file_system(), root / relative, bytes));
+    ASSIGN_OR_RETURN(const std::string target, OutputPathInside(row.file_system(), root.string(), path));
+    RETURN_NOT_OK(WriteFileAtomically(row.file_system(), target, bytes));
     out.Emit({});
     return Status::OK();
   };
@@ -175,6 +171,16 @@ BuildResult BuildWriteFiles(StepContext& ctx) {
 }
 
 }  // namespace
+
+Result<std::string> OutputPathInside(FileSystem& file_system, const std::string& root, std::string_view relative) {
+  const fs::path normal = fs::path(relative).lexically_normal();
+  if (normal.is_absolute() || normal.empty() || *normal.begin() == "..") {
+    return Status::DataError("path '" + normal.string() + "' leaves the output directory");
+  }
+  const fs::path path = fs::path(root) / normal;
+  RETURN_NOT_OK(file_system.CreateDirectories(path.parent_path().string()).status());
+  return path.string();
+}
 
 void AddFileSteps(StepRegistry* registry) {
   (void)registry->Add(StepType{"read_idx", "MNIST-format IDX images and labels as {index, image, label}", "", 0, 0,

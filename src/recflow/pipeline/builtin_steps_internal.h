@@ -16,6 +16,10 @@ struct ImageEncoding {
 /// JPEG's quality 1..100, default 95) arguments of `args`, checked.
 Result<ImageEncoding> ReadImageEncoding(StepArgs& args);
 
+/// `relative` (a path from the data) inside directory `root`, its parent directories made on
+/// `file_system`; DataError when it is absolute or leaves `root` ("..").
+Result<std::string> OutputPathInside(FileSystem& file_system, const std::string& root, std::string_view relative);
+
 /// read, write.
 void AddIoSteps(StepRegistry* registry);
 /// select, drop, rename, cast, filter, fill_null, standard_scale, min_max_scale, vocabulary, one_hot, hash_bucket.
@@ -28,5 +32,7 @@ void AddFileSteps(StepRegistry* registry);
 void AddExampleSteps(StepRegistry* registry);
 /// flatten, group_by_key, combine_per_key, combine_globally.
 void AddGroupingSteps(StepRegistry* registry);
+/// read_raster, band_math, evi, ndvi, write_raster.
+void AddRasterSteps(StepRegistry* registry);
 
 }  // namespace recflow::pipeline

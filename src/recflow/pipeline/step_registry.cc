@@ -51,6 +51,7 @@ StepRegistry BuiltinSteps() {
   AddImageSteps(&registry);
   AddFileSteps(&registry);
   AddExampleSteps(&registry);
+  AddRasterSteps(&registry);
   return registry;
 }
 

@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""EVI on a synthetic Sentinel-2-sized scene: recflow against the rasterio + NumPy script, alternating, whole program.
+
+Makes (once, with GDAL through rasterio) three 10980 × 10980 uint16 bands — tiled 512 × 512, DEFLATE, nodata 0,
+EPSG:32629, a smooth field plus noise with a nodata corner — then runs in rounds: recflow on 1 thread, recflow on 2
+threads (bench/raster_evi.yaml: read_raster → evi → write_raster as a tiled DEFLATE GeoTIFF) and
+bench/raster_evi_numpy.py (the same file from whole bands). Reports each command's best and median seconds and
+peak RSS (wait4), the median over rounds of numpy / recflow-2-threads and of recflow 1 → 2 threads, and checks
+that the two outputs hold the same values (max abs difference, NaN masks).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import rasterio
+from rasterio.transform import from_origin
+from rasterio.windows import Window
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(os.environ.get("RECFLOW_BIN_DIR", ROOT / "build" / "release" / "bin"))
+SIZE = 10980
+
+
+def make_band(path: Path, seed: int) -> None:
+    """One band, written block row by block row (bounded memory), renamed into place when whole."""
+    profile = dict(driver="GTiff", width=SIZE, height=SIZE, count=1, dtype="uint16", nodata=0, tiled=True,
+                   blockxsize=512, blockysize=512, compress="deflate", crs="EPSG:32629",
+                   transform=from_origin(199980, 2800020, 10, 10))
+    rng = np.random.default_rng(seed)
+    x = np.arange(SIZE, dtype=np.float64)
+    partial = path.with_suffix(".partial.tif")
+    with rasterio.open(partial, "w", **profile) as dst:
+        for y0 in range(0, SIZE, 512):
+            h = min(512, SIZE - y0)
+            y = np.arange(y0, y0 + h, dtype=np.float64)[:, None]
+            field = 2000 + 1500 * np.sin(x / 700 + seed) * np.cos(y / 900) + rng.normal(0, 150, (h, SIZE))
+            dn = np.clip(field, 1, 10000).astype(np.uint16)
+            if y0 < 1024:
+                dn[:, :1024] = 0  # a nodata corner
+            dst.write(dn, 1, window=Window(0, y0, SIZE, h))
+    partial.rename(path)
+
+
+def timed(cmd) -> tuple[float, int]:
+    """Seconds and peak RSS (bytes) of one run of `cmd`."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd[0]} failed: {proc.stderr.read().decode()}")
+    return seconds, usage.ru_maxrss * 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--dir", type=Path, default=ROOT / "build" / "bench-data" / "raster-evi")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    bands = {name: args.dir / f"{name}.tif" for name in ("blue", "red", "nir")}
+    for seed, path in enumerate(bands.values()):
+        if not path.exists():
+            make_band(path, seed)
+    scenes = args.dir / "scenes.jsonl"
+    scenes.write_text(json.dumps({"scene_id": "evi", **{k: str(v) for k, v in bands.items()}}) + "\n")
+
+    def recflow(threads):
+        return [str(BIN / "recflow"), "run", str(ROOT / "bench" / "raster_evi.yaml"), "--set", f"scenes={scenes}",
+                "--set", f"out={args.dir / f'recflow-{threads}'}", "--threads", str(threads), "--quiet"]
+
+    commands = {
+        "recflow 1 thread": recflow(1),
+        "recflow 2 threads": recflow(2),
+        "rasterio + numpy": ["/usr/bin/python3", str(ROOT / "bench" / "raster_evi_numpy.py"),
+                             *map(str, bands.values()), str(args.dir / "numpy.tif")],
+    }
+    seconds = {name: [] for name in commands}
+    rss = {name: 0 for name in commands}
+    for _ in range(args.rounds):
+        for name, cmd in commands.items():
+            s, peak = timed(cmd)
+            seconds[name].append(s)
+            rss[name] = max(rss[name], peak)
+    for name in commands:
+        print(f"{name:18} best {min(seconds[name]):7.2f} s  median {statistics.median(seconds[name]):7.2f} s  "
+              f"peak RSS {rss[name] / 2**20:7.0f} MiB  runs {' '.join(f'{s:.2f}' for s in seconds[name])}")
+    speedup = statistics.median(n / r for n, r in zip(seconds["rasterio + numpy"], seconds["recflow 2 threads"]))
+    scaling = statistics.median(a / b for a, b in zip(seconds["recflow 1 thread"], seconds["recflow 2 threads"]))
+    print(f"median per round: numpy / recflow (2 threads) {speedup:.2f}x; recflow 1 -> 2 threads {scaling:.2f}x")
+    with rasterio.open(args.dir / "recflow-2" / "evi.tif") as a, rasterio.open(args.dir / "numpy.tif") as b:
+        worst, same_mask = 0.0, True
+        for _, window in a.block_windows(1):
+            x, y = a.read(1, window=window), b.read(1, window=window)
+            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
+            finite = np.isfinite(x) & np.isfinite(y)
+            if finite.any():
+                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    print(f"outputs: max abs difference {worst:.2e}, identical NaN masks: {same_mask}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+// Built-in raster steps: read_raster (scene rows → raster values), band_math, evi and ndvi (a computed band over them) and
+// write_raster (each raster computed tile by tile on all threads into a GeoTIFF or COG, with its statistics as columns).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include <tbb/task_arena.h>
+
+#include "recflow/pipeline/builtin_steps_internal.h"
+#include "recflow/raster/expression.h"
+#include "recflow/raster/open_raster.h"
+#include "recflow/raster/write_raster.h"
+
+namespace recflow::pipeline {
+namespace {
+
+using BuildResult = Result<std::optional<PCollection>>;
+
+// The index of column `name` of `schema`, or an argument error at `key`.
+Result<int> ColumnArg(StepContext& ctx, std::string_view key, const std::string& name) {
+  const int index = ctx.input().schema()->GetFieldIndex(name);
+  if (index < 0) return ctx.args->Error(key, "no column '" + name + "' in " + ctx.input().schema()->ToString());
+  return index;
+}
+
+// The text of `column` (utf8 or binary) in `row`; a null is a row error naming the column.
+Result<std::string> RowText(const RowView& row, int column) {
+  if (row.IsNull(column)) return Status::DataError("column '" + row.schema().field(column)->name() + "' is null");
+  ASSIGN_OR_RETURN(std::string_view text, row.Bytes(column));
+  return std::string(text);
+}
+
+// `column` as a number in `row`, or `fallback` when the column is absent (-1) or null.
+Result<double> RowNumber(const RowView& row, int column, double fallback) {
+  if (column < 0 || row.IsNull(column)) return fallback;
+  ASSIGN_OR_RETURN(RowValue v, row.Get(column));
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return Status::TypeError("column '" + row.schema().field(column)->name() + "' is not a number");
+}
+
+// The optional 4-number argument `key` (a window or a bbox).
+Result<std::optional<std::array<double, 4>>> FourNumbers(StepArgs& a, std::string_view key) {
+  if (!a.Has(key)) return std::optional<std::array<double, 4>>();
+  ASSIGN_OR_RETURN(std::vector<double> v, a.DoubleList(key));
+  if (v.size() != 4) return a.Error(key, "must be 4 numbers");
+  return std::optional<std::array<double, 4>>(std::array<double, 4>{v[0], v[1], v[2], v[3]});
+}
+
+// GDAL configuration options given to the step (`config`: a mapping of option → value).
+Result<raster::GdalConfig> ConfigArg(StepArgs& a) {
+  if (!a.Has("config")) return raster::GdalConfig();
+  return a.StringMap("config");
+}
+
+// Where each band of read_raster comes from: the column naming its dataset, and its band as a
+// column (index or description per row) or a literal (an index, else a description).
+struct BandArg {
+  std::string name;
+  int dataset_column = -1;
+  int band_column = -1;
+  int band = 1;
+  std::string description;
+};
+
+BuildResult BuildReadRaster(StepContext& ctx) {
+  StepArgs& a = *ctx.args;
+  ASSIGN_OR_RETURN(std::string output, a.String("output", "raster"));
+  ASSIGN_OR_RETURN(auto datasets, a.StringMap("datasets"));
+  if (datasets.empty()) return a.Error("datasets", "names no band");
+  std::vector<std::pair<std::string, std::string>> band_args;
+  if (a.Has("band")) {
+    ASSIGN_OR_RETURN(band_args, a.StringMap("band"));
+  }
+  std::vector<BandArg> bands;
+  for (const auto& [name, column] : datasets) {
+    BandArg b;
+    b.name = name;
+    ASSIGN_OR_RETURN(b.dataset_column, ColumnArg(ctx, "datasets", column));
+    bands.push_back(std::move(b));
+  }
+  for (const auto& [name, value] : band_args) {
+    auto it = std::find_if(bands.begin(), bands.end(), [&](const BandArg& b) { return b.name == name; });
+    if (it == bands.end()) return a.Error("band", "'" + name + "' is not one of the datasets' bands");
+    it->band_column = ctx.input().schema()->GetFieldIndex(value);
+    if (it->band_column >= 0) continue;
+    char* end = nullptr;
+    const long index = std::strtol(value.c_str(), &end, 10);
+    if (!value.empty() && *end == '\0') {
+      if (index < 1 || index > INT32_MAX) return a.Error("band", "band indexes start at 1");
+      it->band = static_cast<int>(index);
+    } else {
+      it->description = value;
+    }
+  }
+  raster::OpenOptions base;
+  ASSIGN_OR_RETURN(const double scale, a.Double("scale", 1.0));
+  ASSIGN_OR_RETURN(const double offset, a.Double("offset", 0.0));
+  ASSIGN_OR_RETURN(const std::string scale_column, a.String("scale_column", ""));
+  ASSIGN_OR_RETURN(const std::string offset_column, a.String("offset_column", ""));
+  int scale_index = -1, offset_index = -1;
+  if (!scale_column.empty()) {
+    ASSIGN_OR_RETURN(scale_index, ColumnArg(ctx, "scale_column", scale_column));
+  }
+  if (!offset_column.empty()) {
+    ASSIGN_OR_RETURN(offset_index, ColumnArg(ctx, "offset_column", offset_column));
+  }
+  ASSIGN_OR_RETURN(const bool sentinel2, a.Bool("sentinel2_boa_offset", false));
+  std::optional<double> nodata;
+  if (a.Has("nodata")) {
+    ASSIGN_OR_RETURN(nodata, a.Double("nodata"));
+  }
+  ASSIGN_OR_RETURN(const std::string grid, a.String("grid", bands.front().name));
+  auto grid_it = std::find_if(bands.begin(), bands.end(), [&](const BandArg& b) { return b.name == grid; });
+  if (grid_it == bands.end()) return a.Error("grid", "'" + grid + "' is not one of the datasets' bands");
+  base.grid_band = static_cast<int>(grid_it - bands.begin());
+  ASSIGN_OR_RETURN(const int64_t overview, a.Int("overview", -1));
+  if (overview < -1 || overview > 64) return a.Error("overview", "must be -1 (full resolution) or 0..64");
+  base.overview = static_cast<int>(overview);
+  ASSIGN_OR_RETURN(auto window, FourNumbers(a, "window"));
+  if (window) {
+    for (const double v : *window) {
+      if (v != std::floor(v) || v < 0 || v > 1e15) return a.Error("window", "must be 4 whole pixel numbers");
+    }
+    base.window = std::array<int64_t, 4>{static_cast<int64_t>((*window)[0]), static_cast<int64_t>((*window)[1]),
+                                         static_cast<int64_t>((*window)[2]), static_cast<int64_t>((*window)[3])};
+  }
+  ASSIGN_OR_RETURN(base.bbox, FourNumbers(a, "bbox"));
+  ASSIGN_OR_RETURN(base.allow_missing_crs, a.Bool("allow_missing_crs", false));
+  ASSIGN_OR_RETURN(base.max_pixels, a.Int("max_pixels", base.max_pixels));
+  ASSIGN_OR_RETURN(base.config, ConfigArg(a));
+  base.bands.resize(bands.size());
+  Status valid = base.Validate();
+  if (!valid.ok()) return a.Error("datasets", valid.message());
+  auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
+    raster::OpenOptions options = base;
+    for (size_t i = 0; i < bands.size(); ++i) {
+      const BandArg& b = bands[i];
+      raster::BandSource& s = options.bands[i];
+      s.name = b.name;
+      ASSIGN_OR_RETURN(s.dataset, RowText(row, b.dataset_column));
+      s.band = b.band;
+      s.description = b.description;
+      if (b.band_column >= 0 && !row.IsNull(b.band_column)) {
+        ASSIGN_OR_RETURN(RowValue v, row.Get(b.band_column));
+        if (const auto* index = std::get_if<int64_t>(&v)) {
+          if (*index < 1 || *index > INT32_MAX) return Status::DataError("band indexes start at 1");
+          s.band = static_cast<int>(*index);
+        } else {
+          ASSIGN_OR_RETURN(s.description, RowText(row, b.band_column));
+        }
+      }
+      ASSIGN_OR_RETURN(s.scale, RowNumber(row, scale_index, scale));
+      ASSIGN_OR_RETURN(s.offset, RowNumber(row, offset_index, offset));
+      s.nodata = nodata;
+      s.sentinel2_boa_offset = sentinel2;
+    }
+    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::OpenRaster(options));
+    out.Emit({ref.ToJson()});
+    return Status::OK();
+  };
+  return ctx.pipeline->MapRows(ctx.name, ctx.input(), {Field::Make(output, utf8(), false)}, fn, ctx.options);
+}
+
+// A step setting `expression` (made by `make` from the step's arguments) on a raster column.
+using ExpressionMaker = std::function<Result<std::string>(StepArgs& a)>;
+
+BuildResult AddComputedBand(StepContext& ctx, const std::string& default_output, const ExpressionMaker& make) {
+  StepArgs& a = *ctx.args;
+  ASSIGN_OR_RETURN(std::string column, a.String("column", "raster"));
+  ASSIGN_OR_RETURN(std::string output, a.String("output", default_output.empty() ? column : default_output));
+  ASSIGN_OR_RETURN(const int index, ColumnArg(ctx, "column", column));
+  ASSIGN_OR_RETURN(std::string expression, make(a));
+  auto fn = [index, expression](const RowView& row, RowEmitter& out) -> Status {
+    ASSIGN_OR_RETURN(std::string json, RowText(row, index));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(json));
+    if (!ref.expression.empty()) {
+      return Status::DataError("the raster is already computed ('" + ref.expression +
+                                     "'); write it and read it again to compute over it");
+    }
+    std::vector<std::string> names;
+    for (const auto& b : ref.bands) names.push_back(b.name);
+    // The bands are the row's: an expression naming another is a data error of that row.
+    Status compiled = raster::Expression::Compile(expression, names).status();
+    if (!compiled.ok()) return Status::DataError(compiled.message());
+    ref.expression = expression;
+    out.Emit({ref.ToJson()});
+    return Status::OK();
+  };
+  return ctx.pipeline->MapRows(ctx.name, ctx.input(), {Field::Make(output, utf8(), false)}, fn, ctx.options);
+}
+
+BuildResult BuildBandMath(StepContext& ctx) {
+  return AddComputedBand(ctx, "", [](StepArgs& a) -> Result<std::string> {
+    ASSIGN_OR_RETURN(std::string expression, a.String("expression"));
+    // Syntax errors show when the pipeline is built; band names are checked per raster.
+    Status syntax = raster::Expression::CheckSyntax(expression);
+    if (!syntax.ok()) return a.Error("expression", syntax.message());
+    return expression;
+  });
+}
+
+BuildResult BuildEvi(StepContext& ctx) {
+  return AddComputedBand(ctx, "evi", [](StepArgs& a) -> Result<std::string> {
+    ASSIGN_OR_RETURN(std::string blue, a.String("blue", "blue"));
+    ASSIGN_OR_RETURN(std::string red, a.String("red", "red"));
+    ASSIGN_OR_RETURN(std::string nir, a.String("nir", "nir"));
+    return raster::EviExpression(blue, red, nir);
+  });
+}
+
+BuildResult BuildNdvi(StepContext& ctx) {
+  return AddComputedBand(ctx, "ndvi", [](StepArgs& a) -> Result<std::string> {
+    ASSIGN_OR_RETURN(std::string red, a.String("red", "red"));
+    ASSIGN_OR_RETURN(std::string nir, a.String("nir", "nir"));
+    return raster::NdviExpression(red, nir);
+  });
+}
+
+BuildResult BuildWriteRaster(StepContext& ctx) {
+  StepArgs& a = *ctx.args;
+  ASSIGN_OR_RETURN(std::string column, a.String("column", "raster"));
+  ASSIGN_OR_RETURN(const int raster_index, ColumnArg(ctx, "column", column));
+  ASSIGN_OR_RETURN(std::string dir, a.String("dir"));
+  ASSIGN_OR_RETURN(const std::string root, ctx.ArgPath("dir", dir));
+  ASSIGN_OR_RETURN(std::string path_column, a.String("path", "path"));
+  ASSIGN_OR_RETURN(const int path_index, ColumnArg(ctx, "path", path_column));
+  raster::WriteOptions options = raster::WriteOptions::Defaults();
+  ASSIGN_OR_RETURN(std::string format, a.String("format", "cog"));
+  if (format == "gtiff" || format == "geotiff") {
+    options.layout = raster::WriteOptions::Layout::kGeoTiff;
+  } else if (format != "cog") {
+    return a.Error("format", "must be cog or gtiff");
+  }
+  ASSIGN_OR_RETURN(options.compress, a.String("compress", "deflate"));
+  std::transform(options.compress.begin(), options.compress.end(), options.compress.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  ASSIGN_OR_RETURN(const int64_t block, a.Int("block_size", options.block_size));
+  options.block_size = static_cast<int>(std::clamp<int64_t>(block, 0, 1 << 20));
+  ASSIGN_OR_RETURN(options.overviews, a.Bool("overviews", options.overviews));
+  ASSIGN_OR_RETURN(options.config, ConfigArg(a));
+  Status valid = options.Validate();
+  if (!valid.ok()) return a.Error("compress", valid.message());
+  auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
+    ASSIGN_OR_RETURN(std::string json, RowText(row, raster_index));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(json));
+    ASSIGN_OR_RETURN(std::string relative, RowText(row, path_index));
+    ASSIGN_OR_RETURN(std::string path, OutputPathInside(row.file_system(), root, relative));
+    raster::WriteOptions write = options;
+    write.threads = tbb::this_task_arena::max_concurrency();
+    ASSIGN_OR_RETURN(raster::WriteStats stats, raster::WriteRaster(ref, path, write));
+    out.Emit({stats.valid_count, stats.min, stats.max, stats.mean});
+    return Status::OK();
+  };
+  return ctx.pipeline->MapRows(ctx.name, ctx.input(),
+                               {Field::Make("valid_count", int64(), false), Field::Make("min", float64()),
+                                Field::Make("max", float64()), Field::Make("mean", float64())},
+                               fn, ctx.options);
+}
+
+}  // namespace
+
+void AddRasterSteps(StepRegistry* registry) {
+  (void)registry->Add(StepType{"read_raster", "rasters from GDAL datasets named by columns (bands, window, overview)",
+                               "", 1, 1, BuildReadRaster});
+  (void)registry->Add(StepType{"band_math", "a raster's computed band: an expression over its named bands",
+                               "expression", 1, 1, BuildBandMath});
+  (void)registry->Add(StepType{"evi", "EVI = 2.5 (nir - red) / (nir + 6 red - 7.5 blue + 1) of a raster", "", 1, 1,
+                               BuildEvi});
+  (void)registry->Add(StepType{"ndvi", "NDVI = (nir - red) / (nir + red) of a raster", "", 1, 1, BuildNdvi});
+  (void)registry->Add(StepType{"write_raster",
+                               "each raster as a float32 COG or GeoTIFF DIR/PATH, computed tile by tile; adds its "
+                               "valid_count, min, max, mean",
+                               "", 1, 1, BuildWriteRaster});
+}
+
+}  // namespace recflow::pipeline
