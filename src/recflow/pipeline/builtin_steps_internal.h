@@ -28,5 +28,7 @@ void AddFileSteps(StepRegistry* registry);
 void AddExampleSteps(StepRegistry* registry);
 /// flatten, group_by_key, combine_per_key, combine_globally.
 void AddGroupingSteps(StepRegistry* registry);
+/// window, test_stream.
+void AddStreamingSteps(StepRegistry* registry);
 
 }  // namespace recflow::pipeline

@@ -52,9 +52,12 @@ WindowedState::WindowState* WindowedState::Join(int64_t key, const Window& w, st
   if (survivor == ks.windows.size()) return &Make(ks, w);
   WindowState& into = ks.windows[survivor];
   into.window = Window{std::min(into.window.start, w.start), std::max(into.window.end, w.end)};
-  for (size_t i = ks.windows.size(); i-- > survivor + 1;) {
+  // The others fold into the survivor in the order they were made; erased afterwards, last first.
+  std::vector<size_t> merged;
+  for (size_t i = survivor + 1; i < ks.windows.size(); ++i) {
     WindowState& from = ks.windows[i];
     if (!from.window.Intersects(w)) continue;
+    merged.push_back(i);
     ops->push_back(ContentOp{ContentOp::Kind::kMerge, into.slot, from.slot});
     machine_.Merge(into.trigger, from.trigger);
     into.window = Window{std::min(into.window.start, from.window.start), std::max(into.window.end, from.window.end)};
@@ -66,9 +69,9 @@ WindowedState::WindowState* WindowedState::Join(int64_t key, const Window& w, st
     into.late_for_output = into.late_for_output && from.late_for_output;
     into.touched = into.touched || from.touched;
     FreeSlot(from.slot);
-    ks.windows.erase(ks.windows.begin() + static_cast<std::ptrdiff_t>(i));
-    --windows_;
   }
+  for (size_t k = merged.size(); k-- > 0;) ks.windows.erase(ks.windows.begin() + static_cast<std::ptrdiff_t>(merged[k]));
+  windows_ -= static_cast<int64_t>(merged.size());
   return &ks.windows[survivor];
 }
 
