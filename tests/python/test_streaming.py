@@ -208,7 +208,8 @@ def test_window_step_errors_are_positioned_usage_errors(run, tmp_path):
                             ("{fixed: 10s, trigger: {after_lunch: 1}}", "'after_lunch' is not a trigger"),
                             ("{fixed: 10s, trigger: {after_count: 0}}", "at least 1"),
                             ("{sliding: {size: 10s}}", "needs period"),
-                            ("{fixed: 10s, accumulation: sometimes}", "discarding or accumulating")]:
+                            ("{fixed: 10s, accumulation: sometimes}", "discarding or accumulating"),
+                            ("{fixed: 10s}\n  - drop: [ts]", "event time column 'ts' of its windows is gone")]:
         pipeline = tmp_path / "p.yaml"
         pipeline.write_text(f"""
 steps:
@@ -257,3 +258,22 @@ def test_batch_and_streaming_give_the_same_per_window_results(run, tmp_path):
                 oracle[(k, ts - ts % 10000)] = (c + 1, s + v)
             got = {(dict(r)["key"], dict(r)["window_start"]): (dict(r)["count"], dict(r)["sum"]) for r in results[0]}
             assert got == oracle
+
+
+def test_a_windowed_grouping_of_two_inputs_in_one_stage_is_refused(run, tmp_path):
+    # The watermark over several inputs is their minimum, not built yet: refused before any row moves.
+    one = write_stream(tmp_path / "one.jsonl", [elements((1000, "a", 1))])
+    two = write_stream(tmp_path / "two.jsonl", [elements((2000, "a", 2))])
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"""
+steps:
+  - {{name: one, test_stream: {{path: {one}}}}}
+  - {{name: two, test_stream: {{path: {two}}}}}
+  - {{flatten: {{}}, input: [one, two]}}
+  - window: {{fixed: 10s}}
+  - {COUNT_SUM}
+  - write: {{path: {tmp_path / 'out'}, format: jsonl}}
+""")
+    done = run("run", pipeline, "--quiet")
+    assert done.returncode != 0 and "reads one input per stage" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()

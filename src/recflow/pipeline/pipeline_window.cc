@@ -54,6 +54,11 @@ bool Pipeline::WindowGrouping(Node& node, const PCollection& input, std::vector<
                               std::vector<std::string>* read) {
   node.windowing = RowWindowing(input.node());
   if (node.windowing == nullptr) return true;
+  if (input.schema()->GetFieldIndex(node.windowing->event_time) < 0) {
+    Fail(node.name, Status::InvalidArgument("the event time column '" + node.windowing->event_time +
+                                            "' of its windows is gone (a step after the window dropped it)"));
+    return false;
+  }
   for (const FieldPtr& field : WindowColumnFields()) {
     const bool taken = std::any_of(fields->begin(), fields->end(), [&](const FieldPtr& f) { return f->name() == field->name(); });
     if (taken) {
