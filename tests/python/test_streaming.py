@@ -18,7 +18,7 @@ def elements(*rows):
     return {"elements": [{"ts": ts, "key": key, "v": v} for ts, key, v in rows]}
 
 
-def run_pipeline(run, tmp_path, source, window, grouping, name="p"):
+def run_pipeline(run, tmp_path, source, window, grouping, name="p", threads=None):
     """Runs source → window → grouping → one JSON Lines file; returns (process, rows, dead letters)."""
     out = tmp_path / f"{name}_out"
     letters = tmp_path / f"{name}_late.jsonl"
@@ -32,7 +32,7 @@ steps:
     dead_letter: {letters}
   - write: {{path: {out}, format: jsonl, shards: 1}}
 """)
-    done = run("run", pipeline, "--quiet")
+    done = run("run", pipeline, "--quiet", *(["--threads", threads] if threads else []))
     rows = [json.loads(line) for f in sorted(out.glob("*.jsonl")) for line in f.read_text().splitlines()]
     dead = [json.loads(line) for line in letters.read_text().splitlines()] if letters.exists() else []
     return done, rows, dead
@@ -277,3 +277,17 @@ steps:
     done = run("run", pipeline, "--quiet")
     assert done.returncode != 0 and "reads one input per stage" in done.stderr, done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_panes_do_not_depend_on_the_thread_count(run, tmp_path):
+    _, actions = differential_events(5, n=2000)
+    stream = write_stream(tmp_path / "stream.jsonl", actions)
+    window = "{sessions: {gap: 200ms}, trigger: {after_watermark: {early: {after_count: 3}}}, accumulation: accumulating}"
+    outputs = []
+    for threads in (1, 3):
+        done, rows, _ = run_pipeline(run, tmp_path, f"test_stream: {{path: {stream}}}", window, "group_by_key: key",
+                                     name=f"t{threads}", threads=threads)
+        assert done.returncode == 0, done.stderr
+        outputs.append(rows)
+    assert outputs[0] == outputs[1]
+    assert {r["pane_timing"] for r in outputs[0]} == {"early", "on_time"}
