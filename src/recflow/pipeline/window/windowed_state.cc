@@ -8,7 +8,14 @@ namespace recflow::pipeline::window {
 WindowedState::WindowedState(WindowingStrategy strategy)
     : strategy_(std::move(strategy)), machine_(strategy_.trigger) {}
 
-WindowedState::WindowState& WindowedState::Make(KeyState& ks, const Window& w) {
+void WindowedState::Schedule(int64_t key, const Window& w) {
+  if (w.max_timestamp() >= watermark_) timers_.push(Due{key, w, w.max_timestamp()});
+  if (GcTime(w) != w.max_timestamp()) timers_.push(Due{key, w, GcTime(w)});
+}
+
+WindowedState::WindowState& WindowedState::Make(int64_t key, const Window& w) {
+  KeyState& ks = keys_[static_cast<size_t>(key)];
+  Schedule(key, w);
   WindowState ws;
   ws.window = w;
   if (!free_slots_.empty()) {
@@ -36,7 +43,7 @@ WindowedState::WindowState* WindowedState::Join(int64_t key, const Window& w, st
         return ws.closed ? nullptr : &ws;
       }
     }
-    return &Make(ks, w);
+    return &Make(key, w);
   }
   // Sessions: the proto-window merges with every window of the key it intersects (those are
   // disjoint, so one pass finds them all), the earliest made surviving.
@@ -49,7 +56,7 @@ WindowedState::WindowState* WindowedState::Join(int64_t key, const Window& w, st
     }
     if (survivor == ks.windows.size()) survivor = i;
   }
-  if (survivor == ks.windows.size()) return &Make(ks, w);
+  if (survivor == ks.windows.size()) return &Make(key, w);
   WindowState& into = ks.windows[survivor];
   into.window = Window{std::min(into.window.start, w.start), std::max(into.window.end, w.end)};
   // The others fold into the survivor in the order they were made; erased afterwards, last first.
@@ -72,6 +79,7 @@ WindowedState::WindowState* WindowedState::Join(int64_t key, const Window& w, st
   }
   for (size_t k = merged.size(); k-- > 0;) ks.windows.erase(ks.windows.begin() + static_cast<std::ptrdiff_t>(merged[k]));
   windows_ -= static_cast<int64_t>(merged.size());
+  Schedule(key, ks.windows[survivor].window);  // the merged window's own timers (the old ones are stale)
   return &ks.windows[survivor];
 }
 
@@ -177,6 +185,9 @@ void WindowedState::FireDue(std::vector<Due>& due, Fn fire) {
     if (a.key != b.key) return a.key < b.key;
     return a.window.start < b.window.start;
   });
+  due.erase(std::unique(due.begin(), due.end(),
+                        [](const Due& a, const Due& b) { return a.key == b.key && a.window == b.window && a.at == b.at; }),
+            due.end());
   for (const Due& d : due) {
     auto& windows = keys_[static_cast<size_t>(d.key)].windows;
     auto it = std::find_if(windows.begin(), windows.end(), [&](const WindowState& ws) { return ws.window == d.window; });
@@ -189,13 +200,11 @@ void WindowedState::AdvanceWatermark(Millis w, std::vector<Pane>* panes) {
   const Millis before = watermark_;
   watermark_ = w;
   std::vector<Due> due;
-  for (size_t k = 0; k < keys_.size(); ++k) {
-    for (const WindowState& ws : keys_[k].windows) {
-      const bool end_passed = ws.window.max_timestamp() >= before && ws.window.max_timestamp() < w;
-      if (end_passed || GcTime(ws.window) < w) {
-        due.push_back(Due{static_cast<int64_t>(k), ws.window, ws.window.max_timestamp()});
-      }
-    }
+  while (!timers_.empty() && timers_.top().at < w) {
+    Due d = timers_.top();
+    timers_.pop();
+    d.at = d.window.max_timestamp();  // fired in order of window end, each window once
+    due.push_back(d);
   }
   FireDue(due, [&](int64_t key, std::vector<WindowState>& windows, std::vector<WindowState>::iterator it) {
     WindowState& ws = *it;

@@ -1,7 +1,9 @@
 // WindowedState: the windows, trigger states and panes of every key of one windowed grouping (Beam's ReduceFnRunner).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <queue>
 #include <vector>
 
 #include "recflow/pipeline/window/windowing.h"
@@ -46,7 +48,9 @@ struct Pane {
 /// Windows of every key of one grouping, with their trigger states and pane history. Keys are
 /// dense indices the owner gives (its key table's). Not thread-safe: the stage's in-order
 /// filter (Merge, OnToken) drives it. Memory: one entry per open window of each key, plus a
-/// closed window's entry until the watermark passes its end plus the allowed lateness.
+/// closed window's entry until the watermark passes its end plus the allowed lateness, and up
+/// to two event-time timers per window made or merged (a watermark advance pops the timers due
+/// instead of visiting every window).
 class WindowedState {
  public:
   explicit WindowedState(WindowingStrategy strategy);
@@ -91,11 +95,18 @@ class WindowedState {
     Millis at;
   };
 
-  Millis GcTime(const Window& w) const { return SaturatingAdd(w.max_timestamp(), strategy_.allowed_lateness); }
+  // When `w` is collected: its last timestamp plus the allowed lateness (before the end of time,
+  // so that the end of input collects every window).
+  Millis GcTime(const Window& w) const {
+    return std::min(SaturatingAdd(w.max_timestamp(), strategy_.allowed_lateness), kEndOfTime - 1);
+  }
+  // Schedules the end-of-window timer of window `w` of `key` (unless the watermark passed it)
+  // and its garbage-collection timer.
+  void Schedule(int64_t key, const Window& w);
   TriggerContext Context(const Window& w) const { return TriggerContext{w, watermark_, processing_time_}; }
   // The window of `key` an element at `w` joins (made or merged); null with `dropped` set when none.
   WindowState* Join(int64_t key, const Window& w, std::vector<ContentOp>* ops, bool* closed);
-  WindowState& Make(KeyState& ks, const Window& w);
+  WindowState& Make(int64_t key, const Window& w);
   // Fires `ws`: the trigger's own firing, or the garbage-collection (closing) pane when `closing`.
   void Fire(int64_t key, WindowState& ws, bool closing, std::vector<Pane>* panes);
   PaneInfo Describe(const WindowState& ws, bool is_last) const;
@@ -109,6 +120,12 @@ class WindowedState {
   std::vector<KeyState> keys_;
   std::vector<int64_t> touched_keys_;
   std::vector<Window> assigned_;  // scratch for WindowFn::Assign
+  // Event-time timers, earliest first: entries of windows merged or collected since are stale
+  // and skipped when they come due.
+  struct Later {
+    bool operator()(const Due& a, const Due& b) const { return a.at > b.at; }
+  };
+  std::priority_queue<Due, std::vector<Due>, Later> timers_;
   std::vector<int64_t> free_slots_;
   int64_t next_slot_ = 0;
   int64_t windows_ = 0;
