@@ -157,6 +157,22 @@ def test_processing_time_trigger_fires_by_the_stream_clock(run, tmp_path):
         (2, 3, "early", 0, False), (1, 3, "on_time", 1, True)]
 
 
+def test_plan_shows_the_windowing_of_a_grouping(run, tmp_path):
+    stream = write_stream(tmp_path / "s.jsonl", [elements((1000, "a", 1))])
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"""
+steps:
+  - test_stream: {{path: {stream}}}
+  - window: {{sessions: {{gap: 1m}}, trigger: {{after_watermark: {{late: {{after_count: 1}}}}}}, allowed_lateness: 1h}}
+  - {COUNT_SUM}
+  - write: {{path: {tmp_path / 'out'}, format: jsonl}}
+""")
+    done = run("plan", pipeline)
+    assert done.returncode == 0, done.stderr
+    assert ("per window: sessions(gap 60000ms), trigger after_watermark(late: after_count(1)), discarding, "
+            "lateness 3600000ms, timestamp end_of_window, event time ts") in done.stdout, done.stdout
+
+
 def test_late_data_fails_the_run_by_default_naming_file_and_record(run, tmp_path):
     stream = write_stream(tmp_path / "s.jsonl", [elements((1000, "a", 1)), {"watermark": 20000}, elements((1500, "a", 2))])
     pipeline = tmp_path / "p.yaml"
