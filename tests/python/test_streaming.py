@@ -70,6 +70,28 @@ def test_fixed_windows_fire_at_the_watermark_and_late_data_goes_to_dead_letters(
     assert "too late" in letter["error"]
 
 
+def test_a_late_row_after_a_filter_is_named_by_its_own_record(run, tmp_path):
+    # The filter drops rows before the grouping: the dead letter still names the element's index in the file.
+    stream = write_stream(tmp_path / "s.jsonl", [
+        elements((1000, "a", 1), (2000, "a", 2), (3000, "a", 3)),
+        {"watermark": 20000},
+        elements((4000, "a", 4), (5000, "a", 5), (6000, "a", 6)),
+    ])
+    out, letters, pipeline = tmp_path / "out", tmp_path / "late.jsonl", tmp_path / "p.yaml"
+    pipeline.write_text(f"""
+steps:
+  - test_stream: {{path: {stream}}}
+  - filter: "v != 4"
+  - window: {{fixed: 10s}}
+  - {COUNT_SUM}
+    dead_letter: {letters}
+  - write: {{path: {out}, format: jsonl}}
+""")
+    done = run("run", pipeline, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert [(d["record"], d["row"]["v"]) for d in map(json.loads, letters.read_text().splitlines())] == [(4, 5), (5, 6)]
+
+
 def test_fixed_windows_with_offset_durations_in_milliseconds(run, tmp_path):
     stream = write_stream(tmp_path / "s.jsonl", [elements((1999, "a", 1), (2000, "a", 2), (6999, "a", 3))])
     done, rows, _ = run_pipeline(run, tmp_path, f"test_stream: {{path: {stream}}}", "{fixed: {size: 5000, offset: 2s}}",
