@@ -8,7 +8,7 @@ namespace recflow::pipeline::window {
 Result<Millis> ParseDuration(std::string_view text) {
   auto bad = [&] {
     return Status::InvalidArgument("'" + std::string(text) +
-                                   "' is not a duration (an integer with ms, s, m or h, or milliseconds)");
+                                   "' is not a duration (an integer with ms, s, m or h, or milliseconds, at most 2^60 ms)");
   };
   size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
@@ -30,7 +30,7 @@ Result<Millis> ParseDuration(std::string_view text) {
   for (size_t i = 0; i < digits; ++i) {
     if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, text[i] - '0', &value)) return bad();
   }
-  if (__builtin_mul_overflow(value, scale, &value)) return bad();
+  if (__builtin_mul_overflow(value, scale, &value) || value > kMaxDuration) return bad();
   return value;
 }
 

@@ -50,7 +50,9 @@ TEST(DurationTest, UnitsAndPlainMilliseconds) {
   EXPECT_EQ(*ParseDuration("5m"), 300'000);
   EXPECT_EQ(*ParseDuration("1h"), 3'600'000);
   EXPECT_EQ(*ParseDuration("250"), 250);
-  for (const char* bad : {"", "s", "-1s", "1.5s", "10 s", "10d", "99999999999999999999", "9223372036854775807h"}) {
+  EXPECT_EQ(*ParseDuration("1152921504606846976"), kMaxDuration);
+  for (const char* bad : {"", "s", "-1s", "1.5s", "10 s", "10d", "99999999999999999999", "9223372036854775807h",
+                          "1152921504606846977", "320255973502h"}) {
     EXPECT_FALSE(ParseDuration(bad).ok()) << bad;
   }
 }
