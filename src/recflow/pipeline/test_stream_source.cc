@@ -1,6 +1,7 @@
 // The test_stream source: the action lines read as JSON Lines, checked, and replayed as units and flow tokens.
 #include "recflow/pipeline/test_stream_source.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -91,6 +92,8 @@ Result<std::unique_ptr<Source>> Open(FileSystem& fs, const std::string& path) {
   jsonl::ReadOptions options = jsonl::ReadOptions::Defaults();
   options.inference_rows = std::numeric_limits<int32_t>::max();  // every action: the columns come from all elements
   options.infer_timestamps = false;
+  // The whole file is in memory already: blocks no larger than it (a small stream allocates little).
+  options.block_size = std::clamp<int64_t>(data->size(), 4096, options.block_size);
   ASSIGN_OR_RETURN(auto reader, jsonl::JsonlReader::FromBuffer(data, path, options));
   const Schema& file_schema = *reader->schema();
   auto error = [&](int64_t record, const std::string& message) {
