@@ -34,6 +34,7 @@ struct Trigger {
   bool has_early = false;
   bool has_late = false;
 
+  /// The triggers by Beam's names (see the Kind values).
   static Trigger Default() { return Trigger{}; }
   static Trigger Never() { return Trigger{Kind::kNever, 0, 0, {}}; }
   static Trigger AfterCount(int64_t n) { return Trigger{Kind::kAfterCount, n, 0, {}}; }
@@ -78,8 +79,11 @@ class TriggerMachine {
 
   /// A fresh state (nothing seen) for a new window.
   TriggerState NewState() const { return TriggerState(nodes_.size()); }
+  /// An element arrived in the window.
   void OnElement(TriggerState& state, const TriggerContext& ctx) const { OnElement(0, state, ctx); }
+  /// Whether the window's pane should fire now (after a bundle, or at a timer).
   bool ShouldFire(const TriggerState& state, const TriggerContext& ctx) const { return ShouldFire(0, state, ctx); }
+  /// The pane fired: the trigger moves on (a once-trigger finishes, a repeated one starts over).
   void OnFire(TriggerState& state, const TriggerContext& ctx) const { OnFire(0, state, ctx); }
   /// Folds `from` (a window merged away) into `into` (the merged window's state).
   void Merge(TriggerState& into, const TriggerState& from) const;

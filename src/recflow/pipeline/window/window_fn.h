@@ -11,8 +11,8 @@ namespace recflow::pipeline::window {
 
 /// An interval of event time [start, end); rows with start <= t < end belong to it.
 struct Window {
-  Millis start = 0;
-  Millis end = 0;
+  Millis start = 0;  ///< the first event time inside
+  Millis end = 0;    ///< the first event time after it
   /// The last event time inside the window (Beam's maxTimestamp): end - 1.
   Millis max_timestamp() const { return end - 1; }
   /// True when the two windows share a point (touching windows do not: Beam's intersects).

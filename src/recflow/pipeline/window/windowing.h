@@ -34,9 +34,10 @@ struct PaneInfo {
 
 /// Everything a windowed grouping needs to know besides its keys.
 struct WindowingStrategy {
-  WindowFn window_fn;
-  Trigger trigger;
+  WindowFn window_fn;  ///< how rows are assigned to windows (global by default)
+  Trigger trigger;     ///< when panes fire (Beam's default trigger by default)
   Accumulation accumulation = Accumulation::kDiscarding;
+  /// How long after its end (by the watermark) a window still takes late rows.
   Millis allowed_lateness = 0;
   TimestampCombiner timestamp_combiner = TimestampCombiner::kEndOfWindow;
   /// One line for plans: "fixed(10000ms), trigger default, discarding, lateness 0ms".
