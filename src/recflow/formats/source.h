@@ -34,12 +34,15 @@ struct DecodedUnit {
 };
 
 /// A mark that flows in input order between units and carries no rows: a watermark (no later
-/// record of the input has an earlier event time) or a timer firing. What streaming builds its
-/// windows on; a bounded file input sends none.
+/// record of the input has an earlier event time), a timer firing, or the processing-time clock
+/// moving on (a test stream's clock). What streaming builds its windows on; a bounded file input
+/// sends none.
 struct FlowToken {
-  enum class Kind { kWatermark, kTimer };
+  enum class Kind { kWatermark, kTimer, kProcessingTime };
   Kind kind = Kind::kWatermark;
-  int64_t time = 0;  ///< the watermark's event time, or the time the timer fires at
+  /// The watermark's event time, the time the timer fires at, or the processing time now (epoch
+  /// milliseconds for the first and the last).
+  int64_t time = 0;
 };
 
 /// One independently decodable piece of input (a CSV block of whole rows, a run of TFRecord

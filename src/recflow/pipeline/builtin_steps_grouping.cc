@@ -28,18 +28,18 @@ Result<std::optional<PCollection>> BuildFlatten(StepContext& ctx) {
 
 Result<std::optional<PCollection>> BuildGroupByKey(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto keys, ctx.args->StringList("keys"));
-  return ctx.pipeline->GroupByKey(ctx.name, ctx.input(), keys);
+  return ctx.pipeline->GroupByKey(ctx.name, ctx.input(), keys, ctx.options.on_error);
 }
 
 Result<std::optional<PCollection>> BuildCombinePerKey(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto keys, ctx.args->StringList("keys"));
   ASSIGN_OR_RETURN(auto aggregates, ParseAggregates(*ctx.args));
-  return ctx.pipeline->CombinePerKey(ctx.name, ctx.input(), keys, aggregates);
+  return ctx.pipeline->CombinePerKey(ctx.name, ctx.input(), keys, aggregates, ctx.options.on_error);
 }
 
 Result<std::optional<PCollection>> BuildCombineGlobally(StepContext& ctx) {
   ASSIGN_OR_RETURN(auto aggregates, ParseAggregates(*ctx.args));
-  return ctx.pipeline->CombineGlobally(ctx.name, ctx.input(), aggregates);
+  return ctx.pipeline->CombineGlobally(ctx.name, ctx.input(), aggregates, ctx.options.on_error);
 }
 
 }  // namespace

@@ -40,6 +40,10 @@ Status DeadLetters::Write(const std::string& path, const DeadLetter& letter, con
   }
   w.Key("error");
   w.String(letter.error.message());
+  for (const auto& [key, value] : letter.extra) {
+    w.Key(key);
+    w.Int(value);
+  }
   w.Key("row");
   line += letter.row_json;
   line += "}\n";

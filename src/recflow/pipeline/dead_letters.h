@@ -5,6 +5,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "recflow/core/filesystem.h"
 #include "recflow/core/io.h"
@@ -19,13 +21,15 @@ struct DeadLetter {
   int64_t unit_row = 0;  ///< the row within its unit (the record index is added in order)
   Status error;
   std::string row_json;  ///< the row as JSON: its values as an object, or its raw text as a string
+  /// Integer members written after "error" (a late row's event_time, watermark, window_start, window_end).
+  std::vector<std::pair<std::string, int64_t>> extra = {};
 };
 
 /// The open dead-letter files of a run, by path (and `recflow convert --bad-rows file:PATH`).
 /// One line per failed row, documented in docs/pipelines.md:
-/// {"step": S, "file": F, "record": R, "offset": O, "field": C, "error": E, "row": ...}
+/// {"step": S, "file": F, "record": R, "offset": O, "field": C, "error": E, ..., "row": ...}
 /// where "offset" (the byte offset in the input) and "field" appear only when the error knows
-/// them, and "row" is the row's values as an object, or for a record the reader could not parse
+/// them, the letter's `extra` members follow "error", and "row" is the row's values as an object, or for a record the reader could not parse
 /// its raw text as a string.
 class DeadLetters {
  public:

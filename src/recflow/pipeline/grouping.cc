@@ -1,5 +1,6 @@
 // Grouping: key encoding, per-batch groups, and the GroupByKey and combine states built on them.
 #include "recflow/pipeline/grouping.h"
+#include "recflow/pipeline/grouping_internal.h"
 
 #include <cmath>
 #include <algorithm>
@@ -43,55 +44,6 @@ void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
   key->append(reinterpret_cast<const char*>(data.buffers[1]->data() + (data.offset + i) * width),
               static_cast<size_t>(width));
 }
-
-// The key columns `columns` of `schema`.
-SchemaPtr KeySchema(const Schema& schema, const std::vector<int>& columns) {
-  std::vector<FieldPtr> fields;
-  for (int c : columns) fields.push_back(schema.field(c));
-  return Schema::Make(std::move(fields));
-}
-
-// Group index by key, and the global key rows (one key_rows batch per merged contribution).
-class KeyTable {
- public:
-  // The group of `key`; `created` says whether it is new.
-  int64_t Find(const std::string& key, bool* created) {
-    auto [it, inserted] = index_.try_emplace(key, static_cast<int64_t>(index_.size()));
-    *created = inserted;
-    return it->second;
-  }
-  // Records where new group's key values are: row `row` of `key_rows`.
-  void AddKeyRow(const std::shared_ptr<RecordBatch>& key_rows, int64_t row) {
-    if (batches_.empty() || batches_.back() != key_rows) {
-      batches_.push_back(key_rows);
-      base_ += last_rows_;
-      last_rows_ = key_rows->num_rows();
-    }
-    rows_.push_back(base_ + row);
-  }
-  int64_t size() const { return static_cast<int64_t>(rows_.size()); }
-  // The key columns of groups [begin, end).
-  Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(const SchemaPtr& key_schema, int64_t begin, int64_t end) {
-    std::vector<std::shared_ptr<ArrayData>> columns;
-    if (all_ == nullptr) {
-      ASSIGN_OR_RETURN(all_, ConcatenateBatches(key_schema, batches_));
-    }
-    for (int c = 0; c < key_schema->num_fields(); ++c) {
-      ASSIGN_OR_RETURN(auto taken, Take(*all_->column_data(c),
-                                        std::span<const int64_t>(rows_.data() + begin, static_cast<size_t>(end - begin))));
-      columns.push_back(std::move(taken));
-    }
-    return columns;
-  }
-
- private:
-  std::unordered_map<std::string, int64_t> index_;
-  std::vector<std::shared_ptr<RecordBatch>> batches_;
-  std::shared_ptr<RecordBatch> all_;             // the key rows of all batches_ (made by KeyColumns)
-  std::vector<int64_t> rows_;                     // each group's key row in the concatenation
-  int64_t base_ = 0;
-  int64_t last_rows_ = 0;
-};
 
 // GroupByKey: keeps every contributing batch and each group's rows; NextOutput gathers lists.
 class GroupByKeyState final : public GroupedState {
@@ -297,20 +249,25 @@ Result<BatchGroups> GroupRows(const RecordBatch& batch, const std::vector<int>& 
   return groups;
 }
 
-Result<std::unique_ptr<GroupedState>> GroupedState::Make(const Node& node, const SchemaPtr& input) {
-  std::vector<int> keys;
-  for (const std::string& key : node.keys) keys.push_back(input->GetFieldIndex(key));
+GroupingColumns ColumnsOf(const Node& node, const Schema& input) {
+  GroupingColumns c;
+  for (const std::string& key : node.keys) c.keys.push_back(input.GetFieldIndex(key));
   if (node.kind == NodeKind::kGroupByKey) {
-    std::vector<int> values;
-    for (int c = 0; c < input->num_fields(); ++c) {
-      if (std::find(keys.begin(), keys.end(), c) == keys.end()) values.push_back(c);
+    for (int i = 0; i < input.num_fields(); ++i) {
+      if (std::find(c.keys.begin(), c.keys.end(), i) == c.keys.end()) c.values.push_back(i);
     }
-    return std::unique_ptr<GroupedState>(std::make_unique<GroupByKeyState>(keys, values, input, node.schema));
   }
-  std::vector<int> columns;
-  for (const Aggregate& a : node.aggregates) columns.push_back(a.column.empty() ? -1 : input->GetFieldIndex(a.column));
+  for (const Aggregate& a : node.aggregates) c.aggregated.push_back(a.column.empty() ? -1 : input.GetFieldIndex(a.column));
+  return c;
+}
+
+Result<std::unique_ptr<GroupedState>> GroupedState::Make(const Node& node, const SchemaPtr& input) {
+  GroupingColumns c = ColumnsOf(node, *input);
+  if (node.kind == NodeKind::kGroupByKey) {
+    return std::unique_ptr<GroupedState>(std::make_unique<GroupByKeyState>(c.keys, c.values, input, node.schema));
+  }
   return std::unique_ptr<GroupedState>(
-      std::make_unique<CombineState>(keys, columns, node.aggregates, input, node.schema));
+      std::make_unique<CombineState>(c.keys, c.aggregated, node.aggregates, input, node.schema));
 }
 
 }  // namespace recflow::pipeline

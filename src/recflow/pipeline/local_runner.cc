@@ -56,6 +56,7 @@ using Batches = std::vector<std::shared_ptr<RecordBatch>>;
 struct StageRun {
   std::vector<StageSink> sinks;
   std::map<int, std::unique_ptr<GroupedState>> grouped;
+  std::map<int, WindowedGrouping*> windowed;  // the grouped nodes that group per window (in `grouped`)
   std::map<int, std::unique_ptr<CollectSink>> kept;
   std::map<int, size_t> consumer_sinks;  // per write and grouped node: its index in `sinks`
   std::map<int, size_t> kept_sinks;      // per materialized node: its index in `sinks`
@@ -169,6 +170,16 @@ class Run {
         }
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
+      } else if (node.windowing != nullptr) {
+        if (stage.roots.size() > 1) {
+          return StepStatus(id, Status::InvalidArgument(
+                                    "a windowed grouping reads one input per stage (the watermark of several inputs "
+                                    "is their minimum, which is not built yet): window after a flatten of grouped steps"));
+        }
+        ASSIGN_OR_RETURN(auto windowed, WindowedGrouping::Make(node, input, &letters_, &metrics_->step(id)));
+        run.windowed[id] = windowed.get();
+        run.grouped[id] = std::move(windowed);
+        run.sinks.push_back({run.grouped[id].get(), node.name});
       } else {
         ASSIGN_OR_RETURN(run.grouped[id], GroupedState::Make(node, input));
         run.sinks.push_back({run.grouped[id].get(), node.name});
@@ -295,6 +306,7 @@ class Run {
     resources.consumer_sinks = run.consumer_sinks;
     resources.kept_sinks = run.kept_sinks;
     resources.output_sinks = run.output_sinks;
+    resources.windowed = run.windowed;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
     resources.file_system = context_.file_system.get();

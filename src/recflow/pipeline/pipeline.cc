@@ -155,6 +155,7 @@ PCollection Pipeline::ParDo(std::string name, const PCollection& input, std::sha
   }
   node.schema = *schema;
   node.fn = std::move(fn);
+  node.windowing = RowWindowing(input.node());
   return Add(std::move(node));
 }
 
@@ -188,13 +189,19 @@ PCollection Pipeline::Flatten(std::string name, const std::vector<PCollection>& 
                                         input.schema()->ToString()));
       return PCollection(this, -1);
     }
+    if (RowWindowing(input.node()) != RowWindowing(inputs[0].node())) {
+      Fail(node.name, Status::InvalidArgument("inputs are in different windows (window them after the flatten)"));
+      return PCollection(this, -1);
+    }
     node.inputs.push_back(input.node());
   }
   node.schema = inputs[0].schema();
+  node.windowing = RowWindowing(inputs[0].node());
   return Add(std::move(node));
 }
 
-PCollection Pipeline::GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys) {
+PCollection Pipeline::GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys,
+                                 ErrorPolicy on_error) {
   if (!CheckInput(name, input)) return PCollection(this, -1);
   auto key_fields = KeyFields(*input.schema(), keys);
   if (!key_fields.ok()) {
@@ -210,6 +217,8 @@ PCollection Pipeline::GroupByKey(std::string name, const PCollection& input, std
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kGroupByKey;
+  node.on_error = std::move(on_error);
+  if (!WindowGrouping(node, input, &fields, nullptr)) return PCollection(this, -1);
   node.inputs = {input.node()};
   node.keys = std::move(keys);
   node.schema = Schema::Make(std::move(fields));
@@ -230,7 +239,7 @@ int Pipeline::EarliestWithColumns(int id, const std::vector<std::string>& column
 }
 
 PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
-                                    std::vector<Aggregate> aggregates) {
+                                    std::vector<Aggregate> aggregates, ErrorPolicy on_error) {
   if (!CheckInput(name, input)) return PCollection(this, -1);
   auto key_fields = KeyFields(*input.schema(), keys);
   auto aggregate_fields = key_fields.ok() ? AggregateFields(*input.schema(), aggregates) : key_fields.status();
@@ -243,8 +252,10 @@ PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, 
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kCombinePerKey;
+  node.on_error = std::move(on_error);
   std::vector<std::string> read = keys;
   for (const Aggregate& a : aggregates) read.push_back(a.column);
+  if (!WindowGrouping(node, input, &fields, &read)) return PCollection(this, -1);
   node.inputs = {EarliestWithColumns(input.node(), read)};
   node.keys = std::move(keys);
   node.aggregates = std::move(aggregates);
@@ -252,7 +263,8 @@ PCollection Pipeline::CombinePerKey(std::string name, const PCollection& input, 
   return Add(std::move(node));
 }
 
-PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates) {
+PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates,
+                                      ErrorPolicy on_error) {
   if (!CheckInput(name, input)) return PCollection(this, -1);
   auto fields = AggregateFields(*input.schema(), aggregates);
   if (!fields.ok()) {
@@ -262,8 +274,10 @@ PCollection Pipeline::CombineGlobally(std::string name, const PCollection& input
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kCombineGlobally;
+  node.on_error = std::move(on_error);
   std::vector<std::string> read;
   for (const Aggregate& a : aggregates) read.push_back(a.column);
+  if (!WindowGrouping(node, input, &*fields, &read)) return PCollection(this, -1);
   node.inputs = {EarliestWithColumns(input.node(), read)};
   node.aggregates = std::move(aggregates);
   node.schema = Schema::Make(std::move(*fields));

@@ -13,6 +13,7 @@
 #include "recflow/pipeline/do_fn.h"
 #include "recflow/pipeline/read_input.h"
 #include "recflow/pipeline/row_do_fn.h"
+#include "recflow/pipeline/window/windowing.h"
 
 namespace recflow::pipeline {
 
@@ -52,6 +53,18 @@ struct Aggregate {
   std::string output;
 };
 
+/// The windows of a PCollection's rows: set by a `window` step (Pipeline::Window), kept by
+/// element-wise steps and flattens. A GroupByKey or combine of such rows groups per key and
+/// window and outputs the panes its trigger fires (docs/streaming.md); its own output is in no
+/// window again.
+struct Windowing {
+  window::WindowingStrategy strategy;
+  /// The column holding each row's event time: integer epoch milliseconds (microseconds when
+  /// `event_time_micros`), a timestamp of any unit, or ISO-8601 text.
+  std::string event_time;
+  bool event_time_micros = false;
+};
+
 /// One transform and its inputs.
 struct Node {
   int id = 0;
@@ -65,6 +78,9 @@ struct Node {
   std::shared_ptr<const DoFn> fn;                         ///< kParDo
   std::vector<std::string> keys;                          ///< kGroupByKey, kCombinePerKey
   std::vector<Aggregate> aggregates;                      ///< kCombine*
+  /// kParDo, kFlatten: the windows its rows are in; kGroupByKey, kCombine*: the windows it
+  /// groups in (null: none, a batch grouping).
+  std::shared_ptr<const Windowing> windowing;
   dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
   std::string description;                                ///< one line for plans ("csv labels.csv")
   /// Non-empty for a node of a pipeline built to be planned before its input exists (see
@@ -148,16 +164,27 @@ class Pipeline {
                      StepOptions options = {});
   /// The rows of every input, in input order; the schemas must be equal.
   PCollection Flatten(std::string name, const std::vector<PCollection>& inputs);
+  /// Puts the rows of `input` into the windows `windowing` describes (the rows pass unchanged):
+  /// a later GroupByKey or combine groups per key and window. The event-time column must exist
+  /// and be an integer, a timestamp or text.
+  PCollection Window(std::string name, const PCollection& input, Windowing windowing);
   /// One row per distinct value of the `keys` columns: the keys, then every other column as a
-  /// list of its values in input order. Keys appear in order of first appearance.
-  PCollection GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys);
+  /// list of its values in input order. Keys appear in order of first appearance. For windowed
+  /// rows (Window), one row per fired pane of each key and window, with the window and pane
+  /// columns (WindowColumnFields) after the lists; `on_error` says where rows too late for
+  /// their window go (dead letters, counted as skipped, or failing the run).
+  PCollection GroupByKey(std::string name, const PCollection& input, std::vector<std::string> keys,
+                         ErrorPolicy on_error = {});
   /// One row per distinct key: the keys, then one column per aggregate. The combine reads the
   /// earliest PCollection upstream of `input` that has the same rows and the same key and
   /// aggregated columns (see DoFn::WrittenColumns), so it may run in an earlier pass.
+  /// Windowed rows: one row per fired pane, as GroupByKey.
   PCollection CombinePerKey(std::string name, const PCollection& input, std::vector<std::string> keys,
-                            std::vector<Aggregate> aggregates);
-  /// One row: one column per aggregate over all rows (read as CombinePerKey reads).
-  PCollection CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates);
+                            std::vector<Aggregate> aggregates, ErrorPolicy on_error = {});
+  /// One row: one column per aggregate over all rows (read as CombinePerKey reads). Windowed
+  /// rows: one row per fired pane, as CombinePerKey with no keys.
+  PCollection CombineGlobally(std::string name, const PCollection& input, std::vector<Aggregate> aggregates,
+                              ErrorPolicy on_error = {});
   /// Writes `input` as the dataset `options` describes (its format factory, sharding,
   /// partitioning and save mode), committed when the run succeeds.
   void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
@@ -220,6 +247,13 @@ class Pipeline {
   // that keep every row and do not write those columns, unless their on_error policy may drop
   // rows.
   int EarliestWithColumns(int id, const std::vector<std::string>& columns) const;
+  // The windows of node `id`'s rows (a grouping's output is in none).
+  std::shared_ptr<const Windowing> RowWindowing(int id) const;
+  // For a grouping `node` of `input`: its windowing, the window and pane fields appended to
+  // `fields`, and the event-time column added to `read` (the columns a combine reads); false
+  // after recording an error.
+  bool WindowGrouping(Node& node, const PCollection& input, std::vector<FieldPtr>* fields,
+                      std::vector<std::string>* read);
   // Records `st` (naming step `step`) as the building error unless one came first.
   void Fail(const std::string& step, const Status& st);
 

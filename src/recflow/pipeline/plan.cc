@@ -127,6 +127,10 @@ std::string PlanToText(const Pipeline& pipeline, const Plan& plan) {
           for (const auto& [name, side] : node.side_inputs) text += " side " + name + "=" + pipeline.node(side).name;
           text += "\n";
         }
+        if (node.windowing != nullptr && node.kind != NodeKind::kParDo && node.kind != NodeKind::kFlatten) {
+          text += "      per window: " + node.windowing->strategy.ToString() + ", event time " + node.windowing->event_time +
+                  "\n";
+        }
         if (!node.deferred.empty()) {
           text += "      rows: not known yet (" + node.deferred + "); columns and types are checked when it exists\n";
         } else if (node.kind != NodeKind::kWrite) {

@@ -14,9 +14,10 @@ namespace recflow::pipeline {
 
 namespace {
 
-// One unit's dead letters, written in input order.
+// One unit's dead letters, written in input order, and the unit rows of the batches fed to windowed groupings.
 struct PipelineUnitState final : UnitState {
   std::vector<std::pair<std::string, DeadLetter>> letters;  // path, letter
+  std::vector<std::pair<int, std::vector<int64_t>>> windowed_rows;  // node, ElementBatch::unit_rows of its batch
 };
 
 // `st` of step `node`, named in the message (unless the pipeline names no steps in errors). A
@@ -172,7 +173,13 @@ Result<std::unique_ptr<UnitState>> PipelineStageProgram::Process(const UnitInfo&
     BusyTimer timer(&m.busy_ns);
     m.rows_in.fetch_add(batch.num_rows(), std::memory_order_relaxed);
     m.batches.fetch_add(1, std::memory_order_relaxed);
-    if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) return StepError(*r_.pipeline, node, st);
+    if (Status st = feed.Feed(r_.consumer_sinks.at(id), batch.data); !st.ok()) {
+      // A row the sink names (a bad event time) is named by its row in the unit.
+      const int64_t row = st.context().record;
+      if (row >= 0 && row < batch.num_rows()) st = st.RebaseRecord(batch.UnitRow(row) - row);
+      return StepError(*r_.pipeline, node, st);
+    }
+    if (r_.windowed.count(id) != 0) state->windowed_rows.emplace_back(id, batch.unit_rows);
   }
   // Nodes whose own rows a sink takes: kept side inputs and the caller's outputs.
   for (const auto& [ids, sinks] : {std::pair{&stage.materialized, &r_.kept_sinks}, std::pair{&stage.outputs, &r_.output_sinks}}) {
@@ -192,6 +199,9 @@ Status PipelineStageProgram::Assign(const UnitInfo& unit, UnitState* state) {
     RETURN_NOT_OK(r_.dead_letters->Write(path, letter, unit.file, unit.first_record + letter.unit_row));
   }
   s->letters.clear();
+  for (auto& [id, rows] : s->windowed_rows) {
+    r_.windowed.at(id)->SetOrigin(RowOrigin{unit.file, unit.first_record, std::move(rows)});
+  }
   return Status::OK();
 }
 

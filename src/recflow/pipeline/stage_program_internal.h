@@ -10,6 +10,7 @@
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/stage_executor.h"
+#include "recflow/pipeline/windowed_grouping.h"
 
 namespace recflow::pipeline {
 
@@ -22,6 +23,7 @@ struct StageResources {
   std::map<int, size_t> consumer_sinks;  ///< per write and barrier node of the stage: its sink's index
   std::map<int, size_t> kept_sinks;      ///< per materialized node of the stage: the index of the sink keeping it
   std::map<int, size_t> output_sinks;    ///< per output node of the stage: the index of the caller's sink
+  std::map<int, WindowedGrouping*> windowed;  ///< per windowed grouping of the stage: its sink (told each unit's RowOrigin)
   DeadLetters* dead_letters = nullptr;
   RunMetrics* metrics = nullptr;
   FileSystem* file_system = nullptr;  ///< the run's (ExecContext::file_system), for ProcessContext

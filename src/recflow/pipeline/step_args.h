@@ -66,10 +66,13 @@ class StepArgs {
   /// InvalidArgument for every key not asked for, listing the keys that were.
   Status CheckAllUsed() const;
 
- private:
-  // The node of `key` (nullptr when missing); records the key as allowed.
+  /// The node of `key` (nullptr when missing), recorded as allowed: for arguments that nest
+  /// (the window step's trigger), read through yaml_value_internal.h.
   const YamlValue* Find(std::string_view key);
+  /// The text of scalar `value` (found under `key`, which errors name), params substituted.
   Result<std::string> Scalar(std::string_view key, const YamlValue& value) const;
+
+ private:
 
   std::string step_;
   std::shared_ptr<const YamlValue> node_;

@@ -47,6 +47,7 @@ StepRegistry BuiltinSteps() {
   StepRegistry registry;
   AddIoSteps(&registry);
   AddGroupingSteps(&registry);
+  AddStreamingSteps(&registry);
   AddColumnSteps(&registry);
   AddImageSteps(&registry);
   AddFileSteps(&registry);

@@ -28,6 +28,10 @@ struct StepContext {
   Result<std::string> Path(const std::string& path) const;
   /// Path(value) of argument `key`, an error located at that argument when it fails.
   Result<std::string> ArgPath(std::string_view key, const std::string& value) const;
+  /// The step's `event_time:` column (a window step; empty when not given) and whether its
+  /// integers are microseconds (`event_time: {column: C, unit: us}`).
+  std::string event_time;
+  bool event_time_micros = false;
   /// The only main input (the builder's step takes exactly one).
   const PCollection& input() const { return inputs.front(); }
 };
@@ -48,6 +52,8 @@ struct StepType {
   NodeKind kind = NodeKind::kParDo;
   /// True for a step fitted over its input in a first pass (a CombineGlobally read as a side input).
   bool fitted = false;
+  /// True for a step that takes the step-level `event_time:` key (window).
+  bool takes_event_time = false;
 };
 
 /// Step kinds by name.

@@ -11,7 +11,7 @@ namespace recflow::pipeline {
 
 namespace {
 
-const std::set<std::string> kStepKeys = {"name", "input", "side_inputs", "on_error", "dead_letter"};
+const std::set<std::string> kStepKeys = {"name", "input", "side_inputs", "on_error", "dead_letter", "event_time"};
 
 Status At(const std::string& file, const YAML::Node& node, const std::string& message) {
   return Status::InvalidArgument(LocationOf(file, node).ToString() + ": " + message);
@@ -189,6 +189,17 @@ class Builder {
     }
     if (ctx.options.on_error.mode == ErrorPolicy::Mode::kDeadLetter && ctx.options.on_error.dead_letter.empty()) {
       return At(file_, step, "on_error: dead_letter needs dead_letter: PATH");
+    }
+    if (const YAML::Node event_time = step["event_time"]) {
+      if (!type->takes_event_time) return At(file_, event_time, "event_time belongs to a window step, not '" + op + "'");
+      const YAML::Node column = event_time.IsMap() ? event_time["column"] : event_time;
+      if (!column) return At(file_, event_time, "event_time: {column: NAME, unit: ms|us} needs its column");
+      ASSIGN_OR_RETURN(ctx.event_time, Text(column));
+      if (event_time.IsMap() && event_time["unit"]) {
+        ASSIGN_OR_RETURN(std::string unit, Text(event_time["unit"]));
+        if (unit != "ms" && unit != "us") return At(file_, event_time["unit"], "unit must be ms or us, not '" + unit + "'");
+        ctx.event_time_micros = unit == "us";
+      }
     }
     StepArgs args(ctx.name, std::make_shared<YamlValue>(YamlValue{op_node}), LocationOf(file_, op_node), type->shorthand,
                   &out_->params);

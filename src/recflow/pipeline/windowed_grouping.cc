@@ -1,0 +1,364 @@
+// WindowedGrouping: rows to key and window, panes out as the trigger fires; GroupByKey lists or combine accumulators per pane.
+#include "recflow/pipeline/windowed_grouping.h"
+
+#include <algorithm>
+
+#include "recflow/columnar/builder.h"
+#include "recflow/columnar/concatenate.h"
+#include "recflow/columnar/take.h"
+#include "recflow/formats/jsonl/json_writer.h"
+#include "recflow/formats/jsonl/row_json.h"
+#include "recflow/pipeline/grouping_internal.h"
+#include "recflow/pipeline/window/windowed_state.h"
+#include "recflow/pipeline/window_columns.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+using window::Millis;
+
+// What both windowed groupings share: keys, event times, the window state, late rows, panes.
+class WindowedBase : public WindowedGrouping {
+ public:
+  WindowedBase(const Node& node, SchemaPtr input, std::vector<int> keys, DeadLetters* letters, StepMetrics* metrics)
+      : node_(node), input_(std::move(input)), keys_(std::move(keys)),
+        event_time_(input_->GetFieldIndex(node.windowing->event_time)), state_(node.windowing->strategy),
+        letters_(letters), metrics_(metrics) {}
+
+  struct Part final : SinkPartial {
+    std::shared_ptr<RecordBatch> batch;
+    BatchGroups groups;
+    std::vector<Millis> times;
+  };
+
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
+    auto part = std::make_unique<Part>();
+    part->batch = batch;
+    ASSIGN_OR_RETURN(part->groups, GroupRows(*batch, keys_));
+    RETURN_NOT_OK(EventTimes(*batch->column_data(event_time_), *input_->field(event_time_),
+                             node_.windowing->event_time_micros, &part->times));
+    return std::unique_ptr<SinkPartial>(std::move(part));
+  }
+
+  Status Merge(SinkPartial* partial) override {
+    auto* part = static_cast<Part*>(partial);
+    BeginBatch(part->batch);
+    ops_.clear();
+    dropped_.clear();
+    for (size_t g = 0; g < part->groups.keys.size(); ++g) {
+      bool created = false;
+      const int64_t key = table_.Find(part->groups.keys[g], &created);
+      if (created) table_.AddKeyRow(part->groups.key_rows, static_cast<int64_t>(g));
+      for (int64_t row : part->groups.rows[g]) state_.Add(key, row, part->times[static_cast<size_t>(row)], &ops_, &dropped_);
+    }
+    RETURN_NOT_OK(Apply(ops_, *part->batch));
+    RETURN_NOT_OK(ReportLate(*part->batch));
+    std::vector<window::Pane> panes;
+    state_.EndBundle(&panes);
+    return Output(panes);
+  }
+
+  Status OnToken(const FlowToken& token) override {
+    std::vector<window::Pane> panes;
+    if (token.kind == FlowToken::Kind::kWatermark) state_.AdvanceWatermark(token.time, &panes);
+    if (token.kind == FlowToken::Kind::kProcessingTime) state_.AdvanceProcessingTime(token.time, &panes);
+    return Output(panes);
+  }
+
+  Result<std::unique_ptr<SinkPartial>> Drain() override {
+    std::vector<window::Pane> panes;
+    state_.AdvanceWatermark(window::kEndOfTime, &panes);  // the input ended: every window fires
+    RETURN_NOT_OK(Output(panes));
+    return std::unique_ptr<SinkPartial>();
+  }
+
+ protected:
+  // Called before a batch's ops: the batch their elements (rows) index.
+  virtual void BeginBatch(const std::shared_ptr<RecordBatch>& batch) = 0;
+  // Applies the content ops of one batch, in order.
+  virtual Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch& batch) = 0;
+  // Appends pane `pane`'s output row (when pane.output) and clears its slot unless pane.keep.
+  virtual Status Emit(const window::Pane& pane) = 0;
+
+  // The key columns of the output rows `groups`.
+  Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(std::span<const int64_t> groups) {
+    return table_.KeyColumnsOf(KeySchema(*input_, keys_), groups);
+  }
+
+  const Node& node_;
+  SchemaPtr input_;
+  std::vector<int> keys_;
+  std::vector<int64_t> out_groups_;  // each output row's key group
+  std::vector<PaneRow> out_panes_;   // each output row's window and pane
+
+ private:
+  Status Output(const std::vector<window::Pane>& panes) {
+    for (const window::Pane& pane : panes) {
+      if (pane.output) {
+        out_groups_.push_back(pane.key);
+        out_panes_.push_back(PaneRow{pane.window, pane.info, pane.timestamp});
+      }
+      RETURN_NOT_OK(Emit(pane));
+    }
+    return Status::OK();
+  }
+
+  // Rows that joined none of some window: dead letters, skips or the run's error, in row order.
+  Status ReportLate(const RecordBatch& batch) {
+    if (dropped_.empty()) return Status::OK();
+    std::stable_sort(dropped_.begin(), dropped_.end(),
+                     [](const window::Dropped& a, const window::Dropped& b) { return a.element < b.element; });
+    const ErrorPolicy& policy = node_.on_error;
+    metrics_->failed_rows.fetch_add(static_cast<int64_t>(dropped_.size()), std::memory_order_relaxed);
+    std::optional<jsonl::RowJsonRenderer> renderer;
+    if (policy.mode == ErrorPolicy::Mode::kDeadLetter) renderer.emplace(*batch.schema(), false);
+    for (const window::Dropped& d : dropped_) {
+      const int64_t unit_row =
+          origin_.unit_rows.empty() ? d.element : origin_.unit_rows[static_cast<size_t>(d.element)];
+      const std::string why =
+          "event time " + std::to_string(d.event_time) + " is too late for window [" + std::to_string(d.window.start) +
+          ", " + std::to_string(d.window.end) + ") at watermark " + std::to_string(d.watermark) +
+          (d.window_closed ? " (its trigger has finished)"
+                           : " (allowed lateness " + std::to_string(node_.windowing->strategy.allowed_lateness) + " ms)");
+      if (policy.mode == ErrorPolicy::Mode::kFail) {
+        return Status::DataError(why + "; set on_error: dead_letter or skip to keep going")
+            .WithFile(origin_.file).WithRecord(origin_.first_record + unit_row);
+      }
+      if (policy.mode == ErrorPolicy::Mode::kSkip) {
+        metrics_->skipped_rows.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      metrics_->dead_letters.fetch_add(1, std::memory_order_relaxed);
+      DeadLetter letter{node_.name, unit_row, Status::DataError("late data: " + why), std::string(),
+                        {{"event_time", d.event_time}, {"watermark", d.watermark}, {"window_start", d.window.start},
+                         {"window_end", d.window.end}}};
+      jsonl::JsonWriter writer(&letter.row_json);
+      if (!renderer->Render(batch, d.element, &writer).ok()) letter.row_json = "null";
+      RETURN_NOT_OK(letters_->Write(policy.dead_letter, letter, origin_.file, origin_.first_record + unit_row));
+    }
+    return Status::OK();
+  }
+
+  int event_time_;
+  window::WindowedState state_;
+  KeyTable table_;
+  DeadLetters* letters_;
+  StepMetrics* metrics_;
+  std::vector<window::ContentOp> ops_;
+  std::vector<window::Dropped> dropped_;
+};
+
+// GroupByKey per window: each slot holds its rows (indices into the concatenation of every batch seen).
+class WindowedGroupByKey final : public WindowedBase {
+ public:
+  WindowedGroupByKey(const Node& node, SchemaPtr input, std::vector<int> keys, std::vector<int> values,
+                     DeadLetters* letters, StepMetrics* metrics)
+      : WindowedBase(node, std::move(input), std::move(keys), letters, metrics), values_(std::move(values)) {}
+
+  Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
+    const int64_t begin = next_;
+    const int64_t total = static_cast<int64_t>(out_panes_.size());
+    if (begin >= total) return nullptr;
+    if (all_ == nullptr) {
+      ASSIGN_OR_RETURN(all_, ConcatenateBatches(input_, batches_));
+      batches_.clear();
+    }
+    const int64_t end = std::min(total, begin + batch_rows);
+    next_ = end;
+    const auto groups = std::span<const int64_t>(out_groups_).subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin));
+    ASSIGN_OR_RETURN(auto columns, KeyColumns(groups));
+    const int64_t first = out_offsets_[static_cast<size_t>(begin)];
+    const int64_t last = out_offsets_[static_cast<size_t>(end)];
+    if (last - first > kMaxInt32Offset) return Status::InvalidArgument("the panes of a GroupByKey batch hold more than 2^31 values");
+    BufferBuilder offsets;
+    for (int64_t i = begin; i <= end; ++i) {
+      RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(out_offsets_[static_cast<size_t>(i)] - first)));
+    }
+    const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
+    const auto rows = std::span<const int64_t>(out_rows_).subspan(static_cast<size_t>(first), static_cast<size_t>(last - first));
+    const Schema& output = *node_.schema;
+    for (size_t v = 0; v < values_.size(); ++v) {
+      ASSIGN_OR_RETURN(auto values, Take(*all_->column_data(values_[v]), rows));
+      const FieldPtr& field = output.field(static_cast<int>(keys_.size() + v));
+      columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
+    }
+    ASSIGN_OR_RETURN(auto window_columns,
+                     WindowColumns(std::span<const PaneRow>(out_panes_).subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin))));
+    columns.insert(columns.end(), window_columns.begin(), window_columns.end());
+    return RecordBatch::Make(node_.schema, end - begin, std::move(columns));
+  }
+
+ private:
+  void BeginBatch(const std::shared_ptr<RecordBatch>& batch) override {
+    base_ = rows_seen_;
+    rows_seen_ += batch->num_rows();
+    batches_.push_back(batch);
+  }
+
+  Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch&) override {
+    for (const window::ContentOp& op : ops) {
+      const size_t need = static_cast<size_t>(std::max(op.slot, op.other)) + 1;
+      if (slots_.size() < need) slots_.resize(need);
+      std::vector<int64_t>& into = slots_[static_cast<size_t>(op.slot)];
+      if (op.kind == window::ContentOp::Kind::kAdd) {
+        into.push_back(base_ + op.other);
+      } else {
+        std::vector<int64_t>& from = slots_[static_cast<size_t>(op.other)];
+        into.insert(into.end(), from.begin(), from.end());
+        from.clear();
+      }
+    }
+    return Status::OK();
+  }
+
+  Status Emit(const window::Pane& pane) override {
+    std::vector<int64_t>& rows = slots_[static_cast<size_t>(pane.slot)];
+    if (pane.output) {
+      out_rows_.insert(out_rows_.end(), rows.begin(), rows.end());
+      out_offsets_.push_back(static_cast<int64_t>(out_rows_.size()));
+    }
+    if (!pane.keep) std::vector<int64_t>().swap(rows);
+    return Status::OK();
+  }
+
+  std::vector<int> values_;
+  std::vector<std::shared_ptr<RecordBatch>> batches_;
+  std::shared_ptr<RecordBatch> all_;
+  std::vector<std::vector<int64_t>> slots_;
+  std::vector<int64_t> out_rows_;               // the output rows' values, pane after pane
+  std::vector<int64_t> out_offsets_{0};          // where each output row's values start in out_rows_
+  int64_t rows_seen_ = 0;
+  int64_t base_ = 0;
+  int64_t next_ = 0;
+};
+
+// CombinePerKey / CombineGlobally per window: each slot holds one accumulator per aggregate.
+class WindowedCombine final : public WindowedBase {
+ public:
+  using Accumulators = std::vector<std::unique_ptr<Accumulator>>;
+
+  WindowedCombine(const Node& node, SchemaPtr input, std::vector<int> keys, std::vector<int> columns,
+                  DeadLetters* letters, StepMetrics* metrics)
+      : WindowedBase(node, std::move(input), std::move(keys), letters, metrics), columns_(std::move(columns)) {}
+
+  Status Init() {
+    for (size_t a = 0; a < node_.aggregates.size(); ++a) {
+      ASSIGN_OR_RETURN(auto builder, MakeBuilder(node_.schema->field(static_cast<int>(keys_.size() + a))->type()));
+      builders_.push_back(std::move(builder));
+    }
+    return Status::OK();
+  }
+
+  Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
+    if (all_ == nullptr) {
+      ASSIGN_OR_RETURN(auto columns, KeyColumns(out_groups_));
+      for (auto& builder : builders_) {
+        ASSIGN_OR_RETURN(auto column, builder->Finish());
+        columns.push_back(std::move(column));
+      }
+      ASSIGN_OR_RETURN(auto window_columns, WindowColumns(out_panes_));
+      columns.insert(columns.end(), window_columns.begin(), window_columns.end());
+      ASSIGN_OR_RETURN(all_, RecordBatch::Make(node_.schema, static_cast<int64_t>(out_panes_.size()), std::move(columns)));
+    }
+    if (next_ >= all_->num_rows()) return nullptr;
+    const int64_t length = std::min(batch_rows, all_->num_rows() - next_);
+    auto batch = all_->Slice(next_, length);
+    next_ += length;
+    return batch;
+  }
+
+ private:
+  void BeginBatch(const std::shared_ptr<RecordBatch>&) override {}
+
+  // Adds the rows waiting for slot `slot` to its accumulators.
+  Status Flush(int64_t slot, const RecordBatch& batch) {
+    std::vector<int64_t>& rows = pending_[static_cast<size_t>(slot)];
+    if (rows.empty()) return Status::OK();
+    Accumulators& accumulators = Slot(slot);
+    for (size_t a = 0; a < accumulators.size(); ++a) {
+      const int c = columns_[a];
+      Status st = accumulators[a]->Add(c >= 0 ? *batch.column_data(c) : *no_column_, rows);
+      if (!st.ok()) return st.WithField(node_.aggregates[a].output);
+    }
+    rows.clear();
+    return Status::OK();
+  }
+
+  Accumulators& Slot(int64_t slot) {
+    Accumulators& accumulators = slots_[static_cast<size_t>(slot)];
+    if (accumulators.empty()) accumulators = NewAccumulators();
+    return accumulators;
+  }
+
+  Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch& batch) override {
+    std::vector<int64_t> touched;
+    for (const window::ContentOp& op : ops) {
+      const size_t need = static_cast<size_t>(std::max(op.slot, op.other)) + 1;
+      if (slots_.size() < need) {
+        slots_.resize(need);
+        pending_.resize(need);
+      }
+      if (op.kind == window::ContentOp::Kind::kAdd) {
+        auto& rows = pending_[static_cast<size_t>(op.slot)];
+        if (rows.empty()) touched.push_back(op.slot);
+        rows.push_back(op.other);
+        continue;
+      }
+      // Sessions merged: what each side holds so far, then the accumulators folded together.
+      RETURN_NOT_OK(Flush(op.slot, batch));
+      RETURN_NOT_OK(Flush(op.other, batch));
+      Accumulators& into = Slot(op.slot);
+      Accumulators& from = Slot(op.other);
+      for (size_t a = 0; a < into.size(); ++a) {
+        Status st = into[a]->Merge(*from[a]);
+        if (!st.ok()) return st.WithField(node_.aggregates[a].output);
+      }
+      from.clear();
+    }
+    for (int64_t slot : touched) RETURN_NOT_OK(Flush(slot, batch));
+    return Status::OK();
+  }
+
+  Status Emit(const window::Pane& pane) override {
+    Accumulators& accumulators = Slot(pane.slot);
+    if (pane.output) {
+      for (size_t a = 0; a < accumulators.size(); ++a) RETURN_NOT_OK(accumulators[a]->Finish(builders_[a].get()));
+    }
+    if (!pane.keep) accumulators.clear();
+    return Status::OK();
+  }
+
+  Accumulators NewAccumulators() const {
+    Accumulators accumulators;
+    for (size_t a = 0; a < node_.aggregates.size(); ++a) {
+      const int c = columns_[a];
+      accumulators.push_back(node_.aggregates[a].combiner->NewAccumulator(c >= 0 ? *input_->field(c)->type() : *null()));
+    }
+    return accumulators;
+  }
+
+  std::vector<int> columns_;  // each aggregate's input column (-1: none)
+  std::shared_ptr<ArrayData> no_column_ = ArrayData::Make(null(), 0, {nullptr}, 0);  // count_all's input
+  std::vector<Accumulators> slots_;
+  std::vector<std::vector<int64_t>> pending_;  // per slot: rows of the current batch not yet added
+  std::vector<std::unique_ptr<ArrayBuilder>> builders_;  // per aggregate: the output rows' values
+  std::shared_ptr<RecordBatch> all_;
+  int64_t next_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<WindowedGrouping>> WindowedGrouping::Make(const Node& node, const SchemaPtr& input,
+                                                                 DeadLetters* letters, StepMetrics* metrics) {
+  GroupingColumns c = ColumnsOf(node, *input);
+  if (node.kind == NodeKind::kGroupByKey) {
+    return std::unique_ptr<WindowedGrouping>(
+        std::make_unique<WindowedGroupByKey>(node, input, c.keys, c.values, letters, metrics));
+  }
+  auto combine = std::make_unique<WindowedCombine>(node, input, c.keys, c.aggregated, letters, metrics);
+  RETURN_NOT_OK(combine->Init());
+  return std::unique_ptr<WindowedGrouping>(std::move(combine));
+}
+
+}  // namespace recflow::pipeline

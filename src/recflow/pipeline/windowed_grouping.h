@@ -1,0 +1,46 @@
+// WindowedGrouping: a GroupByKey or combine of windowed rows — per key and window, panes fired by the trigger
+// as merges, watermark and processing-time tokens arrive (window::WindowedState), as a Sink of its stage.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/pipeline/dead_letters.h"
+#include "recflow/pipeline/grouping.h"
+#include "recflow/pipeline/metrics.h"
+
+namespace recflow::pipeline {
+
+/// Where the rows of the batch a windowed grouping merges next came from: its input file, the
+/// records before its unit, and each row's row in the unit (empty: row i is unit row i). Set in
+/// input order by the stage program right before the grouping merges that unit's batch, so that
+/// a row too late for its window is reported at its file and record.
+struct RowOrigin {
+  std::string file;
+  int64_t first_record = 0;
+  std::vector<int64_t> unit_rows;
+};
+
+/// A grouping node with a Windowing (Node::windowing) over input rows of schema `input`. Merge
+/// assigns each row to its key's windows and fires the panes the trigger fires at the end of
+/// the batch (a bundle); OnToken advances the watermark or the processing-time clock and fires
+/// what is due; Drain moves the watermark to the end of time (every window fires: a bounded
+/// input's end, so batch runs give the same panes). Rows too late for a window (past the
+/// allowed lateness, or into a window whose trigger finished) follow the node's on_error:
+/// a dead-letter line with their event time, the watermark and the window; counted as
+/// skipped; or the run fails naming the row. NextOutput gives the fired panes, in firing order,
+/// as the node's rows.
+class WindowedGrouping : public GroupedState {
+ public:
+  /// `letters` (with the node's dead-letter file open) and `metrics` (the node's) outlive it.
+  static Result<std::unique_ptr<WindowedGrouping>> Make(const Node& node, const SchemaPtr& input, DeadLetters* letters,
+                                                        StepMetrics* metrics);
+  /// See RowOrigin.
+  void SetOrigin(RowOrigin origin) { origin_ = std::move(origin); }
+
+ protected:
+  RowOrigin origin_;
+};
+
+}  // namespace recflow::pipeline
