@@ -4,5 +4,6 @@ Arrow C streams; recflow.torch feeds PyTorch. See docs/python.md."""
 from recflow._recflow import Error
 from recflow._columns import ListColumn
 from recflow._dataset import Dataset, Connection, Split, read, connect
+from recflow._pipeline import Pipeline, RunMetrics, Step, run
 
-__all__ = ["Error", "ListColumn", "Dataset", "Connection", "Split", "read", "connect"]
+__all__ = ["Error", "ListColumn", "Dataset", "Connection", "Split", "read", "connect", "Pipeline", "RunMetrics", "Step", "run"]

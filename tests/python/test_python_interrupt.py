@@ -1,12 +1,8 @@
 """Ctrl-C during a read from Python: KeyboardInterrupt between batches, the engine's read stopped, the next read in
 the same process fine; and recflow.connect reading a `recflow serve` pass."""
-import os
-import signal
-import subprocess
-import sys
-
 import numpy as np
 
+from interrupt_util import interrupt_child
 from test_serve import serve  # noqa: F401  (the fixture that starts `recflow serve`)
 
 CHILD = r"""
@@ -27,16 +23,8 @@ print("after", sum(len(b["image_class"]) for b in recflow.read(mnist).batches())
 
 def test_ctrl_c_interrupts_a_read_cleanly(python_package_dir, testdata):
     mnist = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(mnist)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(python_package_dir)})
-    try:
-        assert child.stdout.readline() == "reading\n"
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    finally:
-        child.kill()
-    assert child.returncode == 0, err
+    returncode, out, err = interrupt_child(python_package_dir, CHILD, [mnist], "reading\n")
+    assert returncode == 0, err
     assert out == "interrupted\nafter 1000\n", (out, err)
 
 

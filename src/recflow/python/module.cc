@@ -10,6 +10,7 @@
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/numpy_columns.h"
 #include "recflow/python/py_errors.h"
+#include "recflow/python/run_bindings.h"
 
 namespace py = pybind11;
 
@@ -51,12 +52,7 @@ class PyStream {
     }
     const std::shared_ptr<RecordBatch> batch = ValueOrThrow(std::move(next));
     if (batch == nullptr) return py::none();
-    py::dict columns;
-    for (int i = 0; i < batch->num_columns(); ++i) {
-      const std::string& name = batch->schema()->field(i)->name();
-      columns[py::str(name)] = ToNumpy(batch->column_data(i), name, bytes_as_lists);
-    }
-    return py::make_tuple(batch->num_rows(), columns);
+    return py::make_tuple(batch->num_rows(), ToNumpy(*batch, bytes_as_lists));
   }
 
   /// Hands the stream to an Arrow PyCapsule consumer; this object is then closed.
@@ -202,4 +198,5 @@ PYBIND11_MODULE(_recflow, m) {
       py::arg("endpoint"), py::arg("columns"), py::arg("batch_size"), py::arg("batch_mode"));
 
   m.def("requested_columns", &RequestedColumnNames, "The field names of an 'arrow_schema' PyCapsule.");
+  RegisterRun(m);
 }
