@@ -96,6 +96,46 @@ def test_flat_map_emits_any_number_of_batches(recflow_py, testdata, pb, tmp_path
     assert lines[0].startswith('{"species":') and '"mass":' in lines[0]
 
 
+@pytest.mark.parametrize("name", ["taxi-train-00000-of-00012.tfrecord.gz", "mnist.tfrecord"])
+def test_an_identity_map_writes_the_same_bytes(recflow_py, testdata, tmp_path, name):
+    # Strings, nulls (masked arrays, a null-typed column) and lists go to Python and back unchanged.
+    source = testdata / "tfrecord" / "tfx" / name
+    for with_map in (False, True):
+        p = recflow_py.Pipeline()
+        step = p.read(source)
+        if with_map:
+            step = step.map(lambda batch: batch)
+        step.write(tmp_path / str(with_map), format="tfrecord", shards=1)
+        p.run()
+    assert tree(tmp_path / "True") == tree(tmp_path / "False")
+
+
+def test_map_results_of_the_column_dtype_are_not_copied(recflow_py, testdata, pb, tmp_path):
+    # The next map sees the arrays the first one made: NumPy views on Arrow buffers wrapping their memory.
+    source = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
+    made, seen = {}, []
+
+    def make(batch):
+        doubled = batch["image_class"] * 2                       # int64, as the column
+        dense = batch["image_floats"].to_dense() * np.float32(2)  # rows x 784 float32: list<float32>
+        made[doubled.ctypes.data] = made[dense.ctypes.data] = True
+        return {"image_class": doubled, "image_floats": dense}
+
+    def look(batch):
+        if len(batch["image_class"]):
+            seen.append(batch["image_class"].base.address in made and batch["image_floats"].values.base.address in made)
+        return batch
+
+    p = recflow_py.Pipeline()
+    p.read(source).map(make).map(look).write(tmp_path / "out", format="tfrecord", shards=1)
+    p.run(threads=2)
+    assert seen and all(seen)
+    [written] = (tmp_path / "out").glob("*.tfrecord")
+    want = [{"image_class": [2 * row["image_class"][0]], "image_floats": [2 * np.float32(v) for v in row["image_floats"]]}
+            for row in protobuf_rows(pb, source)]
+    assert same_rows(protobuf_rows(pb, written), want)
+
+
 def test_an_exception_in_fn_fails_the_run_from_it(recflow_py, testdata, tmp_path):
     source = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
 

@@ -244,16 +244,16 @@ Result<std::shared_ptr<ArrayData>> Lists(py::handle value, const Field& field, i
 
 /// A null-type column: every value None or masked.
 Result<std::shared_ptr<ArrayData>> Nulls(py::handle value, const Field& field, int64_t rows) {
-  const py::sequence items = Numpy().attr("asarray")(value, py::arg("dtype") = "O").attr("tolist")();
-  const py::object mask = MaskOf(value);
-  if (static_cast<int64_t>(py::len(items)) != rows) {
-    return ColumnError(field.name(), "expected " + std::to_string(rows) + " values, got " + std::to_string(py::len(items)));
+  const py::object objects = Numpy().attr("asarray")(value, py::arg("dtype") = "O");
+  if (static_cast<int64_t>(py::len(objects)) != rows) {
+    return ColumnError(field.name(), "expected " + std::to_string(rows) + " values, got " +
+                                         std::to_string(py::len(objects)));
   }
-  for (int64_t i = 0; i < rows; ++i) {
-    const bool masked = !mask.is_none() && mask[py::int_(i)].cast<bool>();
-    if (!masked && !items[static_cast<size_t>(i)].is_none()) {
-      return ColumnError(field.name(), "value " + std::to_string(i) + " is not None, but the column's type is null");
-    }
+  const py::object none = objects.attr("__eq__")(py::none());
+  const py::object mask = MaskOf(value);
+  const py::object null = mask.is_none() ? none : Numpy().attr("logical_or")(mask, none);
+  if (!Numpy().attr("all")(null).cast<bool>()) {
+    return ColumnError(field.name(), "holds a value that is not None, but the column's type is null");
   }
   return ArrayData::Make(field.type(), rows, {}, rows);
 }
