@@ -131,8 +131,8 @@ def test_map_results_of_the_column_dtype_are_not_copied(recflow_py, testdata, pb
     p.run(threads=2)
     assert seen and all(seen)
     [written] = (tmp_path / "out").glob("*.tfrecord")
-    want = [{"image_class": [2 * row["image_class"][0]], "image_floats": [2 * np.float32(v) for v in row["image_floats"]]}
-            for row in protobuf_rows(pb, source)]
+    want = [{"image_class": [2 * row["image_class"][0]],
+             "image_floats": [2 * np.float32(v) for v in row["image_floats"]]} for row in protobuf_rows(pb, source)]
     assert same_rows(protobuf_rows(pb, written), want)
 
 
@@ -161,7 +161,8 @@ def test_a_map_result_of_the_wrong_shape_names_the_column(recflow_py, testdata, 
     p = recflow_py.Pipeline()
     p.read(source).map(lambda b: {"species": b["species"][:10] if len(b["species"]) else b["species"]}) \
         .write(tmp_path / "out", format="jsonl")
-    with pytest.raises(recflow_py.Error, match=r"step 'map': .* column 'species': expected \d+ values, got an array of shape \(10\)"):
+    wrong_shape = r"step 'map': .* column 'species': expected \d+ values, got an array of shape \(10\)"
+    with pytest.raises(recflow_py.Error, match=wrong_shape):
         p.run()
 
 

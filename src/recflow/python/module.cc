@@ -197,8 +197,9 @@ PYBIND11_MODULE(_recflow, m) {
                                   const StopSource& stop) { return self->ReadSplits(*splits, threads, out, stop); },
                               std::move(options));
             }
-            return StreamOf([&](ArrowArrayStream* out, const StopSource& stop) { return self->Read(threads, out, stop); },
-                            std::move(options));
+            return StreamOf(
+                [&](ArrowArrayStream* out, const StopSource& stop) { return self->Read(threads, out, stop); },
+                std::move(options));
           },
           py::arg("splits"), py::arg("threads"), py::arg("columns"), py::arg("batch_size"), py::arg("batch_mode"));
 

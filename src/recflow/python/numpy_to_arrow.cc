@@ -78,7 +78,8 @@ Status CheckNullable(const Field& field, int64_t null_count) {
 
 /// A 1-D contiguous array of `dtype` holding `value`'s data (a view when it already is one), `rows` long.
 Result<py::array> Contiguous(py::handle value, const py::object& dtype, const std::string& name, int64_t rows) {
-  py::object data = IsMasked(value) ? Numpy().attr("ma").attr("getdata")(value) : py::reinterpret_borrow<py::object>(value);
+  py::object data =
+      IsMasked(value) ? Numpy().attr("ma").attr("getdata")(value) : py::reinterpret_borrow<py::object>(value);
   py::array array = Numpy().attr("ascontiguousarray")(data, py::arg("dtype") = dtype);
   if (array.ndim() != 1 || array.shape(0) != rows) {
     std::string shape;

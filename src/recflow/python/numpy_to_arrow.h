@@ -30,10 +30,10 @@ std::shared_ptr<const void> KeepAlive(pybind11::object object);
 Result<FieldPtr> InferField(const std::string& name, pybind11::handle value, const Schema& input);
 
 /// `value` as a column of `field`'s type, `rows` long (TypeError naming the column when its
-/// length differs): null (every value None or masked), bool, integers, float16/32/64 (a contiguous array of the type's own dtype is
-/// viewed, not copied: the buffer keeps it alive), utf8/binary (large too) from any sequence of
-/// str / bytes / None, list and large_list from a ListColumn, a 2-D array or a sequence of
-/// arrays. A masked array's mask, and None in a sequence, are nulls; nulls in a non-nullable
+/// length differs): null (every value None or masked), bool, integers, float16/32/64 (a contiguous
+/// array of the type's own dtype is viewed, not copied: the buffer keeps it alive), utf8/binary
+/// (large too) from any sequence of str / bytes / None, list and large_list from a ListColumn, a
+/// 2-D array or a sequence of arrays. A masked array's mask, and None in a sequence, are nulls; nulls in a non-nullable
 /// field are a TypeError. Python errors met converting raise (py::error_already_set).
 Result<std::shared_ptr<ArrayData>> FromNumpy(pybind11::handle value, const Field& field, int64_t rows);
 
