@@ -161,9 +161,30 @@ def test_a_map_result_of_the_wrong_shape_names_the_column(recflow_py, testdata, 
     p = recflow_py.Pipeline()
     p.read(source).map(lambda b: {"species": b["species"][:10] if len(b["species"]) else b["species"]}) \
         .write(tmp_path / "out", format="jsonl")
-    wrong_shape = r"step 'map': .* column 'species': expected \d+ values, got an array of shape \(10\)"
+    wrong_shape = r"step 'map': map function .*: column 'species': expected \d+ values, got an array of shape \(10\)"
     with pytest.raises(recflow_py.Error, match=wrong_shape):
         p.run()
+
+
+def first_row_only(batch):
+    return {"first": np.full(len(batch["species"]), batch["species"][0])}  # IndexError on an empty batch
+
+
+@pytest.mark.parametrize("add, message", [
+    (lambda step: step.filter(lambda b: b["species"]), r"filter function .*: it returned an array of dtype int64 and 1 "
+                                                        r"dimension\(s\), not a boolean mask of \d+ rows"),
+    (lambda step: step.map(first_row_only), r"map function first_row_only raised IndexError: .* when called on an "
+                                            r"empty batch to learn its output columns; name them with schema="),
+    (lambda step: step.map(lambda b: [1, 2]), r"map function .*: it returned a list, not a dict of columns"),
+    (lambda step: step.map(lambda b: {"x": b["species"]}, schema={"x": "utf8"}),
+     r"map function .*: column 'x': value 0 is of type int, not str"),
+])
+def test_what_a_function_returns_is_checked(recflow_py, testdata, tmp_path, add, message):
+    p = recflow_py.Pipeline()
+    add(p.read(testdata / "tfrecord" / "tfx" / "penguin-train.tfrecord.gz")).write(tmp_path / "out", format="jsonl")
+    with pytest.raises(recflow_py.Error, match=message):
+        p.run()
+    assert not list(tmp_path.iterdir())
 
 
 def test_builder_steps_come_from_the_registry(recflow_py, testdata, tmp_path):

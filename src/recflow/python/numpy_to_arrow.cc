@@ -160,7 +160,7 @@ Result<std::shared_ptr<ArrayData>> Strings(py::handle value, const Field& field,
       bytes = {PyBytes_AS_STRING(item.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(item.ptr()))};
       if (text && !IsValidUtf8(bytes)) return ColumnError(name, "value " + std::to_string(i) + " is not UTF-8");
     } else {
-      return ColumnError(name, "value " + std::to_string(i) + " is a " +
+      return ColumnError(name, "value " + std::to_string(i) + " is of type " +
                                    std::string(py::str(item.get_type().attr("__name__"))) + ", not " +
                                    (text ? "str" : "bytes"));
     }

@@ -28,17 +28,21 @@ const char* KindName(PyFnKind kind) {
 
 std::string TypeName(py::handle value) { return py::str(value.get_type().attr("__name__")); }
 
+/// OK when `result` is a dict (of columns), else the TypeError saying what it is.
+Status CheckDict(py::handle result) {
+  if (PyDict_Check(result.ptr())) return Status::OK();
+  return Status::TypeError("it returned a " + TypeName(result) + ", not a dict of columns");
+}
+
 /// `result` (a dict of columns, as a map returns) as a batch of `schema`, `rows` rows (-1: as many
 /// as its first column has).
 Result<std::shared_ptr<RecordBatch>> BatchOf(py::handle result, const SchemaPtr& schema, int64_t rows) {
-  if (!PyDict_Check(result.ptr())) {
-    return Status::TypeError("returned a " + TypeName(result) + ", not a dict of columns");
-  }
+  RETURN_NOT_OK(CheckDict(result));
   const py::dict columns = py::reinterpret_borrow<py::dict>(result);
   for (const auto& [key, value] : columns) {
     const std::string name = py::str(key);
     if (schema->GetFieldIndex(name) < 0) {
-      return Status::TypeError("returned column '" + name + "', which its output schema " + schema->ToString() +
+      return Status::TypeError("it returned column '" + name + "', which its output schema " + schema->ToString() +
                                " does not have");
     }
   }
@@ -46,7 +50,7 @@ Result<std::shared_ptr<RecordBatch>> BatchOf(py::handle result, const SchemaPtr&
   std::vector<std::shared_ptr<ArrayData>> arrays;
   for (const FieldPtr& field : schema->fields()) {
     const py::str name(field->name());
-    if (!columns.contains(name)) return Status::TypeError("returned no column '" + field->name() + "'");
+    if (!columns.contains(name)) return Status::TypeError("it returned no column '" + field->name() + "'");
     const py::handle value = columns[name];
     if (rows < 0) rows = static_cast<int64_t>(py::len(value));
     ASSIGN_OR_RETURN(std::shared_ptr<ArrayData> array, FromNumpy(value, *field, rows));
@@ -60,7 +64,7 @@ Result<std::vector<int64_t>> KeptRows(py::handle result, int64_t rows) {
   const py::module_ numpy = py::module_::import("numpy");
   const py::array mask = numpy.attr("asarray")(numpy.attr("ma").attr("filled")(result, false));
   if (mask.dtype().kind() != 'b' || mask.ndim() != 1 || mask.shape(0) != rows) {
-    return Status::TypeError("returned an array of dtype " + std::string(py::str(mask.dtype())) + " and " +
+    return Status::TypeError("it returned an array of dtype " + std::string(py::str(mask.dtype())) + " and " +
                              std::to_string(mask.ndim()) + " dimension(s), not a boolean mask of " +
                              std::to_string(rows) + " rows");
   }
@@ -106,9 +110,8 @@ Result<py::object> PyDoFn::Call(py::dict batch, int64_t rows) const {
 }
 
 Result<SchemaPtr> PyDoFn::SchemaOfResult(py::handle result, const Schema& input) const {
-  if (!PyDict_Check(result.ptr())) {
-    return Status::TypeError(std::string(KindName(kind_)) + " function " + label_ + " returned a " +
-                             TypeName(result) + ", not a dict of columns");
+  if (Status st = CheckDict(result); !st.ok()) {
+    return st.WithPrefix(std::string(KindName(kind_)) + " function " + label_ + ": ");
   }
   std::vector<FieldPtr> fields;
   for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(result)) {
@@ -143,7 +146,7 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
   const py::gil_scoped_acquire gil;
   const int64_t rows = input.num_rows();
   ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(input, false), rows));
-  const std::string returned = std::string(KindName(kind_)) + " function " + label_ + " ";
+  const std::string returned = std::string(KindName(kind_)) + " function " + label_ + ": ";
   pipeline::DoFnOutput out;
   try {
     switch (kind_) {
@@ -181,7 +184,7 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
     }
   } catch (py::error_already_set& error) {
     errors_->Keep(error);
-    return Status::DataError(returned + "returned batches recflow could not take: " + TypeName(error.value()) + ": " +
+    return Status::DataError(returned + "its result could not be taken: " + TypeName(error.value()) + ": " +
                              std::string(py::str(error.value())))
         .WithRecord(0);
   }
