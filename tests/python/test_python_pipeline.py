@@ -150,7 +150,7 @@ def test_an_exception_in_fn_fails_the_run_from_it(recflow_py, testdata, tmp_path
         p.run()
     message = str(raised.value)
     assert "step 'fussy'" in message and "ValueError: no sevens" in message, message
-    assert str(source) in message and "record 0" in message and "batch of 1000 records" in message, message
+    assert str(source) in message and "record 0" in message and "in the batch of records 0 to 999" in message, message
     assert isinstance(raised.value.__cause__, ValueError) and str(raised.value.__cause__) == "no sevens"
     assert raised.value.__cause__.__traceback__ is not None
     assert not (tmp_path / "out").exists() and not list(tmp_path.iterdir())

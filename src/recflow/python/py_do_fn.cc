@@ -78,11 +78,17 @@ Result<std::vector<int64_t>> KeptRows(py::handle result, int64_t rows) {
 
 }  // namespace
 
-void PyErrors::Keep(py::error_already_set& error) {
+void PyErrors::Keep(py::error_already_set& error, int64_t span) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (exception_ != nullptr) return;
   if (error.trace()) PyException_SetTraceback(error.value().ptr(), error.trace().ptr());
   exception_ = KeepAlive(error.value());
+  span_ = span;
+}
+
+int64_t PyErrors::span() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return span_;
 }
 
 py::object PyErrors::exception() const {
@@ -91,21 +97,19 @@ py::object PyErrors::exception() const {
   return py::reinterpret_borrow<py::object>(static_cast<PyObject*>(const_cast<void*>(exception_.get())));
 }
 
-Result<py::object> PyDoFn::Call(py::dict batch, int64_t rows) const {
+Result<py::object> PyDoFn::Call(py::dict batch, int64_t span) const {
   const auto fn = py::reinterpret_borrow<py::object>(static_cast<PyObject*>(const_cast<void*>(fn_.get())));
   try {
     return fn(std::move(batch));
   } catch (py::error_already_set& error) {
-    errors_->Keep(error);
+    errors_->Keep(error, span);
     const std::string raised = std::string(KindName(kind_)) + " function " + label_ + " raised " +
                                TypeName(error.value()) + ": " + std::string(py::str(error.value()));
-    if (rows < 0) {
+    if (span < 0) {
       return Status::DataError(raised + " when called on an empty batch to learn its output columns; name them with " +
                                "schema={column: type}");
     }
-    return Status::DataError(raised + " (on a batch of " + std::to_string(rows) + " records, the first of them " +
-                             "named here)")
-        .WithRecord(0);
+    return Status::DataError(raised).WithRecord(0);
   }
 }
 
@@ -131,12 +135,12 @@ Result<SchemaPtr> PyDoFn::OutputSchema(const SchemaPtr& input) const {
   }
   ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, RecordBatch::Make(input, 0, std::move(empty)));
   const py::gil_scoped_acquire gil;
-  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(*batch, false), -1));
+  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(*batch, false), /*span=*/-1));
   if (kind_ == PyFnKind::kMap) return SchemaOfResult(result, *input);
   try {
     for (const py::handle first : result) return SchemaOfResult(first, *input);
   } catch (py::error_already_set& error) {
-    errors_->Keep(error);
+    errors_->Keep(error, -1);
     return Status::DataError("flat_map function " + label_ + "'s batches could not be iterated: " + error.what());
   }
   return input;
@@ -145,7 +149,8 @@ Result<SchemaPtr> PyDoFn::OutputSchema(const SchemaPtr& input) const {
 Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline::ProcessContext& ctx) const {
   const py::gil_scoped_acquire gil;
   const int64_t rows = input.num_rows();
-  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(input, false), rows));
+  const int64_t span = rows > 0 ? ctx.UnitRow(rows - 1) - ctx.UnitRow(0) : 0;
+  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(input, false), span));
   const std::string returned = std::string(KindName(kind_)) + " function " + label_ + ": ";
   pipeline::DoFnOutput out;
   try {
@@ -183,7 +188,7 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
       }
     }
   } catch (py::error_already_set& error) {
-    errors_->Keep(error);
+    errors_->Keep(error, span);
     return Status::DataError(returned + "its result could not be taken: " + TypeName(error.value()) + ": " +
                              std::string(py::str(error.value())))
         .WithRecord(0);

@@ -29,6 +29,16 @@ struct PipelineSource {
   std::string base_dir;   ///< where `text`'s relative paths resolve
 };
 
+/// `status` of a failed run whose function raised an exception on a batch (see PyErrors): the
+/// records that batch held, from the record the run's error names (the batch's first) on.
+Status WithBatchRange(const Status& status, const PyErrors& errors) {
+  const int64_t first = status.context().record;
+  const int64_t span = errors.span();
+  if (status.ok() || first < 0 || span < 0) return status;
+  return status.WithNote(" (in the batch of records " + std::to_string(first) + " to " + std::to_string(first + span) +
+                         ")");
+}
+
 /// Loads, runs and reports the pipeline; raises recflow.Error (chained to the Python exception a
 /// function raised, if any) or KeyboardInterrupt.
 py::dict Run(const PipelineSource& source, const std::vector<std::pair<std::string, std::string>>& params,
@@ -55,7 +65,7 @@ py::dict Run(const PipelineSource& source, const std::vector<std::pair<std::stri
     result = pipeline::RunPipeline(context, *loaded->pipeline, pipeline::RunOptions::Defaults(), &metrics);
     return result.status();
   });
-  ThrowIfError(status, functions->errors->exception());
+  ThrowIfError(WithBatchRange(status, *functions->errors), functions->errors->exception());
   py::list writes;
   for (const auto& [name, stats] : result->writes) {
     writes.append(py::dict(py::arg("step") = name, py::arg("records") = stats.records,
