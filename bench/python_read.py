@@ -7,31 +7,17 @@ apart, as a training loop opens once and reads every epoch) and the ratio.
 
 Usage: bench/python_read.py [--rounds 5] [--threads 1]
 """
-import argparse
 import gzip
-import os
 import struct
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
-sys.path.insert(0, str(BUILD / "python"))
-sys.path.insert(0, str(ROOT / "tests" / "python"))
+from python_peer_util import BATCH, TAXI, fashion_tfrecord_gz, measure, workspace
 
-import recflow  # noqa: E402
+import recflow  # noqa: E402  (python_peer_util put the build's package on the path)
 import recflow.torch  # noqa: E402
-from tfrecord_util import frame, generate_proto_module  # noqa: E402
-
-FASHION = Path("/usr/share/datasets/fashion-mnist")
-TAXI = ROOT.parent / "shared" / "testdata" / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz"
-BATCH = 256
 
 
 def python_records(path):
@@ -96,9 +82,7 @@ def recflow_taxi(dataset):
 def prepare(work):
     """Fashion-MNIST train as an uncompressed TFRecord (recflow-idx-to-tfrecord's GZIP output, inflated), and the
     taxi file's records × 20 uncompressed (16 520 Examples)."""
-    gz = work / "fashion.tfrecord.gz"
-    subprocess.run([str(BUILD / "bin" / "recflow-idx-to-tfrecord"), str(FASHION / "train-images-idx3-ubyte.gz"),
-                    str(FASHION / "train-labels-idx1-ubyte.gz"), str(gz)], check=True, capture_output=True)
+    gz = fashion_tfrecord_gz(work)
     fashion = work / "fashion.tfrecord"
     fashion.write_bytes(gzip.decompress(gz.read_bytes()))
     taxi = work / "taxi.tfrecord"
@@ -106,29 +90,9 @@ def prepare(work):
     return fashion, taxi
 
 
-def measure(name, peer, ours, rounds):
-    """Alternates peer and recflow `rounds` times; prints best records/s of each and the ratio."""
-    best = {"python+protobuf": 0.0, "recflow": 0.0}
-    for _ in range(rounds):
-        for label, run in (("python+protobuf", peer), ("recflow", ours)):
-            start = time.perf_counter()
-            rows = run()
-            best[label] = max(best[label], rows / (time.perf_counter() - start))
-    print(f"{name}: python+protobuf {best['python+protobuf']:,.0f} records/s, recflow {best['recflow']:,.0f} "
-          f"records/s, ratio {best['recflow'] / best['python+protobuf']:.1f}x")
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="recflow engine threads (the peer has one)")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        pb = generate_proto_module(ROOT / "tests" / "proto" / "example.proto", work)
+    with workspace(__doc__) as (args, work, pb):
         fashion, taxi = prepare(work)
-        print(f"load average {os.getloadavg()[0]:.2f}, recflow threads {args.threads}, protobuf "
-              f"{__import__('google.protobuf.internal.api_implementation', fromlist=['Type']).Type()}")
         start = time.perf_counter()
         fashion_dataset = recflow.torch.IterableDataset(fashion, batch_size=BATCH, threads=args.threads)
         taxi_dataset = recflow.read(taxi, threads=args.threads)

@@ -1,4 +1,4 @@
-"""ListColumn: a list column as Arrow holds it (values + offsets + null mask), padded to a dense array on request."""
+"""ListColumn, StructColumn and MapColumn: nested columns as Arrow holds them (children + offsets + null mask)."""
 import numpy as np
 
 
@@ -53,3 +53,56 @@ class ListColumn:
 
     def __repr__(self):
         return f"ListColumn(rows={len(self)}, values={self.values!r})"
+
+
+class StructColumn:
+    """A struct column: ``fields`` maps each member's name to its column (converted as any column
+    is); ``mask[i]`` is True where row i itself is null (``mask`` is None when none is)."""
+
+    __slots__ = ("fields", "mask")
+
+    def __init__(self, fields, mask=None):
+        self.fields = dict(fields)
+        self.mask = mask
+
+    def __len__(self):
+        return len(next(iter(self.fields.values()))) if self.fields else 0
+
+    def __getitem__(self, key):
+        """A member's column by name, or row ``key`` as a dict of its members' values (None when null)."""
+        if isinstance(key, str):
+            return self.fields[key]
+        if key < 0:
+            key += len(self)
+        if self.mask is not None and self.mask[key]:
+            return None
+        return {name: _item(column, key) for name, column in self.fields.items()}
+
+    def __repr__(self):
+        return f"StructColumn(rows={len(self)}, fields={list(self.fields)})"
+
+
+class MapColumn(ListColumn):
+    """A map column: a ListColumn whose values are a StructColumn of ``key`` and ``value``; element
+    i is its list of (key, value) pairs, or None when it is null."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += len(self)
+        if self.mask is not None and self.mask[i]:
+            return None
+        keys, values = self.values.fields["key"], self.values.fields["value"]
+        return [(_item(keys, j), _item(values, j)) for j in range(self.offsets[i], self.offsets[i + 1])]
+
+    def __repr__(self):
+        return f"MapColumn(rows={len(self)})"
+
+
+def _item(column, i):
+    """Element ``i`` of any column as a Python value: None for nulls, arrays for lists, dicts for structs."""
+    if np.ma.isMaskedArray(column) and column.mask[i]:
+        return None
+    value = column[i]
+    return value.item() if isinstance(value, np.generic) else value

@@ -1,25 +1,25 @@
-"""A Python child importing the build's recflow, interrupted with SIGINT once it printed a given line."""
+"""Ctrl-C in a child Python process that imports the build's recflow: started, interrupted once it says it is busy."""
 import os
 import signal
 import subprocess
 import sys
 
 
-def interrupt_child(python_package_dir, script, args, ready_line, interrupt=None):
-    """Runs ``script`` with ``args`` in a child Python (PYTHONPATH = the build's package), waits for its
-    first stdout line, which must be ``ready_line``, sends it SIGINT (or calls ``interrupt(child)``,
-    which does), and returns (returncode, the rest of stdout, stderr); a child still running 60 s
-    later is killed and fails the test (a bound on a hang)."""
-    child = subprocess.Popen([sys.executable, "-c", script, *map(str, args)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True,
-                             env={**os.environ, "PYTHONPATH": str(python_package_dir)})
+def interrupt_when_ready(code, args, package_dir, ready, timeout=60, interrupt=None):
+    """Runs `code` (with `args`) in a child /usr/bin/python3 importing recflow from `package_dir`,
+    waits for its line `ready` (no timing: the child says when it is inside the work), sends it
+    SIGINT (or calls `interrupt(child)`, which does) and returns (returncode, the rest of its stdout, its stderr); the child is killed after
+    `timeout` seconds (a bound on a hang)."""
+    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(package_dir)})
     try:
-        assert child.stdout.readline() == ready_line
+        first = child.stdout.readline()
+        assert first == ready + "\n", (first, child.stderr.read() if first == "" else "")
         if interrupt is None:
             child.send_signal(signal.SIGINT)
         else:
             interrupt(child)
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=timeout)
     finally:
         child.kill()
     return child.returncode, out, err

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from interrupt_util import interrupt_child
+from interrupt_util import interrupt_when_ready
 from test_serve import serve  # noqa: F401  (the fixture that starts `recflow serve`)
 
 CHILD = r"""
@@ -27,7 +27,7 @@ print("after", sum(len(b["image_class"]) for b in recflow.read(mnist).batches())
 
 def test_ctrl_c_interrupts_a_read_cleanly(python_package_dir, testdata):
     mnist = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
-    returncode, out, err = interrupt_child(python_package_dir, CHILD, [mnist], "reading\n")
+    returncode, out, err = interrupt_when_ready(CHILD, [mnist], python_package_dir, "reading")
     assert returncode == 0, err
     assert out == "interrupted\nafter 1000\n", (out, err)
 
@@ -43,7 +43,6 @@ def test_connect_reads_a_served_pass(recflow_py, serve, testdata):  # noqa: F811
     for got, want in zip(served, local):
         assert got.keys() == want.keys()
         assert all(np.array_equal(got[name], want[name]) for name in got)
-
 
 
 ENDLESS_CHILD = r"""
@@ -98,8 +97,8 @@ def test_ctrl_c_stops_a_read_while_it_waits(python_package_dir, tmp_path):
             state["signalled_at"] = state["written"]
 
     try:
-        returncode, out, err = interrupt_child(python_package_dir, ENDLESS_CHILD, [fifo], "reading\n",
-                                               once_waiting)
+        returncode, out, err = interrupt_when_ready(ENDLESS_CHILD, [fifo], python_package_dir, "reading",
+                                                    interrupt=once_waiting)
     finally:
         with progress:
             state["done"] = True

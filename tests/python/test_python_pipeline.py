@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interrupt_util import interrupt_child
+from interrupt_util import interrupt_when_ready
 from python_oracle import protobuf_rows, same_rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -238,7 +238,7 @@ def test_ctrl_c_stops_a_run_through_its_stop_token(python_package_dir, testdata,
     # The function waits until the child's SIGINT handler ran, and Python runs handlers only on the main thread:
     # a run waited for without the native signal check never ends (the test's timeout bounds that hang).
     mnist = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
-    returncode, out, err = interrupt_child(python_package_dir, CTRL_C_CHILD, [mnist, tmp_path / "out"], "progress\n")
+    returncode, out, err = interrupt_when_ready(CTRL_C_CHILD, [mnist, tmp_path / "out"], python_package_dir, "progress")
     assert returncode == 0, err
     assert out.splitlines()[-1] == "interrupted", (out, err)
     assert not list(tmp_path.iterdir())  # no output, no staging left

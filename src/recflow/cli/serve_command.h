@@ -7,6 +7,7 @@
 
 #include "recflow/cli/source_flags.h"
 #include "recflow/core/status.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_sink.h"
 #include "recflow/serve/serve_options.h"
 
 namespace recflow::cli {
@@ -18,7 +19,7 @@ struct ServeFlags {
   std::vector<std::string> set;     ///< a pipeline's KEY=VALUE parameter overrides
   int threads = 0;                  ///< a pipeline run's worker threads (0: all cores)
   std::string listen;
-  int64_t batch_size = serve::kDefaultBatchRows;
+  int64_t batch_size = arrow_ipc::kDefaultStreamBatchRows;
   std::string batch_mode = "keep_remainder";
   std::vector<std::string> columns;
   std::vector<std::string> transforms;

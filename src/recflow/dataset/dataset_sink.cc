@@ -10,12 +10,30 @@
 
 namespace recflow::dataset {
 
+namespace {
+
+// Runs of records at least this long go into a chunk as pieces of the bytes they were encoded in;
+// shorter ones are copied, so a chunk holds at most a few dozen pieces to write or compress.
+constexpr size_t kSmallestSharedPiece = size_t{64} << 10;
+
+}  // namespace
+
+// Bytes that pending chunks point into until they are written: the encoded records of one group of
+// an input batch, or a target's copy of short runs (and its file header).
+struct DatasetSink::EncodedBytes {
+  std::string bytes;
+  int64_t pending_pieces = 0;  // pieces of it in targets' pending chunks (kept by Merge's thread)
+};
+
 // One data file being written: a shard of a partition.
 struct DatasetSink::Target {
   Partition* partition = nullptr;
   int64_t shard = 0;
   int file = 0;
-  std::string pending;  // uncompressed bytes not yet handed to a job
+  std::vector<std::string_view> pending;  // uncompressed bytes not yet handed to a job, in pieces
+  std::vector<std::shared_ptr<EncodedBytes>> pending_owners;  // what each piece points into
+  int64_t pending_size = 0;               // the pieces' total size
+  EncodedBytes* copy = nullptr;           // the last piece's owner when it is this target's copy of short runs
   std::vector<SinkRun> pending_runs;  // batch formats: runs not yet handed to a job
   int64_t pending_run_bytes = 0;      // their estimated size
   std::vector<BatchBlock> blocks;     // batch formats: every batch of the file
@@ -217,11 +235,10 @@ Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_
   target->partition = partition;
   target->shard = shard;
   target->file = files_->Add(std::move(path));
-  target->pending = header_;
+  AppendPiece(target.get(), header_, nullptr);
   if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
     target->batch_state = batches->NewFileState();
   }
-  pending_bytes_ += static_cast<int64_t>(header_.size());
   Target* t = target.get();
   targets_.push_back(std::move(target));
   partition->shards.emplace(shard, t);
@@ -229,25 +246,31 @@ Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_
 }
 
 void DatasetSink::TakeChunk(Target* target, SinkWork* out) {
-  pending_bytes_ -= static_cast<int64_t>(target->pending.size()) + target->pending_run_bytes;
+  pending_bytes_ -= target->pending_run_bytes;
   SinkWork::Job job;
   job.file = target->file;
+  for (std::shared_ptr<EncodedBytes>& owner : target->pending_owners) {
+    if (--owner->pending_pieces == 0) pending_bytes_ -= static_cast<int64_t>(owner->bytes.size());
+    job.owners.push_back(std::move(owner));
+  }
   job.raw = std::move(target->pending);
   job.runs = std::move(target->pending_runs);
   out->jobs.push_back(std::move(job));
-  target->pending = std::string();
+  target->pending.clear();
+  target->pending_owners.clear();
+  target->pending_size = 0;
+  target->copy = nullptr;
   target->pending_runs.clear();
   target->pending_run_bytes = 0;
 }
 
-Status DatasetSink::AppendRecords(Target* target, const SinkBatch::Group& group, size_t begin, size_t end,
-                                  SinkWork* out) {
+Status DatasetSink::AppendRecords(Target* target, const SinkBatch::Group& group,
+                                  const std::shared_ptr<EncodedBytes>& bytes, size_t begin, size_t end, SinkWork* out) {
   if (begin == end) return Status::OK();
   const EncodedRecords& records = group.records;
   const int64_t from = begin == 0 ? 0 : records.ends[begin - 1];
   const int64_t to = records.ends[end - 1];
   stats_.records += static_cast<int64_t>(end - begin);
-  pending_bytes_ += to - from;
   if (group.run.data != nullptr) {  // a batch format: the rows themselves, encoded by Compress
     const auto first = group.run.rows.begin();
     ASSIGN_OR_RETURN(std::shared_ptr<const BatchPlan> plan,
@@ -257,13 +280,38 @@ Status DatasetSink::AppendRecords(Target* target, const SinkBatch::Group& group,
                                                          first + static_cast<ptrdiff_t>(end)),
                                     std::move(plan)});
     target->pending_run_bytes += to - from;
+    pending_bytes_ += to - from;
     if (target->pending_run_bytes >= options_.chunk_bytes) TakeChunk(target, out);
     return Status::OK();
   }
-  target->pending.append(records.bytes, static_cast<size_t>(from), static_cast<size_t>(to - from));
+  AppendPiece(target, std::string_view(bytes->bytes).substr(static_cast<size_t>(from), static_cast<size_t>(to - from)),
+              bytes);
   stats_.raw_bytes += to - from;
-  if (static_cast<int64_t>(target->pending.size()) >= options_.chunk_bytes) TakeChunk(target, out);
+  if (target->pending_size >= options_.chunk_bytes) TakeChunk(target, out);
   return Status::OK();
+}
+
+void DatasetSink::AppendPiece(Target* target, std::string_view piece, const std::shared_ptr<EncodedBytes>& owner) {
+  if (piece.empty()) return;
+  target->pending_size += static_cast<int64_t>(piece.size());
+  if (owner != nullptr && piece.size() >= kSmallestSharedPiece) {
+    // Held until the last chunk pointing into it is taken: all of it counts as pending.
+    if (owner->pending_pieces++ == 0) pending_bytes_ += static_cast<int64_t>(owner->bytes.size());
+    target->pending.push_back(piece);
+    target->pending_owners.push_back(owner);
+    target->copy = nullptr;
+    return;
+  }
+  if (target->copy == nullptr) {
+    auto copy = std::make_shared<EncodedBytes>();
+    copy->pending_pieces = 1;
+    target->copy = copy.get();
+    target->pending.emplace_back();
+    target->pending_owners.push_back(std::move(copy));
+  }
+  target->copy->bytes.append(piece);
+  target->pending.back() = target->copy->bytes;  // the append may have moved the bytes
+  pending_bytes_ += static_cast<int64_t>(piece.size());
 }
 
 void DatasetSink::LimitPending(SinkWork* out) {
@@ -272,7 +320,7 @@ void DatasetSink::LimitPending(SinkWork* out) {
   for (auto& t : targets_) {
     if (!t->pending.empty() || !t->pending_runs.empty()) by_size.push_back(t.get());
   }
-  const auto size = [](const Target* t) { return static_cast<int64_t>(t->pending.size()) + t->pending_run_bytes; };
+  const auto size = [](const Target* t) { return t->pending_size + t->pending_run_bytes; };
   std::stable_sort(by_size.begin(), by_size.end(), [&](const Target* a, const Target* b) { return size(a) > size(b); });
   for (Target* t : by_size) {
     if (pending_bytes_ <= options_.max_pending_bytes / 2) break;
@@ -284,6 +332,8 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
   const Sharding& sharding = options_.sharding;
   for (SinkBatch::Group& group : batch.groups) {
     ASSIGN_OR_RETURN(Partition * p, PartitionFor(group.dir));
+    auto bytes = std::make_shared<EncodedBytes>();
+    bytes->bytes = std::move(group.records.bytes);
     const EncodedRecords& recs = group.records;
     const size_t n = recs.ends.size();
     switch (sharding.kind) {
@@ -298,7 +348,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const size_t end = static_cast<size_t>(static_cast<int64_t>(n) * (j + 1) / count);
           if (begin == end) continue;
           ASSIGN_OR_RETURN(Target * t, TargetFor(p, (start + j) % count));
-          RETURN_NOT_OK(AppendRecords(t, group, begin, end, out));
+          RETURN_NOT_OK(AppendRecords(t, group, bytes, begin, end, out));
         }
         p->records += static_cast<int64_t>(n);
         break;
@@ -309,7 +359,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const int64_t room = sharding.value - p->records % sharding.value;
           const size_t end = std::min(n, begin + static_cast<size_t>(room));
           ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->records / sharding.value));
-          RETURN_NOT_OK(AppendRecords(t, group, begin, end, out));
+          RETURN_NOT_OK(AppendRecords(t, group, bytes, begin, end, out));
           p->records += static_cast<int64_t>(end - begin);
           begin = end;
         }
@@ -321,7 +371,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           const int64_t size = recs.ends[r] - (r == 0 ? 0 : recs.ends[r - 1]);
           if (p->current_bytes > 0 && p->current_bytes + size > sharding.value) {
             ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
-            RETURN_NOT_OK(AppendRecords(t, group, begin, r, out));
+            RETURN_NOT_OK(AppendRecords(t, group, bytes, begin, r, out));
             begin = r;
             ++p->current_shard;
             p->current_bytes = 0;
@@ -329,7 +379,7 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
           p->current_bytes += size;
         }
         ASSIGN_OR_RETURN(Target * t, TargetFor(p, p->current_shard));
-        RETURN_NOT_OK(AppendRecords(t, group, begin, n, out));
+        RETURN_NOT_OK(AppendRecords(t, group, bytes, begin, n, out));
         p->records += static_cast<int64_t>(n);
         break;
       }
@@ -341,7 +391,8 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
 
 Status DatasetSink::CompressJob(SinkWork::Job* job) const {
   if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
-    int64_t at = static_cast<int64_t>(job->raw.size());
+    int64_t at = 0;
+    for (std::string_view piece : job->raw) at += static_cast<int64_t>(piece.size());
     for (const SinkRun& run : job->runs) {
       ASSIGN_OR_RETURN(EncodedBatch encoded, batches->EncodeBatch(*run.data, run.rows, run.plan.get()));
       for (BatchBlock block : encoded.dictionary_blocks) {
@@ -355,14 +406,10 @@ Status DatasetSink::CompressJob(SinkWork::Job* job) const {
     }
     job->runs.clear();
   }
-  if (options_.compression == Compression::kNone) {
-    job->chunk.raw_size = static_cast<int64_t>(job->raw.size());
-    job->chunk.bytes = std::move(job->raw);
-  } else {
-    const std::string_view piece(job->raw);
-    RETURN_NOT_OK(CompressChunk(options_.compression, options_.level, {&piece, 1}, &job->chunk));
-  }
-  job->raw = std::string();
+  if (options_.compression == Compression::kNone) return Status::OK();  // Write writes the pieces themselves
+  RETURN_NOT_OK(CompressChunk(options_.compression, options_.level, job->raw, &job->chunk));
+  job->raw.clear();
+  job->owners.clear();
   return Status::OK();
 }
 
@@ -380,12 +427,15 @@ Status DatasetSink::Write(SinkWork work) {
       block.offset += at;
       target.dictionary_blocks.push_back(block);
     }
-    RETURN_NOT_OK(files_->Append(job.file, job.chunk));
-    if (job.batches.empty()) continue;
-    std::vector<std::string_view> pieces;
+    if (options_.compression != Compression::kNone) {
+      RETURN_NOT_OK(files_->Append(job.file, job.chunk));
+      continue;
+    }
+    // Uncompressed: the records where they were encoded and the batches' pieces, in one gathered write.
+    std::vector<std::string_view> pieces = job.raw;
     for (const EncodedBatch& batch : job.batches) pieces.insert(pieces.end(), batch.pieces.begin(), batch.pieces.end());
     RETURN_NOT_OK(files_->AppendUncompressed(job.file, pieces));
-    stats_.raw_bytes += files_->written_bytes(job.file) - at;
+    if (!job.batches.empty()) stats_.raw_bytes += files_->written_bytes(job.file) - at;
   }
   return Status::OK();
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -50,11 +51,12 @@ struct SinkWork {
   /// Bytes for one file.
   struct Job {
     int file = 0;             ///< the sink's file id
-    std::string raw;          ///< uncompressed bytes (consumed by Compress)
+    std::vector<std::string_view> raw;  ///< uncompressed bytes, in pieces (compressed files: consumed by Compress)
+    std::vector<std::shared_ptr<const void>> owners;  ///< what `raw` points into, kept until it is written
     std::vector<SinkRun> runs;  ///< batch formats: rows Compress encodes after `raw`
     std::vector<BatchBlock> blocks;  ///< batch formats: where Compress put each run, from the chunk's start
     std::vector<BatchBlock> dictionary_blocks;  ///< batch formats: where Compress put the runs' dictionaries, likewise
-    CompressedChunk chunk;    ///< what goes into the file
+    CompressedChunk chunk;    ///< compressed files: what goes into the file in place of `raw`
     std::vector<EncodedBatch> batches;  ///< batch formats: the runs Compress encoded, written after `chunk`
   };
   std::vector<Job> jobs;
@@ -88,8 +90,9 @@ Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const Schema
 /// A dataset being written, as a Sink: Open (removes what killed jobs left beside the output and
 /// refuses per save mode, as DatasetCommitter::Begin does); Consume groups a batch by partition
 /// and encodes it with the thread's encoder; Merge decides the file of every record and cuts full
-/// chunks; Process compresses them (the chunks of one batch in parallel too); Emit appends them
-/// to their files; Drain cuts the partial chunks at the end; Finish finishes and names the files
+/// chunks (runs of records of 64 KiB and more stay where they were encoded, the chunk points into
+/// them; shorter ones are copied); Process compresses them (the chunks of one batch in parallel
+/// too); Emit appends them to their files (uncompressed: the pieces in one gathered write); Drain cuts the partial chunks at the end; Finish finishes and names the files
 /// and completes the new dataset beside the output; Commit swaps it in. Destroying an
 /// uncommitted sink aborts the job: nothing appears in the output.
 ///
@@ -148,12 +151,17 @@ class DatasetSink final : public Sink {
  private:
   struct Target;
   struct Partition;
+  struct EncodedBytes;
   DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector<int> partition_columns,
               std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
               std::unique_ptr<DatasetCommitter> committer, std::shared_ptr<FileSystem> file_system);
   Result<Partition*> PartitionFor(const std::string& dir);
   Result<Target*> TargetFor(Partition* partition, int64_t shard);
-  Status AppendRecords(Target* target, const SinkBatch::Group& group, size_t begin, size_t end, SinkWork* out);
+  Status AppendRecords(Target* target, const SinkBatch::Group& group, const std::shared_ptr<EncodedBytes>& bytes,
+                       size_t begin, size_t end, SinkWork* out);
+  // Adds `piece` to the target's pending chunk: long pieces point into `owner`, short ones (and all
+  // when `owner` is null) are copied.
+  void AppendPiece(Target* target, std::string_view piece, const std::shared_ptr<EncodedBytes>& owner);
   void TakeChunk(Target* target, SinkWork* out);
   void LimitPending(SinkWork* out);
   Result<std::string> FinalName(const Partition& partition, int64_t shard, int64_t num_shards) const;

@@ -12,6 +12,7 @@
 #include "recflow/python/py_errors.h"
 #include "recflow/python/run_bindings.h"
 #include "recflow/python/sigint_stop.h"
+#include "recflow/python/write_bindings.h"
 
 namespace py = pybind11;
 
@@ -160,6 +161,7 @@ PYBIND11_MODULE(_recflow, m) {
   using namespace recflow::python;
   m.doc() = "recflow's native engine; use the `recflow` package.";
   RegisterError(m);
+  RegisterWrite(m);
 
   py::class_<ArrowBuffer>(m, "ArrowBuffer", "The owner of one Arrow buffer: the base of the NumPy views on it.")
       .def_property_readonly("address", &ArrowBuffer::address, "Address of the buffer's first byte.")

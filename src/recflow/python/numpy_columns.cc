@@ -6,6 +6,7 @@
 #include <string>
 
 #include "recflow/columnar/bit_util.h"
+#include "recflow/columnar/schema.h"
 #include "recflow/python/py_errors.h"
 
 namespace py = pybind11;
@@ -82,18 +83,37 @@ py::object FixedBytes(const ArrayData& data) {
   });
 }
 
-/// recflow.ListColumn(values, offsets, mask) of `data`, the null mask None when it holds no nulls.
-py::object ListColumnOf(const ArrayData& data, const py::object& values, const py::object& offsets) {
-  const py::object mask = data.null_count == 0 ? py::none() : py::object(NullMask(data));
-  return py::module_::import("recflow._columns").attr("ListColumn")(values, offsets, mask);
+/// The null mask of `data` (True = null), or None when it holds no nulls.
+py::object MaskOrNone(const ArrayData& data) {
+  return data.null_count == 0 ? py::none() : py::object(NullMask(data));
 }
 
-/// A list column as a ListColumn: the whole child converted, the offsets of this slice (absolute
+/// recflow.ListColumn (MapColumn for a map) of `values` and `offsets` with `data`'s null mask.
+py::object ListColumnOf(const ArrayData& data, const py::object& values, const py::object& offsets) {
+  const char* kind = data.type->id() == TypeId::kMap ? "MapColumn" : "ListColumn";
+  return py::module_::import("recflow._columns").attr(kind)(values, offsets, MaskOrNone(data));
+}
+
+/// A struct column as a recflow.StructColumn: each member converted as a column (the rows of this
+/// slice), and the struct's own null mask.
+py::object Structs(const ArrayData& data, const std::string& name, bool bytes_as_lists) {
+  py::dict fields;
+  const std::vector<FieldPtr>& members = data.type->fields();
+  for (size_t i = 0; i < members.size(); ++i) {
+    const std::string& member = members[i]->name();
+    fields[py::str(member)] = ToNumpy(data.children[i]->Slice(data.offset, data.length), name + "." + member,
+                                      bytes_as_lists);
+  }
+  return py::module_::import("recflow._columns").attr("StructColumn")(fields, MaskOrNone(data));
+}
+
+/// A list or map column as a ListColumn or MapColumn: the whole child converted, the offsets of this slice (absolute
 /// positions in the child).
 py::object Lists(const ArrayData& data, const std::string& name, bool bytes_as_lists) {
   py::object offsets;
   switch (data.type->id()) {
-    case TypeId::kList: offsets = View(data.buffers[1], "<i4", 4, data.offset, data.length + 1); break;
+    case TypeId::kList:
+    case TypeId::kMap: offsets = View(data.buffers[1], "<i4", 4, data.offset, data.length + 1); break;
     case TypeId::kLargeList: offsets = View(data.buffers[1], "<i8", 8, data.offset, data.length + 1); break;
     default: {  // fixed_size_list
       const int64_t size = data.type->params().width;
@@ -162,7 +182,9 @@ py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& 
     case TypeId::kFixedSizeBinary: return FixedBytes(data);
     case TypeId::kList:
     case TypeId::kLargeList:
-    case TypeId::kFixedSizeList: return Lists(data, name, bytes_as_lists);
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap: return Lists(data, name, bytes_as_lists);
+    case TypeId::kStruct: return Structs(data, name, bytes_as_lists);
     case TypeId::kDictionary: {
       const py::object values = ToNumpy(data.dictionary, name, bytes_as_lists);
       const py::object indices =

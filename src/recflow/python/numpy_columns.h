@@ -1,5 +1,5 @@
 // Columns of a RecordBatch as NumPy arrays: fixed-width values as views on the Arrow buffers, lists as values +
-// offsets, strings and bytes as object arrays, nulls as masks.
+// offsets, structs as their members, strings and bytes as object arrays, nulls as masks.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -40,9 +40,11 @@ std::string ViewDtype(const DataType& type);
 ///    buffer and the offsets (raw images as rows of bytes, no copy);
 ///  - list, large_list, fixed_size_list: a recflow.ListColumn of the values (converted as a
 ///    column) and the offsets (a view for list and large_list);
+///  - map: a recflow.MapColumn (a ListColumn whose values are the key/value entries struct);
+///  - struct: a recflow.StructColumn of its members (each converted as a column) and its mask;
 ///  - dictionary: the values taken at the indices;
 /// wrapped in a numpy.ma.MaskedArray (True = null) when the column holds nulls (a ListColumn
-/// keeps its mask itself), so a null never reads as a zero. Other types (struct, map, union,
+/// keeps its mask itself), so a null never reads as a zero. Other types (union,
 /// decimals, intervals, times, views, run-end encoded) are a TypeError naming the column and its
 /// type, raised as recflow.Error.
 pybind11::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists);

@@ -229,6 +229,14 @@ TEST(IpcStreamSinkTest, EachEmitAndEachIpcWriterBatchIsOneGatheredWriteOfTheArra
   EXPECT_EQ(writer_out.bytes(), sink_out.bytes());
 }
 
+TEST(IpcStreamSinkTest, ByDefaultCutsBatchesOfServesDefaultSize) {
+  // One default for every IPC stream a consumer did not size: 20 000 rows go out as 16 384 + 3616.
+  const Batches batches = Numbered({5000, 15000});
+  IpcStreamSinkOptions served;
+  served.batch_rows = 16384;
+  EXPECT_EQ(SinkBytes(batches, IpcStreamSinkOptions{}, 2), WriterBytes(batches, served));
+}
+
 TEST(IpcStreamSinkTest, RefusesABatchOfAnotherSchemaAndAZeroBatchSize) {
   BufferOutputStream out;
   auto sink = IpcStreamSink::Open(&out, Numbered({1})[0]->schema(), IpcStreamSinkOptions{});

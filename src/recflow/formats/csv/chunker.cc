@@ -1,4 +1,5 @@
-// Chunker: the quote-aware row-boundary scan (a byte state machine with memchr for quoted runs).
+// Chunker: the quote-aware row-boundary scan (a byte state machine with memchr for quoted runs; rows without a
+// quote are skipped by one search for the last LF).
 #include "recflow/formats/csv/chunker.h"
 
 #include <algorithm>
@@ -12,6 +13,23 @@ Chunker::Chunker(const Dialect& dialect)
       has_comment_(dialect.comment.has_value()),
       comment_(dialect.comment.value_or('\0')) {}
 
+size_t Chunker::SkipRowsWithoutQuotes(std::string_view bytes, int64_t* last_row_end) {
+  // Inside a quoted field or a comment a quote-free stretch still depends on the state; outside,
+  // without a quote every LF ends a row (a comment line ends at its LF too), so the state after
+  // the stretch's last LF is the start of a row whatever came before it.
+  if (state_ == State::kQuoted || state_ == State::kQuoteInQuoted || state_ == State::kComment) return 0;
+  const void* quote = std::memchr(bytes.data(), quote_, bytes.size());
+  const size_t quote_free = quote == nullptr ? bytes.size() : static_cast<size_t>(static_cast<const char*>(quote) - bytes.data());
+  const void* lf = memrchr(bytes.data(), '\n', quote_free);
+  if (lf == nullptr) return 0;
+  const size_t end = static_cast<size_t>(static_cast<const char*>(lf) - bytes.data()) + 1;
+  newlines_ += std::count(bytes.data(), bytes.data() + end, '\n');
+  newlines_at_row_end_ = newlines_;
+  *last_row_end = static_cast<int64_t>(end);
+  state_ = State::kRowStart;
+  return end;
+}
+
 int64_t Chunker::Scan(std::string_view bytes) {
   const char* p = bytes.data();
   const size_t n = bytes.size();
@@ -22,7 +40,7 @@ int64_t Chunker::Scan(std::string_view bytes) {
     last_row_end = static_cast<int64_t>(i + 1);
     state_ = State::kRowStart;
   };
-  size_t i = 0;
+  size_t i = SkipRowsWithoutQuotes(bytes, &last_row_end);
   while (i < n) {
     const char c = p[i];
     switch (state_) {

@@ -62,5 +62,38 @@ TEST(ChunkerTest, SameBoundariesForAnyPieceSize) {
   }
 }
 
+// The last of `all` (every row end) inside each piece of `piece` bytes: what RowEnds must report.
+std::vector<int64_t> LastEndPerPiece(const std::vector<int64_t>& all, size_t size, size_t piece) {
+  std::vector<int64_t> ends;
+  for (size_t at = 0; at < size; at += piece) {
+    int64_t last = -1;
+    for (int64_t e : all) {
+      if (e > static_cast<int64_t>(at) && e <= static_cast<int64_t>(at + piece)) last = e;
+    }
+    if (last >= 0) ends.push_back(last);
+  }
+  return ends;
+}
+
+TEST(ChunkerTest, QuoteFreeRowsBeforeAQuoteEndWhereTheByteScanEndsThem) {
+  // Quote-free rows are skipped up to their last LF; the state after it (a row start) and the
+  // pieces' boundaries inside a row, a comment or a quoted field must not change any row end.
+  const std::string text = "a,b\n#c,\"\nd\"e,\"f\ng\"\nh,i\nj\"\nk,\"\"\n";
+  Dialect commented;
+  commented.comment = '#';
+  // '#' starts a comment: its quote is ignored; d"e has a literal quote, "f LF g" is quoted.
+  const std::vector<int64_t> with_comment = {4, 9, 19, 23, 26, 31};
+  // '#' is data: the quote after "#c," opens a field holding "LF d", closed before e.
+  const std::vector<int64_t> without_comment = {4, 19, 23, 26, 31};
+  for (const auto& [dialect, all] : {std::pair{commented, with_comment}, std::pair{Dialect{}, without_comment}}) {
+    for (size_t piece = 1; piece <= text.size(); ++piece) {
+      EXPECT_EQ(RowEnds(text, piece, dialect), LastEndPerPiece(all, text.size(), piece)) << "piece " << piece;
+    }
+    Chunker whole(dialect);
+    EXPECT_EQ(whole.Scan(text), 31);
+    EXPECT_EQ(whole.newlines_at_last_row_end(), 7);
+  }
+}
+
 }  // namespace
 }  // namespace recflow::csv

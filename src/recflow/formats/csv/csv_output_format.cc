@@ -13,19 +13,41 @@ namespace {
 
 bool IsLineByte(char c) { return c == '\n' || c == '\r'; }
 
-// TypeError naming the column when CSV cannot hold its values.
+// TypeError naming the column when CSV cannot hold its values: every type but the ones the encoder
+// writes (null, bool, integers, float32/64, utf8).
 Status CheckColumn(const Field& field) {
-  switch (field.type()->id()) {
+  const DataType& type = *field.type();
+  switch (type.id()) {
+    case TypeId::kNull:
+    case TypeId::kBool:
+    case TypeId::kInt8:
+    case TypeId::kInt16:
+    case TypeId::kInt32:
+    case TypeId::kInt64:
+    case TypeId::kUInt8:
+    case TypeId::kUInt16:
+    case TypeId::kUInt32:
+    case TypeId::kUInt64:
+    case TypeId::kFloat32:
+    case TypeId::kFloat64:
+    case TypeId::kUtf8: return Status::OK();
     case TypeId::kBinary:
+    case TypeId::kLargeBinary:
+    case TypeId::kFixedSizeBinary:
       // No CSV text gives the bytes back: raw bytes are not text, and base64 would read back as
       // the base64 string.
       return Status::TypeError("binary values have no CSV text; cast the column to utf8 or write JSON Lines or TFRecord")
           .WithField(field.name());
     case TypeId::kList:
+    case TypeId::kLargeList:
+    case TypeId::kFixedSizeList:
+    case TypeId::kMap:
     case TypeId::kStruct:
-      return Status::TypeError("CSV holds scalar values only, not " + field.type()->ToString())
+      return Status::TypeError("CSV holds scalar values only, not " + type.ToString()).WithField(field.name());
+    default:
+      return Status::TypeError("CSV output has no text for " + type.ToString() +
+                               " values; cast the column or write JSON Lines, TFRecord or Arrow")
           .WithField(field.name());
-    default: return Status::OK();
   }
 }
 

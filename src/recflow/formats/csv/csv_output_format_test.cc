@@ -120,9 +120,19 @@ TEST(CsvOutputFormatTest, InvalidOptions) {
   EXPECT_EQ(MakeCsvOutputFormat(Schema::Make({})).status().code(), StatusCode::kInvalidArgument);
 }
 
-TEST(CsvOutputFormatTest, NonScalarColumnsAreTypeErrorsNamingTheColumn) {
+TEST(CsvOutputFormatTest, ColumnsTheEncoderCannotWriteAreTypeErrorsNamingTheColumn) {
   for (const auto& [name, type] : std::vector<std::pair<std::string, DataTypePtr>>{
-           {"bytes", binary()}, {"tags", list(utf8())}, {"point", struct_({Field::Make("x", float32())})}}) {
+           {"bytes", binary()},
+           {"tags", list(utf8())},
+           {"point", struct_({Field::Make("x", float32())})},
+           {"large_tags", large_list(Field::Make("item", utf8()))},
+           {"pair", fixed_size_list(Field::Make("item", int32()), 2)},
+           {"counts", map(Field::Make("key", utf8(), false), Field::Make("value", int64()))},
+           {"half", float16()},
+           {"when", timestamp(TimeUnit::kMicro)},
+           {"day", date32()},
+           {"took", duration(TimeUnit::kNano)},
+           {"text", large_utf8()}}) {
     const Status st = MakeCsvOutputFormat(Schema::Make({Field::Make("ok", int64()), Field::Make(name, type)})).status();
     EXPECT_EQ(st.code(), StatusCode::kTypeError) << name;
     EXPECT_EQ(st.context().field, name);

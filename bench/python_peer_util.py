@@ -1,0 +1,59 @@
+"""What the Python module's benchmarks against pure-Python peers share: the build's package on the path, the inputs
+(Fashion-MNIST train as recflow-idx-to-tfrecord writes it, the taxi tf.Examples), the arguments and the alternating
+best-of-N measurement."""
+import argparse
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
+sys.path.insert(0, str(BUILD / "python"))
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+
+FASHION = Path("/usr/share/datasets/fashion-mnist")
+TAXI = ROOT.parent / "shared" / "testdata" / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz"
+BATCH = 256
+
+
+@contextlib.contextmanager
+def workspace(doc):
+    """(arguments --rounds and --threads, a temporary work directory, the python3-protobuf tf.Example classes
+    generated there), after printing the load average, recflow's threads and the protobuf implementation."""
+    from google.protobuf.internal import api_implementation
+    from tfrecord_util import generate_proto_module
+
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=1, help="recflow engine threads (the peer has one)")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}, recflow threads {args.threads}, protobuf "
+          f"{api_implementation.Type()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        yield args, work, generate_proto_module(ROOT / "tests" / "proto" / "example.proto", work)
+
+
+def fashion_tfrecord_gz(work):
+    """Fashion-MNIST train (Debian's IDX files) as the GZIP TFRecord recflow-idx-to-tfrecord writes into `work`."""
+    path = work / "fashion.tfrecord.gz"
+    subprocess.run([str(BUILD / "bin" / "recflow-idx-to-tfrecord"), str(FASHION / "train-images-idx3-ubyte.gz"),
+                    str(FASHION / "train-labels-idx1-ubyte.gz"), str(path)], check=True, capture_output=True)
+    return path
+
+
+def measure(name, peer, ours, rounds):
+    """Alternates peer and recflow `rounds` times (each returns the records it did); prints best records/s of each
+    and the ratio."""
+    best = {"python+protobuf": 0.0, "recflow": 0.0}
+    for _ in range(rounds):
+        for label, run in (("python+protobuf", peer), ("recflow", ours)):
+            start = time.perf_counter()
+            rows = run()
+            best[label] = max(best[label], rows / (time.perf_counter() - start))
+    print(f"{name}: python+protobuf {best['python+protobuf']:,.0f} records/s, recflow {best['recflow']:,.0f} "
+          f"records/s, ratio {best['recflow'] / best['python+protobuf']:.1f}x")

@@ -1,0 +1,116 @@
+// The Writer class of recflow._recflow: WriteJob started on the first batch's schema, batches pushed with the GIL
+// released, signals checked after each push, the borrowed NumPy buffers released on the caller's thread.
+#include "recflow/python/write_bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/python/py_errors.h"
+#include "recflow/python/write_columns.h"
+#include "recflow/python/write_job.h"
+
+namespace py = pybind11;
+
+namespace recflow::python {
+
+namespace {
+
+/// One recflow.write: the job starts with the first batch (its schema is the dataset's).
+class PyWriter {
+ public:
+  explicit PyWriter(dataset::OutputSpec spec, int threads) : spec_(std::move(spec)), threads_(threads) {}
+
+  ~PyWriter() { Abort("the writer was dropped before it finished"); }
+
+  /// Imports `columns` (ImportBatch's (name, node) pairs) and hands the batch to the job, waiting
+  /// without the GIL while the job is behind. A pending signal raises its exception (the caller
+  /// aborts); a failed job raises its error.
+  void Push(const py::list& columns) {
+    releases_->Drain();
+    if (done_) throw py::value_error("the writer has finished");
+    std::shared_ptr<RecordBatch> batch =
+        ValueOrThrow(ImportBatch(columns, job_ ? job_->schema() : nullptr, releases_));
+    if (job_ == nullptr) {
+      job_ = ValueOrThrow(WithoutGil([&] { return WriteJob::Start(spec_, batch->schema(), threads_); }));
+    }
+    const bool taken = WithoutGil([&] { return job_->Push(std::move(batch)); });
+    if (!taken) {
+      Finish();  // raises the run's error
+      throw py::value_error("the write ended before its input");
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+
+  /// Ends the input and commits the dataset: what it wrote, or the run's error raised (the
+  /// output as it was).
+  py::dict Finish() {
+    if (job_ == nullptr) ThrowIfError(Status::InvalidArgument("nothing to write: the data gave no batch"));
+    done_ = true;
+    Result<dataset::SinkStats> result = WithoutGil([&] { return job_->Finish(); });
+    releases_->Drain();
+    const dataset::SinkStats stats = ValueOrThrow(std::move(result));
+    py::dict out;
+    out["records"] = stats.records;
+    out["files"] = stats.files;
+    out["partitions"] = stats.partitions;
+    out["raw_bytes"] = stats.raw_bytes;
+    out["bytes_written"] = stats.written_bytes;
+    return out;
+  }
+
+  /// Stops the job (nothing of it appears in the output) and waits for it; idempotent.
+  void Abort(const std::string& reason) {
+    done_ = true;
+    if (job_ != nullptr) {
+      py::gil_scoped_release release;
+      job_->Abort(Status::Cancelled(reason));
+    }
+    releases_->Drain();
+  }
+
+ private:
+  dataset::OutputSpec spec_;
+  int threads_;
+  std::shared_ptr<PyReleases> releases_ = std::make_shared<PyReleases>();
+  std::unique_ptr<WriteJob> job_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+void RegisterWrite(py::module_& module) {
+  py::class_<PyWriter>(module, "Writer", "One dataset written from batches (recflow.write).")
+      .def(py::init([](const std::string& output, const std::string& format, const std::string& compression, int level,
+                       int64_t shards, int64_t max_records_per_shard, int64_t max_bytes_per_shard,
+                       const std::string& naming, const std::string& prefix, std::vector<std::string> partition_by,
+                       const std::string& mode, bool sync, const std::map<std::string, std::string>& args,
+                       int threads) {
+             dataset::OutputSpec spec;
+             spec.output = output;
+             spec.format = format;
+             spec.compression = compression;
+             spec.level = level;
+             spec.shards = shards;
+             spec.max_records_per_shard = max_records_per_shard;
+             spec.max_bytes_per_shard = max_bytes_per_shard;
+             spec.naming = naming;
+             spec.prefix = prefix;
+             spec.partition_by = std::move(partition_by);
+             spec.mode = mode;
+             spec.sync = sync;
+             for (const auto& [key, value] : args) spec.args.Set(key, value);
+             return std::make_unique<PyWriter>(std::move(spec), threads);
+           }),
+           py::arg("output"), py::arg("format"), py::arg("compression"), py::arg("level"), py::arg("shards"),
+           py::arg("max_records_per_shard"), py::arg("max_bytes_per_shard"), py::arg("naming"), py::arg("prefix"),
+           py::arg("partition_by"), py::arg("mode"), py::arg("sync"), py::arg("args"), py::arg("threads"))
+      .def("push", &PyWriter::Push, py::arg("columns"), "Writes one batch of (name, column node) pairs.")
+      .def("finish", &PyWriter::Finish, "Commits the dataset; returns what was written.")
+      .def("abort", &PyWriter::Abort, py::arg("reason"), "Abandons the write; the output stays as it was.");
+}
+
+}  // namespace recflow::python

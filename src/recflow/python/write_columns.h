@@ -1,0 +1,45 @@
+// Batches written from Python as Arrow columns: the column trees recflow._write builds (NumPy buffers in Arrow's
+// layout) wrapped without copying, their Python owners released later on a thread holding the GIL.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "recflow/columnar/record_batch.h"
+#include "recflow/core/result.h"
+
+namespace recflow::python {
+
+/// Python objects whose buffers Arrow columns borrowed, handed back when the last column lets go
+/// (on any thread, without the GIL) and released by Drain on a thread holding it.
+class PyReleases {
+ public:
+  /// Queues `object` (a reference the caller owns) for release; any thread, GIL or not.
+  void Add(PyObject* object);
+  /// Drops the references queued so far; the GIL held.
+  void Drain();
+
+ private:
+  std::mutex mutex_;
+  std::vector<PyObject*> objects_;
+};
+
+/// The batch of `columns`, a list of (name, node) pairs as recflow._write makes them, where a node
+/// is (kind, length, null_count, validity, buffers, children, width):
+///  - kind: bool, int8..int64, uint8..uint64, float16/32/64, utf8, binary, large_utf8,
+///    large_binary, date32, timestamp[s|ms|us|ns], duration[...], null, list, large_list,
+///    fixed_size_list (`width` values each), struct, map (one child: its key/value entries struct);
+///  - validity: None or a uint8 array of the packed validity bits (1 = valid, LSB first);
+///  - buffers: the buffers after validity in Arrow's order (values; offsets then data; offsets),
+///    C-contiguous NumPy arrays borrowed without a copy where aligned (released through `releases`);
+///  - children: (name, node) pairs: a list's item, a struct's fields, a map's entries.
+/// Every column is validated whole (ValidateFull: offsets, lengths, null counts, UTF-8): a bad
+/// column is a DataError naming it. `expected`, when given, is the schema every batch of a write
+/// has: a column of another name or type is a TypeError naming it and both types.
+Result<std::shared_ptr<RecordBatch>> ImportBatch(const pybind11::list& columns, const SchemaPtr& expected,
+                                                 const std::shared_ptr<PyReleases>& releases);
+
+}  // namespace recflow::python
