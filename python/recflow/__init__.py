@@ -4,7 +4,8 @@ Arrow C streams, and write batches as datasets (recflow.write); recflow.torch fe
 from recflow._recflow import Error
 from recflow._columns import ListColumn, MapColumn, StructColumn
 from recflow._dataset import Dataset, Connection, Split, read, connect
+from recflow._pipeline import Pipeline, RunMetrics, Step, run
 from recflow._write import write
 
 __all__ = ["Error", "ListColumn", "MapColumn", "StructColumn", "Dataset", "Connection", "Split", "read", "connect",
-           "write"]
+           "write", "Pipeline", "RunMetrics", "Step", "run"]

@@ -20,7 +20,8 @@ namespace {
 /// or ends) stops the run and joins its thread.
 class RunningStream {
  public:
-  RunningStream(SchemaPtr schema, CStreamOptions options) : sink_(std::move(schema), std::move(options)) {}
+  RunningStream(SchemaPtr schema, CStreamOptions options, StopSource stop)
+      : sink_(std::move(schema), std::move(options)), stop_(std::move(stop)) {}
   ~RunningStream() {
     stop_.RequestStop();
     sink_.Cancel();
@@ -68,13 +69,13 @@ class RunningStream {
 }  // namespace
 
 Status ExportRunStream(const ExecContext& context, SchemaPtr schema, StreamRun run, CStreamOptions options,
-                       ArrowArrayStream* out) {
+                       ArrowArrayStream* out, StopSource stop) {
   RETURN_NOT_OK(context.Validate());
   RETURN_NOT_OK(options.Validate());
   if (schema == nullptr || run == nullptr || out == nullptr) {
     return Status::InvalidArgument("a C stream needs a schema, a run and a stream to fill");
   }
-  auto running = std::make_shared<RunningStream>(schema, std::move(options));
+  auto running = std::make_shared<RunningStream>(schema, std::move(options), std::move(stop));
   RETURN_NOT_OK(running->Start(context, std::move(run)));
   // The stream's source owns the run: releasing the stream, or its end, destroys it.
   return c_data::ExportBatchStream(std::move(schema), [running] { return running->sink().Pop(); }, out);

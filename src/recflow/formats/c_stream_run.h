@@ -8,6 +8,7 @@
 #include "recflow/columnar/schema.h"
 #include "recflow/core/exec_context.h"
 #include "recflow/core/status.h"
+#include "recflow/core/stop_token.h"
 #include "recflow/formats/c_stream_sink.h"
 #include "recflow/formats/sink.h"
 
@@ -32,8 +33,11 @@ using StreamRun = std::function<Status(const ExecContext& context, Sink* sink)>;
 ///    run's token, makes a waiting Emit return Cancelled, and joins the thread: the run returns
 ///    Cancelled and aborts its outputs; release returns when it has. A run past its point of no
 ///    return finishes instead. Batches the consumer took stay valid after release.
+/// `stop` is the stream's stop source (its token replaces the context's): a caller keeping a copy
+/// may stop the run itself while the consumer waits in get_next (a Python read on Ctrl-C), which
+/// then ends the stream with the run's Cancelled.
 /// InvalidArgument (and `out` untouched) for a bad context, options, schema or run.
 Status ExportRunStream(const ExecContext& context, SchemaPtr schema, StreamRun run, CStreamOptions options,
-                       ArrowArrayStream* out);
+                       ArrowArrayStream* out, StopSource stop = StopSource());
 
 }  // namespace recflow

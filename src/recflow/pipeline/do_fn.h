@@ -47,6 +47,9 @@ class ProcessContext {
     copy.errors_ = errors;
     return copy;
   }
+  /// The row of its source unit's decoded batch that input row `row` came from (the record of
+  /// the unit it is; rows between two may have been dropped by earlier steps).
+  int64_t UnitRow(int64_t row) const { return input_->UnitRow(row); }
   /// A number identifying input row `row` within the whole input, the same whatever the
   /// threads and batch boundaries: the seed of per-row randomness (random crops and flips).
   uint64_t RowKey(int64_t row) const {

@@ -2,11 +2,13 @@
 // an exported C stream: what a consumer reads — through the StreamReader importer and through a plain C loop walking the
 // ArrowArray structs — equals a direct read, in order, on 1 and 4 threads; a consumer that does not pull holds the
 // stage to its units in flight; releasing the stream early cancels the stage; a decoding error reaches get_next naming
-// file, offset and record as the direct read does.
+// file, offset and record as the direct read does; a stop requested on the stream's stop source by its caller ends it
+// with the stage's Cancelled.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <functional>
 #include <future>
@@ -76,14 +78,14 @@ std::vector<std::shared_ptr<RecordBatch>> DirectBatches(Source& source) {
 }
 
 ArrowArrayStream Export(const SchemaPtr& schema, StreamRun run, int threads, int64_t max_batches = 4,
-                        std::function<void()> on_full = nullptr) {
+                        std::function<void()> on_full = nullptr, StopSource stop = StopSource()) {
   ExecContext context;
   context.threads = threads;
   CStreamOptions options;
   options.max_batches = max_batches;
   options.on_full = std::move(on_full);
   ArrowArrayStream stream{};
-  const Status st = ExportRunStream(context, schema, std::move(run), options, &stream);
+  const Status st = ExportRunStream(context, schema, std::move(run), options, &stream, std::move(stop));
   EXPECT_TRUE(st.ok()) << st.ToString();
   return stream;
 }
@@ -356,6 +358,28 @@ TEST_P(ReadStreamTest, ReleasingTheStreamEarlyCancelsTheStage) {
     rows += (*batch)->num_rows();
   }
   reader->reset();  // the consumer breaks out of its loop: returns once the stage has
+  EXPECT_EQ(record->status.code(), StatusCode::kCancelled) << record->status.ToString();
+  EXPECT_LT(rows, 1000);
+}
+
+TEST_P(ReadStreamTest, AStopOnTheCallersSourceEndsTheStreamWithTheStagesCancelled) {
+  RECFLOW_REQUIRE_TESTDATA();
+  SourcePtr source = OpenTfrecord(Data("tfrecord/tfx/mnist.tfrecord"), 32 << 10);  // about 100 units
+  ASSERT_NE(source, nullptr);
+  auto record = std::make_shared<StageRecord>();
+  StopSource stop;  // what a Python read keeps to stop the run while its consumer waits in get_next
+  ArrowArrayStream stream =
+      Export(source->schema(), StageOver(source, record), GetParam(), /*max_batches=*/1, nullptr, stop);
+  auto reader = c_data::StreamReader::Open(&stream);
+  ASSERT_TRUE(reader.ok());
+  auto first = (*reader)->Next();
+  ASSERT_TRUE(first.ok() && *first != nullptr);
+  ASSERT_TRUE(stop.RequestStop(SIGINT));
+  int64_t rows = (*first)->num_rows();
+  Result<std::shared_ptr<RecordBatch>> next = (*reader)->Next();
+  for (; next.ok() && *next != nullptr; next = (*reader)->Next()) rows += (*next)->num_rows();
+  ASSERT_FALSE(next.ok()) << "the stream ended as if the stage had read everything";
+  EXPECT_NE(next.status().message().find("interrupted by SIGINT"), std::string::npos) << next.status().ToString();
   EXPECT_EQ(record->status.code(), StatusCode::kCancelled) << record->status.ToString();
   EXPECT_LT(rows, 1000);
 }

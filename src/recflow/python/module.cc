@@ -10,6 +10,8 @@
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/numpy_columns.h"
 #include "recflow/python/py_errors.h"
+#include "recflow/python/run_bindings.h"
+#include "recflow/python/sigint_stop.h"
 #include "recflow/python/write_bindings.h"
 
 namespace py = pybind11;
@@ -28,10 +30,11 @@ py::list FieldsOf(const Schema& schema) {
 }
 
 /// A BatchStream as Python iterates it: one caller at a time, the GIL released while waiting for
-/// a batch, pending signals (Ctrl-C) handled between batches.
+/// a batch, pending signals (Ctrl-C) handled before and after each wait; a SIGINT during a wait
+/// stops the read through `stop` (its run's stop source) so that the wait ends.
 class PyStream {
  public:
-  explicit PyStream(std::unique_ptr<BatchStream> stream) : stream_(std::move(stream)) {}
+  PyStream(std::unique_ptr<BatchStream> stream, StopSource stop) : stream_(std::move(stream)), stop_(std::move(stop)) {}
 
   /// The schema as (name, type, nullable) triples.
   py::list schema() {
@@ -45,19 +48,21 @@ class PyStream {
   py::object Next(bool bytes_as_lists) {
     const std::unique_lock<std::mutex> lock = Lock();
     BatchStream& stream = Taken();
-    Result<std::shared_ptr<RecordBatch>> next = WithoutGil([&] { return stream.Next(); });
+    if (PyErr_CheckSignals() != 0) {
+      CloseLocked();
+      throw py::error_already_set();
+    }
+    Result<std::shared_ptr<RecordBatch>> next = WithoutGil([&] {
+      const SigintStop interruptible(stop_);
+      return stream.Next();
+    });
     if (PyErr_CheckSignals() != 0) {
       CloseLocked();
       throw py::error_already_set();
     }
     const std::shared_ptr<RecordBatch> batch = ValueOrThrow(std::move(next));
     if (batch == nullptr) return py::none();
-    py::dict columns;
-    for (int i = 0; i < batch->num_columns(); ++i) {
-      const std::string& name = batch->schema()->field(i)->name();
-      columns[py::str(name)] = ToNumpy(batch->column_data(i), name, bytes_as_lists);
-    }
-    return py::make_tuple(batch->num_rows(), columns);
+    return py::make_tuple(batch->num_rows(), ToNumpy(*batch, bytes_as_lists));
   }
 
   /// Hands the stream to an Arrow PyCapsule consumer; this object is then closed.
@@ -96,6 +101,7 @@ class PyStream {
 
   std::mutex mutex_;
   std::unique_ptr<BatchStream> stream_;
+  StopSource stop_;
 };
 
 /// BatchOptions from the Python arguments.
@@ -113,15 +119,17 @@ BatchOptions OptionsOf(std::vector<std::string> columns, std::optional<int64_t> 
   return options;
 }
 
-/// A PyStream over a stream `fill` fills (with the GIL released: reads may open files and sample).
+/// A PyStream over a stream `fill(out, stop)` fills (with the GIL released: reads may open files
+/// and sample), `stop` the source of the run behind it, if any.
 template <typename Fill>
 std::unique_ptr<PyStream> StreamOf(Fill fill, BatchOptions options) {
+  StopSource stop;
   auto stream = WithoutGil([&]() -> Result<std::unique_ptr<BatchStream>> {
     ArrowArrayStream raw{};
-    RETURN_NOT_OK(fill(&raw));
+    RETURN_NOT_OK(fill(&raw, stop));
     return BatchStream::Open(&raw, std::move(options));
   });
-  return std::make_unique<PyStream>(ValueOrThrow(std::move(stream)));
+  return std::make_unique<PyStream>(ValueOrThrow(std::move(stream)), std::move(stop));
 }
 
 /// The InputSpec of recflow.read's arguments.
@@ -187,10 +195,13 @@ PYBIND11_MODULE(_recflow, m) {
              std::vector<std::string> columns, std::optional<int64_t> batch_size, const std::string& batch_mode) {
             BatchOptions options = OptionsOf(std::move(columns), batch_size, batch_mode);
             if (splits.has_value()) {
-              return StreamOf([&](ArrowArrayStream* out) { return self->ReadSplits(*splits, threads, out); },
+              return StreamOf([&](ArrowArrayStream* out,
+                                  const StopSource& stop) { return self->ReadSplits(*splits, threads, out, stop); },
                               std::move(options));
             }
-            return StreamOf([&](ArrowArrayStream* out) { return self->Read(threads, out); }, std::move(options));
+            return StreamOf(
+                [&](ArrowArrayStream* out, const StopSource& stop) { return self->Read(threads, out, stop); },
+                std::move(options));
           },
           py::arg("splits"), py::arg("threads"), py::arg("columns"), py::arg("batch_size"), py::arg("batch_mode"));
 
@@ -198,10 +209,11 @@ PYBIND11_MODULE(_recflow, m) {
       "connect",
       [](const std::string& endpoint, std::vector<std::string> columns, std::optional<int64_t> batch_size,
          const std::string& batch_mode) {
-        return StreamOf([&](ArrowArrayStream* out) { return ConnectStream(endpoint, out); },
+        return StreamOf([&](ArrowArrayStream* out, const StopSource&) { return ConnectStream(endpoint, out); },
                         OptionsOf(std::move(columns), batch_size, batch_mode));
       },
       py::arg("endpoint"), py::arg("columns"), py::arg("batch_size"), py::arg("batch_mode"));
 
   m.def("requested_columns", &RequestedColumnNames, "The field names of an 'arrow_schema' PyCapsule.");
+  RegisterRun(m);
 }

@@ -36,7 +36,7 @@ Result<std::vector<std::string>> NativeDataset::Splits(int64_t target_bytes) con
   return lines;
 }
 
-Status NativeDataset::Read(int threads, ArrowArrayStream* out) {
+Status NativeDataset::Read(int threads, ArrowArrayStream* out, StopSource stop) {
   std::unique_ptr<Source> source;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -45,10 +45,11 @@ Status NativeDataset::Read(int threads, ArrowArrayStream* out) {
   if (source == nullptr) {
     ASSIGN_OR_RETURN(source, dataset::OpenInputs(inputs_, options_));
   }
-  return Stream(std::move(source), threads, out);
+  return Stream(std::move(source), threads, out, std::move(stop));
 }
 
-Status NativeDataset::ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out) const {
+Status NativeDataset::ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out,
+                                 StopSource stop) const {
   std::vector<dataset::Split> parsed;
   parsed.reserve(splits.size());
   for (const std::string& line : splits) {
@@ -56,16 +57,17 @@ Status NativeDataset::ReadSplits(const std::vector<std::string>& splits, int thr
     parsed.push_back(std::move(split));
   }
   ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenSplits(std::move(parsed), schema_, options_));
-  return Stream(std::move(source), threads, out);
+  return Stream(std::move(source), threads, out, std::move(stop));
 }
 
-Status NativeDataset::Stream(std::shared_ptr<Source> source, int threads, ArrowArrayStream* out) const {
+Status NativeDataset::Stream(std::shared_ptr<Source> source, int threads, ArrowArrayStream* out,
+                             StopSource stop) const {
   ExecContext context = ExecContext::Defaults();
   context.threads = threads;
   context.file_system = options_.settings.file_system;
   const SchemaPtr schema = source->schema();
   return ExportRunStream(context, schema, pipeline::ReadIntoStream(std::move(source)), CStreamOptions::Defaults(),
-                         out);
+                         out, std::move(stop));
 }
 
 }  // namespace recflow::python

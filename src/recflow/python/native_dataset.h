@@ -10,6 +10,7 @@
 
 #include "recflow/columnar/c_data_abi.h"
 #include "recflow/core/result.h"
+#include "recflow/core/stop_token.h"
 #include "recflow/dataset/io_specs.h"
 
 namespace recflow::python {
@@ -32,18 +33,20 @@ class NativeDataset {
 
   /// Fills `out` with a stream of every record, in input order, decoded by the stage executor on
   /// `threads` threads (0: every core) on a thread of its own (ExportRunStream over
-  /// pipeline::ReadIntoStream). Releasing the stream early stops the read.
-  Status Read(int threads, ArrowArrayStream* out);
+  /// pipeline::ReadIntoStream). Releasing the stream early stops the read, and so does a stop
+  /// requested on `stop` (the stream's stop source, see ExportRunStream).
+  Status Read(int threads, ArrowArrayStream* out, StopSource stop = StopSource());
 
   /// As Read, over the records of `splits` (SplitToJson lines of this dataset's inputs), in the
   /// order given (dataset::OpenSplits with this dataset's schema).
-  Status ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out) const;
+  Status ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out,
+                    StopSource stop = StopSource()) const;
 
  private:
   NativeDataset() = default;
 
   /// Streams `source` as Read says.
-  Status Stream(std::shared_ptr<Source> source, int threads, ArrowArrayStream* out) const;
+  Status Stream(std::shared_ptr<Source> source, int threads, ArrowArrayStream* out, StopSource stop) const;
 
   dataset::ResolvedInputs inputs_;
   dataset::InputOptions options_;

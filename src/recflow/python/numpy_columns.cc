@@ -15,28 +15,6 @@ namespace recflow::python {
 
 namespace {
 
-/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie; empty when there is none.
-std::string ViewDtype(const DataType& type) {
-  static const char* const kUnits[] = {"s", "ms", "us", "ns"};
-  switch (type.id()) {
-    case TypeId::kInt8: return "<i1";
-    case TypeId::kInt16: return "<i2";
-    case TypeId::kInt32: return "<i4";
-    case TypeId::kInt64: return "<i8";
-    case TypeId::kUInt8: return "<u1";
-    case TypeId::kUInt16: return "<u2";
-    case TypeId::kUInt32: return "<u4";
-    case TypeId::kUInt64: return "<u8";
-    case TypeId::kFloat16: return "<f2";
-    case TypeId::kFloat32: return "<f4";
-    case TypeId::kFloat64: return "<f8";
-    case TypeId::kDate64: return "<M8[ms]";
-    case TypeId::kTimestamp: return std::string("<M8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
-    case TypeId::kDuration: return std::string("<m8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
-    default: return "";
-  }
-}
-
 /// A read-only NumPy array of `length` items of `dtype`, `item_bytes` each, viewing `buffer` from item `first`
 /// (a buffer may be a read-only mapping of the file, or shared with other batches).
 py::array View(const std::shared_ptr<Buffer>& buffer, const std::string& dtype, int64_t item_bytes, int64_t first,
@@ -156,6 +134,27 @@ py::object ByteLists(const ArrayData& data, int64_t offset_bytes) {
 
 }  // namespace
 
+std::string ViewDtype(const DataType& type) {
+  static const char* const kUnits[] = {"s", "ms", "us", "ns"};
+  switch (type.id()) {
+    case TypeId::kInt8: return "<i1";
+    case TypeId::kInt16: return "<i2";
+    case TypeId::kInt32: return "<i4";
+    case TypeId::kInt64: return "<i8";
+    case TypeId::kUInt8: return "<u1";
+    case TypeId::kUInt16: return "<u2";
+    case TypeId::kUInt32: return "<u4";
+    case TypeId::kUInt64: return "<u8";
+    case TypeId::kFloat16: return "<f2";
+    case TypeId::kFloat32: return "<f4";
+    case TypeId::kFloat64: return "<f8";
+    case TypeId::kDate64: return "<M8[ms]";
+    case TypeId::kTimestamp: return std::string("<M8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
+    case TypeId::kDuration: return std::string("<m8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
+    default: return "";
+  }
+}
+
 py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists) {
   const ArrayData& data = *column;
   const DataType& type = *data.type;
@@ -198,6 +197,15 @@ py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& 
                                      " has no NumPy form in recflow yet (read it through __arrow_c_stream__)"));
       return py::none();
   }
+}
+
+py::dict ToNumpy(const RecordBatch& batch, bool bytes_as_lists) {
+  py::dict columns;
+  for (int i = 0; i < batch.num_columns(); ++i) {
+    const std::string& name = batch.schema()->field(i)->name();
+    columns[py::str(name)] = ToNumpy(batch.column_data(i), name, bytes_as_lists);
+  }
+  return columns;
 }
 
 }  // namespace recflow::python

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "recflow/columnar/array_data.h"
+#include "recflow/columnar/record_batch.h"
 #include "recflow/core/buffer.h"
 
 namespace recflow::python {
@@ -26,6 +27,10 @@ class ArrowBuffer {
   std::shared_ptr<Buffer> buffer_;
 };
 
+/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie ("<i8",
+/// "<M8[ms]"); empty when there is none.
+std::string ViewDtype(const DataType& type);
+
 /// `column` (named `name` in messages) as a Python value:
 ///  - bool, integers, floats (float16 too), timestamps, durations, date64: a NumPy array viewing
 ///    the values buffer (its base an ArrowBuffer) — bool, whose Arrow values are bits, and date32
@@ -43,5 +48,9 @@ class ArrowBuffer {
 /// decimals, intervals, times, views, run-end encoded) are a TypeError naming the column and its
 /// type, raised as recflow.Error.
 pybind11::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists);
+
+
+/// Every column of `batch` as ToNumpy makes it, in a dict {name: value} in schema order.
+pybind11::dict ToNumpy(const RecordBatch& batch, bool bytes_as_lists);
 
 }  // namespace recflow::python

@@ -24,4 +24,14 @@ void ThrowIfError(const Status& status) {
   throw py::error_already_set();
 }
 
+void ThrowIfError(const Status& status, py::handle cause) {
+  if (status.ok()) return;
+  if (cause.is_none()) ThrowIfError(status);
+  const py::object error = py::reinterpret_borrow<py::object>(error_class)(status.ToString());
+  PyException_SetCause(error.ptr(), cause.inc_ref().ptr());    // steals the reference
+  PyException_SetContext(error.ptr(), cause.inc_ref().ptr());  // steals the reference
+  PyErr_SetObject(error_class, error.ptr());
+  throw py::error_already_set();
+}
+
 }  // namespace recflow::python

@@ -15,6 +15,10 @@ void RegisterError(pybind11::module_& module);
 /// as the CLI prints them) unless `status` is OK.
 void ThrowIfError(const Status& status);
 
+/// As ThrowIfError, the Error chained to `cause` (an exception, as `raise Error(...) from cause`)
+/// unless `cause` is None.
+void ThrowIfError(const Status& status, pybind11::handle cause);
+
 /// `run()` called with the GIL released (native work that may wait or take long), its result returned.
 template <typename Run>
 auto WithoutGil(Run&& run) {
