@@ -50,9 +50,10 @@ class RasterCommitTest : public ::testing::Test {
                     .ok());
   }
 
-  // Runs read → read_raster (a 512 × 512 window) → evi → [extra] → write_raster into out/ on two
-  // threads over scenes a, b, c whose NIR bands are `nir`.
-  Result<RunResult> Run(const std::vector<std::string>& nir, const std::string& extra = "") {
+  // Runs read → read_raster (a 1024 × 1024 window) → evi → [extra] → write_raster into out/`name`
+  // on two threads over scenes a, b, c whose NIR bands are `nir`.
+  Result<RunResult> Run(const std::vector<std::string>& nir, const std::string& extra = "",
+                        const std::string& name = "{scene_id}.tif") {
     std::ofstream scenes(dir_.File("scenes.csv"));
     scenes << "scene_id,blue,red,nir\n";
     const char* ids[] = {"a", "b", "c"};
@@ -61,7 +62,7 @@ class RasterCommitTest : public ::testing::Test {
     const std::string text = "steps:\n  - read: " + dir_.File("scenes.csv") +
                              "\n  - read_raster: {datasets: {blue: blue, red: red, nir: nir}, scale: 0.0001, window: [0, 0, 1024, 1024]}" +
                              "\n  - evi: {output: evi}\n" + extra +
-                             "  - text_template: {output: path, template: '{scene_id}.tif'}" +
+                             "  - text_template: {output: path, template: '" + name + "'}" +
                              "\n  - write_raster: {column: evi, dir: " + Out().string() +
                              ", path: path, block_size: 256}\n  - select: [scene_id, valid_count]" +
                              "\n  - write: {path: " + dir_.File("stats") + ", format: jsonl, mode: overwrite}\n";
@@ -100,6 +101,13 @@ TEST_F(RasterCommitTest, ARunFailingOnItsThirdSceneLeavesNoRasterAndKeepsThePrev
   std::ifstream previous(Out() / "a.tif");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(previous), {}), "the previous a");
   EXPECT_FALSE(fs::exists(dir_.File("stats")));
+}
+
+TEST_F(RasterCommitTest, TwoRowsWritingOneFileFailTheRunAndPublishNothing) {
+  auto result = Run({S2("B08.tif"), S2("B08.tif")}, "", "same.tif");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().ToString().find("same.tif' twice"), std::string::npos) << result.status().ToString();
+  EXPECT_EQ(Tree(Out()), std::set<std::string>{});
 }
 
 TEST_F(RasterCommitTest, ACancelledRunStopsBetweenTilesAndLeavesNothing) {
