@@ -1,5 +1,6 @@
 // Built-in raster steps: read_raster (scene rows → raster values), band_math, evi and ndvi (a computed band over them) and
-// write_raster (each raster computed tile by tile on all threads into a GeoTIFF or COG, with its statistics as columns).
+// write_raster (each raster computed tile by tile on all threads into a staged GeoTIFF or COG the run commits, with its
+// statistics as columns).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -247,9 +248,17 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
     ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(json));
     ASSIGN_OR_RETURN(std::string relative, RowText(row, path_index));
     ASSIGN_OR_RETURN(std::string path, OutputPathInside(row.file_system(), root, relative));
+    // GDAL writes the staged file itself, at its local path; the run commits it with its outputs.
+    ASSIGN_OR_RETURN(std::string staged, row.run_files().Stage(path));
     raster::WriteOptions write = options;
     write.threads = tbb::this_task_arena::max_concurrency();
-    ASSIGN_OR_RETURN(raster::WriteStats stats, raster::WriteRaster(ref, path, write));
+    write.stop_token = row.run_files().stop_token();
+    Result<raster::WriteStats> written = raster::WriteRaster(ref, staged, write);
+    if (!written.ok()) {
+      (void)row.run_files().Discard(path);
+      return written.status();
+    }
+    const raster::WriteStats& stats = *written;
     out.Emit({stats.valid_count, stats.min, stats.max, stats.mean});
     return Status::OK();
   };

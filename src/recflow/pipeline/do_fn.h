@@ -12,6 +12,7 @@
 #include "recflow/core/result.h"
 #include "recflow/ops/row_errors.h"
 #include "recflow/pipeline/element_batch.h"
+#include "recflow/pipeline/run_files.h"
 #include "recflow/pipeline/side_inputs.h"
 
 namespace recflow::pipeline {
@@ -21,16 +22,16 @@ class ProcessContext {
  public:
   /// `input` is the batch being processed; `unit_index` the position of its source unit in
   /// the stage's input order; `output_schema` what the DoFn's OutputSchema returned for the
-  /// step's input when the pipeline was built (it must outlive the context); `file_system` the
-  /// run's (ExecContext::file_system).
+  /// step's input when the pipeline was built (it must outlive the context); `run_files` the
+  /// run's (its file system, stop token and the files it commits).
   ProcessContext(const SideInputs* side_inputs, const ElementBatch* input, uint64_t unit_index, ops::RowErrors* errors,
-                 const SchemaPtr* output_schema, FileSystem* file_system)
+                 const SchemaPtr* output_schema, RunFiles* run_files)
       : side_inputs_(side_inputs),
         input_(input),
         unit_index_(unit_index),
         errors_(errors),
         output_schema_(output_schema),
-        file_system_(file_system) {}
+        run_files_(run_files) {}
 
   /// The transform's side inputs, complete before the transform runs.
   const SideInputs& side_inputs() const { return *side_inputs_; }
@@ -38,7 +39,10 @@ class ProcessContext {
   /// rather than deriving it again for every batch.
   const SchemaPtr& output_schema() const { return *output_schema_; }
   /// The run's file system (ExecContext::file_system): where a step reads and writes files of its own.
-  FileSystem& file_system() const { return *file_system_; }
+  FileSystem& file_system() const { return run_files_->file_system(); }
+  /// The files the run commits besides its datasets (a file per row a step writes itself), and
+  /// the run's stop token.
+  RunFiles& run_files() const { return *run_files_; }
   /// Where to report rows that failed (the step's on_error policy decides what happens).
   ops::RowErrors& row_errors() { return *errors_; }
   /// The same context reporting failed rows to `errors` instead.
@@ -62,7 +66,7 @@ class ProcessContext {
   uint64_t unit_index_;
   ops::RowErrors* errors_;
   const SchemaPtr* output_schema_;
-  FileSystem* file_system_;
+  RunFiles* run_files_;
 };
 
 /// What a DoFn made of one batch.

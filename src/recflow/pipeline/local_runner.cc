@@ -9,12 +9,12 @@
 #include <mutex>
 #include <thread>
 
-#include "recflow/dataset/file_commit.h"
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/abort_outputs.h"
 #include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/run_files.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_links.h"
 #include "recflow/pipeline/stage_program_internal.h"
@@ -77,13 +77,11 @@ class Run {
         outputs_(std::move(outputs)),
         metrics_(metrics),
         links_(LinkStages(pipeline, plan)),
+        files_(context.file_system, context.stop_token),
         stages_(plan.stages.size()) {}
 
   Result<RunResult> Execute() {
-    for (const SideFile& file : pipeline_.side_files()) {
-      ASSIGN_OR_RETURN(auto commit, dataset::FileCommit::Begin(context_.file_system, StagedPath(file.path), file.path));
-      side_files_.push_back(std::move(commit));
-    }
+    for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
     }
@@ -110,7 +108,7 @@ class Run {
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
-    for (auto& side_file : side_files_) RETURN_NOT_OK(Fail(side_file->Commit()));
+    RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
     return result;
   }
@@ -135,10 +133,8 @@ class Run {
     for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
     st = AbortOutputs(std::move(st), sinks);
     for (auto& [id, sink] : outputs_) (void)sink->Abort();
-    for (auto& side_file : side_files_) {
-      if (side_file->Abort().ok() && st.code() == StatusCode::kCancelled) {
-        st = st.WithNote("; " + dataset::RemovedOutputNote(side_file->target()));
-      }
+    for (const std::string& target : files_.Abort()) {
+      if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(target));
     }
     (void)letters_.Close();
     return st;
@@ -309,7 +305,7 @@ class Run {
     resources.windowed = run.windowed;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
-    resources.file_system = context_.file_system.get();
+    resources.run_files = &files_;
     PipelineStageProgram program(resources);
     StageOptions stage_options;
     stage_options.max_in_flight = options_.max_in_flight;
@@ -401,7 +397,7 @@ class Run {
   const StageLinks links_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
-  std::vector<std::unique_ptr<dataset::FileCommit>> side_files_;            // per side file, removed on termination
+  RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
   std::vector<StageRun> stages_;                                            // per stage of the plan
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node
   std::mutex mutex_;                                                        // guards what follows

@@ -264,7 +264,4 @@ class Pipeline {
   bool steps_named_in_errors_ = true;
 };
 
-/// Where a step writes the side file `path` until the run commits it (see AddSideFile).
-inline std::string StagedPath(const std::string& path) { return path + ".recflow-staged"; }
-
 }  // namespace recflow::pipeline

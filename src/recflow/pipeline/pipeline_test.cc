@@ -549,7 +549,8 @@ TEST_F(PipelineTest, AValueThatDoesNotFitItsColumnFailsItsRow) {
 
 TEST(RowViewTest, BytesAreViewsOfTheColumn) {
   const auto batch = MakeRows(RowSchema(), 3, 3)[0];
-  RowView row(*batch, 1, 0, LocalFileSystem::Instance().get());
+  RunFiles files(LocalFileSystem::Instance(), StopToken());
+  RowView row(*batch, 1, 0, &files);
   auto key = row.Bytes(1);
   ASSERT_TRUE(key.ok()) << key.status().ToString();
   EXPECT_EQ(*key, "k1");

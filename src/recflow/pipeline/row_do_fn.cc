@@ -142,7 +142,7 @@ class RowDoFn final : public DoFn {
     std::vector<ConvertedValue> converted;
     for (int64_t row = begin; row < end; ++row) {
       emitter.Clear();
-      Status st = fn_(RowView(input, row, ctx.RowKey(row), &ctx.file_system()), emitter);
+      Status st = fn_(RowView(input, row, ctx.RowKey(row), &ctx.run_files()), emitter);
       if (st.ok()) st = Convert(emitter.rows(), &converted);
       if (!st.ok()) {
         out.errors.push_back(ops::RowError{row, std::move(st)});

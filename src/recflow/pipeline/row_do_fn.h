@@ -14,8 +14,8 @@ namespace recflow::pipeline {
 /// Read access to one input row.
 class RowView {
  public:
-  RowView(const RecordBatch& batch, int64_t row, uint64_t key, FileSystem* file_system)
-      : batch_(batch), row_(row), key_(key), file_system_(file_system) {}
+  RowView(const RecordBatch& batch, int64_t row, uint64_t key, RunFiles* run_files)
+      : batch_(batch), row_(row), key_(key), run_files_(run_files) {}
   /// The row's index in its batch.
   int64_t index() const { return row_; }
   /// The row's stable identity in the whole input (see ProcessContext::RowKey).
@@ -29,7 +29,9 @@ class RowView {
   /// True when column `column` (0 <= column < schema().num_fields()) is null in this row.
   bool IsNull(int column) const;
   /// The run's file system (ProcessContext::file_system): where a row function's own files go.
-  FileSystem& file_system() const { return *file_system_; }
+  FileSystem& file_system() const { return run_files_->file_system(); }
+  /// The run's files and stop token (ProcessContext::run_files).
+  RunFiles& run_files() const { return *run_files_; }
   /// Column `column`'s bytes in this row without a copy (see HoldsBytes for the column types),
   /// valid while the batch lives; TypeError for another type, DataError for a null.
   Result<std::string_view> Bytes(int column) const;
@@ -38,7 +40,7 @@ class RowView {
   const RecordBatch& batch_;
   int64_t row_;
   uint64_t key_;
-  FileSystem* file_system_;
+  RunFiles* run_files_;
 };
 
 /// Output rows of one input row: each Emit() adds one row of the new columns' values.

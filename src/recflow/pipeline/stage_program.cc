@@ -68,7 +68,7 @@ Result<ElementBatch> PipelineStageProgram::RunParDo(const Node& node, const Elem
   static const SideInputs kNone;
   auto sides = r_.side_inputs->find(node.id);
   ProcessContext ctx(sides == r_.side_inputs->end() ? &kNone : &sides->second, &input, unit.index, &errors,
-                     &node.schema, r_.file_system);
+                     &node.schema, r_.run_files);
   Result<DoFnOutput> result = [&] {
     BusyTimer timer(&m.busy_ns);
     return node.fn->Process(*input.data, ctx);

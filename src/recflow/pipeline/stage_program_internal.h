@@ -26,7 +26,7 @@ struct StageResources {
   std::map<int, WindowedGrouping*> windowed;  ///< per windowed grouping of the stage: its sink (told each unit's RowOrigin)
   DeadLetters* dead_letters = nullptr;
   RunMetrics* metrics = nullptr;
-  FileSystem* file_system = nullptr;  ///< the run's (ExecContext::file_system), for ProcessContext
+  RunFiles* run_files = nullptr;  ///< the run's file system, stop token and files (ProcessContext::run_files)
 };
 
 /// The program of one stage; inputs are the stage's roots in order.

@@ -28,6 +28,13 @@ BandSource Source(std::string name, std::string dataset, double scale = 1.0) {
   return s;
 }
 
+// The shared Sentinel-2 red band as reflectance (DN × 1e-4).
+Result<RasterRef> OpenRed() {
+  OpenOptions options;
+  options.bands = {Source("red", S2("B04.tif"), 1e-4)};
+  return OpenRaster(options);
+}
+
 // Band 1 of `path` whole, as doubles, read by GDAL directly.
 std::vector<double> ReadWhole(const std::string& path, int band = 1) {
   InitGdal();
@@ -149,9 +156,7 @@ TEST(RasterIoTest, WindowsAndOverviewsMoveTheGrid) {
 TEST(RasterIoTest, WrittenCogHoldsTheValuesGdalReads) {
   RECFLOW_REQUIRE_TESTDATA();
   testing::ScratchDir dir;
-  OpenOptions options;
-  options.bands = {Source("red", S2("B04.tif"), 1e-4)};
-  auto ref = OpenRaster(options);
+  auto ref = OpenRed();
   ASSERT_TRUE(ref.ok());
   const std::string out = dir.File("red.tif");
   auto stats = WriteRaster(*ref, out, WriteOptions::Defaults());
@@ -173,7 +178,6 @@ TEST(RasterIoTest, WrittenCogHoldsTheValuesGdalReads) {
   ASSERT_NE(ds, nullptr);
   EXPECT_STREQ(ds->GetMetadataItem("LAYOUT", "IMAGE_STRUCTURE"), "COG");
   EXPECT_GE(ds->GetRasterBand(1)->GetOverviewCount(), 1);
-  EXPECT_FALSE(std::filesystem::exists(StagedRasterPath(out)));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
@@ -308,8 +312,24 @@ TEST(RasterIoTest, ATruncatedTiffNamesTheBandTheBlockAndItsOffset) {
   EXPECT_NE(st.message().find(") at byte offset "), std::string::npos) << st.ToString();
   // A failed write leaves nothing behind.
   EXPECT_FALSE(std::filesystem::exists(out));
-  EXPECT_FALSE(std::filesystem::exists(StagedRasterPath(out)));
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
+}
+
+TEST(RasterIoTest, AStoppedWriteIsCancelledAndLeavesNothing) {
+  RECFLOW_REQUIRE_TESTDATA();
+  testing::ScratchDir dir;
+  auto ref = OpenRed();
+  ASSERT_TRUE(ref.ok());
+  for (const auto layout : {WriteOptions::Layout::kCog, WriteOptions::Layout::kGeoTiff}) {
+    StopSource source;
+    WriteOptions write = WriteOptions::Defaults();
+    write.layout = layout;
+    write.stop_token = source.token();
+    ASSERT_TRUE(source.RequestStop());
+    const Status st = WriteRaster(*ref, dir.File("red.tif"), write).status();
+    EXPECT_EQ(st.code(), StatusCode::kCancelled) << st.ToString();
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 0);
+  }
 }
 
 }  // namespace

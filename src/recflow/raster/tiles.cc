@@ -108,7 +108,8 @@ struct ThreadState {
 
 }  // namespace
 
-Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const TileConsumer& consume) {
+Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const StopToken& stop,
+                     const TileConsumer& consume) {
   std::vector<std::string> names;
   for (const BandRef& b : ref.bands) names.push_back(b.name);
   std::optional<Expression> expression;
@@ -129,7 +130,7 @@ Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const TileC
     const auto n = static_cast<size_t>(tile.pixels());
     state.bands.resize(ref.bands.size());
     std::vector<const double*> inputs(ref.bands.size(), nullptr);
-    Status st;
+    Status st = stop.Poll();
     for (size_t i = 0; i < ref.bands.size() && st.ok(); ++i) {
       if (expression && !std::binary_search(expression->used_bands().begin(), expression->used_bands().end(),
                                             static_cast<int>(i))) {

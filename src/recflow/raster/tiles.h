@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "recflow/core/result.h"
+#include "recflow/core/stop_token.h"
 #include "recflow/raster/gdal_env.h"
 #include "recflow/raster/raster_ref.h"
 
@@ -65,7 +66,9 @@ using TileConsumer = std::function<Status(const TileRect& tile, std::span<const 
 /// Computes `ref`'s values (its bands, or its expression over them) tile by tile, the tiles
 /// spread over the calling task arena's threads, each thread with its own TileReader; `consume`
 /// runs concurrently for different tiles. Stops at the first error (in tile order among those
-/// that failed) and returns it. Memory: a few tiles per thread, whatever the grid's size.
-Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const TileConsumer& consume);
+/// that failed) and returns it; `stop` is checked before each tile (Cancelled once a stop was
+/// requested: no tile starts after it). Memory: a few tiles per thread, whatever the grid's size.
+Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const StopToken& stop,
+                     const TileConsumer& consume);
 
 }  // namespace recflow::raster

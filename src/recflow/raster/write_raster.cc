@@ -1,4 +1,4 @@
-// WriteRaster: tiles written to a staged tiled GeoTIFF (turned into a COG by GDAL's COG driver), then renamed into place.
+// WriteRaster: tiles written to a tiled GeoTIFF (turned into a COG by GDAL's COG driver); a failure removes what it wrote.
 #include "recflow/raster/write_raster.h"
 
 #include <algorithm>
@@ -93,7 +93,7 @@ Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, cons
   }
   std::mutex mutex;  // one writer at a time: the dataset is not thread-safe
   StatsAccumulator stats;
-  Status st = EvaluateTiles(ref, options.config, [&](const TileRect& tile, std::span<const double* const> values) {
+  Status st = EvaluateTiles(ref, options.config, options.stop_token, [&](const TileRect& tile, std::span<const double* const> values) {
     GdalThreadScope scope;
     std::lock_guard lock(mutex);
     for (int b = 0; b < bands; ++b) {
@@ -163,19 +163,15 @@ Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, co
         .WithFile(path);
   }
   GdalThreadScope scope(options.config);
-  const std::string staged = StagedRasterPath(path);
   const bool cog = options.layout == WriteOptions::Layout::kCog;
   // A COG is translated from an uncompressed tiled GeoTIFF: its overviews must precede the data.
-  const std::string tiff = cog ? path + ".recflow-tiles.tif" : staged;
+  const std::string tiff = cog ? path + ".recflow-tiles.tif" : path;
   Result<WriteStats> stats = WriteTiff(ref, tiff, options, cog ? "NONE" : options.compress);
   Status st = stats.status();
-  if (st.ok() && cog) st = TranslateToCog(tiff, staged, options);
+  if (st.ok() && cog) st = TranslateToCog(tiff, path, options);
   if (cog) VSIUnlink(tiff.c_str());
-  if (st.ok() && VSIRename(staged.c_str(), path.c_str()) != 0) {
-    st = Status::IOError("cannot rename " + staged + " over it").WithFile(path);
-  }
   if (!st.ok()) {
-    VSIUnlink(staged.c_str());
+    VSIUnlink(path.c_str());
     return st;
   }
   return stats;

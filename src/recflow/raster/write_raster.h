@@ -1,10 +1,11 @@
-// Writing rasters: a RasterRef's values as a float32 GeoTIFF or Cloud-Optimized GeoTIFF, georeferenced, published by one rename.
+// Writing rasters: a RasterRef's values as a float32 GeoTIFF or Cloud-Optimized GeoTIFF, georeferenced, into a local file.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "recflow/core/result.h"
+#include "recflow/core/stop_token.h"
 #include "recflow/raster/gdal_env.h"
 #include "recflow/raster/raster_ref.h"
 
@@ -22,6 +23,7 @@ struct WriteOptions {
   bool overviews = true;             ///< overviews down to one tile (averages; nodata left out)
   int threads = 1;                   ///< GDAL's compression threads (NUM_THREADS)
   GdalConfig config;
+  StopToken stop_token;  ///< checked before each tile: a stop ends the write (Cancelled) between tiles
 
   static WriteOptions Defaults() { return {}; }
   /// InvalidArgument for an unknown compression or a bad block size.
@@ -37,12 +39,11 @@ struct WriteStats {
 };
 
 /// Computes `ref` tile by tile on the calling arena's threads (EvaluateTiles) and writes it to
-/// `path` (a local file) as float32 with NaN as nodata, `ref`'s CRS and geotransform. The file
-/// is made under a staged name beside `path` and renamed over it only once complete, so `path`
-/// is either the old file or the whole new one; on failure nothing is left.
+/// `path` as float32 with NaN as nodata, `ref`'s CRS and geotransform. GDAL creates `path`
+/// itself, so it is a local file (or a GDAL virtual path): a caller publishing it atomically
+/// passes a staged name and commits it (pipeline::RunFiles). A COG is first written as an
+/// uncompressed tiled GeoTIFF at `path` + ".recflow-tiles.tif", always removed before this
+/// returns; on failure (a stop included) `path` is removed too.
 Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, const WriteOptions& options);
-
-/// Where WriteRaster makes `path` before the rename.
-inline std::string StagedRasterPath(const std::string& path) { return path + ".recflow-staged"; }
 
 }  // namespace recflow::raster

@@ -1,0 +1,52 @@
+// RunFiles: the files a run commits besides its datasets (side files, one raster per row), staged during the run and committed or removed with it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "recflow/core/filesystem.h"
+#include "recflow/core/stop_token.h"
+#include "recflow/dataset/file_commit.h"
+
+namespace recflow::pipeline {
+
+/// Where a step writes the file `path` until the run commits it (see RunFiles::Stage).
+inline std::string StagedPath(const std::string& path) { return path + ".recflow-staged"; }
+
+/// The files one run writes outside its datasets: each is written under StagedPath(target) on
+/// the run's file system (a dataset::FileCommit, registered for removal on SIGINT/SIGTERM) and
+/// renamed over its target only when the whole run commits, after its datasets; a failed or
+/// cancelled run removes them all, so its targets stay as they were. Steps reach it through
+/// ProcessContext::run_files (with the run's stop token) while their rows run. Thread-safe.
+class RunFiles {
+ public:
+  RunFiles(std::shared_ptr<FileSystem> file_system, StopToken stop_token)
+      : file_system_(std::move(file_system)), stop_token_(std::move(stop_token)) {}
+
+  /// The run's file system (ExecContext::file_system).
+  FileSystem& file_system() const { return *file_system_; }
+  /// The run's stop token: a step doing long work for one row checks it between its pieces.
+  const StopToken& stop_token() const { return stop_token_; }
+
+  /// Declares `target` an output of the run and returns where to write it (StagedPath(target)).
+  /// AlreadyExists when the run declared `target` before (two rows or steps writing one file);
+  /// InvalidArgument when the file system cannot rename atomically.
+  Result<std::string> Stage(const std::string& target);
+  /// Removes the staged file of `target` and forgets it (its row failed and was skipped).
+  Status Discard(const std::string& target);
+  /// Renames every staged file over its target, in the order of the targets; the first error.
+  Status Commit();
+  /// Removes every staged file not committed; the targets whose staged files it removed.
+  std::vector<std::string> Abort();
+
+ private:
+  std::shared_ptr<FileSystem> file_system_;
+  StopToken stop_token_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<dataset::FileCommit>> files_;  // by target
+};
+
+}  // namespace recflow::pipeline
