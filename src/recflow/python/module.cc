@@ -10,6 +10,7 @@
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/numpy_columns.h"
 #include "recflow/python/py_errors.h"
+#include "recflow/python/dask_bindings.h"
 #include "recflow/python/write_bindings.h"
 
 namespace py = pybind11;
@@ -154,6 +155,7 @@ PYBIND11_MODULE(_recflow, m) {
   m.doc() = "recflow's native engine; use the `recflow` package.";
   RegisterError(m);
   RegisterWrite(m);
+  RegisterDask(m);
 
   py::class_<ArrowBuffer>(m, "ArrowBuffer", "The owner of one Arrow buffer: the base of the NumPy views on it.")
       .def_property_readonly("address", &ArrowBuffer::address, "Address of the buffer's first byte.")

@@ -35,6 +35,9 @@ class NativeDataset {
   /// pipeline::ReadIntoStream). Releasing the stream early stops the read.
   Status Read(int threads, ArrowArrayStream* out);
 
+  /// The records of `splits` (SplitToJson lines of this dataset's inputs), in the order given,
+  /// as one Source (dataset::OpenSplits with this dataset's schema).
+  Result<std::unique_ptr<Source>> OpenSplits(const std::vector<std::string>& splits) const;
   /// As Read, over the records of `splits` (SplitToJson lines of this dataset's inputs), in the
   /// order given (dataset::OpenSplits with this dataset's schema).
   Status ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out) const;
