@@ -18,17 +18,29 @@ WAIT_SECONDS = 120  # bound on every wait for a job, a file or a worker
 
 
 @pytest.fixture(scope="module")
-def cluster(python_package_dir):
-    """(client, scheduler address, environment for a driver subprocess): workers import the build's recflow."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(python_package_dir),
-                                                                     os.environ.get("PYTHONPATH")])))
+def worker_env(python_package_dir):
+    """The environment of the workers and of a driver subprocess: they import the build's recflow."""
+    path = os.pathsep.join(filter(None, [str(python_package_dir), os.environ.get("PYTHONPATH")]))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTHONPATH", env["PYTHONPATH"])
-        from distributed import Client, LocalCluster
+        patch.setenv("PYTHONPATH", path)
+        yield dict(os.environ)
 
-        with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                          dashboard_address=":0", silence_logs=40) as local, Client(local) as client:
-            yield client, local.scheduler_address, env
+
+def start_cluster():
+    """A LocalCluster of 2 single-threaded worker processes on loopback, and its client."""
+    from distributed import Client, LocalCluster
+
+    local = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                         dashboard_address=":0", silence_logs=40)
+    return local, Client(local)
+
+
+@pytest.fixture(scope="module")
+def cluster(worker_env):
+    """(client, scheduler address, environment for a driver subprocess)."""
+    local, client = start_cluster()
+    with local, client:
+        yield client, local.scheduler_address, worker_env
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +76,22 @@ def per_partition(root):
     return joined, top
 
 
+def live_workers(client, killed, bound):
+    """The pids of the cluster's 2 workers once the scheduler lists none of the `killed` processes (a killed
+    worker stays listed until the scheduler notices it, and its nanny starts a new process); None when that
+    takes longer than `bound` seconds."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        running = [address for address, worker in client.scheduler_info()["workers"].items()
+                   if worker["status"] == "running"]
+        if len(running) == 2:
+            pids = set(client.run(os.getpid, workers=running, on_error="return").values())
+            if all(isinstance(pid, int) for pid in pids) and len(pids) == 2 and not pids & killed:
+                return sorted(pids)
+        time.sleep(0.05)
+    return None
+
+
 def test_partitioned_conversion_equals_the_local_convert(recflow_py, cluster, run, taxi, tmp_path):
     import recflow.dask
 
@@ -90,41 +118,54 @@ def test_sharded_jsonl_output_reads_back_record_for_record(recflow_py, cluster, 
     assert sorted(dask_rows.stdout.splitlines()) == sorted(local_rows.stdout.splitlines())
 
 
-def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(recflow_py, cluster, run, taxi, tmp_path):
+def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(recflow_py, worker_env, run, taxi, tmp_path):
     import recflow.dask
 
-    client = cluster[0]
+    local, client = start_cluster()
     expected = per_partition(local_convert(run, taxi, tmp_path / "local", "--partition-by", "payment_type"))
     tasks = len(recflow_py.read(taxi).splits(SPLIT_BYTES))
     rng = random.Random(19)
-    killed_mid_job = 0
-    for trial in range(10):
-        out = tmp_path / f"dask{trial}"
-        client.wait_for_workers(2, timeout=WAIT_SECONDS)
-        pids = list(client.run(os.getpid).values())
-        outcome = {}
+    killed_mid_job, killed = 0, set()
+    try:
+        for trial in range(10):
+            out = tmp_path / f"dask{trial}"
+            pids = live_workers(client, killed, WAIT_SECONDS / 4)
+            if pids is None:
+                # Dask 2022.12's nanny now and then never brings a SIGKILLed worker back (its new process does not
+                # report in); that is no part of what is tested here: the trial runs on a new cluster.
+                client.close()
+                local.close()
+                local, client = start_cluster()
+                killed.clear()
+                pids = live_workers(client, killed, WAIT_SECONDS)
+            outcome = {}
 
-        def job():
-            try:
-                outcome["summary"] = recflow.dask.convert(taxi, out, client, partition_by="payment_type",
-                                                          split_bytes=SPLIT_BYTES)
-            except BaseException as error:  # reported below
-                outcome["error"] = error
+            def job():
+                try:
+                    outcome["summary"] = recflow.dask.convert(taxi, out, client, partition_by="payment_type",
+                                                              split_bytes=SPLIT_BYTES)
+                except BaseException as error:  # reported below
+                    outcome["error"] = error
 
-        thread = threading.Thread(target=job)
-        thread.start()
-        # The kill comes once a random number of attempts started: the job is running, at a random point of it.
-        started = rng.randrange(1, tasks - 2)
-        deadline = time.monotonic() + WAIT_SECONDS
-        while len(list(tmp_path.glob(f".{out.name}.recflow-*/_attempts/*"))) < started and thread.is_alive():
-            assert time.monotonic() < deadline, "no task attempt started"
-            time.sleep(0.005)
-        os.kill(rng.choice(pids), signal.SIGKILL)
-        killed_mid_job += thread.is_alive()
-        thread.join(WAIT_SECONDS)
-        assert not thread.is_alive(), f"trial {trial}: the job did not finish"
-        assert "error" not in outcome, f"trial {trial}: {outcome.get('error')!r}"
-        assert per_partition(out) == expected, f"trial {trial}: the output differs from the local convert"
+            thread = threading.Thread(target=job)
+            thread.start()
+            # The kill comes once a random number of attempts started: the job is running, at a random point of it.
+            started = rng.randrange(1, tasks - 2)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while len(list(tmp_path.glob(f".{out.name}.recflow-*/_attempts/*"))) < started and thread.is_alive():
+                assert time.monotonic() < deadline, "no task attempt started"
+                time.sleep(0.005)
+            victim = rng.choice(pids)
+            os.kill(victim, signal.SIGKILL)
+            killed.add(victim)
+            killed_mid_job += thread.is_alive()
+            thread.join(WAIT_SECONDS)
+            assert not thread.is_alive(), f"trial {trial}: the job did not finish"
+            assert "error" not in outcome, f"trial {trial}: {outcome.get('error')!r}"
+            assert per_partition(out) == expected, f"trial {trial}: the output differs from the local convert"
+    finally:
+        client.close()
+        local.close()
     assert killed_mid_job >= 1
 
 
