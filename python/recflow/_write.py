@@ -27,12 +27,9 @@ def write(data, out, format="tfrecord", partition_by=None, shards=0, mode="error
     an exception from ``data`` (or Ctrl-C) aborts the write and leaves ``out`` as it was. Returns
     {"records", "files", "partitions", "raw_bytes", "bytes_written"}. Raises recflow.Error naming
     the column for values the format cannot hold."""
-    if isinstance(partition_by, str):
-        partition_by = [partition_by]
-    writer = _recflow.Writer(os.fspath(out), format, compression, int(level), int(shards or 0),
-                             int(max_records_per_shard), int(max_bytes_per_shard), naming, prefix,
-                             list(partition_by or []), mode, bool(sync),
-                             {key: _word(value) for key, value in format_args.items()}, int(threads))
+    writer = _recflow.Writer(_output_spec(out, format, partition_by, shards, mode, compression, level,
+                                          max_records_per_shard, max_bytes_per_shard, naming, prefix, sync,
+                                          format_args), int(threads))
     try:
         for batch in _batches(data):
             writer.push([(str(name), _node(str(name), value)) for name, value in batch.items()])
@@ -40,6 +37,16 @@ def write(data, out, format="tfrecord", partition_by=None, shards=0, mode="error
     except BaseException as error:
         writer.abort(f"the write was stopped by {type(error).__name__}: {error}")
         raise
+
+
+def _output_spec(out, format, partition_by, shards, mode, compression, level, max_records_per_shard,
+                 max_bytes_per_shard, naming, prefix, sync, format_args):
+    """The output words as the picklable tuple the native side reads (write_spec.h, OutputSpecOf)."""
+    if isinstance(partition_by, str):
+        partition_by = [partition_by]
+    return (os.fspath(out), format, compression, int(level), int(shards or 0), int(max_records_per_shard),
+            int(max_bytes_per_shard), naming, prefix, list(partition_by or []), mode, bool(sync),
+            {key: _word(value) for key, value in format_args.items()})
 
 
 def _batches(data):

@@ -149,6 +149,29 @@ Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_pa
   return staging_dir() + "/" + relative_path;
 }
 
+Result<std::string> DatasetCommitter::AttemptsDir() {
+  if (finished_ || prepared_ || failed_) return Status::InvalidArgument("job " + job_id_ + " is already committing or over");
+  const std::string dir = staging_dir() + "/" + std::string(kAttemptsDirName);
+  RETURN_NOT_OK(fs().CreateDirectoriesBelow(staging_dir(), kAttemptsDirName));
+  return dir;
+}
+
+Status DatasetCommitter::AdoptAttempt(const std::string& attempt_dir) {
+  ASSIGN_OR_RETURN(const std::string attempts, AttemptsDir());
+  const std::string_view name = std::string_view(attempt_dir).substr(std::min(attempt_dir.size(), attempts.size() + 1));
+  if (attempt_dir.compare(0, attempts.size() + 1, attempts + "/") != 0 || name.empty() ||
+      name.find('/') != std::string_view::npos) {
+    return Status::InvalidArgument("'" + attempt_dir + "' is no task attempt of job " + job_id_ + " (not a directory of " +
+                                   attempts + ")");
+  }
+  ASSIGN_OR_RETURN(std::vector<std::string> files, fs().ListFilesRecursively(attempt_dir));
+  for (const std::string& relative : files) {
+    ASSIGN_OR_RETURN(const std::string path, NewFilePath(relative));
+    RETURN_NOT_OK(fs().Move(attempt_dir + "/" + relative, path, MoveMode::kNoReplace));
+  }
+  return Status::OK();
+}
+
 Status DatasetCommitter::Prepare() {
   if (finished_) return Status::InvalidArgument("job " + job_id_ + " is already committed or aborted");
   if (prepared_) return Status::OK();
@@ -165,6 +188,7 @@ Status DatasetCommitter::PrepareOnce() {
   AfterStep("output locked");
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
+  RETURN_NOT_OK(fs().RemoveTree(staging + "/" + std::string(kAttemptsDirName)));
   ASSIGN_OR_RETURN(std::vector<std::string> staged, fs().ListFilesRecursively(staging));
   ASSIGN_OR_RETURN(const FileInfo info, fs().GetFileInfo(target));
   const bool exists = info.exists();

@@ -37,6 +37,11 @@ inline constexpr std::string_view kLegacyJournalName = "JOURNAL";
 /// The empty marker file every commit puts at the top of the new dataset, as Spark and Hadoop do.
 inline constexpr std::string_view kSuccessFileName = "_SUCCESS";
 
+/// The directory in a job's staging tree where the attempts of a distributed job's tasks write,
+/// one directory each (see TaskAttempt in sink_options.h); Prepare() removes it with every
+/// attempt that was not adopted.
+inline constexpr std::string_view kAttemptsDirName = "_attempts";
+
 /// Options of one commit job.
 struct CommitOptions {
   /// The job id naming its staging tree: a canonical UUID, or empty for a fresh one from
@@ -102,7 +107,19 @@ class DatasetCommitter {
   /// directories created. Writers need not fsync: Prepare() does.
   Result<std::string> NewFilePath(const std::string& relative_path);
 
-  /// Completes the new dataset without touching the output: waits for the output's commit lock
+  /// The directory the task attempts of a distributed job write in (`_attempts` in the staging
+  /// tree; created on the first call): on storage every worker shares with this driver.
+  Result<std::string> AttemptsDir();
+
+  /// Adopts the files of one finished task attempt: `attempt_dir` (a directory directly under
+  /// AttemptsDir()) holds them at the paths they take in the dataset (each checked by
+  /// ValidateStagedPath), and each is renamed there without replacing anything. Adopt the first
+  /// attempt of each task that finished, once: task files are named from the task index, so a
+  /// second attempt of an adopted task collides (AlreadyExists) and nothing of it is adopted
+  /// past the collision. Attempts never adopted go with AttemptsDir() at Prepare().
+  Status AdoptAttempt(const std::string& attempt_dir);
+
+  /// Completes the new dataset without touching the output: removes AttemptsDir(), waits for the output's commit lock
   /// (held until Commit() or Abort(), so that commits to one output never interleave), checks
   /// the save mode again (error: still empty; the schema file still matching), hard-links what
   /// the save mode keeps of the current dataset into the staging tree (refusing name

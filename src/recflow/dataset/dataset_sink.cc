@@ -71,16 +71,26 @@ Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const Schema
   return layout;
 }
 
+Result<std::unique_ptr<DatasetCommitter>> BeginDatasetJob(const SinkOptions& options, const Schema& input_schema,
+                                                          std::shared_ptr<FileSystem> file_system) {
+  CommitOptions commit_options = CommitOptions::Defaults();
+  commit_options.sync = options.sync;
+  commit_options.file_system = std::move(file_system);
+  commit_options.after_step = options.after_commit_step;
+  commit_options.schema = DatasetSchema::Of(input_schema, options.partition_by);
+  return DatasetCommitter::Begin(options.output, options.mode, std::move(commit_options));
+}
+
 Result<std::unique_ptr<DatasetSink>> DatasetSink::Open(SinkOptions options, SchemaPtr input_schema,
                                                        std::shared_ptr<FileSystem> file_system) {
   if (file_system == nullptr) return Status::InvalidArgument("a dataset sink without a file system");
   ASSIGN_OR_RETURN(DatasetLayout layout, MakeDatasetLayout(options, input_schema));
-  CommitOptions commit_options = CommitOptions::Defaults();
-  commit_options.sync = options.sync;
-  commit_options.file_system = file_system;
-  commit_options.after_step = options.after_commit_step;
-  commit_options.schema = DatasetSchema::Of(*input_schema, options.partition_by);
-  ASSIGN_OR_RETURN(auto committer, DatasetCommitter::Begin(options.output, options.mode, commit_options));
+  std::unique_ptr<DatasetCommitter> committer;
+  if (options.task.active()) {
+    RETURN_NOT_OK(file_system->CreateDirectory(options.task.dir));  // refuses a directory another attempt took
+  } else {
+    ASSIGN_OR_RETURN(committer, BeginDatasetJob(options, *input_schema, file_system));
+  }
   std::unique_ptr<DatasetSink> sink(new DatasetSink(std::move(options), std::move(layout.data_schema),
                                                     std::move(layout.partition_columns), std::move(layout.data_columns),
                                                     std::move(layout.format), std::move(committer),
@@ -98,18 +108,32 @@ DatasetSink::DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector
       data_columns_(std::move(data_columns)),
       format_(std::move(format)),
       committer_(std::move(committer)),
-      files_(std::make_unique<internal::StagedFiles>(std::move(file_system), options_.compression, options_.max_open_files)),
+      file_system_(std::move(file_system)),
+      files_(std::make_unique<internal::StagedFiles>(file_system_, options_.compression, options_.max_open_files)),
       header_(format_->FileHeader()),
       suffix_(format_->suffix() + std::string(CompressionSuffix(options_.compression))) {}
 
 DatasetSink::~DatasetSink() {
   files_.reset();  // close descriptors before the committer removes the staging directory
+  if (committer_ == nullptr && !finished_) (void)file_system_->RemoveTree(options_.task.dir);
 }
 
-const std::string& DatasetSink::job_id() const { return committer_->job_id(); }
+const std::string& DatasetSink::job_id() const { return committer_ ? committer_->job_id() : options_.task.job_id; }
 
-const std::string& DatasetSink::output() const { return committer_->output(); }
-const std::string& DatasetSink::resolved_output() const { return committer_->resolved_output(); }
+const std::string& DatasetSink::output() const { return committer_ ? committer_->output() : options_.output; }
+const std::string& DatasetSink::resolved_output() const {
+  return committer_ ? committer_->resolved_output() : options_.task.dir;
+}
+
+Result<std::string> DatasetSink::StagedPath(const std::string& relative) {
+  if (committer_ != nullptr) return committer_->NewFilePath(relative);
+  RETURN_NOT_OK(ValidateStagedPath(relative));
+  const size_t slash = relative.rfind('/');
+  if (slash != std::string::npos) {
+    RETURN_NOT_OK(file_system_->CreateDirectoriesBelow(options_.task.dir, std::string_view(relative).substr(0, slash)));
+  }
+  return options_.task.dir + "/" + relative;
+}
 
 namespace {
 
@@ -211,12 +235,14 @@ Result<std::string> DatasetSink::FinalName(const Partition& partition, int64_t s
   if (options_.naming == ShardNaming::kBeam && options_.mode == SaveMode::kAppend) {
     // Appended shards must not take the names of shards already there: the job's tag goes
     // between the prefix and the shard fields (part-1f5b4d1a-00000-of-00004).
-    namer.prefix.append("-").append(committer_->job_id(), 0, kAppendTagLength);
+    namer.prefix.append("-").append(job_id(), 0, kAppendTagLength);
   }
   namer.suffix = suffix_;
-  namer.num_shards = num_shards;
-  namer.job_uuid = committer_->job_id();
-  ASSIGN_OR_RETURN(std::string name, namer.Name(shard));
+  // A task's shards are its slice of the job's: task i of n writes shards i*S .. i*S+S-1 of n*S.
+  const int64_t tasks = options_.task.active() ? options_.task.count : 1;
+  namer.num_shards = num_shards * tasks;
+  namer.job_uuid = job_id();
+  ASSIGN_OR_RETURN(std::string name, namer.Name(options_.task.index * num_shards + shard));
   return partition.dir.empty() ? name : partition.dir + "/" + name;
 }
 
@@ -230,7 +256,7 @@ Result<DatasetSink::Target*> DatasetSink::TargetFor(Partition* partition, int64_
     const std::string name = "pending-" + std::to_string(shard) + suffix_;
     relative = partition->dir.empty() ? name : partition->dir + "/" + name;
   }
-  ASSIGN_OR_RETURN(std::string path, committer_->NewFilePath(relative));
+  ASSIGN_OR_RETURN(std::string path, StagedPath(relative));
   auto target = std::make_unique<Target>();
   target->partition = partition;
   target->shard = shard;
@@ -444,7 +470,7 @@ Status DatasetSink::Finish() {
   if (finished_) return Status::InvalidArgument("the job was already committed or aborted");
   if (prepared_) return Status::OK();
   Status st = FinishFiles();
-  if (st.ok()) st = committer_->Prepare();
+  if (st.ok() && committer_ != nullptr) st = committer_->Prepare();
   if (!st.ok()) {
     finished_ = true;  // only Abort() is left
     return st;
@@ -469,7 +495,7 @@ Status DatasetSink::FinishFiles() {
       const int64_t num_shards = static_cast<int64_t>(p->shards.size());
       for (auto& [shard, t] : p->shards) {
         ASSIGN_OR_RETURN(std::string relative, FinalName(*p, shard, num_shards));
-        ASSIGN_OR_RETURN(std::string path, committer_->NewFilePath(relative));
+        ASSIGN_OR_RETURN(std::string path, StagedPath(relative));
         RETURN_NOT_OK(files_->Rename(t->file, std::move(path)));
       }
     }
@@ -483,13 +509,13 @@ Status DatasetSink::FinishFiles() {
 Status DatasetSink::Commit() {
   RETURN_NOT_OK(Finish());
   finished_ = true;
-  return committer_->Commit();
+  return committer_ != nullptr ? committer_->Commit() : Status::OK();  // a task's driver commits
 }
 
 Status DatasetSink::Abort() {
   finished_ = true;
   files_.reset();
-  return committer_->Abort();
+  return committer_ != nullptr ? committer_->Abort() : file_system_->RemoveTree(options_.task.dir);
 }
 
 }  // namespace recflow::dataset

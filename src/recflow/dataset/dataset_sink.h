@@ -87,6 +87,12 @@ struct DatasetLayout {
 /// build time, so `recflow plan` catches what `run` would reject.
 Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const SchemaPtr& input_schema);
 
+/// Begins the commit job of a dataset written as `options` says (save mode, fsync, the schema
+/// file of rows of `input_schema`) on `file_system`: what DatasetSink::Open does for its output,
+/// and what the driver of a distributed job does before its tasks write (see TaskAttempt).
+Result<std::unique_ptr<DatasetCommitter>> BeginDatasetJob(const SinkOptions& options, const Schema& input_schema,
+                                                          std::shared_ptr<FileSystem> file_system);
+
 /// A dataset being written, as a Sink: Open (removes what killed jobs left beside the output and
 /// refuses per save mode, as DatasetCommitter::Begin does); Consume groups a batch by partition
 /// and encodes it with the thread's encoder; Merge decides the file of every record and cuts full
@@ -99,6 +105,11 @@ Result<DatasetLayout> MakeDatasetLayout(const SinkOptions& options, const Schema
 /// Output is a function of the input rows and the options only: which file a record lands in
 /// and the bytes of every file do not depend on threads or timing (see docs/formats/datasets.md,
 /// "Sharding").
+///
+/// With SinkOptions::task set, the sink writes one attempt of one task of a distributed job: its
+/// files, named from the task index, go into the attempt's own directory, and Commit() leaves
+/// them there for the job's driver to adopt (DatasetCommitter::AdoptAttempt); Abort() and
+/// destroying an uncommitted task remove the directory.
 class DatasetSink final : public Sink {
  public:
   /// Begins a job on options.output of `file_system` (the run's: its files are written and
@@ -141,11 +152,12 @@ class DatasetSink final : public Sink {
 
   /// Counters (final after Commit).
   const SinkStats& stats() const { return stats_; }
-  /// The committer's job id.
+  /// The committer's job id (a task's: its driver's).
   const std::string& job_id() const;
   /// The output directory as given (DatasetCommitter::output).
   const std::string& output() const;
-  /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output).
+  /// The output directory, absolute, symlinks resolved (DatasetCommitter::resolved_output); a
+  /// task's: its attempt directory.
   const std::string& resolved_output() const;
 
  private:
@@ -156,6 +168,9 @@ class DatasetSink final : public Sink {
               std::vector<int> data_columns, std::shared_ptr<const OutputFormat> format,
               std::unique_ptr<DatasetCommitter> committer, std::shared_ptr<FileSystem> file_system);
   Result<Partition*> PartitionFor(const std::string& dir);
+  // Where the file `relative` to the dataset is written: in the committer's staging tree, or in
+  // the task attempt's directory (its parents created).
+  Result<std::string> StagedPath(const std::string& relative);
   Result<Target*> TargetFor(Partition* partition, int64_t shard);
   Status AppendRecords(Target* target, const SinkBatch::Group& group, const std::shared_ptr<EncodedBytes>& bytes,
                        size_t begin, size_t end, SinkWork* out);
@@ -181,7 +196,8 @@ class DatasetSink final : public Sink {
   std::vector<int> partition_columns_;
   std::vector<int> data_columns_;
   std::shared_ptr<const OutputFormat> format_;
-  std::unique_ptr<DatasetCommitter> committer_;
+  std::unique_ptr<DatasetCommitter> committer_;  // null for a task attempt
+  std::shared_ptr<FileSystem> file_system_;
   std::unique_ptr<internal::StagedFiles> files_;
   std::string header_;
   std::string suffix_;

@@ -12,6 +12,18 @@ Status SinkOptions::Validate() const {
     return Status::InvalidArgument("chunk_bytes must be >= 1 and <= max_pending_bytes");
   }
   if (max_open_files < 1) return Status::InvalidArgument("max_open_files must be >= 1");
+  if (task.active()) {
+    if (task.dir.empty()) return Status::InvalidArgument("a task attempt without a directory");
+    if (!IsCanonicalUuid(task.job_id)) return Status::InvalidArgument("task job id '" + task.job_id + "' is not a UUID");
+    if (task.index < 0 || task.index >= task.count) {
+      return Status::InvalidArgument("task " + std::to_string(task.index) + " of " + std::to_string(task.count) +
+                                     " is out of range");
+    }
+    if (sharding.kind != Sharding::Kind::kCount) {
+      return Status::InvalidArgument("the tasks of a distributed job need a shard count (shards), not a limit per "
+                                     "shard: their files are named from the task index");
+    }
+  }
   ShardNamer namer;
   namer.prefix = prefix;
   namer.naming = ShardNaming::kBeam;

@@ -29,6 +29,25 @@ struct Sharding {
   int64_t value = 1;
 };
 
+/// One attempt of one task of a distributed job (recflow.dask): the sink writes the task's files
+/// into the attempt's own directory and commits nothing; the job's driver adopts the directory of
+/// the first attempt of each task that finished (DatasetCommitter::AdoptAttempt) and commits once.
+struct TaskAttempt {
+  /// The attempt's directory, created by the sink (it must not exist, so no two attempts share
+  /// one): directly under the driver's DatasetCommitter::AttemptsDir().
+  std::string dir;
+  /// The driver's job id (DatasetCommitter::job_id): Spark names and Beam append tags carry it.
+  std::string job_id;
+  /// The task's index: its files are the shards index * S ... index * S + S - 1 of count * S in
+  /// every partition (S: Sharding::value), so a retry writes the same names.
+  int64_t index = 0;
+  /// Tasks in the job; 0: the sink is no task and commits its output itself.
+  int64_t count = 0;
+
+  /// True when the sink writes one task's files (count > 0).
+  bool active() const { return count > 0; }
+};
+
 /// Makes the output format for the schema of the data columns (the input minus partition columns).
 using OutputFormatFactory = std::function<Result<std::shared_ptr<const OutputFormat>>(SchemaPtr data_schema)>;
 
@@ -63,11 +82,15 @@ struct SinkOptions {
   int64_t max_pending_bytes = int64_t{64} << 20;
   /// Files kept open at once; others are closed and reopened for appending when needed.
   int max_open_files = 256;
+  /// Set when the sink writes one attempt of one task of a distributed job (see TaskAttempt);
+  /// the sharding must then be a shard count.
+  TaskAttempt task;
   /// Test hook passed to the committer (CommitOptions::after_step).
   std::function<void(std::string_view step)> after_commit_step;
   /// No output and no format (the caller sets both); one shard, Beam names, mode error.
   static SinkOptions Defaults() { return {}; }
-  /// InvalidArgument for an empty output, a missing format, bad sizes, a bad prefix.
+  /// InvalidArgument for an empty output, a missing format, bad sizes, a bad prefix, a task
+  /// without a directory, a canonical job id, an index in range or a shard count.
   Status Validate() const;
 };
 

@@ -8,6 +8,7 @@
 #include "recflow/core/allocator_tuning.h"
 #include "recflow/python/arrow_capsule.h"
 #include "recflow/python/batch_stream.h"
+#include "recflow/python/dask_bindings.h"
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/numpy_columns.h"
 #include "recflow/python/py_errors.h"
@@ -166,6 +167,7 @@ PYBIND11_MODULE(_recflow, m) {
   TuneAllocator();
   RegisterError(m);
   RegisterWrite(m);
+  RegisterDask(m);
 
   py::class_<ArrowBuffer>(m, "ArrowBuffer", "The owner of one Arrow buffer: the base of the NumPy views on it.")
       .def_property_readonly("address", &ArrowBuffer::address, "Address of the buffer's first byte.")

@@ -48,15 +48,19 @@ Status NativeDataset::Read(int threads, ArrowArrayStream* out, StopSource stop) 
   return Stream(std::move(source), threads, out, std::move(stop));
 }
 
-Status NativeDataset::ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out,
-                                 StopSource stop) const {
+Result<std::unique_ptr<Source>> NativeDataset::OpenSplits(const std::vector<std::string>& splits) const {
   std::vector<dataset::Split> parsed;
   parsed.reserve(splits.size());
   for (const std::string& line : splits) {
     ASSIGN_OR_RETURN(dataset::Split split, dataset::ParseSplit(line));
     parsed.push_back(std::move(split));
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset::OpenSplits(std::move(parsed), schema_, options_));
+  return dataset::OpenSplits(std::move(parsed), schema_, options_);
+}
+
+Status NativeDataset::ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out,
+                                 StopSource stop) const {
+  ASSIGN_OR_RETURN(std::unique_ptr<Source> source, OpenSplits(splits));
   return Stream(std::move(source), threads, out, std::move(stop));
 }
 

@@ -37,6 +37,9 @@ class NativeDataset {
   /// requested on `stop` (the stream's stop source, see ExportRunStream).
   Status Read(int threads, ArrowArrayStream* out, StopSource stop = StopSource());
 
+  /// The records of `splits` (SplitToJson lines of this dataset's inputs), in the order given,
+  /// as one Source (dataset::OpenSplits with this dataset's schema).
+  Result<std::unique_ptr<Source>> OpenSplits(const std::vector<std::string>& splits) const;
   /// As Read, over the records of `splits` (SplitToJson lines of this dataset's inputs), in the
   /// order given (dataset::OpenSplits with this dataset's schema).
   Status ReadSplits(const std::vector<std::string>& splits, int threads, ArrowArrayStream* out,

@@ -12,6 +12,7 @@
 #include "recflow/python/py_errors.h"
 #include "recflow/python/write_columns.h"
 #include "recflow/python/write_job.h"
+#include "recflow/python/write_spec.h"
 
 namespace py = pybind11;
 
@@ -53,13 +54,7 @@ class PyWriter {
     Result<dataset::SinkStats> result = WithoutGil([&] { return job_->Finish(); });
     releases_->Drain();
     const dataset::SinkStats stats = ValueOrThrow(std::move(result));
-    py::dict out;
-    out["records"] = stats.records;
-    out["files"] = stats.files;
-    out["partitions"] = stats.partitions;
-    out["raw_bytes"] = stats.raw_bytes;
-    out["bytes_written"] = stats.written_bytes;
-    return out;
+    return StatsDict(stats);
   }
 
   /// Stops the job (nothing of it appears in the output) and waits for it; idempotent.
@@ -84,30 +79,10 @@ class PyWriter {
 
 void RegisterWrite(py::module_& module) {
   py::class_<PyWriter>(module, "Writer", "One dataset written from batches (recflow.write).")
-      .def(py::init([](const std::string& output, const std::string& format, const std::string& compression, int level,
-                       int64_t shards, int64_t max_records_per_shard, int64_t max_bytes_per_shard,
-                       const std::string& naming, const std::string& prefix, std::vector<std::string> partition_by,
-                       const std::string& mode, bool sync, const std::map<std::string, std::string>& args,
-                       int threads) {
-             dataset::OutputSpec spec;
-             spec.output = output;
-             spec.format = format;
-             spec.compression = compression;
-             spec.level = level;
-             spec.shards = shards;
-             spec.max_records_per_shard = max_records_per_shard;
-             spec.max_bytes_per_shard = max_bytes_per_shard;
-             spec.naming = naming;
-             spec.prefix = prefix;
-             spec.partition_by = std::move(partition_by);
-             spec.mode = mode;
-             spec.sync = sync;
-             for (const auto& [key, value] : args) spec.args.Set(key, value);
-             return std::make_unique<PyWriter>(std::move(spec), threads);
+      .def(py::init([](const py::tuple& spec, int threads) {
+             return std::make_unique<PyWriter>(OutputSpecOf(spec), threads);
            }),
-           py::arg("output"), py::arg("format"), py::arg("compression"), py::arg("level"), py::arg("shards"),
-           py::arg("max_records_per_shard"), py::arg("max_bytes_per_shard"), py::arg("naming"), py::arg("prefix"),
-           py::arg("partition_by"), py::arg("mode"), py::arg("sync"), py::arg("args"), py::arg("threads"))
+           py::arg("spec"), py::arg("threads"))
       .def("push", &PyWriter::Push, py::arg("columns"), "Writes one batch of (name, column node) pairs.")
       .def("finish", &PyWriter::Finish, "Commits the dataset; returns what was written.")
       .def("abort", &PyWriter::Abort, py::arg("reason"), "Abandons the write; the output stays as it was.");

@@ -1,0 +1,129 @@
+"""recflow.dask: a conversion run on a Dask cluster, one native conversion per split in the workers, committed once by
+the driver (`python3 -m recflow.dask convert ... --scheduler tcp://HOST:PORT`)."""
+import argparse
+import json
+import os
+import pickle
+import sys
+import uuid
+
+from recflow import _recflow
+from recflow._dataset import Dataset
+from recflow._write import _output_spec
+
+# Task sizes: about this many tasks per worker thread, each at least _MIN_SPLIT_BYTES and at most _MAX_SPLIT_BYTES.
+_TASKS_PER_THREAD = 4
+_MIN_SPLIT_BYTES = 8 << 20
+_MAX_SPLIT_BYTES = 256 << 20
+
+_DATASETS = {}  # a worker's datasets, by their pickled arguments: detected and their schema settled once
+
+
+def convert(inputs, out, client, format="tfrecord", partition_by=None, shards=0, mode="error", compression="none",
+            level=-1, naming="beam", prefix="part", sync=True, split_bytes=None, threads=1, **format_args):
+    """Converts ``inputs`` (a path, a list of paths or a ``recflow.read`` Dataset without ``columns``) into the
+    dataset directory ``out`` on the Dask cluster of ``client`` (a ``distributed.Client``), as ``recflow.write`` and
+    `recflow convert` write it (``format``, ``partition_by``, ``shards`` per task, ``mode``, ``compression``,
+    ``level``, ``naming``, ``prefix``, ``sync``, format words). ``out`` and the inputs must be on storage every
+    worker shares with this process.
+
+    The inputs are cut into splits of ``split_bytes`` (default: about four tasks per worker thread, 8 MiB to
+    256 MiB each); each split is one task, a native conversion run inside a worker (``threads`` engine threads,
+    the GIL released) whose attempt writes its files in a directory no other attempt takes. The files of a task
+    are named from its index (Beam: task i of n writes shards i*S .. i*S+S-1 of n*S), so the output read in name
+    order holds the records in input order. When every task finished, this process adopts the first finished
+    attempt of each task, discards the others (attempts of a worker that died, results that were lost) and commits
+    the dataset once, ``_SUCCESS`` and the schema file last, as `recflow convert` does: until then, and if this
+    process dies, ``out`` stays as it was. Returns {"records", "files", "partitions", "raw_bytes",
+    "bytes_written", "tasks"}."""
+    dataset = inputs if isinstance(inputs, Dataset) else Dataset(inputs)
+    if dataset._columns:
+        raise ValueError("recflow.dask.convert converts every column: read the inputs without columns=")
+    spec = _output_spec(out, format, partition_by, shards, mode, compression, level, 0, 0, naming, prefix, sync,
+                        format_args)
+    splits = dataset.splits(int(split_bytes) if split_bytes else _split_bytes(dataset, client))
+    job = _recflow.ConvertJob(dataset._native, spec)
+    futures = []
+    try:
+        state = pickle.dumps(dataset.__getstate__())
+        attempts = job.attempts_dir
+        futures = [client.submit(_convert_task, state, dataset.schema, split.json, spec, attempts, job.job_id, index,
+                                 len(splits), int(threads), key=f"recflow-convert-{index:05d}-{job.job_id}",
+                                 pure=False)
+                   for index, split in enumerate(splits)]
+        totals = dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0)
+        partitions = set()
+        for attempt, stats, dirs in client.gather(futures):
+            job.adopt(attempt)
+            for key in totals:
+                totals[key] += stats[key]
+            partitions.update(dirs)
+        job.commit()
+    except BaseException:
+        client.cancel(futures)
+        job.abort()
+        raise
+    totals["partitions"] = len(partitions) if partition_by else 0
+    totals["tasks"] = len(splits)
+    return totals
+
+
+def _split_bytes(dataset, client):
+    """About _TASKS_PER_THREAD tasks per worker thread of the cluster, within the bounds."""
+    total = sum(os.path.getsize(path) for path in {split.path for split in dataset.splits(_MAX_SPLIT_BYTES)})
+    threads = max(1, sum(client.nthreads().values()))
+    return max(_MIN_SPLIT_BYTES, min(_MAX_SPLIT_BYTES, total // (threads * _TASKS_PER_THREAD) + 1))
+
+
+def _worker_dataset(state, schema):
+    """The worker's Dataset of pickled arguments `state`, opened once per process; its schema must be the driver's."""
+    dataset = _DATASETS.get(state)
+    if dataset is None:
+        dataset = Dataset.__new__(Dataset)
+        dataset.__setstate__(pickle.loads(state))
+        _DATASETS[state] = dataset
+    if dataset.schema != schema:
+        raise RuntimeError(f"the worker reads the inputs with the schema {dataset.schema}, the driver with {schema}")
+    return dataset
+
+
+def _convert_task(state, schema, split, spec, attempts, job_id, index, count, threads):
+    """One task attempt (in a worker): converts `split` into a directory of its own under `attempts`; returns
+    the directory, its stats and the partition directories it wrote."""
+    dataset = _worker_dataset(state, schema)
+    attempt = os.path.join(attempts, f"task-{index:05d}-{uuid.uuid4().hex}")
+    stats = _recflow.convert_task(dataset._native, [split], spec, attempt, job_id, index, count, threads)
+    dirs = {os.path.relpath(root, attempt) for root, _, files in os.walk(attempt) if files}
+    return attempt, stats, sorted(dirs)
+
+
+def main(argv=None):
+    """`python3 -m recflow.dask convert INPUT... -o OUT --scheduler tcp://HOST:PORT [options]`."""
+    parser = argparse.ArgumentParser(prog="python3 -m recflow.dask", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("convert", help="convert inputs into a dataset on a Dask cluster")
+    run.add_argument("inputs", nargs="+", help="input files, directories or globs")
+    run.add_argument("-o", "--output", required=True, help="the dataset directory (on storage the workers share)")
+    run.add_argument("--scheduler", required=True, help="the Dask scheduler's address, tcp://HOST:PORT")
+    run.add_argument("--to", default="tfrecord", help="output format (as recflow convert --to)")
+    run.add_argument("--partition-by", default="", help="comma-separated partition columns")
+    run.add_argument("--shards", type=int, default=0, help="files per task and partition")
+    run.add_argument("--mode", default="error", help="error, overwrite, append or overwrite-partitions")
+    run.add_argument("--compression", default="none", help="none, gzip, zlib (arrow/feather: lz4, zstd)")
+    run.add_argument("--naming", default="beam", help="beam or spark file names")
+    run.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
+    args = parser.parse_args(argv)
+    from distributed import Client
+
+    with Client(args.scheduler) as client:
+        summary = convert(args.inputs, args.output, client, format=args.to,
+                          partition_by=[c for c in args.partition_by.split(",") if c], shards=args.shards,
+                          mode=args.mode, compression=args.compression, naming=args.naming,
+                          split_bytes=args.split_bytes or None)
+    json.dump(summary, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+// BeginConvertJob and RunConvertTask: the commit job begun as a convert's sink begins it; a task as a convert's run.
+#include "recflow/python/convert_task.h"
+
+#include <utility>
+
+#include "recflow/core/exec_context.h"
+#include "recflow/core/local_filesystem.h"
+#include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/pipeline.h"
+
+namespace recflow::python {
+
+Result<std::unique_ptr<dataset::DatasetCommitter>> BeginConvertJob(const dataset::OutputSpec& spec,
+                                                                    const SchemaPtr& schema) {
+  ASSIGN_OR_RETURN(dataset::SinkOptions options, dataset::MakeSinkOptions(spec));
+  RETURN_NOT_OK(dataset::MakeDatasetLayout(options, schema).status());
+  return dataset::BeginDatasetJob(options, *schema, LocalFileSystem::Instance());
+}
+
+Result<dataset::SinkStats> RunConvertTask(std::unique_ptr<Source> source, const dataset::OutputSpec& spec,
+                                          dataset::TaskAttempt task, int threads) {
+  ASSIGN_OR_RETURN(dataset::SinkOptions options, dataset::MakeSinkOptions(spec));
+  options.task = std::move(task);
+  ExecContext context = ExecContext::Defaults();
+  context.threads = threads;
+  RETURN_NOT_OK(context.Validate());
+  // The task is the pipeline read → write of a convert; its steps are not the user's, so its
+  // errors do not name them. A split is read once: nothing reopens it.
+  pipeline::Pipeline pipeline;
+  pipeline.set_steps_named_in_errors(false);
+  pipeline.set_file_system(context.file_system);
+  const pipeline::PCollection rows = pipeline.ReadOpened("read", std::move(source), nullptr);
+  pipeline.Write("write", rows, std::move(options));
+  RETURN_NOT_OK(pipeline.status());
+  pipeline::RunMetrics metrics;
+  ASSIGN_OR_RETURN(pipeline::RunResult run,
+                   pipeline::RunPipeline(context, pipeline, pipeline::RunOptions::Defaults(), &metrics));
+  return run.writes.at(0).second;
+}
+
+}  // namespace recflow::python

@@ -1,0 +1,26 @@
+// The native halves of recflow.dask.convert: the driver's commit job and one task attempt's conversion of its splits.
+#pragma once
+
+#include <memory>
+
+#include "recflow/core/result.h"
+#include "recflow/dataset/dataset_sink.h"
+#include "recflow/dataset/io_specs.h"
+#include "recflow/formats/source.h"
+
+namespace recflow::python {
+
+/// Begins the commit job of a distributed conversion of rows of `schema` into `spec`'s output
+/// (checked as a convert checks it: the sink options and the layout, then the save mode by
+/// dataset::BeginDatasetJob) on the local file system. Its tasks write under AttemptsDir().
+Result<std::unique_ptr<dataset::DatasetCommitter>> BeginConvertJob(const dataset::OutputSpec& spec,
+                                                                    const SchemaPtr& schema);
+
+/// Converts the rows of `source` (one task's splits) as `spec` says into the attempt directory of
+/// `task`, on `threads` engine threads (0: every core): the pipeline read → write of a convert,
+/// its DatasetSink writing the task's files staged, uncommitted (dataset::TaskAttempt). On
+/// failure the attempt directory is removed.
+Result<dataset::SinkStats> RunConvertTask(std::unique_ptr<Source> source, const dataset::OutputSpec& spec,
+                                          dataset::TaskAttempt task, int threads);
+
+}  // namespace recflow::python

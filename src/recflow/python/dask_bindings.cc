@@ -1,0 +1,79 @@
+// ConvertJob and convert_task of recflow._recflow: DatasetCommitter and RunConvertTask with the GIL released.
+#include "recflow/python/dask_bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/python/convert_task.h"
+#include "recflow/python/native_dataset.h"
+#include "recflow/python/py_errors.h"
+#include "recflow/python/write_spec.h"
+
+namespace py = pybind11;
+
+namespace recflow::python {
+
+namespace {
+
+/// The driver's commit job of one distributed conversion.
+class ConvertJob {
+ public:
+  explicit ConvertJob(std::unique_ptr<dataset::DatasetCommitter> committer) : committer_(std::move(committer)) {}
+
+  /// The job's id (task attempts name their Spark shards and append tags with it).
+  const std::string& job_id() const { return committer_->job_id(); }
+  /// Where task attempts write their directories.
+  std::string AttemptsDir() { return ValueOrThrow(WithoutGil([&] { return committer_->AttemptsDir(); })); }
+  /// Adopts one finished attempt's files into the new dataset.
+  void Adopt(const std::string& attempt_dir) {
+    ThrowIfError(WithoutGil([&] { return committer_->AdoptAttempt(attempt_dir); }));
+  }
+  /// Completes the new dataset and swaps it in.
+  void Commit() { ThrowIfError(WithoutGil([&] { return committer_->Commit(); })); }
+  /// Abandons the job: the output stays as it was.
+  void Abort() { ThrowIfError(WithoutGil([&] { return committer_->Abort(); })); }
+
+ private:
+  std::unique_ptr<dataset::DatasetCommitter> committer_;
+};
+
+}  // namespace
+
+void RegisterDask(py::module_& module) {
+  py::class_<ConvertJob>(module, "ConvertJob", "The commit job of a distributed conversion (recflow.dask).")
+      .def(py::init([](const NativeDataset& dataset, const py::tuple& spec) {
+             const dataset::OutputSpec output = OutputSpecOf(spec);
+             return std::make_unique<ConvertJob>(
+                 ValueOrThrow(WithoutGil([&] { return BeginConvertJob(output, dataset.schema()); })));
+           }),
+           py::arg("dataset"), py::arg("spec"))
+      .def_property_readonly("job_id", &ConvertJob::job_id)
+      .def_property_readonly("attempts_dir", &ConvertJob::AttemptsDir)
+      .def("adopt", &ConvertJob::Adopt, py::arg("attempt_dir"), "Adopts one finished task attempt's files.")
+      .def("commit", &ConvertJob::Commit, "Completes the dataset (_SUCCESS, schema file) and swaps it in.")
+      .def("abort", &ConvertJob::Abort, "Abandons the job; the output stays as it was.");
+  module.def(
+      "convert_task",
+      [](const NativeDataset& dataset, const std::vector<std::string>& splits, const py::tuple& spec,
+         const std::string& attempt_dir, const std::string& job_id, int64_t index, int64_t count, int threads) {
+        const dataset::OutputSpec output = OutputSpecOf(spec);
+        dataset::TaskAttempt task;
+        task.dir = attempt_dir;
+        task.job_id = job_id;
+        task.index = index;
+        task.count = count;
+        Result<dataset::SinkStats> stats = WithoutGil([&]() -> Result<dataset::SinkStats> {
+          ASSIGN_OR_RETURN(std::unique_ptr<Source> source, dataset.OpenSplits(splits));
+          return RunConvertTask(std::move(source), output, std::move(task), threads);
+        });
+        return StatsDict(ValueOrThrow(std::move(stats)));
+      },
+      py::arg("dataset"), py::arg("splits"), py::arg("spec"), py::arg("attempt_dir"), py::arg("job_id"),
+      py::arg("index"), py::arg("count"), py::arg("threads"),
+      "Converts `splits` of `dataset` into the attempt directory of task `index` of `count`; returns its stats.");
+}
+
+}  // namespace recflow::python

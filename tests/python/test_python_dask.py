@@ -1,0 +1,196 @@
+"""recflow.dask.convert on a LocalCluster of 2 single-threaded worker processes (loopback): the partitioned taxi
+conversion equals the local `recflow convert` byte for byte per partition; SIGKILLed workers and a SIGKILLed driver
+neither duplicate, lose nor half-commit anything."""
+import gzip
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+SPLIT_BYTES = 32 << 10  # the 428 KB taxi file in 14 tasks
+WAIT_SECONDS = 120  # bound on every wait for a job, a file or a worker
+
+
+@pytest.fixture(scope="module")
+def worker_env(python_package_dir):
+    """The environment of the workers and of a driver subprocess: they import the build's recflow."""
+    path = os.pathsep.join(filter(None, [str(python_package_dir), os.environ.get("PYTHONPATH")]))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", path)
+        yield dict(os.environ)
+
+
+def start_cluster():
+    """A LocalCluster of 2 single-threaded worker processes on loopback, and its client."""
+    from distributed import Client, LocalCluster
+
+    local = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                         dashboard_address=":0", silence_logs=40)
+    return local, Client(local)
+
+
+@pytest.fixture(scope="module")
+def cluster(worker_env):
+    """(client, scheduler address, environment for a driver subprocess)."""
+    local, client = start_cluster()
+    with local, client:
+        yield client, local.scheduler_address, worker_env
+
+
+@pytest.fixture(scope="module")
+def taxi(testdata, tmp_path_factory):
+    """TensorFlow's taxi Examples, uncompressed (a gzip file is one split), and the local convert of them."""
+    work = tmp_path_factory.mktemp("taxi")
+    path = work / "taxi.tfrecord"
+    with gzip.open(testdata / "tfrecord" / "tfx" / "taxi-train-00000-of-00012.tfrecord.gz") as source:
+        path.write_bytes(source.read())
+    return path
+
+
+def local_convert(run, source, out, *args):
+    done = run("convert", source, "-o", out, *args)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def files(root):
+    """{relative path: bytes} of every file of a dataset."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(Path(root).rglob("*")) if p.is_file()}
+
+
+def per_partition(root):
+    """{partition directory: its data files' bytes concatenated in name order}, and the top-level files."""
+    joined, top = {}, {}
+    for name, data in files(root).items():
+        head, _, base = name.rpartition("/")
+        if base.startswith("part-"):
+            joined[head] = joined.get(head, b"") + data
+        else:
+            top[name] = data
+    return joined, top
+
+
+def live_workers(client, killed, bound):
+    """The pids of the cluster's 2 workers once the scheduler lists none of the `killed` processes (a killed
+    worker stays listed until the scheduler notices it, and its nanny starts a new process); None when that
+    takes longer than `bound` seconds."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        running = [address for address, worker in client.scheduler_info()["workers"].items()
+                   if worker["status"] == "running"]
+        if len(running) == 2:
+            pids = set(client.run(os.getpid, workers=running, on_error="return").values())
+            if all(isinstance(pid, int) for pid in pids) and len(pids) == 2 and not pids & killed:
+                return sorted(pids)
+        time.sleep(0.05)
+    return None
+
+
+def test_partitioned_conversion_equals_the_local_convert(recflow_py, cluster, run, taxi, tmp_path):
+    import recflow.dask
+
+    client = cluster[0]
+    local = local_convert(run, taxi, tmp_path / "local", "--partition-by", "payment_type")
+    summary = recflow.dask.convert(taxi, tmp_path / "dask", client, partition_by="payment_type",
+                                   split_bytes=SPLIT_BYTES)
+    assert summary["tasks"] == len(recflow_py.read(taxi).splits(SPLIT_BYTES)) > 5
+    assert per_partition(tmp_path / "dask") == per_partition(local)  # records, order, _SUCCESS, schema file
+    names = sorted(files(tmp_path / "dask"))
+    assert f"payment_type=Cash/part-00000-of-{summary['tasks']:05d}.tfrecord" in names
+    assert summary["records"] == sum(1 for _ in recflow_py.read(local).batches(batch_size=1))
+    assert not list(tmp_path.glob(".dask.recflow-*")), "the job left its staging tree"
+
+
+def test_sharded_jsonl_output_reads_back_record_for_record(recflow_py, cluster, run, taxi, tmp_path):
+    import recflow.dask
+
+    local = local_convert(run, taxi, tmp_path / "local", "--to", "jsonl", "--shards", "2")
+    recflow.dask.convert(str(taxi), tmp_path / "dask", cluster[0], format="jsonl", shards=2, split_bytes=SPLIT_BYTES)
+    dask_rows = run("cat", tmp_path / "dask")
+    local_rows = run("cat", local)
+    assert dask_rows.returncode == 0 and dask_rows.stdout.count("\n") > 800, dask_rows.stderr
+    assert sorted(dask_rows.stdout.splitlines()) == sorted(local_rows.stdout.splitlines())
+
+
+def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(recflow_py, worker_env, run, taxi, tmp_path):
+    import recflow.dask
+
+    local, client = start_cluster()
+    expected = per_partition(local_convert(run, taxi, tmp_path / "local", "--partition-by", "payment_type"))
+    tasks = len(recflow_py.read(taxi).splits(SPLIT_BYTES))
+    rng = random.Random(19)
+    killed_mid_job, killed = 0, set()
+    try:
+        for trial in range(10):
+            out = tmp_path / f"dask{trial}"
+            pids = live_workers(client, killed, WAIT_SECONDS / 4)
+            if pids is None:
+                # Dask 2022.12's nanny now and then never brings a SIGKILLed worker back (its new process does not
+                # report in); that is no part of what is tested here: the trial runs on a new cluster.
+                client.close()
+                local.close()
+                local, client = start_cluster()
+                killed.clear()
+                pids = live_workers(client, killed, WAIT_SECONDS)
+            outcome = {}
+
+            def job():
+                try:
+                    outcome["summary"] = recflow.dask.convert(taxi, out, client, partition_by="payment_type",
+                                                              split_bytes=SPLIT_BYTES)
+                except BaseException as error:  # reported below
+                    outcome["error"] = error
+
+            thread = threading.Thread(target=job)
+            thread.start()
+            # The kill comes once a random number of attempts started: the job is running, at a random point of it.
+            started = rng.randrange(1, tasks - 2)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while len(list(tmp_path.glob(f".{out.name}.recflow-*/_attempts/*"))) < started and thread.is_alive():
+                assert time.monotonic() < deadline, "no task attempt started"
+                time.sleep(0.005)
+            victim = rng.choice(pids)
+            os.kill(victim, signal.SIGKILL)
+            killed.add(victim)
+            killed_mid_job += thread.is_alive()
+            thread.join(WAIT_SECONDS)
+            assert not thread.is_alive(), f"trial {trial}: the job did not finish"
+            assert "error" not in outcome, f"trial {trial}: {outcome.get('error')!r}"
+            assert per_partition(out) == expected, f"trial {trial}: the output differs from the local convert"
+    finally:
+        client.close()
+        local.close()
+    assert killed_mid_job >= 1
+
+
+def test_a_driver_killed_mid_job_leaves_the_previous_output(recflow_py, cluster, run, taxi, tmp_path):
+    _, address, env = cluster
+    out = local_convert(run, taxi, tmp_path / "out", "--to", "jsonl")
+    before = files(out)
+    driver = subprocess.Popen([sys.executable, "-m", "recflow.dask", "convert", str(taxi), "-o", str(out),
+                               "--scheduler", address, "--mode", "overwrite", "--partition-by", "payment_type",
+                               "--split-bytes", str(SPLIT_BYTES)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not list(tmp_path.glob(".out.recflow-*/_attempts/*")):
+        assert driver.poll() is None, driver.stderr.read().decode()
+        assert time.monotonic() < deadline, "no task attempt started"
+        time.sleep(0.005)
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(WAIT_SECONDS)
+    assert files(out) == before
+    # The next job removes what the killed one left beside the output and commits.
+    done = subprocess.run([sys.executable, "-m", "recflow.dask", "convert", str(taxi), "-o", str(out),
+                           "--scheduler", address, "--mode", "overwrite", "--partition-by", "payment_type",
+                           "--split-bytes", str(SPLIT_BYTES)], env=env, capture_output=True, text=True,
+                          timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    expected = per_partition(local_convert(run, taxi, tmp_path / "local", "--partition-by", "payment_type"))
+    assert per_partition(out) == expected
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
