@@ -220,9 +220,9 @@ def test_a_dataframe_with_nullable_columns(recflow_py, tmp_path):
 
 
 def test_strings_past_the_int32_offsets_are_large(recflow_py, tmp_path, monkeypatch):
-    from recflow import _write
+    from recflow import _nodes
 
-    monkeypatch.setattr(_write, "_INT32_MAX", 3)  # as if the bytes passed 2 GiB
+    monkeypatch.setattr(_nodes, "_INT32_MAX", 3)  # as if the bytes passed 2 GiB
     recflow_py.write({"s": np.array(["ab", "cd", "e"], dtype=object), "b": np.array([b"xyz", b"w", b""], dtype=object)},
                      tmp_path / "out", format="arrow")
     schema, values = read_back(recflow_py, tmp_path / "out")

@@ -1,4 +1,4 @@
-// ImportBatch: recflow._write's column trees → ArrayData over the NumPy buffers, validated, as one RecordBatch.
+// ImportColumn / ImportBatch: recflow._nodes' column trees → ArrayData over the NumPy buffers, validated.
 #include "recflow/python/write_columns.h"
 
 #include <pybind11/numpy.h>
@@ -11,6 +11,13 @@
 namespace py = pybind11;
 
 namespace recflow::python {
+
+std::shared_ptr<const void> KeepAlive(py::object object) {
+  return std::shared_ptr<const void>(object.release().ptr(), [](const void* held) {
+    const py::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(const_cast<void*>(held)));
+  });
+}
 
 void PyReleases::Add(PyObject* object) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -48,7 +55,7 @@ DataTypePtr LeafType(const std::string& kind) {
 }
 
 /// A Buffer over `array`'s bytes: borrowed (a reference to the array kept until the buffer goes,
-/// released through `releases`) when aligned, else copied.
+/// released through `releases`, or by KeepAlive when it is null) when aligned, else copied.
 Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::string& name,
                                          const std::shared_ptr<PyReleases>& releases) {
   if (!py::isinstance<py::array>(object)) {
@@ -63,6 +70,7 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
   if (reinterpret_cast<uintptr_t>(data) % kBorrowAlignment != 0) {
     return Buffer::CopyOf({data, static_cast<size_t>(size)});
   }
+  if (releases == nullptr) return Buffer::Wrap(data, size, KeepAlive(array));
   PyObject* owner = array.inc_ref().ptr();
   return Buffer::Wrap(data, size,
                       std::shared_ptr<const void>(owner, [releases](const void* p) {
@@ -70,7 +78,8 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
                       }));
 }
 
-/// The column `node` describes (see ImportBatch), named `name` in errors.
+}  // namespace
+
 Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const std::string& name,
                                                 const std::shared_ptr<PyReleases>& releases) {
   const auto parts = py::reinterpret_borrow<py::tuple>(node);
@@ -128,8 +137,6 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
   if (Status st = ValidateFull(*data); !st.ok()) return st.WithPrefix("column '" + name + "': ");
   return data;
 }
-
-}  // namespace
 
 Result<std::shared_ptr<RecordBatch>> ImportBatch(const py::list& columns, const SchemaPtr& expected,
                                                  const std::shared_ptr<PyReleases>& releases) {
