@@ -2,6 +2,7 @@
 (write_columns.h) wraps without copying, for recflow.write and for what Python pipeline functions return."""
 import numpy as np
 
+from recflow import _recflow
 from recflow._columns import ListColumn, MapColumn, StructColumn
 
 _INT32_MAX = (1 << 31) - 1
@@ -114,17 +115,11 @@ def _times(value, mask):
 def _strings(name, items, mask, text):
     """utf8/binary (large when the bytes pass 2 GiB) of ``items``, null where ``mask`` (None: nowhere) is True."""
     try:
-        encoded = [b"" if mask is not None and mask[i] else (item.encode("utf-8") if text else bytes(item))
-                   for i, item in enumerate(items)]
+        offsets, data = _recflow.string_buffers(items, mask, text, _INT32_MAX)
     except UnicodeEncodeError as error:
         raise TypeError(f"column {name!r}: a string is not valid Unicode: {error}") from None
-    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
-    large = offsets[-1] > _INT32_MAX
-    kind = ("large_" if large else "") + ("utf8" if text else "binary")
-    data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-    return _with_mask((kind, len(encoded), 0, None, [offsets if large else offsets.astype(np.int32), data], [], 0),
-                      mask)
+    kind = ("large_" if offsets.dtype == np.int64 else "") + ("utf8" if text else "binary")
+    return _with_mask((kind, len(items), 0, None, [offsets, data], [], 0), mask)
 
 
 def _is_null(item):
