@@ -434,3 +434,9 @@ def test_ctrl_c_aborts_a_write(python_package_dir, recflow_py, tmp_path):
     assert returncode == 0, stderr
     assert stdout == "interrupted\n", (stdout, stderr)
     assert snapshot(out) == before
+
+
+def test_a_string_that_is_not_unicode_is_refused_by_name(recflow_py, tmp_path):
+    with pytest.raises(TypeError, match="column 's': a string is not valid Unicode"):
+        recflow_py.write({"s": np.array(["ok", "\ud800"], dtype=object)}, tmp_path / "out", format="jsonl")
+    assert not (tmp_path / "out").exists()
