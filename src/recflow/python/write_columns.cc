@@ -123,7 +123,7 @@ py::tuple StringBuffers(const py::list& items, const py::object& mask, bool text
   auto* ends32 = static_cast<int32_t*>(offsets.mutable_data());
   int64_t end = 0;
   for (size_t i = 0; i <= rows; ++i) {
-    if (i > 0) {
+    if (i > 0 && !values[i - 1].empty()) {  // a null's or an empty value's view has no bytes to copy
       std::memcpy(out + end, values[i - 1].data(), values[i - 1].size());
       end += static_cast<int64_t>(values[i - 1].size());
     }
