@@ -220,9 +220,9 @@ def test_a_dataframe_with_nullable_columns(recflow_py, tmp_path):
 
 
 def test_strings_past_the_int32_offsets_are_large(recflow_py, tmp_path, monkeypatch):
-    from recflow import _write
+    from recflow import _nodes
 
-    monkeypatch.setattr(_write, "_INT32_MAX", 3)  # as if the bytes passed 2 GiB
+    monkeypatch.setattr(_nodes, "_INT32_MAX", 3)  # as if the bytes passed 2 GiB
     recflow_py.write({"s": np.array(["ab", "cd", "e"], dtype=object), "b": np.array([b"xyz", b"w", b""], dtype=object)},
                      tmp_path / "out", format="arrow")
     schema, values = read_back(recflow_py, tmp_path / "out")
@@ -434,3 +434,9 @@ def test_ctrl_c_aborts_a_write(python_package_dir, recflow_py, tmp_path):
     assert returncode == 0, stderr
     assert stdout == "interrupted\n", (stdout, stderr)
     assert snapshot(out) == before
+
+
+def test_a_string_that_is_not_unicode_is_refused_by_name(recflow_py, tmp_path):
+    with pytest.raises(TypeError, match="column 's': a string is not valid Unicode"):
+        recflow_py.write({"s": np.array(["ok", "\ud800"], dtype=object)}, tmp_path / "out", format="jsonl")
+    assert not (tmp_path / "out").exists()

@@ -1,5 +1,5 @@
-// Python columns (NumPy arrays, masked arrays, ListColumns, sequences of str/bytes) turned into Arrow-layout columns:
-// fixed-width values without a copy where NumPy's layout is Arrow's, the type inferred when nothing names it.
+// What a Python pipeline function returns, as columns of its step's output schema: each value laid out by
+// recflow._nodes and imported by ImportColumn (the conversion recflow.write uses), then held to the column's type.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -14,27 +14,21 @@
 
 namespace recflow::python {
 
-/// A reference to a Python object that may be dropped on any thread: the last owner takes the
-/// GIL to release it. What native buffers viewing NumPy memory keep alive.
-std::shared_ptr<const void> KeepAlive(pybind11::object object);
-
-/// The field column `name` of value `value` gets when no schema names its type:
-///  - a 1-D array: bool, int8..int64, uint8..uint64, float16/32/64 by its dtype, str (`U`)
-///    utf8, bytes (`S`) binary; a masked array as its data;
-///  - a 2-D array: list of its dtype's type (one list per row);
-///  - a recflow.ListColumn: list of its values' type;
-///  - an object array (or a list, taken as np.asarray takes it): the type of `input`'s column of
-///    the same name, when there is one.
-/// `input`'s field itself when it has that name and type (its nullability kept), else a
-/// nullable field. TypeError naming the column for anything else.
+/// The field column `name` of value `value` gets when no schema names its type: the type
+/// recflow.write gives it (see recflow._nodes.column_node), except that a 2-D array is a list
+/// (not a fixed-size list: an empty batch's rows have no width) and an object column with no
+/// value but None (as every column of the empty batch the output schema is learnt from) has the
+/// type of `input`'s column of the same name. `input`'s field itself when it has that name and
+/// type (its nullability kept), else a nullable field. TypeError naming the column when the type
+/// cannot be told.
 Result<FieldPtr> InferField(const std::string& name, pybind11::handle value, const Schema& input);
 
-/// `value` as a column of `field`'s type, `rows` long (TypeError naming the column when its
-/// length differs): null (every value None or masked), bool, integers, float16/32/64 (a contiguous
-/// array of the type's own dtype is viewed, not copied: the buffer keeps it alive), utf8/binary
-/// (large too) from any sequence of str / bytes / None, list and large_list from a ListColumn, a
-/// 2-D array or a sequence of arrays. A masked array's mask, and None in a sequence, are nulls; nulls in a non-nullable
-/// field are a TypeError. Python errors met converting raise (py::error_already_set).
+/// `value` as a column of `field`'s type, `rows` long: converted as recflow.write converts it
+/// (arrays of Arrow's layout are wrapped, not copied: the buffer keeps them alive), then held to
+/// the field: a 2-D array becomes a list (large_list) over the same values, a column of nothing
+/// but nulls takes the field's type. Another type, another length, or nulls in a non-nullable
+/// field are a TypeError naming the column. Python errors met converting raise
+/// (py::error_already_set).
 Result<std::shared_ptr<ArrayData>> FromNumpy(pybind11::handle value, const Field& field, int64_t rows);
 
 }  // namespace recflow::python

@@ -10,6 +10,7 @@
 #include "recflow/columnar/take.h"
 #include "recflow/python/numpy_columns.h"
 #include "recflow/python/numpy_to_arrow.h"
+#include "recflow/python/write_columns.h"
 
 namespace py = pybind11;
 
@@ -118,9 +119,16 @@ Result<SchemaPtr> PyDoFn::SchemaOfResult(py::handle result, const Schema& input)
     return st.WithPrefix(std::string(KindName(kind_)) + " function " + label_ + ": ");
   }
   std::vector<FieldPtr> fields;
-  for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(result)) {
-    ASSIGN_OR_RETURN(FieldPtr field, InferField(py::str(key), value, input));
-    fields.push_back(std::move(field));
+  try {
+    for (const auto& [key, value] : py::reinterpret_borrow<py::dict>(result)) {
+      Result<FieldPtr> field = InferField(py::str(key), value, input);
+      if (!field.ok()) return field.status().WithPrefix(std::string(KindName(kind_)) + " function " + label_ + ": ");
+      fields.push_back(*std::move(field));
+    }
+  } catch (py::error_already_set& error) {
+    errors_->Keep(error, -1);
+    return Status::TypeError(std::string(KindName(kind_)) + " function " + label_ + ": its result's types could " +
+                             "not be told: " + TypeName(error.value()) + ": " + std::string(py::str(error.value())));
   }
   return Schema::Make(std::move(fields));
 }

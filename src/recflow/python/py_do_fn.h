@@ -39,8 +39,8 @@ class PyErrors {
 };
 
 /// Runs a Python callable on every batch: under the GIL, the batch as ToNumpy gives it (fixed-width
-/// columns viewing the Arrow buffers), the result converted back by FromNumpy (arrays of the
-/// output type's dtype kept without a copy). The output schema is `declared` when given, else the
+/// columns viewing the Arrow buffers), the result converted back by FromNumpy (recflow.write's
+/// conversion: arrays of Arrow's layout kept without a copy). The output schema is `declared` when given, else the
 /// result of the function on an empty batch of the input schema (InferField of each column; a
 /// flat_map that yields nothing for it keeps the input schema; a filter always does). An
 /// exception in the function fails the batch with a DataError naming the function and the

@@ -12,9 +12,9 @@
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/yaml_pipeline.h"
 #include "recflow/python/interruptible.h"
-#include "recflow/python/numpy_to_arrow.h"
 #include "recflow/python/py_errors.h"
 #include "recflow/python/py_steps.h"
+#include "recflow/python/write_columns.h"
 
 namespace py = pybind11;
 

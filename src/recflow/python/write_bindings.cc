@@ -78,6 +78,11 @@ class PyWriter {
 }  // namespace
 
 void RegisterWrite(py::module_& module) {
+  module.def("string_buffers", &StringBuffers, py::arg("items"), py::arg("mask"), py::arg("text"),
+             py::arg("int32_limit"),
+             "The (offsets, data) NumPy buffers of a utf8 (text) or binary column of `items`, empty where "
+             "`mask` (None or a bool array, True = null) is True; int64 offsets past `int32_limit` bytes, else "
+             "int32.");
   py::class_<PyWriter>(module, "Writer", "One dataset written from batches (recflow.write).")
       .def(py::init([](const py::tuple& spec, int threads) {
              return std::make_unique<PyWriter>(OutputSpecOf(spec), threads);

@@ -1,16 +1,28 @@
-// ImportBatch: recflow._write's column trees → ArrayData over the NumPy buffers, validated, as one RecordBatch.
+// ImportColumn / ImportBatch: recflow._nodes' column trees → ArrayData over the NumPy buffers, validated.
 #include "recflow/python/write_columns.h"
 
 #include <pybind11/numpy.h>
 
+#include <algorithm>
+#include <cstring>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "recflow/columnar/validate.h"
 
 namespace py = pybind11;
 
 namespace recflow::python {
+
+std::shared_ptr<const void> KeepAlive(py::object object) {
+  return std::shared_ptr<const void>(object.release().ptr(), [](const void* held) {
+    const py::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(const_cast<void*>(held)));
+  });
+}
 
 void PyReleases::Add(PyObject* object) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -48,7 +60,7 @@ DataTypePtr LeafType(const std::string& kind) {
 }
 
 /// A Buffer over `array`'s bytes: borrowed (a reference to the array kept until the buffer goes,
-/// released through `releases`) when aligned, else copied.
+/// released through `releases`, or by KeepAlive when it is null) when aligned, else copied.
 Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::string& name,
                                          const std::shared_ptr<PyReleases>& releases) {
   if (!py::isinstance<py::array>(object)) {
@@ -63,6 +75,7 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
   if (reinterpret_cast<uintptr_t>(data) % kBorrowAlignment != 0) {
     return Buffer::CopyOf({data, static_cast<size_t>(size)});
   }
+  if (releases == nullptr) return Buffer::Wrap(data, size, KeepAlive(array));
   PyObject* owner = array.inc_ref().ptr();
   return Buffer::Wrap(data, size,
                       std::shared_ptr<const void>(owner, [releases](const void* p) {
@@ -70,7 +83,59 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
                       }));
 }
 
-/// The column `node` describes (see ImportBatch), named `name` in errors.
+}  // namespace
+
+py::tuple StringBuffers(const py::list& items, const py::object& mask, bool text, int64_t int32_limit) {
+  const auto rows = static_cast<size_t>(py::len(items));
+  py::array_t<bool, py::array::c_style | py::array::forcecast> flags;
+  const bool* is_null = nullptr;
+  if (!mask.is_none()) {
+    flags = mask;
+    is_null = flags.data();
+  }
+  std::vector<std::string_view> values(rows);
+  std::vector<py::object> held;  // bytes made from bytes-like items, alive until copied
+  int64_t total = 0;
+  for (size_t i = 0; i < rows; ++i) {
+    if (is_null != nullptr && is_null[i]) continue;
+    PyObject* item = PyList_GET_ITEM(items.ptr(), static_cast<Py_ssize_t>(i));
+    if (text) {
+      Py_ssize_t size = 0;
+      const char* utf8 = PyUnicode_AsUTF8AndSize(item, &size);
+      if (utf8 == nullptr) throw py::error_already_set();
+      values[i] = {utf8, static_cast<size_t>(size)};
+    } else {
+      if (!PyBytes_Check(item)) {
+        held.push_back(py::reinterpret_steal<py::object>(PyObject_Bytes(item)));
+        if (!held.back()) throw py::error_already_set();
+        item = held.back().ptr();
+      }
+      values[i] = {PyBytes_AS_STRING(item), static_cast<size_t>(PyBytes_GET_SIZE(item))};
+    }
+    total += static_cast<int64_t>(values[i].size());
+  }
+  py::array_t<uint8_t> data(static_cast<py::ssize_t>(total));
+  auto* out = data.mutable_data();
+  const bool large = total > std::min<int64_t>(int32_limit, std::numeric_limits<int32_t>::max());
+  py::array offsets = large ? py::array(py::array_t<int64_t>(static_cast<py::ssize_t>(rows + 1)))
+                            : py::array(py::array_t<int32_t>(static_cast<py::ssize_t>(rows + 1)));
+  auto* ends64 = static_cast<int64_t*>(offsets.mutable_data());
+  auto* ends32 = static_cast<int32_t*>(offsets.mutable_data());
+  int64_t end = 0;
+  for (size_t i = 0; i <= rows; ++i) {
+    if (i > 0 && !values[i - 1].empty()) {  // a null's or an empty value's view has no bytes to copy
+      std::memcpy(out + end, values[i - 1].data(), values[i - 1].size());
+      end += static_cast<int64_t>(values[i - 1].size());
+    }
+    if (large) {
+      ends64[i] = end;
+    } else {
+      ends32[i] = static_cast<int32_t>(end);
+    }
+  }
+  return py::make_tuple(std::move(offsets), std::move(data));
+}
+
 Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const std::string& name,
                                                 const std::shared_ptr<PyReleases>& releases) {
   const auto parts = py::reinterpret_borrow<py::tuple>(node);
@@ -128,8 +193,6 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
   if (Status st = ValidateFull(*data); !st.ok()) return st.WithPrefix("column '" + name + "': ");
   return data;
 }
-
-}  // namespace
 
 Result<std::shared_ptr<RecordBatch>> ImportBatch(const py::list& columns, const SchemaPtr& expected,
                                                  const std::shared_ptr<PyReleases>& releases) {

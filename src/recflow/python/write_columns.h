@@ -1,11 +1,12 @@
-// Batches written from Python as Arrow columns: the column trees recflow._write builds (NumPy buffers in Arrow's
-// layout) wrapped without copying, their Python owners released later on a thread holding the GIL.
+// Columns from Python as Arrow columns: the column trees recflow._nodes builds (NumPy buffers in Arrow's layout)
+// wrapped without copying, for recflow.write's batches and for what Python pipeline functions return.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "recflow/columnar/record_batch.h"
@@ -27,17 +28,35 @@ class PyReleases {
   std::vector<PyObject*> objects_;
 };
 
-/// The batch of `columns`, a list of (name, node) pairs as recflow._write makes them, where a node
+/// A reference to a Python object that may be dropped on any thread: the last owner takes the
+/// GIL to release it. What native buffers viewing NumPy memory keep alive.
+std::shared_ptr<const void> KeepAlive(pybind11::object object);
+
+/// The column `node` (made by recflow._nodes.column_node) describes, named `name` in errors, where a node
 /// is (kind, length, null_count, validity, buffers, children, width):
 ///  - kind: bool, int8..int64, uint8..uint64, float16/32/64, utf8, binary, large_utf8,
 ///    large_binary, date32, timestamp[s|ms|us|ns], duration[...], null, list, large_list,
 ///    fixed_size_list (`width` values each), struct, map (one child: its key/value entries struct);
 ///  - validity: None or a uint8 array of the packed validity bits (1 = valid, LSB first);
 ///  - buffers: the buffers after validity in Arrow's order (values; offsets then data; offsets),
-///    C-contiguous NumPy arrays borrowed without a copy where aligned (released through `releases`);
+///    C-contiguous NumPy arrays borrowed without a copy where aligned, copied where not;
 ///  - children: (name, node) pairs: a list's item, a struct's fields, a map's entries.
-/// Every column is validated whole (ValidateFull: offsets, lengths, null counts, UTF-8): a bad
-/// column is a DataError naming it. `expected`, when given, is the schema every batch of a write
+/// The column is validated whole (ValidateFull: offsets, lengths, null counts, UTF-8): a bad
+/// column is an error naming it. A borrowed array is let go through `releases` (drained by the
+/// caller under the GIL) or, when `releases` is null, by KeepAlive.
+Result<std::shared_ptr<ArrayData>> ImportColumn(const pybind11::handle& node, const std::string& name,
+                                                const std::shared_ptr<PyReleases>& releases);
+
+/// The offsets and data buffers of a utf8/binary column of `items` (str, or bytes-like when not
+/// `text`), an empty value where `mask` (None, or a bool array: True = null) is True: a tuple
+/// (offsets, data) of NumPy arrays, int32 offsets unless the bytes pass `int32_limit` (2 GiB - 1
+/// but in tests; then int64), uint8 data. Python errors (a str that is not valid Unicode, an item
+/// of another type) raise.
+pybind11::tuple StringBuffers(const pybind11::list& items, const pybind11::object& mask, bool text,
+                              int64_t int32_limit);
+
+/// The batch of `columns`, a list of (name, node) pairs, each imported by ImportColumn (its
+/// arrays let go through `releases`). `expected`, when given, is the schema every batch of a write
 /// has: a column of another name or type is a TypeError naming it and both types.
 Result<std::shared_ptr<RecordBatch>> ImportBatch(const pybind11::list& columns, const SchemaPtr& expected,
                                                  const std::shared_ptr<PyReleases>& releases);
