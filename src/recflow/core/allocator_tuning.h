@@ -12,8 +12,8 @@ namespace recflow {
 /// up to 256 MiB of free memory at its top: the process's memory stays at its peak rather than
 /// following each batch down and up (measured on 2 cores: convert's peak RSS grew 3–13 MiB).
 /// Nothing changes when GLIBC_TUNABLES is set. Call once, before any thread starts: `recflow`'s
-/// main, the Python module when it is imported, and every benchmark binary's
-/// (bench/benchmark_main.cc) do, so benchmarks measure the allocator the command runs with.
+/// main and every benchmark binary's (bench/benchmark_main.cc) do, so benchmarks measure the
+/// allocator the command runs with.
 void TuneAllocator();
 
 /// For `recflow serve`, whose passes run on many worker threads and whose memory must go back

@@ -5,7 +5,6 @@
 
 #include <mutex>
 
-#include "recflow/core/allocator_tuning.h"
 #include "recflow/python/arrow_capsule.h"
 #include "recflow/python/batch_stream.h"
 #include "recflow/python/dask_bindings.h"
@@ -162,9 +161,6 @@ PYBIND11_MODULE(_recflow, m) {
   using namespace recflow;
   using namespace recflow::python;
   m.doc() = "recflow's native engine; use the `recflow` package.";
-  // A process that imports recflow reads batches over and over, as the CLI does: keep freed
-  // column buffers in the heap instead of returning them to the kernel after every batch.
-  TuneAllocator();
   RegisterError(m);
   RegisterWrite(m);
   RegisterDask(m);
