@@ -74,6 +74,15 @@ Status ValidateStagedPath(std::string_view relative_path) {
   return Status::OK();
 }
 
+Result<std::string> PrepareStagedFile(FileSystem& fs, const std::string& root, const std::string& relative_path) {
+  RETURN_NOT_OK(ValidateStagedPath(relative_path));
+  const size_t slash = relative_path.rfind('/');
+  if (slash != std::string::npos) {
+    RETURN_NOT_OK(fs.CreateDirectoriesBelow(root, std::string_view(relative_path).substr(0, slash)));
+  }
+  return root + "/" + relative_path;
+}
+
 DatasetCommitter::DatasetCommitter(std::string output, SaveMode mode, CommitOptions options, std::string job_id)
     : output_(std::move(output)), mode_(mode), options_(std::move(options)), job_id_(std::move(job_id)) {}
 
@@ -141,12 +150,7 @@ void DatasetCommitter::AfterStep(std::string_view step) const {
 
 Result<std::string> DatasetCommitter::NewFilePath(const std::string& relative_path) {
   if (finished_ || prepared_ || failed_) return Status::InvalidArgument("job " + job_id_ + " is already committing or over");
-  RETURN_NOT_OK(ValidateStagedPath(relative_path));
-  const size_t slash = relative_path.rfind('/');
-  if (slash != std::string::npos) {
-    RETURN_NOT_OK(fs().CreateDirectoriesBelow(staging_dir(), std::string_view(relative_path).substr(0, slash)));
-  }
-  return staging_dir() + "/" + relative_path;
+  return PrepareStagedFile(fs(), staging_dir(), relative_path);
 }
 
 Result<std::string> DatasetCommitter::AttemptsDir() {

@@ -79,6 +79,11 @@ struct CommitOptions {
 /// or collides with `_SUCCESS` or the schema file).
 Status ValidateStagedPath(std::string_view relative_path);
 
+/// `root`/`relative_path` for a file about to be written below `root`: the path checked by
+/// ValidateStagedPath and its parent directories created below `root` on `fs`. What a job's
+/// staging directory and a task attempt's directory both hand out.
+Result<std::string> PrepareStagedFile(FileSystem& fs, const std::string& root, const std::string& relative_path);
+
 /// The commit protocol of one job writing a dataset directory (see "Commit protocol" in
 /// docs/formats/datasets.md). The job builds the complete new dataset in a staging tree beside
 /// the output (`.<name>.recflow-<job id>` in the output's parent, hidden from every reader),

@@ -127,12 +127,7 @@ const std::string& DatasetSink::resolved_output() const {
 
 Result<std::string> DatasetSink::StagedPath(const std::string& relative) {
   if (committer_ != nullptr) return committer_->NewFilePath(relative);
-  RETURN_NOT_OK(ValidateStagedPath(relative));
-  const size_t slash = relative.rfind('/');
-  if (slash != std::string::npos) {
-    RETURN_NOT_OK(file_system_->CreateDirectoriesBelow(options_.task.dir, std::string_view(relative).substr(0, slash)));
-  }
-  return options_.task.dir + "/" + relative;
+  return PrepareStagedFile(*file_system_, options_.task.dir, relative);
 }
 
 namespace {
