@@ -183,11 +183,11 @@ def _list_node(name, column):
     offsets = np.asarray(column.offsets)
     if offsets.dtype not in (np.int32, np.int64):
         offsets = offsets.astype(np.int64)
-    kind = "list" if offsets.dtype == np.int32 else "large_list"
-    child = ("item", column_node(name + ".item", column.values))
+    kind, label = ("list" if offsets.dtype == np.int32 else "large_list"), "item"
     if isinstance(column, MapColumn):
-        kind, child = "map", ("entries", column_node(name + ".entries", column.values))
+        kind, label = "map", "entries"
         offsets = offsets.astype(np.int32)
+    child = (label, column_node(f"{name}.{label}", column.values))
     mask = None if column.mask is None else np.asarray(column.mask, dtype=bool)
     return _with_mask((kind, len(offsets) - 1, 0, None, [np.ascontiguousarray(offsets)], [child], 0), mask)
 

@@ -4,7 +4,7 @@ import os
 
 from recflow import _recflow
 from recflow._dataset import _word
-from recflow._nodes import column_node, from_pandas
+from recflow._nodes import column_node
 
 
 def write(data, out, format="tfrecord", partition_by=None, shards=0, mode="error", compression="none", level=-1,
@@ -50,7 +50,7 @@ def _batches(data):
         data = [data]
     for batch in data:
         if _is_frame(batch):
-            batch = {name: from_pandas(batch[name]) for name in batch.columns}
+            batch = {name: batch[name] for name in batch.columns}  # column_node converts pandas columns
         elif not isinstance(batch, dict):
             raise TypeError(f"a batch is a dict of columns or a pandas DataFrame, not {type(batch).__name__}")
         yield batch

@@ -6,9 +6,20 @@
 #include "recflow/core/exec_context.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/pipeline/pipeline.h"
 
 namespace recflow::python {
+
+Result<std::unique_ptr<pipeline::Pipeline>> ReadWritePipeline(std::unique_ptr<Source> source,
+                                                              dataset::SinkOptions options,
+                                                              std::shared_ptr<FileSystem> file_system) {
+  auto pipeline = std::make_unique<pipeline::Pipeline>();
+  pipeline->set_steps_named_in_errors(false);
+  pipeline->set_file_system(std::move(file_system));
+  const pipeline::PCollection rows = pipeline->ReadOpened("read", std::move(source), nullptr);
+  pipeline->Write("write", rows, std::move(options));
+  RETURN_NOT_OK(pipeline->status());
+  return pipeline;
+}
 
 Result<std::unique_ptr<dataset::DatasetCommitter>> BeginConvertJob(const dataset::OutputSpec& spec,
                                                                     const SchemaPtr& schema) {
@@ -24,17 +35,12 @@ Result<dataset::SinkStats> RunConvertTask(std::unique_ptr<Source> source, const 
   ExecContext context = ExecContext::Defaults();
   context.threads = threads;
   RETURN_NOT_OK(context.Validate());
-  // The task is the pipeline read → write of a convert; its steps are not the user's, so its
-  // errors do not name them. A split is read once: nothing reopens it.
-  pipeline::Pipeline pipeline;
-  pipeline.set_steps_named_in_errors(false);
-  pipeline.set_file_system(context.file_system);
-  const pipeline::PCollection rows = pipeline.ReadOpened("read", std::move(source), nullptr);
-  pipeline.Write("write", rows, std::move(options));
-  RETURN_NOT_OK(pipeline.status());
+  // A split is read once: nothing reopens it.
+  ASSIGN_OR_RETURN(std::unique_ptr<pipeline::Pipeline> pipeline,
+                   ReadWritePipeline(std::move(source), std::move(options), context.file_system));
   pipeline::RunMetrics metrics;
   ASSIGN_OR_RETURN(pipeline::RunResult run,
-                   pipeline::RunPipeline(context, pipeline, pipeline::RunOptions::Defaults(), &metrics));
+                   pipeline::RunPipeline(context, *pipeline, pipeline::RunOptions::Defaults(), &metrics));
   return run.writes.at(0).second;
 }
 

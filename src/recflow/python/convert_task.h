@@ -7,8 +7,16 @@
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/dataset/io_specs.h"
 #include "recflow/formats/source.h"
+#include "recflow/pipeline/pipeline.h"
 
 namespace recflow::python {
+
+/// The pipeline read → write of a convert: the rows of the opened `source` written by a
+/// DatasetSink with `options`, through `file_system`. Its steps are not the user's, so its errors
+/// do not name them. What recflow.write and a recflow.dask task run.
+Result<std::unique_ptr<pipeline::Pipeline>> ReadWritePipeline(std::unique_ptr<Source> source,
+                                                              dataset::SinkOptions options,
+                                                              std::shared_ptr<FileSystem> file_system);
 
 /// Begins the commit job of a distributed conversion of rows of `schema` into `spec`'s output
 /// (checked as a convert checks it: the sink options and the layout, then the save mode by

@@ -132,8 +132,8 @@ py::object ByteLists(const ArrayData& data, int64_t offset_bytes) {
   return ListColumnOf(data, View(data.buffers[2], "<u1", 1, 0, bytes), offsets);
 }
 
-}  // namespace
-
+/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie ("<i8",
+/// "<M8[ms]"); empty when there is none.
 std::string ViewDtype(const DataType& type) {
   static const char* const kUnits[] = {"s", "ms", "us", "ns"};
   switch (type.id()) {
@@ -154,6 +154,9 @@ std::string ViewDtype(const DataType& type) {
     default: return "";
   }
 }
+
+}  // namespace
+
 
 py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists) {
   const ArrayData& data = *column;

@@ -27,10 +27,6 @@ class ArrowBuffer {
   std::shared_ptr<Buffer> buffer_;
 };
 
-/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie ("<i8",
-/// "<M8[ms]"); empty when there is none.
-std::string ViewDtype(const DataType& type);
-
 /// `column` (named `name` in messages) as a Python value:
 ///  - bool, integers, floats (float16 too), timestamps, durations, date64: a NumPy array viewing
 ///    the values buffer (its base an ArrowBuffer) — bool, whose Arrow values are bits, and date32

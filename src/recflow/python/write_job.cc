@@ -6,7 +6,7 @@
 #include "recflow/core/exec_context.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/pipeline/pipeline.h"
+#include "recflow/python/convert_task.h"
 
 namespace recflow::python {
 
@@ -18,16 +18,10 @@ Result<std::unique_ptr<WriteJob>> WriteJob::Start(const dataset::OutputSpec& spe
   RETURN_NOT_OK(context.Validate());
 
   std::unique_ptr<WriteJob> job(new WriteJob(schema));
-  // The write is the pipeline read → write, as convert's; its steps are not the user's, so its
-  // errors do not name them.
-  auto pipeline = std::make_unique<pipeline::Pipeline>();
-  pipeline->set_steps_named_in_errors(false);
-  pipeline->set_file_system(context.file_system);
   pipeline::BatchQueue* queue = &job->queue_;
-  const pipeline::PCollection rows = pipeline->ReadOpened(
-      "read", MakeCallbackSource("python batches", schema, [queue] { return queue->Pop(); }), nullptr);
-  pipeline->Write("write", rows, std::move(sink_options));
-  RETURN_NOT_OK(pipeline->status());
+  ASSIGN_OR_RETURN(std::unique_ptr<pipeline::Pipeline> pipeline,
+                   ReadWritePipeline(MakeCallbackSource("python batches", schema, [queue] { return queue->Pop(); }),
+                                     std::move(sink_options), context.file_system));
 
   context.stop_token = job->stop_.token();
   job->run_ = std::thread([job = job.get(), pipeline = std::move(pipeline), context]() mutable {
