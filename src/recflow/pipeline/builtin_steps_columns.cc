@@ -25,12 +25,10 @@ PCollection AddParDo(StepContext& ctx, std::shared_ptr<const DoFn> fn) {
   return ctx.pipeline->ParDo(ctx.name, ctx.input(), std::move(fn), ctx.options);
 }
 
-// The type of column `name` of the step's input; NotFound names the step's argument.
+// The type of column `name` of the step's input; the error names the step's argument.
 Result<FieldPtr> InputField(StepContext& ctx, const std::string& key, const std::string& name) {
-  const SchemaPtr schema = ctx.input().schema();
-  const int index = schema->GetFieldIndex(name);
-  if (index < 0) return ctx.args->Error(key, "no column '" + name + "' in " + schema->ToString());
-  return schema->field(index);
+  ASSIGN_OR_RETURN(const int index, InputColumn(ctx, key, name));
+  return ctx.input().schema()->field(index);
 }
 
 // The step's ParDo applying `projection`, or the error resolving it.
@@ -186,6 +184,13 @@ BuildResult BuildHashBucket(StepContext& ctx) {
 }
 
 }  // namespace
+
+Result<int> InputColumn(StepContext& ctx, std::string_view key, const std::string& name) {
+  const SchemaPtr& schema = ctx.input().schema();
+  const int index = schema->GetFieldIndex(name);
+  if (index < 0) return ctx.args->Error(key, "no column '" + name + "' in " + schema->ToString());
+  return index;
+}
 
 void AddColumnSteps(StepRegistry* registry) {
   (void)registry->Add(StepType{"select", "keep these columns, in this order", "columns", 1, 1, BuildSelect});

@@ -16,6 +16,10 @@ struct ImageEncoding {
 /// JPEG's quality 1..100, default 95) arguments of `args`, checked.
 Result<ImageEncoding> ReadImageEncoding(StepArgs& args);
 
+/// The index of column `name` of the step's input, or an argument error at `key` naming the
+/// input's columns.
+Result<int> InputColumn(StepContext& ctx, std::string_view key, const std::string& name);
+
 /// `relative` (a path from the data) inside directory `root`, its parent directories made on
 /// `file_system`; DataError when it is absolute or leaves `root` ("..").
 Result<std::string> OutputPathInside(FileSystem& file_system, const std::string& root, std::string_view relative);

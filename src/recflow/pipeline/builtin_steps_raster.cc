@@ -18,16 +18,8 @@ namespace {
 
 using BuildResult = Result<std::optional<PCollection>>;
 
-// The index of column `name` of `schema`, or an argument error at `key`.
-Result<int> ColumnArg(StepContext& ctx, std::string_view key, const std::string& name) {
-  const int index = ctx.input().schema()->GetFieldIndex(name);
-  if (index < 0) return ctx.args->Error(key, "no column '" + name + "' in " + ctx.input().schema()->ToString());
-  return index;
-}
-
-// The text of `column` (utf8 or binary) in `row`; a null is a row error naming the column.
+// The text of `column` (utf8 or binary) in `row`; a null is a row error naming the column (RowView::Bytes).
 Result<std::string> RowText(const RowView& row, int column) {
-  if (row.IsNull(column)) return Status::DataError("column '" + row.schema().field(column)->name() + "' is null");
   ASSIGN_OR_RETURN(std::string_view text, row.Bytes(column));
   return std::string(text);
 }
@@ -78,7 +70,7 @@ BuildResult BuildReadRaster(StepContext& ctx) {
   for (const auto& [name, column] : datasets) {
     BandArg b;
     b.name = name;
-    ASSIGN_OR_RETURN(b.dataset_column, ColumnArg(ctx, "datasets", column));
+    ASSIGN_OR_RETURN(b.dataset_column, InputColumn(ctx, "datasets", column));
     bands.push_back(std::move(b));
   }
   for (const auto& [name, value] : band_args) {
@@ -102,10 +94,10 @@ BuildResult BuildReadRaster(StepContext& ctx) {
   ASSIGN_OR_RETURN(const std::string offset_column, a.String("offset_column", ""));
   int scale_index = -1, offset_index = -1;
   if (!scale_column.empty()) {
-    ASSIGN_OR_RETURN(scale_index, ColumnArg(ctx, "scale_column", scale_column));
+    ASSIGN_OR_RETURN(scale_index, InputColumn(ctx, "scale_column", scale_column));
   }
   if (!offset_column.empty()) {
-    ASSIGN_OR_RETURN(offset_index, ColumnArg(ctx, "offset_column", offset_column));
+    ASSIGN_OR_RETURN(offset_index, InputColumn(ctx, "offset_column", offset_column));
   }
   ASSIGN_OR_RETURN(const bool sentinel2, a.Bool("sentinel2_boa_offset", false));
   std::optional<double> nodata;
@@ -171,7 +163,7 @@ BuildResult AddComputedBand(StepContext& ctx, const std::string& default_output,
   StepArgs& a = *ctx.args;
   ASSIGN_OR_RETURN(std::string column, a.String("column", "raster"));
   ASSIGN_OR_RETURN(std::string output, a.String("output", default_output.empty() ? column : default_output));
-  ASSIGN_OR_RETURN(const int index, ColumnArg(ctx, "column", column));
+  ASSIGN_OR_RETURN(const int index, InputColumn(ctx, "column", column));
   ASSIGN_OR_RETURN(std::string expression, make(a));
   auto fn = [index, expression](const RowView& row, RowEmitter& out) -> Status {
     ASSIGN_OR_RETURN(std::string json, RowText(row, index));
@@ -222,11 +214,11 @@ BuildResult BuildNdvi(StepContext& ctx) {
 BuildResult BuildWriteRaster(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   ASSIGN_OR_RETURN(std::string column, a.String("column", "raster"));
-  ASSIGN_OR_RETURN(const int raster_index, ColumnArg(ctx, "column", column));
+  ASSIGN_OR_RETURN(const int raster_index, InputColumn(ctx, "column", column));
   ASSIGN_OR_RETURN(std::string dir, a.String("dir"));
   ASSIGN_OR_RETURN(const std::string root, ctx.ArgPath("dir", dir));
   ASSIGN_OR_RETURN(std::string path_column, a.String("path", "path"));
-  ASSIGN_OR_RETURN(const int path_index, ColumnArg(ctx, "path", path_column));
+  ASSIGN_OR_RETURN(const int path_index, InputColumn(ctx, "path", path_column));
   raster::WriteOptions options = raster::WriteOptions::Defaults();
   ASSIGN_OR_RETURN(std::string format, a.String("format", "cog"));
   if (format == "gtiff" || format == "geotiff") {

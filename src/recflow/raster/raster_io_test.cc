@@ -128,14 +128,18 @@ TEST(RasterIoTest, WindowsAndOverviewsMoveTheGrid) {
   RECFLOW_REQUIRE_TESTDATA();
   OpenOptions options;
   options.bands = {Source("red", S2("B04.tif"))};
-  options.window = std::array<int64_t, 4>{600, 100, 200, 50};
+  options.window = std::array<int64_t, 4>{600, 100, 450, 50};
   auto ref = OpenRaster(options);
   ASSERT_TRUE(ref.ok()) << ref.status().ToString();
   EXPECT_EQ(ref->transform[0], 199980 + 600 * 100);
   EXPECT_EQ(ref->transform[3], 2800020 - 100 * 100);
   // Tiles break at the block edge x = 1024 of the file (424 pixels into the window).
   const auto tiles = TilesOf(*ref);
-  ASSERT_EQ(tiles.size(), 1u);
+  ASSERT_EQ(tiles.size(), 2u);
+  EXPECT_EQ(tiles[0].x, 0);
+  EXPECT_EQ(tiles[0].width, 424);
+  EXPECT_EQ(tiles[1].x, 424);
+  EXPECT_EQ(tiles[1].width, 26);
   options.window.reset();
   options.bbox = std::array<double, 4>{199980 + 150, 2800020 - 250, 199980 + 350, 2800020 - 1};
   ref = OpenRaster(options);

@@ -87,13 +87,6 @@ Result<BandRef> ParseBand(simdjson::dom::element e) {
 
 }  // namespace
 
-int RasterRef::FindBand(std::string_view name) const {
-  for (size_t i = 0; i < bands.size(); ++i) {
-    if (bands[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 std::string RasterRef::ToJson() const {
   std::string out = fmt::format(
       "{{\"width\":{},\"height\":{},\"crs\":{},\"transform\":[{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}],"

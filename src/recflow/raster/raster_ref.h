@@ -44,8 +44,6 @@ struct RasterRef {
 
   /// The number of bands a reader of this raster gets: 1 with an expression, else bands.size().
   int output_bands() const { return expression.empty() ? static_cast<int>(bands.size()) : 1; }
-  /// The index of the band named `name`, or -1.
-  int FindBand(std::string_view name) const;
   /// The JSON text a raster column holds.
   std::string ToJson() const;
   /// Parses ToJson()'s text; DataError naming what is wrong for anything else.
