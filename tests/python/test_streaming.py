@@ -245,6 +245,7 @@ def test_window_step_errors_are_positioned_usage_errors(run, tmp_path):
                             ("{fixed: 10s, sessions: {gap: 1s}}", "names one of fixed, sliding, sessions or global"),
                             ("{fixed: 10s, trigger: {after_lunch: 1}}", "'after_lunch' is not a trigger"),
                             ("{fixed: 10s, trigger: {after_count: 0}}", "at least 1"),
+                            ("{fixed: 10s, trigger: {after_count: 99999999999999999999}}", "at least 1"),
                             ("{sliding: {size: 10s}}", "needs period"),
                             ("{fixed: 10s, accumulation: sometimes}", "discarding or accumulating"),
                             ("{fixed: 10s}\n  - drop: [ts]", "event time column 'ts' of its windows is gone")]:

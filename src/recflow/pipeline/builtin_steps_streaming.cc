@@ -1,5 +1,6 @@
 // Built-in steps window (windows, trigger, accumulation, lateness, timestamps of a PCollection) and test_stream
 // (Beam's TestStream: a replayable file of element bundles and watermark and processing-time advances).
+#include "recflow/columnar/value_parsing.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/test_stream_source.h"
 #include "recflow/pipeline/window/duration.h"
@@ -104,9 +105,8 @@ class WindowArgs {
     };
     if (name == "after_count") {
       ASSIGN_OR_RETURN(std::string text, a_.Scalar("trigger", YamlValue{arg}));
-      char* end = nullptr;
-      const long long n = std::strtoll(text.c_str(), &end, 10);
-      if (end == text.c_str() || *end != '\0' || n < 1) return a_.Error("trigger", "after_count takes a count of at least 1");
+      int64_t n = 0;
+      if (!ParseInteger(text, &n) || n < 1) return a_.Error("trigger", "after_count takes a count of at least 1");
       return Trigger::AfterCount(n);
     }
     if (name == "after_processing_time") {

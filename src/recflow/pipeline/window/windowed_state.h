@@ -66,14 +66,8 @@ class WindowedState {
   /// The processing-time clock moves to `t` (never back): processing-time triggers due fire.
   void AdvanceProcessingTime(Millis t, std::vector<Pane>* panes);
 
-  /// The input watermark so far.
-  Millis watermark() const { return watermark_; }
-  /// The processing-time clock so far (0 until advanced).
-  Millis processing_time() const { return processing_time_; }
   /// Windows held (open, and closed ones not yet collected).
   int64_t windows() const { return windows_; }
-  /// What it was made with.
-  const WindowingStrategy& strategy() const { return strategy_; }
 
  private:
   struct WindowState {
