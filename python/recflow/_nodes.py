@@ -113,7 +113,8 @@ def _times(value, mask):
 
 
 def _unicode_checked(name, lay_out, *args):
-    """``lay_out(*args)`` (a native layout of str items), a str that is not valid Unicode a TypeError naming ``name``."""
+    """``lay_out(*args)`` (a native layout of str items); a str that is not valid Unicode is a TypeError naming
+    ``name``."""
     try:
         return lay_out(*args)
     except UnicodeEncodeError as error:

@@ -15,7 +15,8 @@ class RunMetrics:
     ``steps``: step name → {"kind", "stage", "rows_in", "rows_out", "batches", "failed_rows",
     "skipped_rows", "dead_letters", "busy_seconds"}, in pipeline order; ``stages``: one dict per
     stage {"stage", "wall_seconds", "records", "skipped_by_reader", "input_bytes", "units"};
-    ``writes``: write step → {"records", "files", "bytes" (on disk), "raw_bytes", "partitions"};
+    ``writes``: write step → {"records", "files", "partitions", "raw_bytes", "bytes_written" (on disk)}, named as
+    ``recflow convert --json`` and recflow.write name them;
     ``seconds``: the whole call, loading included."""
 
     name: str

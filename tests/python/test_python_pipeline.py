@@ -2,6 +2,7 @@
 byte, Python map / filter / flat_map over TensorFlow's records checked against the python3-protobuf decode, an
 exception in a function chained to the run's error, and Ctrl-C stopping a run through its stop token."""
 import filecmp
+import json
 import subprocess
 from pathlib import Path
 
@@ -37,7 +38,13 @@ def test_run_equals_the_cli_byte_for_byte(recflow_py, recflow_bin, tmp_path):
     assert metrics.steps["read"]["rows_out"] == 300  # read in both passes
     assert metrics.steps["one_hot"]["rows_in"] == metrics.steps["one_hot"]["rows_out"] == 150
     assert metrics.writes["write"]["records"] == 150 and metrics.writes["write"]["files"] == 2
-    assert metrics.writes["write"]["bytes"] == sum(len(b) for n, b in tree(py_out).items() if n.endswith(".tfrecord"))
+    assert metrics.writes["write"]["bytes_written"] == sum(len(b) for n, b in tree(py_out).items()
+                                                           if n.endswith(".tfrecord"))
+    # The write's numbers are named as recflow convert --json names them.
+    summary = subprocess.run([str(recflow_bin), "convert", str(py_out), "--output", str(tmp_path / "converted"),
+                              "--json"], capture_output=True, text=True, timeout=120)
+    assert summary.returncode == 0, summary.stderr
+    assert set(metrics.writes["write"]) <= set(json.loads(summary.stdout))
 
 
 def test_run_reports_the_cli_error_and_leaves_the_output(recflow_py, tmp_path):
