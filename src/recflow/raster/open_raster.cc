@@ -101,19 +101,6 @@ double BoaAddOffset(GDALDataset& ds) {
 
 }  // namespace
 
-Status OpenOptions::Validate() const {
-  if (bands.empty()) return Status::InvalidArgument("read_raster needs at least one band");
-  if (grid_band < 0 || static_cast<size_t>(grid_band) >= bands.size()) {
-    return Status::InvalidArgument("the grid band is not one of the bands");
-  }
-  if (window && bbox) return Status::InvalidArgument("give a window or a bbox, not both");
-  if (window && ((*window)[0] < 0 || (*window)[1] < 0 || (*window)[2] < 1 || (*window)[3] < 1)) {
-    return Status::InvalidArgument("a window is x, y >= 0 and width, height >= 1");
-  }
-  if (max_pixels < 1 || max_pixels > (int64_t{1} << 36)) return Status::InvalidArgument("max_pixels must be in 1..2^36");
-  return Status::OK();
-}
-
 Result<RasterRef> OpenRaster(const OpenOptions& options) {
   RETURN_NOT_OK(options.Validate());
   GdalThreadScope scope(options.config);
