@@ -52,8 +52,6 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
 
 }  // namespace
 
-bool IsGdalVirtualPath(const std::string& name) { return name.rfind("/vsi", 0) == 0; }
-
 Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalConfig& config) {
   GdalThreadScope scope(config);
   std::unique_ptr<GDALDataset> ds(
