@@ -10,6 +10,7 @@
 
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/raster/expression.h"
+#include "recflow/raster/gdal_configs.h"
 #include "recflow/raster/raster_plugin.h"
 
 namespace recflow::pipeline {
@@ -126,6 +127,8 @@ BuildResult BuildReadRaster(StepContext& ctx) {
   Status valid = base.Validate();
   if (!valid.ok()) return a.Error("datasets", valid.message());
   ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
+  // The rasters carry the configuration's name: the steps reading their bands again set it too.
+  const std::string config = base.config.empty() ? "" : raster::KeepGdalConfig(base.config);
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     raster::OpenOptions options = base;
     for (size_t i = 0; i < bands.size(); ++i) {
@@ -150,6 +153,7 @@ BuildResult BuildReadRaster(StepContext& ctx) {
       s.sentinel2_boa_offset = sentinel2;
     }
     ASSIGN_OR_RETURN(raster::RasterRef ref, gdal->open_raster(options));
+    ref.config = config;
     out.Emit({ref.ToJson()});
     return Status::OK();
   };
@@ -244,8 +248,17 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
     // GDAL writes the staged file itself, at its local path; the run commits it with its outputs.
     ASSIGN_OR_RETURN(std::string staged, row.run_files().Stage(path));
     raster::WriteOptions write = options;
+    if (!ref.config.empty()) {
+      // read_raster's configuration first, the step's own over it.
+      ASSIGN_OR_RETURN(write.config, raster::FindGdalConfig(ref.config));
+      write.config.insert(write.config.end(), options.config.begin(), options.config.end());
+    }
     write.threads = tbb::this_task_arena::max_concurrency();
     write.stop_token = row.run_files().stop_token();
+    std::unique_ptr<dataset::StagingRegistration> scratch;
+    if (write.layout == raster::WriteOptions::Layout::kCog) {
+      scratch = row.run_files().RegisterScratch(path, raster::CogTilesPath(staged));
+    }
     Result<raster::WriteStats> written = gdal->write_raster(ref, staged, write);
     if (!written.ok()) {
       (void)row.run_files().Discard(path);

@@ -14,6 +14,7 @@
 #include <tbb/task_arena.h>
 
 #include "recflow/raster/expression.h"
+#include "recflow/raster/gdal_dataset.h"
 
 namespace recflow::raster {
 
@@ -76,8 +77,7 @@ Status TileReader::ReadBand(int index, const TileRect& tile, double* out) {
   const BandRef& b = ref_.bands[static_cast<size_t>(index)];
   auto& ds = datasets_[b.dataset];
   if (ds == nullptr) {
-    ds.reset(GDALDataset::Open(b.dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-    if (ds == nullptr) return GdalError(b.dataset, "cannot open as a raster");
+    ASSIGN_OR_RETURN(ds, OpenDataset(b.dataset));
   }
   if (b.band > ds->GetRasterCount()) return GdalError(b.dataset, fmt::format("band {} is gone", b.band));
   GDALRasterBand* band = ds->GetRasterBand(b.band);

@@ -16,6 +16,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
 
+#include "recflow/raster/gdal_dataset.h"
 #include "recflow/raster/raw_tile_writer.h"
 #include "recflow/raster/tiff_tile_encoder.h"
 #include "recflow/raster/tiles.h"
@@ -177,9 +178,7 @@ Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, cons
 Status TranslateToCog(const std::string& from, const std::string& to, const WriteOptions& options) {
   GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("COG");
   if (driver == nullptr) return Status::Internal("GDAL has no COG driver");
-  std::unique_ptr<GDALDataset> source(
-      GDALDataset::Open(from.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-  if (source == nullptr) return GdalError(from, "cannot reopen");
+  ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> source, OpenDataset(from));
   CPLStringList create;
   create.SetNameValue("COMPRESS", options.compress.c_str());
   if (options.compress != "NONE") create.SetNameValue("PREDICTOR", "YES");
@@ -205,7 +204,7 @@ Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, co
   GdalThreadScope scope(options.config);
   const bool cog = options.layout == WriteOptions::Layout::kCog;
   // A COG is translated from an uncompressed tiled GeoTIFF: its overviews must precede the data.
-  const std::string tiff = cog ? path + ".recflow-tiles.tif" : path;
+  const std::string tiff = cog ? CogTilesPath(path) : path;
   ASSIGN_OR_RETURN(const TiffCompression compression, ParseTiffCompression(options.compress));
   Result<WriteStats> stats = WriteTiff(ref, tiff, options, cog ? TiffCompression::kNone : compression);
   Status st = stats.status();
