@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from range_server_util import RangeServer
 
 rasterio = pytest.importorskip("rasterio")
 
@@ -264,3 +265,31 @@ def test_vsicurl_reads_the_bands_over_http_range_requests(run, testdata, tmp_pat
     result = run("inspect", "--json", f"/vsicurl/{base}/sentinel2-l2a/B04.tif")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["crs"] == "EPSG:32629"
+
+
+def test_read_rasters_config_also_reads_the_bands_write_raster_computes(run, testdata, tmp_path):
+    # The band needs HTTP credentials, given to read_raster only: write_raster reads its tiles with them too, and
+    # no row holds them (the raster column carries the configuration's name).
+    band = testdata / "raster" / "sentinel2-l2a" / "B04.tif"
+    server = RangeServer(band, userpwd="reader:s3cret")
+    try:
+        (tmp_path / "scenes.csv").write_text(f"red,path\n/vsicurl/{server.url},red.tif\n")
+        (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {tmp_path / 'scenes.csv'}
+  - read_raster: {{datasets: {{red: red}}, config: {{GDAL_HTTP_USERPWD: "reader:s3cret"}}}}
+  - write_raster: {{dir: {tmp_path / 'out'}, format: gtiff, overviews: false}}
+  - write: {{path: {tmp_path / 'rows'}, format: jsonl}}
+""")
+        result = run("run", tmp_path / "p.yaml", "--quiet", "--threads", "2")
+    finally:
+        server.close()
+    assert result.returncode == 0, result.stderr
+    assert server.refused == 0
+    with rasterio.open(tmp_path / "out" / "red.tif") as got, rasterio.open(band) as src:
+        dn = src.read(1)
+        expected = np.where(dn == src.nodata, np.nan, dn).astype(np.float32)
+        assert np.array_equal(got.read(1), expected, equal_nan=True)
+    rows = "".join(p.read_text() for p in (tmp_path / "rows").glob("*.jsonl"))
+    assert '"config\\":\\"gdal-config-' in rows, rows[:500]
+    assert "s3cret" not in rows
