@@ -88,6 +88,7 @@ class Run {
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
     for (const auto& [id, reader] : links_.streamed) {
       queues_[id] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+      StreamPanesLive(id, reader);
     }
     RETURN_NOT_OK(Fail(RunStages()));
     // Every output is completed beside its directory first, so that a refusal (an append
@@ -192,6 +193,23 @@ class Run {
       run.sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
     }
     return Status::OK();
+  }
+
+  // When windowed grouping `id` streams into stage `reader` and nothing makes that stage wait for
+  // the grouping's stage to end (see PanesGoLive), its panes go into the queue as they fire.
+  void StreamPanesLive(int id, size_t reader) {
+    const size_t producer = links_.producer.at(id);
+    auto windowed = stages_[producer].windowed.find(id);
+    if (windowed == stages_[producer].windowed.end() || !PanesGoLive(links_, plan_, pipeline_, id)) return;
+    BatchQueue* queue = queues_.at(id).get();
+    std::atomic<int64_t>* rows_out = &metrics_->step(id).rows_out;
+    windowed->second->StreamPanes(
+        [queue, rows_out](std::shared_ptr<RecordBatch> batch) {
+          rows_out->fetch_add(batch->num_rows(), std::memory_order_relaxed);
+          (void)queue->Push(std::move(batch));  // a reader that stopped: the panes are still made, as at the end
+          return Status::OK();
+        },
+        options_.group_batch_rows);
   }
 
   // Runs every stage on a thread of its own (the last on the calling thread, so a run of one

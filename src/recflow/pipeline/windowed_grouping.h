@@ -2,6 +2,7 @@
 // as merges, watermark and processing-time tokens arrive (window::WindowedState), as a Sink of its stage.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,18 +30,35 @@ struct RowOrigin {
 /// input's end, so batch runs give the same panes). Rows too late for a window (past the
 /// allowed lateness, or into a window whose trigger finished) follow the node's on_error:
 /// a dead-letter line with their event time, the watermark and the window; counted as
-/// skipped; or the run fails naming the row. NextOutput gives the fired panes, in firing order,
-/// as the node's rows.
+/// skipped; or the run fails naming the row. The fired panes wait, in firing order, as the
+/// node's rows for NextOutput (callable between any two Merges, from the merging thread) — or
+/// leave as they fire once StreamPanes was called. Memory: the windows' state, the input rows
+/// of open windows (a GroupByKey keeps each input batch while a row of it is in an open window
+/// or a pane not yet output) or their accumulators (a combine), the keys seen, and the panes
+/// fired and not yet taken.
 class WindowedGrouping : public GroupedState {
  public:
+  /// Takes one batch of fired panes (the node's rows) as soon as it is made.
+  using PaneHandoff = std::function<Status(std::shared_ptr<RecordBatch>)>;
+
   /// `letters` (with the node's dead-letter file open) and `metrics` (the node's) outlive it.
   static Result<std::unique_ptr<WindowedGrouping>> Make(const Node& node, const SchemaPtr& input, DeadLetters* letters,
                                                         StepMetrics* metrics);
   /// See RowOrigin.
   void SetOrigin(RowOrigin origin) { origin_ = std::move(origin); }
+  /// From now on the panes each Merge, OnToken and Drain fires leave before it returns: in
+  /// firing order, in batches of at most `batch_rows` rows (a batch per firing at least), given
+  /// to `handoff` (the queue of the stage reading them, which may wait for room). NextOutput
+  /// then has nothing to give.
+  void StreamPanes(PaneHandoff handoff, int64_t batch_rows) {
+    handoff_ = std::move(handoff);
+    handoff_rows_ = batch_rows;
+  }
 
  protected:
   RowOrigin origin_;
+  PaneHandoff handoff_;        // set by StreamPanes
+  int64_t handoff_rows_ = 0;
 };
 
 }  // namespace recflow::pipeline
