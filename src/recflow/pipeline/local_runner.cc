@@ -86,9 +86,9 @@ class Run {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
-    for (const auto& [id, reader] : links_.streamed) {
-      queues_[id] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
-      StreamPanesLive(id, reader);
+    for (const auto& streamed : links_.streamed) {
+      queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+      StreamPanesLive(streamed.first);
     }
     RETURN_NOT_OK(Fail(RunStages()));
     // Every output is completed beside its directory first, so that a refusal (an append
@@ -168,11 +168,6 @@ class Run {
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else if (node.windowing != nullptr) {
-        if (stage.roots.size() > 1) {
-          return StepStatus(id, Status::InvalidArgument(
-                                    "a windowed grouping reads one input per stage (the watermark of several inputs "
-                                    "is their minimum, which is not built yet): window after a flatten of grouped steps"));
-        }
         ASSIGN_OR_RETURN(auto windowed, WindowedGrouping::Make(node, input, &letters_, &metrics_->step(id)));
         run.windowed[id] = windowed.get();
         run.grouped[id] = std::move(windowed);
@@ -195,21 +190,13 @@ class Run {
     return Status::OK();
   }
 
-  // When windowed grouping `id` streams into stage `reader` and nothing makes that stage wait for
-  // the grouping's stage to end (see PanesGoLive), its panes go into the queue as they fire.
-  void StreamPanesLive(int id, size_t reader) {
+  // When grouped node `id` is windowed and its reader need not wait for the end of its stage
+  // (PanesGoLive), its panes go into the reader's queue as they fire.
+  void StreamPanesLive(int id) {
     const size_t producer = links_.producer.at(id);
     auto windowed = stages_[producer].windowed.find(id);
     if (windowed == stages_[producer].windowed.end() || !PanesGoLive(links_, plan_, pipeline_, id)) return;
-    BatchQueue* queue = queues_.at(id).get();
-    std::atomic<int64_t>* rows_out = &metrics_->step(id).rows_out;
-    windowed->second->StreamPanes(
-        [queue, rows_out](std::shared_ptr<RecordBatch> batch) {
-          rows_out->fetch_add(batch->num_rows(), std::memory_order_relaxed);
-          (void)queue->Push(std::move(batch));  // a reader that stopped: the panes are still made, as at the end
-          return Status::OK();
-        },
-        options_.group_batch_rows);
+    windowed->second->StreamPanes(queues_.at(id).get(), options_.group_batch_rows);
   }
 
   // Runs every stage on a thread of its own (the last on the calling thread, so a run of one
@@ -290,7 +277,7 @@ class Run {
         sources.push_back(std::move(source));
       } else if (auto queue = queues_.find(id); queue != queues_.end()) {
         BatchQueue* q = queue->second.get();
-        sources.push_back(MakeCallbackSource(node.name, node.schema, [q] { return q->Pop(); }));
+        sources.push_back(MakeQueueSource(node.name, node.schema, q));
       } else {
         std::lock_guard<std::mutex> lock(mutex_);
         sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));

@@ -78,7 +78,7 @@ class EventSource final : public Source {
 };
 
 // The caller's output of the grouping: counts rows and their window_start order, keeps no batch, opens `first` at
-// the first row.
+// the first row; logs rows and tokens when asked.
 class PaneCounter final : public Sink {
  public:
   explicit PaneCounter(Latch* first = nullptr) : first_(first) {}
@@ -97,18 +97,75 @@ class PaneCounter final : public Sink {
       if (starts[i] < last_start_) out_of_order_ = true;
       last_start_ = starts[i];
     }
+    if (logging_) {
+      for (int64_t i = 0; i < batch.num_rows(); ++i) log_.push_back("p" + std::to_string(starts[i]));
+    }
     rows_ += batch.num_rows();
     if (rows_ > 0 && first_ != nullptr) first_->Open();
     return Status::OK();
   }
+  Status OnToken(const FlowToken& token) override {
+    if (logging_) log_.push_back((token.kind == FlowToken::Kind::kWatermark ? "t" : "c") + std::to_string(token.time));
+    return Status::OK();
+  }
+  /// From now on, logs each row's window start ("p0") and each token ("t500" a watermark, "c7" the clock).
+  void Log() { logging_ = true; }
+  const std::vector<std::string>& log() const { return log_; }
   int64_t rows() const { return rows_; }
   bool out_of_order() const { return out_of_order_; }
 
  private:
   Latch* first_;
+  bool logging_ = false;
+  std::vector<std::string> log_;
   int64_t rows_ = 0;
   int64_t last_start_ = INT64_MIN;
   bool out_of_order_ = false;
+};
+
+// Key 0, value and event time `ts` per element: each unit a bundle of elements followed by a token.
+class ScriptSource final : public Source {
+ public:
+  struct Step {
+    std::vector<int64_t> times;
+    FlowToken token;
+  };
+  explicit ScriptSource(std::vector<Step> steps) : steps_(std::move(steps)) {}
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    if (next_ >= steps_.size()) return std::unique_ptr<SourceUnit>();
+    const Step& step = steps_[next_++];
+    Int64Builder key, value, ts;
+    for (int64_t t : step.times) {
+      RETURN_NOT_OK(key.Append(0));
+      RETURN_NOT_OK(value.Append(t));
+      RETURN_NOT_OK(ts.Append(t));
+    }
+    ASSIGN_OR_RETURN(auto k, key.Finish());
+    ASSIGN_OR_RETURN(auto v, value.Finish());
+    ASSIGN_OR_RETURN(auto t, ts.Finish());
+    ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(schema_, static_cast<int64_t>(step.times.size()), {k, v, t}));
+    return std::unique_ptr<SourceUnit>(std::make_unique<Unit>(std::move(batch), step.token));
+  }
+
+ private:
+  class Unit final : public SourceUnit {
+   public:
+    Unit(std::shared_ptr<RecordBatch> batch, FlowToken token) : batch_(std::move(batch)), token_(token) {}
+    Result<DecodedUnit> Decode() override { return DecodedUnit{batch_, {}, batch_->num_rows()}; }
+    int64_t input_bytes() const override { return 0; }
+    std::optional<FlowToken> token() const override { return token_; }
+
+   private:
+    std::shared_ptr<RecordBatch> batch_;
+    FlowToken token_;
+  };
+
+  SchemaPtr schema_ = EventSchema();
+  std::string name_ = "script";
+  std::vector<Step> steps_;
+  size_t next_ = 0;
 };
 
 Windowing FixedSecond() {
@@ -159,6 +216,42 @@ TEST(PanesDownstreamTest, AWindowedGroupByKeyHoldsTheInputOfOpenWindowsOnly) {
   // Units in flight (6 of 12 KB), the queue (4 batches of panes), a few held batches: well under the input's size,
   // which the grouping held whole when panes left at the input's end.
   EXPECT_LT(pool.peak_bytes(), 2 * 1024 * 1024) << "peak " << pool.peak_bytes();
+}
+
+// What the stage reading a windowed combine of ScriptSource's steps sees: its panes and tokens, in order.
+std::vector<std::string> Downstream(window::TimestampCombiner combiner, std::vector<ScriptSource::Step> steps) {
+  Pipeline p;
+  Windowing windowing = FixedSecond();
+  windowing.strategy.timestamp_combiner = combiner;
+  auto events = p.ReadOpened("events", std::make_unique<ScriptSource>(std::move(steps)), nullptr);
+  p.CombinePerKey("panes", p.Window("window", events, windowing), {"key"}, {Aggregate{"", *BuiltinCombiner("count_all"), "n"}});
+  EXPECT_TRUE(p.status().ok()) << p.status().ToString();
+  PaneCounter log;
+  log.Log();
+  RunOptions options = RunOptions::Defaults();
+  options.outputs["panes"] = &log;
+  ExecContext context;
+  context.threads = 2;
+  auto result = RunPipeline(context, p, options, nullptr);
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  return log.log();
+}
+
+TEST(PanesDownstreamTest, TheOutputWatermarkFollowsThePanesHeldBackByThePanesStillToFire) {
+  constexpr auto kWatermark = FlowToken::Kind::kWatermark;
+  const std::vector<ScriptSource::Step> steps = {
+      {{100}, {kWatermark, 500}},    // [0, 1 s) holds one element at 100 ms
+      {{1200}, {kWatermark, 1500}},  // [0, 1 s) fires; [1 s, 2 s) holds one at 1 200 ms
+      {{}, {kWatermark, 2500}},      // [1 s, 2 s) fires; nothing holds
+      {{}, {kWatermark, 2500}},      // no move: nothing passed on
+      {{}, {FlowToken::Kind::kProcessingTime, 7}},
+  };
+  // Pane timestamps at the earliest element: each pending pane holds the output watermark at its timestamp.
+  EXPECT_EQ(Downstream(window::TimestampCombiner::kEarliest, steps),
+            (std::vector<std::string>{"t100", "p0", "t1200", "p1000", "t2500", "c7"}));
+  // At the end of the window, which the input watermark has not passed: the input watermark passes.
+  EXPECT_EQ(Downstream(window::TimestampCombiner::kEndOfWindow, steps),
+            (std::vector<std::string>{"t500", "p0", "t1500", "p1000", "t2500", "c7"}));
 }
 
 using PanesDownstreamDirTest = testing::TempDirTest;

@@ -64,7 +64,18 @@ class WindowedBase : public WindowedGrouping {
     std::vector<window::Pane> panes;
     if (token.kind == FlowToken::Kind::kWatermark) state_.AdvanceWatermark(token.time, &panes);
     if (token.kind == FlowToken::Kind::kProcessingTime) state_.AdvanceProcessingTime(token.time, &panes);
-    return Output(panes, true);
+    RETURN_NOT_OK(Output(panes, true));
+    if (queue_ == nullptr) return Status::OK();
+    if (token.kind == FlowToken::Kind::kProcessingTime) {
+      (void)queue_->PushToken(token);
+    } else if (token.kind == FlowToken::Kind::kWatermark) {
+      const Millis output = std::min(token.time, state_.OutputHold());
+      if (output > output_watermark_) {
+        output_watermark_ = output;
+        (void)queue_->PushToken(FlowToken{FlowToken::Kind::kWatermark, output});
+      }
+    }
+    return Status::OK();
   }
 
   Result<std::unique_ptr<SinkPartial>> Drain() override {
@@ -107,10 +118,11 @@ class WindowedBase : public WindowedGrouping {
       }
       RETURN_NOT_OK(Emit(pane));
     }
-    if (handoff_ == nullptr) return Status::OK();
-    while (pending_rows() >= handoff_rows_ || (all && pending_rows() > 0)) {
-      ASSIGN_OR_RETURN(auto batch, NextOutput(handoff_rows_));
-      RETURN_NOT_OK(handoff_(std::move(batch)));
+    if (queue_ == nullptr) return Status::OK();
+    while (pending_rows() >= queue_rows_ || (all && pending_rows() > 0)) {
+      ASSIGN_OR_RETURN(auto batch, NextOutput(queue_rows_));
+      metrics_->rows_out.fetch_add(batch->num_rows(), std::memory_order_relaxed);
+      (void)queue_->Push(std::move(batch));  // a reader that stopped: the panes are still made, as at the end
     }
     return Status::OK();
   }
@@ -158,6 +170,7 @@ class WindowedBase : public WindowedGrouping {
   StepMetrics* metrics_;
   std::vector<window::ContentOp> ops_;
   std::vector<window::Dropped> dropped_;
+  Millis output_watermark_ = window::kMinTime;  // the last one passed on (StreamPanes)
 };
 
 // GroupByKey per window: each slot holds its rows (indices among every input row seen); an input batch is kept

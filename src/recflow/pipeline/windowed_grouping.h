@@ -2,11 +2,11 @@
 // as merges, watermark and processing-time tokens arrive (window::WindowedState), as a Sink of its stage.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/dead_letters.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/metrics.h"
@@ -38,27 +38,26 @@ struct RowOrigin {
 /// fired and not yet taken.
 class WindowedGrouping : public GroupedState {
  public:
-  /// Takes one batch of fired panes (the node's rows) as soon as it is made.
-  using PaneHandoff = std::function<Status(std::shared_ptr<RecordBatch>)>;
-
   /// `letters` (with the node's dead-letter file open) and `metrics` (the node's) outlive it.
   static Result<std::unique_ptr<WindowedGrouping>> Make(const Node& node, const SchemaPtr& input, DeadLetters* letters,
                                                         StepMetrics* metrics);
   /// See RowOrigin.
   void SetOrigin(RowOrigin origin) { origin_ = std::move(origin); }
-  /// From now on the panes each Merge, OnToken and Drain fires leave before it returns: in
-  /// firing order, in batches of at most `batch_rows` rows (a batch per firing at least), given
-  /// to `handoff` (the queue of the stage reading them, which may wait for room). NextOutput
-  /// then has nothing to give.
-  void StreamPanes(PaneHandoff handoff, int64_t batch_rows) {
-    handoff_ = std::move(handoff);
-    handoff_rows_ = batch_rows;
+  /// From now on the panes each Merge, OnToken and Drain fires go into `queue` (the stage link
+  /// to the stage reading them, which may wait for room) before it returns: in firing order, in
+  /// batches of at most `batch_rows` rows. After the panes a watermark token fires, the output
+  /// watermark follows them as a token when it moved — the input watermark held back by the
+  /// panes still to fire (WindowedState::OutputHold) — and a processing-time token as it came.
+  /// NextOutput then has nothing to give.
+  void StreamPanes(BatchQueue* queue, int64_t batch_rows) {
+    queue_ = queue;
+    queue_rows_ = batch_rows;
   }
 
  protected:
   RowOrigin origin_;
-  PaneHandoff handoff_;        // set by StreamPanes
-  int64_t handoff_rows_ = 0;
+  BatchQueue* queue_ = nullptr;  // set by StreamPanes
+  int64_t queue_rows_ = 0;
 };
 
 }  // namespace recflow::pipeline
