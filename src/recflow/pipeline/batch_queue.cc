@@ -81,33 +81,25 @@ class QueueUnit final : public SourceUnit {
   std::optional<FlowToken> token_;
 };
 
-class QueueSource final : public Source {
- public:
-  QueueSource(std::string name, SchemaPtr schema, BatchQueue* queue)
-      : name_(std::move(name)), schema_(std::move(schema)), queue_(queue) {}
-  const SchemaPtr& schema() const override { return schema_; }
-  const std::string& name() const override { return name_; }
-  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
-    ASSIGN_OR_RETURN(LinkItem item, queue_->PopItem());
-    if (item.batch == nullptr && !item.token.has_value()) return std::unique_ptr<SourceUnit>();
-    if (item.batch == nullptr && empty_ == nullptr) {
-      ASSIGN_OR_RETURN(empty_, ConcatenateBatches(schema_, {}));
-    }
-    if (item.batch == nullptr) item.batch = empty_;
-    return std::unique_ptr<SourceUnit>(std::make_unique<QueueUnit>(std::move(item.batch), item.token));
-  }
-
- private:
-  std::string name_;
-  SchemaPtr schema_;
-  BatchQueue* queue_;
-  std::shared_ptr<RecordBatch> empty_;  // the batch of a token's unit
-};
-
 }  // namespace
 
-std::unique_ptr<Source> MakeQueueSource(std::string name, SchemaPtr schema, BatchQueue* queue) {
-  return std::make_unique<QueueSource>(std::move(name), std::move(schema), queue);
+Result<std::unique_ptr<SourceUnit>> QueueSource::NextUnit() {
+  ended_epoch_ = false;
+  if (epoch_done_) {
+    epoch_done_ = false;
+    rows_ = false;
+    ended_epoch_ = true;
+    return std::unique_ptr<SourceUnit>();
+  }
+  ASSIGN_OR_RETURN(LinkItem item, queue_->PopItem());
+  if (item.batch == nullptr && !item.token.has_value()) return std::unique_ptr<SourceUnit>();
+  if (item.batch == nullptr && empty_ == nullptr) {
+    ASSIGN_OR_RETURN(empty_, ConcatenateBatches(schema_, {}));
+  }
+  if (item.batch == nullptr) item.batch = empty_;
+  rows_ = rows_ || item.batch->num_rows() > 0;
+  epoch_done_ = epochs_ && rows_ && item.token.has_value() && item.token->kind == FlowToken::Kind::kWatermark;
+  return std::unique_ptr<SourceUnit>(std::make_unique<QueueUnit>(std::move(item.batch), item.token));
 }
 
 }  // namespace recflow::pipeline

@@ -69,8 +69,30 @@ class BatchQueue {
   size_t high_water_ = 0;
 };
 
-/// A Source reading `queue` (of batches of `schema`) to its end: one unit per batch, and a unit
-/// of no rows carrying each token; `name` names it in messages.
-std::unique_ptr<Source> MakeQueueSource(std::string name, SchemaPtr schema, BatchQueue* queue);
+/// A Source reading a BatchQueue (of batches of its schema) to its end: one unit per batch, and a
+/// unit of no rows carrying each token. With `epochs`, the input also ends after each watermark
+/// that follows rows (an epoch of an unbounded run); a later NextUnit goes on with the next
+/// epoch, and ended_epoch() tells the two ends apart.
+class QueueSource final : public Source {
+ public:
+  /// Reads `queue` (outlives it); `name` names it in messages.
+  QueueSource(std::string name, SchemaPtr schema, BatchQueue* queue, bool epochs = false)
+      : name_(std::move(name)), schema_(std::move(schema)), queue_(queue), epochs_(epochs) {}
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override;
+  /// True when the last end of input NextUnit gave was an epoch's, not the queue's.
+  bool ended_epoch() const { return ended_epoch_; }
+
+ private:
+  std::string name_;
+  SchemaPtr schema_;
+  BatchQueue* queue_;
+  bool epochs_;
+  bool rows_ = false;         // rows came since the last epoch
+  bool epoch_done_ = false;   // the next NextUnit ends the epoch
+  bool ended_epoch_ = false;
+  std::shared_ptr<RecordBatch> empty_;  // the batch of a token's unit
+};
 
 }  // namespace recflow::pipeline

@@ -267,6 +267,37 @@ class Run {
     return source;
   }
 
+  // True when stage `s` commits per epoch: an unbounded pipeline's stage that only writes what one windowed
+  // grouping hands it while its stage reads (see QueueSource).
+  bool CommitsEpochs(size_t s) const {
+    const Stage& stage = plan_.stages[s];
+    if (!pipeline_.unbounded() || stage.roots.size() != 1 || !stage.materialized.empty() || !stage.outputs.empty()) {
+      return false;
+    }
+    for (int id : stage.sinks) {
+      if (pipeline_.node(id).kind != NodeKind::kWrite) return false;
+    }
+    return PanesGoLive(links_, plan_, pipeline_, stage.roots[0]) && stages_[links_.producer.at(stage.roots[0])].windowed.count(stage.roots[0]) != 0;
+  }
+
+  // Commits what the writes of stage `s` hold (an epoch) and opens them again to append the next.
+  Status CommitEpoch(size_t s) {
+    StageRun& run = stages_[s];
+    for (int id : plan_.stages[s].sinks) {
+      const Node& node = pipeline_.node(id);
+      auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
+      RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
+      RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
+      dataset::SinkOptions options = node.sink;
+      options.mode = dataset::SaveMode::kAppend;
+      auto next = dataset::DatasetSink::Open(options, pipeline_.node(node.inputs[0]).schema, context_.file_system);
+      if (!next.ok()) return StepStatus(id, next.status());
+      run.sinks[run.consumer_sinks.at(id)].sink = next->get();
+      written->second = std::move(next).ValueUnsafe();
+    }
+    return Status::OK();
+  }
+
   // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
   Result<std::vector<std::unique_ptr<Source>>> OpenInputs(size_t s) {
     std::vector<std::unique_ptr<Source>> sources;
@@ -277,7 +308,7 @@ class Run {
         sources.push_back(std::move(source));
       } else if (auto queue = queues_.find(id); queue != queues_.end()) {
         BatchQueue* q = queue->second.get();
-        sources.push_back(MakeQueueSource(node.name, node.schema, q));
+        sources.push_back(std::make_unique<QueueSource>(node.name, node.schema, q, CommitsEpochs(s)));
       } else {
         std::lock_guard<std::mutex> lock(mutex_);
         sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
@@ -320,6 +351,11 @@ class Run {
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
     auto stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    // An unbounded run's epochs: each committed when it ends, the next read into fresh writes.
+    while (stats.ok() && CommitsEpochs(s) && static_cast<QueueSource*>(inputs[0])->ended_epoch()) {
+      RETURN_NOT_OK(CommitEpoch(s));
+      stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    }
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
