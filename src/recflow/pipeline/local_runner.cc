@@ -86,8 +86,9 @@ class Run {
       if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
-    for (const auto& [id, reader] : links_.streamed) {
-      queues_[id] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+    for (const auto& streamed : links_.streamed) {
+      queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+      StreamPanesLive(streamed.first);
     }
     RETURN_NOT_OK(Fail(RunStages()));
     // Every output is completed beside its directory first, so that a refusal (an append
@@ -167,11 +168,6 @@ class Run {
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else if (node.windowing != nullptr) {
-        if (stage.roots.size() > 1) {
-          return StepStatus(id, Status::InvalidArgument(
-                                    "a windowed grouping reads one input per stage (the watermark of several inputs "
-                                    "is their minimum, which is not built yet): window after a flatten of grouped steps"));
-        }
         ASSIGN_OR_RETURN(auto windowed, WindowedGrouping::Make(node, input, &letters_, &metrics_->step(id)));
         run.windowed[id] = windowed.get();
         run.grouped[id] = std::move(windowed);
@@ -192,6 +188,15 @@ class Run {
       run.sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
     }
     return Status::OK();
+  }
+
+  // When grouped node `id` is windowed and its reader need not wait for the end of its stage
+  // (PanesGoLive), its panes go into the reader's queue as they fire.
+  void StreamPanesLive(int id) {
+    const size_t producer = links_.producer.at(id);
+    auto windowed = stages_[producer].windowed.find(id);
+    if (windowed == stages_[producer].windowed.end() || !PanesGoLive(links_, plan_, pipeline_, id)) return;
+    windowed->second->StreamPanes(queues_.at(id).get(), options_.group_batch_rows);
   }
 
   // Runs every stage on a thread of its own (the last on the calling thread, so a run of one
@@ -262,6 +267,37 @@ class Run {
     return source;
   }
 
+  // True when stage `s` commits per epoch: an unbounded pipeline's stage that only writes what one windowed
+  // grouping hands it while its stage reads (see QueueSource).
+  bool CommitsEpochs(size_t s) const {
+    const Stage& stage = plan_.stages[s];
+    if (!pipeline_.unbounded() || stage.roots.size() != 1 || !stage.materialized.empty() || !stage.outputs.empty()) {
+      return false;
+    }
+    for (int id : stage.sinks) {
+      if (pipeline_.node(id).kind != NodeKind::kWrite) return false;
+    }
+    return PanesGoLive(links_, plan_, pipeline_, stage.roots[0]) && stages_[links_.producer.at(stage.roots[0])].windowed.count(stage.roots[0]) != 0;
+  }
+
+  // Commits what the writes of stage `s` hold (an epoch) and opens them again to append the next.
+  Status CommitEpoch(size_t s) {
+    StageRun& run = stages_[s];
+    for (int id : plan_.stages[s].sinks) {
+      const Node& node = pipeline_.node(id);
+      auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
+      RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
+      RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
+      dataset::SinkOptions options = node.sink;
+      options.mode = dataset::SaveMode::kAppend;
+      auto next = dataset::DatasetSink::Open(options, pipeline_.node(node.inputs[0]).schema, context_.file_system);
+      if (!next.ok()) return StepStatus(id, next.status());
+      run.sinks[run.consumer_sinks.at(id)].sink = next->get();
+      written->second = std::move(next).ValueUnsafe();
+    }
+    return Status::OK();
+  }
+
   // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
   Result<std::vector<std::unique_ptr<Source>>> OpenInputs(size_t s) {
     std::vector<std::unique_ptr<Source>> sources;
@@ -272,7 +308,7 @@ class Run {
         sources.push_back(std::move(source));
       } else if (auto queue = queues_.find(id); queue != queues_.end()) {
         BatchQueue* q = queue->second.get();
-        sources.push_back(MakeCallbackSource(node.name, node.schema, [q] { return q->Pop(); }));
+        sources.push_back(std::make_unique<QueueSource>(node.name, node.schema, q, CommitsEpochs(s)));
       } else {
         std::lock_guard<std::mutex> lock(mutex_);
         sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
@@ -315,6 +351,11 @@ class Run {
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
     auto stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    // An unbounded run's epochs: each committed when it ends, the next read into fresh writes.
+    while (stats.ok() && CommitsEpochs(s) && static_cast<QueueSource*>(inputs[0])->ended_epoch()) {
+      RETURN_NOT_OK(CommitEpoch(s));
+      stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    }
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());

@@ -194,6 +194,11 @@ class Pipeline {
   /// errors read as the command's own; set it before adding steps.
   void set_steps_named_in_errors(bool named) { steps_named_in_errors_ = named; }
   bool steps_named_in_errors() const { return steps_named_in_errors_; }
+  /// Marks the pipeline as reading an unbounded input (a directory watch): its runs commit the
+  /// writes that take a windowed grouping's panes at each output watermark after which they got
+  /// rows (an epoch), not only at the end (see docs/streaming.md, "How an unbounded run commits").
+  void set_unbounded() { unbounded_ = true; }
+  bool unbounded() const { return unbounded_; }
   /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
   /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
   Status StepStatus(const std::string& step, const Status& st) const;
@@ -262,6 +267,7 @@ class Pipeline {
   std::vector<SideFile> side_files_;
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
+  bool unbounded_ = false;
 };
 
 }  // namespace recflow::pipeline
