@@ -118,6 +118,34 @@ def test_sharded_jsonl_output_reads_back_record_for_record(recflow_py, cluster, 
     assert sorted(dask_rows.stdout.splitlines()) == sorted(local_rows.stdout.splitlines())
 
 
+def heap_keeps_freed_blocks():
+    """In a worker: (whether it ran a recflow task, whether a freed 4 MiB block stays in the heap for the next batch)
+    — glibc as Dask starts it (MALLOC_TRIM_THRESHOLD_=65536) maps such a block and unmaps it on free, or trims it."""
+    import ctypes
+    import recflow.dask
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                         "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.mallinfo2.restype = MallInfo2
+    block = libc.malloc(4 << 20)
+    libc.free(block)
+    return bool(recflow.dask._DATASETS), libc.mallinfo2().keepcost >= 4 << 20
+
+
+def test_a_worker_allocates_as_the_recflow_command_does(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    client = cluster[0]
+    recflow.dask.convert(taxi, tmp_path / "dask", client, split_bytes=SPLIT_BYTES)
+    ran = [kept for worked, kept in client.run(heap_keeps_freed_blocks).values() if worked]
+    assert ran and all(ran)
+
+
 def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(recflow_py, worker_env, run, taxi, tmp_path):
     import recflow.dask
 
