@@ -230,4 +230,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The tasks are this module's functions: run from recflow.dask itself, so that Dask pickles them by name (from
+    # __main__ they would be pickled by value, and unpickled in workers that import __main__'s globals by name).
+    from recflow.dask import main as _main
+
+    sys.exit(_main())

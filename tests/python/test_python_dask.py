@@ -341,3 +341,16 @@ def test_a_worker_killed_mid_pipeline_loses_and_duplicates_nothing(recflow_py, w
     assert "error" not in outcome, repr(outcome.get("error"))
     assert examples_per_partition(pb, out) == examples_per_partition(pb, tmp_path / "ref")
     assert outcome["metrics"].writes == expected.writes
+
+
+def test_the_run_command_prints_the_step_table_summed_over_tasks(recflow_py, cluster, fashion, tmp_path):
+    _, address, env = cluster
+    done = subprocess.run([sys.executable, "-m", "recflow.dask", "run", str(EXAMPLE / "pipeline.yaml"), "--scheduler",
+                           address, "--set", f"data={fashion}", "--set", f"out={tmp_path / 'out'}", "--split-bytes",
+                           "2048"], env=env, capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stderr.splitlines() if line.strip()}
+    # step, kind, stage, rows in, rows out, ..., failed
+    assert rows["to_example"][3:5] == ["400", "400"] and rows["decode"][-1] == "1", done.stderr
+    assert "401 records read" in done.stderr, done.stderr
+    assert (tmp_path / "out" / "_SUCCESS").exists()
