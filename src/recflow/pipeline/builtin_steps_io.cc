@@ -60,7 +60,8 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   }
   // Standard input or a FIFO is read by the source opened now for the schema, and only by it.
   const bool reopenable = CanReopenInputs(paths, *ctx.pipeline->file_system());
-  return ctx.pipeline->Read(ctx.name, open, description, ctx.options.on_error, reopenable);
+  return ctx.pipeline->ReadFiles(ctx.name, InputFiles{std::move(paths), *std::move(options)}, description,
+                                 ctx.options.on_error, reopenable);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "recflow/dataset/staging_registry.h"
@@ -32,6 +33,27 @@ Status RunOptions::Validate() const {
 }
 
 namespace {
+
+// OK when RunOptions::inputs names read steps and RunOptions::tasks write steps of `pipeline`.
+Status CheckTaskSteps(const Pipeline& pipeline, const RunOptions& options) {
+  auto kind_of = [&](const std::string& name) -> std::optional<NodeKind> {
+    for (const Node& node : pipeline.nodes()) {
+      if (node.name == name) return node.kind;
+    }
+    return std::nullopt;
+  };
+  for (const auto& [name, factory] : options.inputs) {
+    if (kind_of(name) != NodeKind::kRead || factory == nullptr) {
+      return Status::InvalidArgument("the run's input '" + name + "' is no read step of the pipeline");
+    }
+  }
+  for (const auto& [name, task] : options.tasks) {
+    if (kind_of(name) != NodeKind::kWrite) {
+      return Status::InvalidArgument("the run's task '" + name + "' is no write step of the pipeline");
+    }
+  }
+  return Status::OK();
+}
 
 // OK when every read can be read by as many passes as the plan makes over it (a read that is a
 // root of several stages is read once per stage): an input that can be read only once fails
@@ -83,7 +105,10 @@ class Run {
   Result<RunResult> Execute() {
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
-      if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
+      if (node.on_error.mode != ErrorPolicy::Mode::kDeadLetter) continue;
+      const auto moved = options_.dead_letter_files.find(node.on_error.dead_letter);
+      RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system,
+                                  moved == options_.dead_letter_files.end() ? "" : moved->second));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
     for (const auto& streamed : links_.streamed) {
@@ -157,7 +182,9 @@ class Run {
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
       if (node.kind == NodeKind::kWrite) {
-        auto sink = dataset::DatasetSink::Open(node.sink, input, context_.file_system);
+        dataset::SinkOptions sink_options = node.sink;
+        if (const auto task = options_.tasks.find(node.name); task != options_.tasks.end()) sink_options.task = task->second;
+        auto sink = dataset::DatasetSink::Open(sink_options, input, context_.file_system);
         if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
           if (written->resolved_output() == (*sink)->resolved_output()) {
@@ -256,7 +283,9 @@ class Run {
 
   // Opens read node `node`'s source, checked against the schema the pipeline was built with.
   Result<std::unique_ptr<Source>> OpenRead(const Node& node) const {
-    auto source = node.input->Open(context_.file_system);
+    const auto task_input = options_.inputs.find(node.name);
+    auto source = task_input != options_.inputs.end() ? task_input->second(context_.file_system)
+                                                      : node.input->Open(context_.file_system);
     if (!source.ok()) return pipeline_.StepStatus(node.name, source.status());
     // Every step was typed against the schema the read had when the pipeline was built.
     if (!(*source)->schema()->Equals(*node.schema)) {
@@ -475,6 +504,7 @@ Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeli
   if (pipeline.has_deferred()) {
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
   }
+  RETURN_NOT_OK(CheckTaskSteps(pipeline, options));
   ASSIGN_OR_RETURN(auto outputs, ResolveOutputs(pipeline, options.outputs));
   std::vector<int> output_ids;
   for (const auto& [id, sink] : outputs) output_ids.push_back(id);

@@ -65,6 +65,12 @@ struct Windowing {
   bool event_time_micros = false;
 };
 
+/// The files a read step reads: its paths and how they are read (dataset::OpenInputs).
+struct InputFiles {
+  std::vector<std::string> paths;
+  dataset::InputOptions options;
+};
+
 /// One transform and its inputs.
 struct Node {
   int id = 0;
@@ -75,6 +81,8 @@ struct Node {
   SchemaPtr schema;                                       ///< the output's schema (Write: its input's)
   ErrorPolicy on_error;
   std::shared_ptr<ReadInput> input;                       ///< kRead
+  /// kRead of files (Pipeline::ReadFiles): what a distributed run cuts into splits; null otherwise.
+  std::shared_ptr<const InputFiles> files;
   std::shared_ptr<const DoFn> fn;                         ///< kParDo
   std::vector<std::string> keys;                          ///< kGroupByKey, kCombinePerKey
   std::vector<Aggregate> aggregates;                      ///< kCombine*
@@ -144,6 +152,10 @@ class Pipeline {
   /// the input can be read only once (standard input, a FIFO), the factory never runs again.
   PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {},
                    bool reopenable = true);
+  /// Read of `files` (InputsFactory of its paths and options), kept on the node (Node::files) so
+  /// that a distributed run (recflow.dask) can cut them into splits; otherwise as Read.
+  PCollection ReadFiles(std::string name, InputFiles files, std::string description = "", ErrorPolicy on_error = {},
+                        bool reopenable = true);
   /// Reads `source`, already opened on file_system(): the first pass that reads the node on that
   /// file system takes it. `reopen` opens the input again for any other pass (a side input computed first over the same input, a
   /// second run); null when the input can be read only once (standard input, a FIFO), and then
