@@ -12,20 +12,15 @@ time says little, the CPU seconds of each job count too: the local command's, th
 driver and, in a LocalCluster, the scheduler), from getrusage.
 """
 import argparse
-import gzip
 import os
 import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
-TAXI = Path(os.environ.get("RECFLOW_TESTDATA_DIR", ROOT.parent / "shared" / "testdata")) / "tfrecord" / "tfx" / \
-    "taxi-train-00000-of-00012.tfrecord.gz"
+from dask_bench import BUILD, ROOT, cpu_seconds, taxi_input, use_build
 
 
 def main():
@@ -35,17 +30,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--work-dir", default=str(ROOT / "build" / "bench-dask"))
     args = parser.parse_args()
-    sys.path.insert(0, str(BUILD / "python"))
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BUILD / "python"), os.environ.get("PYTHONPATH")]))
+    use_build()
     import recflow.dask
     from distributed import Client, LocalCluster
 
     work = Path(args.work_dir)
-    work.mkdir(parents=True, exist_ok=True)
-    source = work / "taxi.tfrecord"
-    with gzip.open(TAXI) as taxi:
-        data = taxi.read()
-    source.write_bytes(data * args.copies)
+    source = taxi_input(work, args.copies)
     split_bytes = source.stat().st_size // args.tasks + 1
 
     def local():
@@ -79,8 +69,9 @@ def main():
             client.close()
         for cluster in clusters:
             cluster.close()
+        source_bytes = source.stat().st_size
         shutil.rmtree(work, ignore_errors=True)
-    mb = len(data) * args.copies / 1e6
+    mb = source_bytes / 1e6
     for name, seconds in times.items():
         print(f"{name}: best {min(seconds):.3f} s ({mb / min(seconds):.1f} MB/s), CPU best {min(cpus[name]):.3f} s, "
               f"median {statistics.median(cpus[name]):.3f} s")
@@ -91,11 +82,6 @@ def main():
     print(f"1-worker Dask job / local convert time (median of rounds): {overhead:.2f}x")
     cpu_overhead = statistics.median(dask / loc for dask, loc in zip(cpus["dask1"], cpus["local"]))
     print(f"1-worker Dask job / local convert CPU seconds (median of rounds): {cpu_overhead:.2f}x")
-
-
-def cpu_seconds(who):
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
 
 
 def cluster_cpu(client):

@@ -6,23 +6,12 @@ besides its conversion. Each process's idle cost (Dask's heartbeats and monitors
 The inputs for the 1 TB paper estimate in BENCHMARKS.md (issue 19).
 """
 import argparse
-import gzip
 import os
-import resource
 import shutil
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
-TAXI = Path(os.environ.get("RECFLOW_TESTDATA_DIR", ROOT.parent / "shared" / "testdata")) / "tfrecord" / "tfx" / \
-    "taxi-train-00000-of-00012.tfrecord.gz"
-
-
-def cpu_seconds():
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+from dask_bench import ROOT, cpu_seconds, taxi_input, use_build
 
 
 def main():
@@ -31,16 +20,12 @@ def main():
     parser.add_argument("--tiny-split", type=int, default=8 << 10, help="split bytes of the many-task job")
     parser.add_argument("--work-dir", default=str(ROOT / "build" / "bench-dask-tasks"))
     args = parser.parse_args()
-    sys.path.insert(0, str(BUILD / "python"))
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(BUILD / "python"), os.environ.get("PYTHONPATH")]))
+    use_build()
     import recflow.dask
     from distributed import Client, LocalCluster
 
     work = Path(args.work_dir)
-    work.mkdir(parents=True, exist_ok=True)
-    source = work / "taxi.tfrecord"
-    with gzip.open(TAXI) as taxi:
-        source.write_bytes(taxi.read() * args.copies)
+    source = taxi_input(work, args.copies)
     cluster = LocalCluster(n_workers=1, processes=True, threads_per_worker=1, host="127.0.0.1",
                            dashboard_address=":0", silence_logs=40)
     client = Client(cluster)
