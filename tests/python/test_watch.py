@@ -84,3 +84,11 @@ def test_watch_arguments_are_checked(run, tmp_path):
     path.write_text(path.read_text().replace("event_time: ts", "event_time: when"))
     done = run("run", path, "--quiet")
     assert done.returncode == 2 and "no event time column 'when'" in done.stderr, done.stderr
+
+
+def test_a_bad_event_time_fails_the_run_naming_the_file(run, tmp_path):
+    inbox, out, path = pipeline(tmp_path, ", stop_after_idle: 300ms")
+    drop(inbox, "a.jsonl", [{"ts": "now", "key": "a", "v": 1}, {"ts": "soon", "key": "a", "v": 2}])
+    done = run("run", path, "--quiet")
+    assert done.returncode == 1 and "a.jsonl" in done.stderr and "'now' is not an ISO-8601 time" in done.stderr, done.stderr
+    assert not out.exists()

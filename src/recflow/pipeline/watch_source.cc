@@ -98,7 +98,6 @@ class WatchSource final : public Source {
                                schema_->ToString() + " (give the read a schema file)")
           .WithFile(file_);
     }
-    records_ = 0;
     return Status::OK();
   }
 
@@ -111,10 +110,10 @@ class WatchSource final : public Source {
     }
     const int64_t bytes = unit->input_bytes();
     ASSIGN_OR_RETURN(DecodedUnit decoded, DecodeUnit(*unit));
+    // A bad event time names its record within the block; the stage adds the input's records before it.
     Status st = EventTimes(*decoded.batch->column_data(event_time_), *schema_->field(event_time_), false, &times_);
-    if (!st.ok()) return st.RebaseRecord(records_).WithFile(file_);
+    if (!st.ok()) return st.WithFile(file_);
     for (window::Millis t : times_) marks_.Observe(partition_, t);
-    records_ += decoded.input_records;
     ASSIGN_OR_RETURN(decoded.batch, RecordBatch::Make(schema_, decoded.batch->num_rows(), decoded.batch->columns()));
     ready_.push_back(std::make_unique<ReadyUnit>(std::move(decoded), bytes, std::nullopt));
     return Tick();
@@ -142,7 +141,6 @@ class WatchSource final : public Source {
   std::deque<std::string> waiting_;       // complete files not read yet, in name order
   std::unique_ptr<Source> reader_;        // the file being read
   std::string file_;
-  int64_t records_ = 0;                   // of file_, before the block being read
   std::vector<window::Millis> times_;
   std::deque<std::unique_ptr<SourceUnit>> ready_;
   std::shared_ptr<RecordBatch> empty_;

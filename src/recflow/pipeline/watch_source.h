@@ -39,7 +39,7 @@ struct WatchOptions {
 /// on the reading thread (so the watermark after it knows its event times), followed by units of
 /// no rows carrying the tokens LiveWatermark gives (the clock, then the watermark); while no file
 /// is waiting, a unit of tokens every poll, so a stop is seen within a poll. Errors name the file
-/// and, for an event time, its record.
+/// and, for an event time, its record (the stage counts records from the start of the watch).
 Result<std::unique_ptr<Source>> OpenWatch(std::shared_ptr<FileSystem> fs, WatchOptions options, SchemaPtr schema);
 
 /// The schema a watch of `options.dir` reads: the first complete file's, with the event-time
