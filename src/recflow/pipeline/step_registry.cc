@@ -53,6 +53,7 @@ StepRegistry BuiltinSteps() {
   AddFileSteps(&registry);
   AddExampleSteps(&registry);
   AddRasterSteps(&registry);
+  AddRasterGridSteps(&registry);
   return registry;
 }
 
