@@ -58,6 +58,20 @@ def timed(cmd) -> tuple[float, int]:
     return seconds, usage.ru_maxrss * 1024
 
 
+def compare_outputs(path_a: Path, path_b: Path) -> tuple[float, bool]:
+    """The largest absolute difference between two one-band rasters' finite values and whether their NaN masks
+    are identical, block by block (bounded memory)."""
+    with rasterio.open(path_a) as a, rasterio.open(path_b) as b:
+        worst, same_mask = 0.0, True
+        for _, window in a.block_windows(1):
+            x, y = a.read(1, window=window), b.read(1, window=window)
+            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
+            finite = np.isfinite(x) & np.isfinite(y)
+            if finite.any():
+                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    return worst, same_mask
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
@@ -94,14 +108,7 @@ def main() -> None:
     speedup = statistics.median(n / r for n, r in zip(seconds["rasterio + numpy"], seconds["recflow 2 threads"]))
     scaling = statistics.median(a / b for a, b in zip(seconds["recflow 1 thread"], seconds["recflow 2 threads"]))
     print(f"median per round: numpy / recflow (2 threads) {speedup:.2f}x; recflow 1 -> 2 threads {scaling:.2f}x")
-    with rasterio.open(args.dir / "recflow-2" / "evi.tif") as a, rasterio.open(args.dir / "numpy.tif") as b:
-        worst, same_mask = 0.0, True
-        for _, window in a.block_windows(1):
-            x, y = a.read(1, window=window), b.read(1, window=window)
-            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
-            finite = np.isfinite(x) & np.isfinite(y)
-            if finite.any():
-                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    worst, same_mask = compare_outputs(args.dir / "recflow-2" / "evi.tif", args.dir / "numpy.tif")
     print(f"outputs: max abs difference {worst:.2e}, identical NaN masks: {same_mask}")
 
 

@@ -173,6 +173,7 @@ def test_landsat_warped_to_web_mercator_carries_scale_and_offset(run, testdata, 
     ("{resolution: -10}", "resolution must be positive"),
     ("{extent: [10, 10, 0, 20]}", "max > min"),
     ("{like: nope}", "nope"),
+    ("{like: raster, crs: 'EPSG:4326'}", "takes the whole grid"),
 ])
 def test_bad_warp_options_are_refused_when_the_pipeline_is_built(run, testdata, tmp_path, warp, message):
     result = warp_run(run, tmp_path, testdata, warp)

@@ -38,7 +38,7 @@ void AddExampleSteps(StepRegistry* registry);
 void AddGroupingSteps(StepRegistry* registry);
 /// read_raster, band_math, evi, ndvi, write_raster.
 void AddRasterSteps(StepRegistry* registry);
-/// warp.
+/// warp, mosaic.
 void AddRasterGridSteps(StepRegistry* registry);
 /// window, test_stream.
 void AddStreamingSteps(StepRegistry* registry);

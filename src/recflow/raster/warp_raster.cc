@@ -133,9 +133,7 @@ Result<Resampling> ParseResampling(const std::string& name) {
 
 Status WarpOptions::Validate() const {
   if (like) {
-    if (!crs.empty() || resolution || extent) {
-      return Status::InvalidArgument("like takes the whole grid: no crs, resolution or extent beside it");
-    }
+    if (HasTarget()) return Status::InvalidArgument("like takes the whole grid: no crs, resolution or extent beside it");
     if (like->transform[2] != 0 || like->transform[4] != 0) return Status::InvalidArgument("like: a rotated grid");
     if (like->width < 1 || like->height < 1 || like->width > INT32_MAX || like->height > INT32_MAX) {
       return Status::InvalidArgument("like: an empty or too large grid");

@@ -47,6 +47,8 @@ struct WarpOptions {
   /// GDAL configuration set on the thread while it warps (GdalThreadScope).
   GdalConfig config;
 
+  /// A CRS, resolution or extent is given (what `like` excludes).
+  bool HasTarget() const { return !crs.empty() || resolution || extent; }
   /// InvalidArgument for a CRS GDAL does not understand, a non-positive resolution, an empty
   /// extent, `like` with another target option, a rotated or empty `like` grid.
   Status Validate() const;
