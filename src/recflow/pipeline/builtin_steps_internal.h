@@ -40,6 +40,8 @@ void AddGroupingSteps(StepRegistry* registry);
 void AddRasterSteps(StepRegistry* registry);
 /// warp, mosaic.
 void AddRasterGridSteps(StepRegistry* registry);
+/// raster_stats.
+void AddRasterStatsSteps(StepRegistry* registry);
 /// window, test_stream.
 void AddStreamingSteps(StepRegistry* registry);
 

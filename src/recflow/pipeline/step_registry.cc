@@ -54,6 +54,7 @@ StepRegistry BuiltinSteps() {
   AddExampleSteps(&registry);
   AddRasterSteps(&registry);
   AddRasterGridSteps(&registry);
+  AddRasterStatsSteps(&registry);
   return registry;
 }
 
