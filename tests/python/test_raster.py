@@ -26,9 +26,9 @@ def scenes(testdata):
     ]
 
 
-def reflectance(path, scale, offset, window=None):
-    """The band as float64 reflectance, NaN where it is nodata, read by rasterio."""
-    with rasterio.open(path) as src:
+def reflectance(path, scale, offset, window=None, overview=None):
+    """The band (at `overview`, when given) as float64 reflectance, NaN where it is nodata, read by rasterio."""
+    with rasterio.open(path, **({"overview_level": overview} if overview is not None else {})) as src:
         dn = src.read(1, window=window).astype(np.float64)
         nodata = src.nodata
     value = dn * scale + offset

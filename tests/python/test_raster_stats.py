@@ -6,19 +6,9 @@ import json
 import numpy as np
 import pytest
 
+from test_raster import reflectance as values
+
 rasterio = pytest.importorskip("rasterio")
-
-
-def values(path, scale, offset, overview=None, window=None):
-    """The band as float64 values, nodata left out, read by rasterio."""
-    kwargs = {"overview_level": overview} if overview is not None else {}
-    with rasterio.open(path, **kwargs) as src:
-        dn = src.read(1, window=window).astype(np.float64)
-        nodata = src.nodata
-    v = dn * scale + offset
-    if nodata is not None:
-        v[dn == nodata] = np.nan
-    return v
 
 
 def stats_run(run, tmp_path, rows, read_args, extra="", threads=2):

@@ -42,6 +42,8 @@ void AddRasterSteps(StepRegistry* registry);
 void AddRasterGridSteps(StepRegistry* registry);
 /// raster_stats.
 void AddRasterStatsSteps(StepRegistry* registry);
+/// chips.
+void AddRasterChipSteps(StepRegistry* registry);
 /// window, test_stream.
 void AddStreamingSteps(StepRegistry* registry);
 

@@ -55,6 +55,7 @@ StepRegistry BuiltinSteps() {
   AddRasterSteps(&registry);
   AddRasterGridSteps(&registry);
   AddRasterStatsSteps(&registry);
+  AddRasterChipSteps(&registry);
   return registry;
 }
 
