@@ -37,16 +37,14 @@ def gdalwarp(tmp_path, source, *args, t_srs=None, ovr=None):
     out.unlink(missing_ok=True)
     level = ["-ovr", str(ovr)] if ovr is not None else []
     srs = ["-t_srs", t_srs] if t_srs else []
-    subprocess.run(["gdalwarp", "-q", "-of", "GTiff", "-et", "0", *srs, *level, *map(str, args), str(source),
-                    str(out)], check=True)
-    with rasterio.open(out) as ds:
-        target = ds.transform
-    natural = tmp_path / "natural.vrt"
-    natural.unlink(missing_ok=True)
-    subprocess.run(["gdalwarp", "-q", "-of", "VRT", *srs, *level, str(source), str(natural)], check=True)
-    with rasterio.open(natural) as ds:
-        scale = (abs(ds.transform.a / target.a), abs(ds.transform.e / target.e))
-    out.unlink()
+    grid, natural = tmp_path / "grid.vrt", tmp_path / "natural.vrt"
+    # The target grid and the natural one as warped VRTs: computed, no pixel warped.
+    for vrt, options in ((grid, args), (natural, ())):
+        vrt.unlink(missing_ok=True)
+        subprocess.run(["gdalwarp", "-q", "-of", "VRT", *srs, *level, *map(str, options), str(source), str(vrt)],
+                       check=True)
+    with rasterio.open(grid) as target, rasterio.open(natural) as ds:
+        scale = (abs(ds.transform.a / target.transform.a), abs(ds.transform.e / target.transform.e))
     subprocess.run(["gdalwarp", "-q", "-of", "GTiff", "-et", "0", "-wo", f"XSCALE={scale[0]!r}", "-wo",
                     f"YSCALE={scale[1]!r}", *srs, *level, *map(str, args), str(source), str(out)], check=True)
     with rasterio.open(out) as ds:
