@@ -11,28 +11,15 @@ gdalwarp / recflow, and checks that the two outputs hold the same values.
 """
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import rasterio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from raster_evi import BIN, ROOT, compare_outputs, make_band  # noqa: E402
-
-
-def timed(cmd) -> tuple[float, float, int]:
-    """Seconds, CPU seconds and peak RSS (bytes) of one run of `cmd`."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{cmd[0]} failed: {proc.stderr.read().decode()}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+from raster_evi import BIN, ROOT, compare_outputs, make_band, timed  # noqa: E402
 
 
 def main() -> None:

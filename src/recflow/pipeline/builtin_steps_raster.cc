@@ -11,8 +11,8 @@
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
 #include "recflow/raster/expression.h"
-#include "recflow/raster/open_raster.h"
-#include "recflow/raster/write_raster.h"
+#include "recflow/raster/gdal_configs.h"
+#include "recflow/raster/raster_plugin.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -107,6 +107,9 @@ BuildResult BuildReadRaster(StepContext& ctx) {
   base.bands.resize(bands.size());
   Status valid = base.Validate();
   if (!valid.ok()) return a.Error("datasets", valid.message());
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
+  // The rasters carry the configuration's name: the steps reading their bands again set it too.
+  const std::string config = base.config.empty() ? "" : raster::KeepGdalConfig(base.config);
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     raster::OpenOptions options = base;
     for (size_t i = 0; i < bands.size(); ++i) {
@@ -130,7 +133,8 @@ BuildResult BuildReadRaster(StepContext& ctx) {
       s.nodata = nodata;
       s.sentinel2_boa_offset = sentinel2;
     }
-    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::OpenRaster(options));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, gdal->open_raster(options));
+    ref.config = config;
     out.Emit({ref.ToJson()});
     return Status::OK();
   };
@@ -215,6 +219,7 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
   ASSIGN_OR_RETURN(options.config, ConfigArg(a));
   Status valid = options.Validate();
   if (!valid.ok()) return a.Error("compress", valid.message());
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     ASSIGN_OR_RETURN(raster::RasterRef ref, RowRaster(row, raster_index));
     ASSIGN_OR_RETURN(std::string relative, RowText(row, path_index));
@@ -222,9 +227,14 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
     // GDAL writes the staged file itself, at its local path; the run commits it with its outputs.
     ASSIGN_OR_RETURN(std::string staged, row.run_files().Stage(path));
     raster::WriteOptions write = options;
+    ASSIGN_OR_RETURN(write.config, ReadConfig(ref, options.config));
     write.threads = tbb::this_task_arena::max_concurrency();
     write.stop_token = row.run_files().stop_token();
-    Result<raster::WriteStats> written = raster::WriteRaster(ref, staged, write);
+    std::unique_ptr<dataset::StagingRegistration> scratch;
+    if (write.layout == raster::WriteOptions::Layout::kCog) {
+      scratch = row.run_files().RegisterScratch(path, raster::CogTilesPath(staged));
+    }
+    Result<raster::WriteStats> written = gdal->write_raster(ref, staged, write);
     if (!written.ok()) {
       (void)row.run_files().Discard(path);
       return written.status();

@@ -6,6 +6,7 @@
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
 #include "recflow/raster/chips.h"
+#include "recflow/raster/raster_plugin.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -47,13 +48,17 @@ Result<std::optional<PCollection>> BuildChips(StepContext& ctx) {
   if (!label.empty()) {
     ASSIGN_OR_RETURN(label_index, InputColumn(ctx, "label_raster", label));
   }
-  ASSIGN_OR_RETURN(raster::GdalConfig config, ConfigArg(a));
+  ASSIGN_OR_RETURN(raster::GdalConfig step_config, ConfigArg(a));
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     ASSIGN_OR_RETURN(raster::RasterRef ref, RowRaster(row, index));
+    ASSIGN_OR_RETURN(const raster::GdalConfig config, ReadConfig(ref, step_config));
     std::optional<raster::RasterRef> label_ref;
+    raster::GdalConfig label_config;
     if (label_index >= 0) {
       ASSIGN_OR_RETURN(label_ref, RowRaster(row, label_index));
       RETURN_NOT_OK(CheckLabelRaster(ref, *label_ref));
+      ASSIGN_OR_RETURN(label_config, ReadConfig(*label_ref, step_config));
     }
     const std::vector<raster::TileRect> rects = raster::ChipRects(ref, options);
     const int64_t channels = ref.output_bands();
@@ -67,7 +72,7 @@ Result<std::optional<PCollection>> BuildChips(StepContext& ctx) {
     const StopToken& stop = row.run_files().stop_token();
     std::vector<float> values, center;
     for (const raster::TileRect& rect : rects) {
-      RETURN_NOT_OK(raster::ReadChip(ref, rect, config, stop, &values));
+      RETURN_NOT_OK(gdal->read_chip(ref, rect, config, stop, &values));
       const auto nodata = static_cast<double>(std::count_if(values.begin(), values.end(), [](float v) {
         return std::isnan(v);
       }));
@@ -77,7 +82,7 @@ Result<std::optional<PCollection>> BuildChips(StepContext& ctx) {
       std::vector<RowValue> chip{rect.x, rect.y, rect.height, rect.width, channels, std::move(pixels)};
       if (label_ref) {
         const raster::TileRect at{rect.x + rect.width / 2, rect.y + rect.height / 2, 1, 1};
-        RETURN_NOT_OK(raster::ReadChip(*label_ref, at, config, stop, &center));
+        RETURN_NOT_OK(gdal->read_chip(*label_ref, at, label_config, stop, &center));
         chip.emplace_back(static_cast<double>(center.front()));
       }
       out.Emit(std::move(chip));

@@ -3,6 +3,7 @@
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
 #include "recflow/raster/mosaic_raster.h"
+#include "recflow/raster/raster_plugin.h"
 #include "recflow/raster/warp_raster.h"
 
 namespace recflow::pipeline {
@@ -40,7 +41,8 @@ BuildResult BuildWarp(StepContext& ctx) {
   }
   ASSIGN_OR_RETURN(base.extent, FourNumbers(a, "extent"));
   RETURN_NOT_OK(ReadWarpArgs(a, &base));
-  Status valid = base.Validate();
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
+  Status valid = gdal->check_warp_options(base);
   if (!valid.ok()) return a.Error("crs", valid.message());
   ASSIGN_OR_RETURN(std::string like, a.String("like", ""));
   int like_index = -1;
@@ -55,7 +57,8 @@ BuildResult BuildWarp(StepContext& ctx) {
       ASSIGN_OR_RETURN(raster::RasterRef grid, RowRaster(row, like_index));
       options.like = raster::TargetGrid{grid.crs, grid.transform, grid.width, grid.height};
     }
-    ASSIGN_OR_RETURN(raster::RasterRef warped, raster::WarpRaster(ref, options));
+    ASSIGN_OR_RETURN(options.config, ReadConfig(ref, base.config));
+    ASSIGN_OR_RETURN(raster::RasterRef warped, gdal->warp_raster(ref, options));
     out.Emit({warped.ToJson()});
     return Status::OK();
   };
@@ -73,7 +76,8 @@ BuildResult BuildMosaic(StepContext& ctx) {
   if (!parsed_rule.ok()) return a.Error("rule", parsed_rule.status().message());
   base.rule = *parsed_rule;
   RETURN_NOT_OK(ReadWarpArgs(a, &base.warp));
-  Status valid = base.warp.Validate();
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
+  Status valid = gdal->check_warp_options(base.warp);
   if (!valid.ok()) return a.Error("resampling", valid.message());
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     ASSIGN_OR_RETURN(std::vector<std::string_view> texts, row.BytesList(index));
@@ -82,7 +86,11 @@ BuildResult BuildMosaic(StepContext& ctx) {
       ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(text));
       rasters.push_back(std::move(ref));
     }
-    ASSIGN_OR_RETURN(raster::RasterRef mosaic, raster::MosaicRasters(rasters, base));
+    raster::MosaicOptions options = base;
+    if (!rasters.empty()) {
+      ASSIGN_OR_RETURN(options.warp.config, ReadConfig(rasters.front(), base.warp.config));
+    }
+    ASSIGN_OR_RETURN(raster::RasterRef mosaic, gdal->mosaic_rasters(rasters, options));
     out.Emit({mosaic.ToJson()});
     return Status::OK();
   };

@@ -1,7 +1,7 @@
 // Built-in raster step raster_stats: one row per band of each raster with its valid count, min, max, mean and std.
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
-#include "recflow/raster/raster_stats.h"
+#include "recflow/raster/raster_plugin.h"
 
 namespace recflow::pipeline {
 namespace {
@@ -10,11 +10,13 @@ Result<std::optional<PCollection>> BuildRasterStats(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   ASSIGN_OR_RETURN(std::string column, a.String("column", "raster"));
   ASSIGN_OR_RETURN(const int index, InputColumn(ctx, "column", column));
-  ASSIGN_OR_RETURN(raster::GdalConfig config, ConfigArg(a));
+  ASSIGN_OR_RETURN(raster::GdalConfig step_config, ConfigArg(a));
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     ASSIGN_OR_RETURN(raster::RasterRef ref, RowRaster(row, index));
+    ASSIGN_OR_RETURN(raster::GdalConfig config, ReadConfig(ref, step_config));
     ASSIGN_OR_RETURN(std::vector<raster::ValueStats> stats,
-                     raster::ComputeRasterStats(ref, config, row.run_files().stop_token()));
+                     gdal->compute_raster_stats(ref, config, row.run_files().stop_token()));
     for (size_t b = 0; b < stats.size(); ++b) {
       // A computed raster's one band is named by its expression.
       std::string band = ref.expression.empty() ? ref.bands[b].name : ref.expression;

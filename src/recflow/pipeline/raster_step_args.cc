@@ -1,6 +1,8 @@
 // The raster steps' shared arguments and row values.
 #include "recflow/pipeline/raster_step_args.h"
 
+#include "recflow/raster/gdal_configs.h"
+
 namespace recflow::pipeline {
 
 Result<std::string> RowText(const RowView& row, int column) {
@@ -23,6 +25,13 @@ Result<std::optional<std::array<double, 4>>> FourNumbers(StepArgs& a, std::strin
 Result<raster::GdalConfig> ConfigArg(StepArgs& a) {
   if (!a.Has("config")) return raster::GdalConfig();
   return a.StringMap("config");
+}
+
+Result<raster::GdalConfig> ReadConfig(const raster::RasterRef& ref, const raster::GdalConfig& step_config) {
+  if (ref.config.empty()) return step_config;
+  ASSIGN_OR_RETURN(raster::GdalConfig config, raster::FindGdalConfig(ref.config));
+  config.insert(config.end(), step_config.begin(), step_config.end());
+  return config;
 }
 
 }  // namespace recflow::pipeline

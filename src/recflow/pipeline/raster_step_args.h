@@ -25,4 +25,8 @@ Result<std::optional<std::array<double, 4>>> FourNumbers(StepArgs& a, std::strin
 /// GDAL configuration options given to the step (`config`: a mapping of option → value).
 Result<raster::GdalConfig> ConfigArg(StepArgs& a);
 
+/// The configuration `ref`'s bands are read with: read_raster's (named by RasterRef::config, kept
+/// in this process) first, then the step's own `step_config` over it.
+Result<raster::GdalConfig> ReadConfig(const raster::RasterRef& ref, const raster::GdalConfig& step_config);
+
 }  // namespace recflow::pipeline

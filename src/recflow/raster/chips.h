@@ -32,6 +32,7 @@ std::vector<TileRect> ChipRects(const RasterRef& ref, const ChipOptions& options
 /// × output_bands() float32 values, row-major with the bands interleaved per pixel (HWC, the
 /// layout of a tf.Example image tensor), NaN for nodata and pixels beyond the grid. The part
 /// inside the grid is read by EvaluateTiles on the calling arena's threads. Errors name the dataset.
+/// In the raster plugin (RasterApi::read_chip).
 Status ReadChip(const RasterRef& ref, const TileRect& rect, const GdalConfig& config, const StopToken& stop,
                 std::vector<float>* out);
 

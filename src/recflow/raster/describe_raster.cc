@@ -8,6 +8,7 @@
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
+#include "recflow/raster/gdal_dataset.h"
 #include "recflow/raster/value_stats.h"
 
 namespace recflow::raster {
@@ -44,13 +45,9 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
 
 }  // namespace
 
-bool IsGdalVirtualPath(const std::string& name) { return name.rfind("/vsi", 0) == 0; }
-
 Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalConfig& config) {
   GdalThreadScope scope(config);
-  std::unique_ptr<GDALDataset> ds(
-      GDALDataset::Open(dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-  if (ds == nullptr) return GdalError(dataset, "cannot open as a raster");
+  ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> ds, OpenDataset(dataset));
   RasterDescription d;
   d.dataset = dataset;
   d.driver = ds->GetDriver() != nullptr ? ds->GetDriver()->GetDescription() : "";
@@ -61,11 +58,7 @@ Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalC
   d.width = ds->GetRasterXSize();
   d.height = ds->GetRasterYSize();
   if (const OGRSpatialReference* srs = ds->GetSpatialRef()) {
-    char* wkt = nullptr;
-    const char* wkt_options[] = {"FORMAT=WKT2_2019", nullptr};
-    srs->exportToWkt(&wkt, wkt_options);
-    d.crs_wkt = wkt != nullptr ? wkt : "";
-    CPLFree(wkt);
+    d.crs_wkt = Wkt2Of(*srs);
     d.crs_name = srs->GetName() != nullptr ? srs->GetName() : "";
     const char* authority = srs->GetAuthorityName(nullptr);
     const char* code = srs->GetAuthorityCode(nullptr);

@@ -102,12 +102,6 @@ Status CheckLike(const RasterRef& first, const RasterRef& r, size_t index) {
 
 }  // namespace
 
-Result<MosaicRule> ParseMosaicRule(const std::string& name) {
-  if (name == "first") return MosaicRule::kFirst;
-  if (name == "last") return MosaicRule::kLast;
-  return Status::InvalidArgument("rule '" + name + "' is not first or last");
-}
-
 Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const MosaicOptions& options) {
   if (rasters.empty()) return Status::DataError("mosaic: no rasters");
   const RasterRef& first = rasters.front();
@@ -156,6 +150,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
   RasterRef out;
   out.crs = first.crs;
   out.expression = first.expression;
+  out.config = first.config;
   out.width = col1 - col0;
   out.height = row1 - row0;
   out.transform = {t[0] + col0 * dx, dx, 0, t[3] + row0 * dy, 0, dy};

@@ -35,9 +35,10 @@ struct MosaicOptions {
 /// union of every raster's footprint; each output band a VRT (GDAL's XML as its dataset) whose
 /// sources are that band of every raster — in place when it lies on the grid, else warped onto
 /// the part of the grid it covers (WarpRaster) — painted in the rule's order, each source's nodata
-/// left unpainted, so a valid value always wins over nodata. The rasters must have the same band
-/// names, stored types, scales, offsets and expression, and north-up grids; errors name the
-/// dataset of the raster at fault and its position.
+/// left unpainted, so a valid value always wins over nodata; the first raster's configuration name
+/// kept. The rasters must have the same band names, stored types, scales, offsets and expression,
+/// and north-up grids; errors name the dataset of the raster at fault and its position. In the
+/// raster plugin (RasterApi::mosaic_rasters).
 Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const MosaicOptions& options);
 
 }  // namespace recflow::raster

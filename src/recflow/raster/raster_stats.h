@@ -14,7 +14,8 @@ namespace recflow::raster {
 /// The statistics of each of `ref`'s output bands (its bands, or its one computed band) over its
 /// values (DN × scale + offset; nodata and NaN left out), exact: each tile's own statistics
 /// (EvaluateTiles, on the calling arena's threads) merged in tile order, so the result does not
-/// depend on the thread count. Errors name the dataset; Cancelled once `stop` is requested.
+/// depend on the thread count. Errors name the dataset; Cancelled once `stop` is requested. In the
+/// raster plugin (RasterApi::compute_raster_stats).
 Result<std::vector<ValueStats>> ComputeRasterStats(const RasterRef& ref, const GdalConfig& config,
                                                    const StopToken& stop);
 

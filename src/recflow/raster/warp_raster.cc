@@ -12,6 +12,8 @@
 #include <gdal_utils.h>
 #include <ogr_spatialref.h>
 
+#include "recflow/raster/gdal_dataset.h"
+
 namespace recflow::raster {
 namespace {
 
@@ -32,16 +34,8 @@ const char* ResamplingName(Resampling r) {
   return "near";
 }
 
-// `crs` as WKT2 (what a RasterRef holds), or empty for a dataset without one.
-std::string Wkt2(const OGRSpatialReference* srs) {
-  if (srs == nullptr) return "";
-  char* wkt = nullptr;
-  const char* wkt_options[] = {"FORMAT=WKT2_2019", nullptr};
-  srs->exportToWkt(&wkt, wkt_options);
-  std::string out = wkt != nullptr ? wkt : "";
-  CPLFree(wkt);
-  return out;
-}
+// `srs` as WKT2 (what a RasterRef holds), or empty for a dataset without one.
+std::string Wkt2(const OGRSpatialReference* srs) { return srs != nullptr ? Wkt2Of(*srs) : ""; }
 
 // Runs gdalwarp with `args` (plus -of VRT) on `source` into an in-memory warped VRT.
 Result<DatasetPtr> WarpToVrt(GDALDataset* source, std::vector<std::string> args, const std::string& file) {
@@ -123,14 +117,6 @@ Result<Target> ComputeTarget(const RasterRef& ref, const WarpOptions& options) {
 
 }  // namespace
 
-Result<Resampling> ParseResampling(const std::string& name) {
-  if (name == "nearest" || name == "near") return Resampling::kNearest;
-  if (name == "bilinear") return Resampling::kBilinear;
-  if (name == "cubic") return Resampling::kCubic;
-  if (name == "average") return Resampling::kAverage;
-  return Status::InvalidArgument("resampling '" + name + "' is not nearest, bilinear, cubic or average");
-}
-
 Status WarpOptions::Validate() const {
   if (like) {
     if (HasTarget()) return Status::InvalidArgument("like takes the whole grid: no crs, resolution or extent beside it");
@@ -182,6 +168,7 @@ Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options) {
       "-wo", "XSCALE=" + Number(target.scale[0]), "-wo", "YSCALE=" + Number(target.scale[1])};
   RasterRef out;
   out.expression = ref.expression;
+  out.config = ref.config;
   // One warped VRT per source dataset, level and nodata: bands sharing them share it.
   struct Warped {
     std::string xml;
@@ -199,8 +186,7 @@ Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options) {
     auto key = std::make_tuple(b.dataset, b.overview, nodata ? Number(*nodata) : "");
     auto it = vrts.find(key);
     if (it == vrts.end()) {
-      DatasetPtr source(GDALDataset::Open(b.dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-      if (source == nullptr) return GdalError(b.dataset, "cannot open as a raster");
+      ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> source, OpenDataset(b.dataset));
       ASSIGN_OR_RETURN(DatasetPtr warped, WarpToVrt(source.get(), args, b.dataset));
       char** xml = warped->GetMetadata("xml:VRT");
       if (xml == nullptr || xml[0] == nullptr) return GdalError(b.dataset, "cannot describe the warped VRT");

@@ -50,7 +50,8 @@ struct WarpOptions {
   /// A CRS, resolution or extent is given (what `like` excludes).
   bool HasTarget() const { return !crs.empty() || resolution || extent; }
   /// InvalidArgument for a CRS GDAL does not understand, a non-positive resolution, an empty
-  /// extent, `like` with another target option, a rotated or empty `like` grid.
+  /// extent, `like` with another target option, a rotated or empty `like` grid. Uses GDAL: outside
+  /// the raster plugin, call RasterApi::check_warp_options.
   Status Validate() const;
 };
 
@@ -58,8 +59,9 @@ struct WarpOptions {
 /// window's footprint when no extent is given), and each band a warped VRT (GDAL's XML as the
 /// band's dataset) of its source dataset in the source's data type: DN resampled, nodata DN
 /// carried from the source (left out of the resampling) and set where the source does not reach,
-/// scale, offset and `ref`'s expression kept. No pixels are read: GDAL's warper runs when a tile of
-/// the result is read, per block of the VRT. Errors name the dataset.
+/// scale, offset, `ref`'s expression and configuration name kept. No pixels are read: GDAL's
+/// warper runs when a tile of the result is read, per block of the VRT. Errors name the dataset.
+/// In the raster plugin (RasterApi::warp_raster).
 Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options);
 
 }  // namespace recflow::raster
