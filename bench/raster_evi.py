@@ -59,6 +59,20 @@ def timed(cmd) -> tuple[float, float, int]:
     return seconds, usage.ru_utime + usage.ru_stime, int(stderr.split()[-1]) * 1024
 
 
+def compare_outputs(path_a: Path, path_b: Path) -> tuple[float, bool]:
+    """The largest absolute difference between two one-band rasters' finite values and whether their NaN masks
+    are identical, block by block (bounded memory)."""
+    with rasterio.open(path_a) as a, rasterio.open(path_b) as b:
+        worst, same_mask = 0.0, True
+        for _, window in a.block_windows(1):
+            x, y = a.read(1, window=window), b.read(1, window=window)
+            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
+            finite = np.isfinite(x) & np.isfinite(y)
+            if finite.any():
+                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    return worst, same_mask
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
@@ -111,14 +125,7 @@ def main() -> None:
             ratio = statistics.median(b / r for b, r in zip(seconds[f"baseline {threads}"], seconds[f"recflow {threads}"]))
             cpu_ratio = statistics.median(b / r for b, r in zip(cpu[f"baseline {threads}"], cpu[f"recflow {threads}"]))
             print(f"median per round: baseline / recflow on {threads}: wall {ratio:.2f}x, CPU {cpu_ratio:.2f}x")
-    with rasterio.open(args.dir / "recflow-2" / "evi.tif") as a, rasterio.open(args.dir / "numpy.tif") as b:
-        worst, same_mask = 0.0, True
-        for _, window in a.block_windows(1):
-            x, y = a.read(1, window=window), b.read(1, window=window)
-            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
-            finite = np.isfinite(x) & np.isfinite(y)
-            if finite.any():
-                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    worst, same_mask = compare_outputs(args.dir / "recflow-2" / "evi.tif", args.dir / "numpy.tif")
     print(f"outputs: max abs difference {worst:.2e}, identical NaN masks: {same_mask}")
 
 

@@ -2,8 +2,6 @@
 #include "recflow/raster/describe_raster.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -11,6 +9,7 @@
 #include <ogr_spatialref.h>
 
 #include "recflow/raster/gdal_dataset.h"
+#include "recflow/raster/value_stats.h"
 
 namespace recflow::raster {
 namespace {
@@ -23,9 +22,7 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
   // Rows of whole blocks, at most 4 Mi pixels at a time.
   const int64_t rows = std::clamp<int64_t>((int64_t{1} << 22) / width, std::min<int64_t>(block_h, height), height);
   std::vector<double> values(static_cast<size_t>(rows * width));
-  int64_t n = 0;
-  double mean = 0, m2 = 0;  // Welford
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  ValueStats stats;
   for (int64_t y = 0; y < height; y += rows) {
     const int64_t h = std::min(rows, height - y);
     if (band->RasterIO(GF_Read, 0, static_cast<int>(y), static_cast<int>(width), static_cast<int>(h), values.data(),
@@ -34,21 +31,15 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
     }
     for (int64_t i = 0; i < h * width; ++i) {
       const double v = values[static_cast<size_t>(i)];
-      if (std::isnan(v) || (out->nodata && v == *out->nodata)) continue;
-      ++n;
-      const double delta = v - mean;
-      mean += delta / static_cast<double>(n);
-      m2 += delta * (v - mean);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      if (out->nodata && v == *out->nodata) continue;
+      stats.Add(v);
     }
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  out->valid_count = n;
-  out->min = n > 0 ? lo : nan;
-  out->max = n > 0 ? hi : nan;
-  out->mean = n > 0 ? mean : nan;
-  out->std = n > 0 ? std::sqrt(m2 / static_cast<double>(n)) : nan;
+  out->valid_count = stats.count();
+  out->min = stats.min();
+  out->max = stats.max();
+  out->mean = stats.mean();
+  out->std = stats.std();
   return Status::OK();
 }
 

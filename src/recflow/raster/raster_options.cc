@@ -1,6 +1,8 @@
-// The raster steps' options checked where the steps are built (no GDAL): OpenOptions and WriteOptions.
+// The raster steps' options checked where the steps are built (no GDAL): OpenOptions, WriteOptions, resampling and mosaic rule names.
+#include "recflow/raster/mosaic_raster.h"
 #include "recflow/raster/open_raster.h"
 #include "recflow/raster/tiff_compression.h"
+#include "recflow/raster/warp_raster.h"
 #include "recflow/raster/write_raster.h"
 
 namespace recflow::raster {
@@ -24,6 +26,20 @@ Status WriteOptions::Validate() const {
     return Status::InvalidArgument("block_size must be a multiple of 16 in 16..4096");
   }
   return Status::OK();
+}
+
+Result<Resampling> ParseResampling(const std::string& name) {
+  if (name == "nearest" || name == "near") return Resampling::kNearest;
+  if (name == "bilinear") return Resampling::kBilinear;
+  if (name == "cubic") return Resampling::kCubic;
+  if (name == "average") return Resampling::kAverage;
+  return Status::InvalidArgument("resampling '" + name + "' is not nearest, bilinear, cubic or average");
+}
+
+Result<MosaicRule> ParseMosaicRule(const std::string& name) {
+  if (name == "first") return MosaicRule::kFirst;
+  if (name == "last") return MosaicRule::kLast;
+  return Status::InvalidArgument("rule '" + name + "' is not first or last");
 }
 
 }  // namespace recflow::raster

@@ -3,10 +3,17 @@
 
 namespace {
 
+recflow::Status CheckWarpOptions(const recflow::raster::WarpOptions& options) { return options.Validate(); }
+
 const recflow::raster::RasterApi kApi{
     &recflow::raster::OpenRaster,
     &recflow::raster::WriteRaster,
     &recflow::raster::DescribeRaster,
+    &CheckWarpOptions,
+    &recflow::raster::WarpRaster,
+    &recflow::raster::MosaicRasters,
+    &recflow::raster::ComputeRasterStats,
+    &recflow::raster::ReadChip,
 };
 
 }  // namespace
