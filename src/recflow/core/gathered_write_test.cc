@@ -94,7 +94,16 @@ TEST(WritevAllTest, AnErrorNamesTheOutputAndHowFarItGot) {
   cursor.Add("abc");
   const Status st = WritevAll(-1, "nowhere", cursor);
   EXPECT_EQ(st.code(), StatusCode::kIOError);
-  EXPECT_NE(st.message().find("nowhere: cannot write (0 of 3 bytes written)"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("nowhere: cannot write 3 bytes (0 written)"), std::string::npos) << st.ToString();
+}
+
+TEST(PwritevAllTest, AnErrorNamesTheOutputAndTheOffset) {
+  IovecCursor cursor;
+  cursor.Add("abcd");
+  const Status st = PwritevAll(-1, "nowhere", 4096, cursor);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("nowhere: cannot write 4 bytes at offset 4096 (0 written)"), std::string::npos)
+      << st.ToString();
 }
 
 TEST(WriteGatheredTest, AFileGetsThePiecesWhetherTheyFitItsBufferOrGoOutWithWritev) {
