@@ -1,4 +1,4 @@
-// IovecCursor, WritevAll and PwritevAll: the loops that hand gathered pieces to the kernel until all are taken.
+// IovecCursor, WritevAll and PwritevAll: the loops that hand gathered pieces to the kernel until all are taken; FinishWrites.
 #include "recflow/core/gathered_write.h"
 
 #include <limits.h>
@@ -75,6 +75,15 @@ Status PwritevAll(int fd, const std::string& name, int64_t offset, IovecCursor& 
                           return ::pwritev(fd, next.data(), static_cast<int>(next.size()),
                                            static_cast<off_t>(offset + static_cast<int64_t>(done)));
                         });
+}
+
+Status FinishWrites(int fd, const std::string& name, bool sync, bool close_fd) {
+  Status st;
+  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {
+    st = Status::IOError(name + ": cannot fsync: " + std::strerror(errno));
+  }
+  if (close_fd && ::close(fd) != 0 && st.ok()) st = Status::IOError(name + ": cannot close: " + std::strerror(errno));
+  return st;
 }
 
 size_t TotalSize(std::span<const std::string_view> pieces) {

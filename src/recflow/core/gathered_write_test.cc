@@ -3,6 +3,7 @@
 #include "recflow/core/gathered_write.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
 
@@ -104,6 +105,19 @@ TEST(PwritevAllTest, AnErrorNamesTheOutputAndTheOffset) {
   EXPECT_EQ(st.code(), StatusCode::kIOError);
   EXPECT_NE(st.message().find("nowhere: cannot write 4 bytes at offset 4096 (0 written)"), std::string::npos)
       << st.ToString();
+}
+
+TEST(FinishWritesTest, APipeThatCannotSyncClosesWithoutErrorAndABadDescriptorIsNamed) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);
+  EXPECT_TRUE(FinishWrites(fds[1], "pipe", /*sync=*/true, /*close_fd=*/true).ok());
+  EXPECT_EQ(::fcntl(fds[1], F_GETFD), -1) << "the descriptor is closed";
+  const Status st = FinishWrites(fds[1], "gone", /*sync=*/true, /*close_fd=*/true);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("gone: cannot fsync: "), std::string::npos) << st.ToString();
+  EXPECT_NE(FinishWrites(fds[1], "gone", /*sync=*/false, /*close_fd=*/true).message().find("gone: cannot close: "),
+            std::string::npos);
 }
 
 TEST(WriteGatheredTest, AFileGetsThePiecesWhetherTheyFitItsBufferOrGoOutWithWritev) {
