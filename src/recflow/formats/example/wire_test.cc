@@ -71,7 +71,8 @@ TEST(WireTest, TwoByteLengthsCoverExactlyTheirBytes) {
     EXPECT_FALSE(R(header + std::string(n - 1, 'x')).ReadLengthDelimited(&s)) << n << ": one byte short";
   }
   EXPECT_FALSE(R("\x80").ReadLengthDelimited(&s)) << "the prefix cut after its first byte";
-  EXPECT_TRUE(R(std::string("\x81\x00", 2) + "z").ReadLengthDelimited(&s)) << "a non-canonical 1";
+  const std::string non_canonical = std::string("\x81\x00", 2) + "z";
+  EXPECT_TRUE(R(non_canonical).ReadLengthDelimited(&s)) << "a non-canonical 1";
   EXPECT_EQ(s.view(), "z");
 }
 
