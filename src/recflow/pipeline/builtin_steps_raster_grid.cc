@@ -75,6 +75,8 @@ BuildResult BuildMosaic(StepContext& ctx) {
   auto parsed_rule = raster::ParseMosaicRule(rule);
   if (!parsed_rule.ok()) return a.Error("rule", parsed_rule.status().message());
   base.rule = *parsed_rule;
+  ASSIGN_OR_RETURN(base.red, a.String("red", base.red));
+  ASSIGN_OR_RETURN(base.nir, a.String("nir", base.nir));
   RETURN_NOT_OK(ReadWarpArgs(a, &base.warp));
   ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   Status valid = gdal->check_warp_options(base.warp);
@@ -105,8 +107,8 @@ void AddRasterGridSteps(StepRegistry* registry) {
                                "grid (gdalwarp's grid, read tile by tile)",
                                "crs", 1, 1, BuildWarp});
   (void)registry->Add(StepType{"mosaic",
-                               "a list of rasters (a group_by_key's) merged onto one grid: the first or last valid "
-                               "value per pixel",
+                               "a list of rasters (a group_by_key's) merged onto one grid: per pixel the first, last, "
+                               "largest or smallest valid value, or the raster of largest NDVI",
                                "rule", 1, 1, BuildMosaic});
 }
 
