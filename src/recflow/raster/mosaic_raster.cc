@@ -12,6 +12,7 @@
 #include <ogr_spatialref.h>
 
 #include "recflow/raster/expression.h"
+#include "recflow/raster/gdal_dataset.h"
 #include "recflow/raster/mosaic_pick.h"
 
 namespace recflow::raster {
@@ -77,7 +78,7 @@ Result<PickKey> KeyOf(const RasterRef& first, const MosaicOptions& options) {
   if (!compiled.ok()) {
     return Status::DataError(fmt::format("mosaic: cannot compute '{}' over the rasters' bands: {}", key.expression,
                                          compiled.status().message()))
-        .WithFile(first.bands.front().dataset);
+        .WithFile(DatasetFile(first.bands.front().dataset));
   }
   for (const int i : compiled->used_bands()) key.bands.push_back(static_cast<size_t>(i));
   return key;
@@ -127,7 +128,7 @@ Result<BandRef> MosaicBand(const std::vector<Placed>& placed, const std::vector<
   }
   xml += "</VRTDataset>";
   std::unique_ptr<GDALDataset> vrt(GDALDataset::Open(xml.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
-  if (vrt == nullptr) return GdalError(first.dataset, "cannot make the mosaic's VRT");
+  if (vrt == nullptr) return GdalError(DatasetFile(first.dataset), "cannot make the mosaic's VRT");
   BandRef out = first;
   out.dataset = std::move(xml);
   out.band = 1;
@@ -141,7 +142,7 @@ Result<BandRef> MosaicBand(const std::vector<Placed>& placed, const std::vector<
 
 // Why `r` (the raster at `index`) cannot join a mosaic of `first`'s bands, or OK.
 Status CheckLike(const RasterRef& first, const RasterRef& r, size_t index) {
-  const std::string& file = r.bands.empty() ? std::string() : r.bands.front().dataset;
+  const std::string file = r.bands.empty() ? std::string() : DatasetFile(r.bands.front().dataset);
   auto refuse = [&](const std::string& what) {
     return Status::DataError(fmt::format("mosaic: raster {} {}", index, what)).WithFile(file);
   };
@@ -220,7 +221,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
   if (out.width < 1 || out.height < 1 || out.width > warp.max_pixels / out.height) {
     return Status::DataError(fmt::format("mosaic: the grid is {} × {} pixels, more than max_pixels ({})", out.width,
                                          out.height, warp.max_pixels))
-        .WithFile(first.bands.front().dataset);
+        .WithFile(DatasetFile(first.bands.front().dataset));
   }
   std::vector<Placed> placed;
   for (size_t i = 0; i < rasters.size(); ++i) {
@@ -236,7 +237,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
           return Status::DataError(fmt::format("mosaic: raster {} is off the grid and its band '{}' declares no "
                                                "nodata for the pixels around it; give mosaic a nodata",
                                                i, band.name))
-              .WithFile(band.dataset);
+              .WithFile(DatasetFile(band.dataset));
         }
       }
       WarpOptions onto = warp;
@@ -257,7 +258,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
       return Status::DataError(fmt::format("mosaic: band '{}' declares no nodata for the pixels no raster covers; "
                                            "give mosaic a nodata",
                                            first.bands[j].name))
-          .WithFile(first.bands[j].dataset);
+          .WithFile(DatasetFile(first.bands[j].dataset));
     }
     ASSIGN_OR_RETURN(BandRef band, MosaicBand(placed, order, j, out, *nodata, options.rule, key));
     out.bands.push_back(std::move(band));
