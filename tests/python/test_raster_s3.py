@@ -85,12 +85,12 @@ def evi(path):
         return src.read(1), src.transform, src.crs
 
 
-def assert_signed_range_gets(server):
+def assert_signed_range_gets(server, prefix="/bands/s2/B0"):
     gets = [r for r in server.requests if r["method"] == "GET"]
     assert gets, server.requests
     assert all(r["range"] and r["range"].startswith("bytes=") for r in gets), gets  # every GET a range request
     assert all(r["scheme"] == "AWS4-HMAC-SHA256" and r["key_id"] == KEY_ID for r in server.requests), server.requests
-    assert all(r["path"].startswith("/bands/s2/B0") for r in server.requests), server.requests  # no listing
+    assert all(r["path"].startswith(prefix) for r in server.requests), server.requests  # no listing
 
 
 def test_the_example_reads_vsis3_with_the_endpoint_and_keys_from_the_environment(recflow_bin, testdata, tmp_path, s3):
@@ -164,3 +164,53 @@ def test_a_key_the_server_does_not_know_fails_naming_the_dataset(recflow_bin, te
     assert "The AWS Access Key Id you provided does not exist" in result.stderr, result.stderr
     assert SECRET not in result.stderr
     assert [r["key_id"] for r in s3.requests] and all(r["key_id"] == "SOMEONEELSE" for r in s3.requests)
+
+
+def test_a_mosaic_reads_each_raster_with_its_own_read_rasters_config(recflow_bin, testdata, tmp_path, s3):
+    """Two crops of the red band, one on the S3 server (keys in one read_raster's config), one over /vsicurl/ behind
+    basic authorization (the password in another's): the mosaic reads both, with the two configurations merged, and
+    equals the mosaic of the local crops."""
+    from range_server_util import RangeServer
+
+    band = testdata / "raster" / "sentinel2-l2a" / "B04.tif"
+    crops = {}
+    for name, window in (("a", (0, 0, 600, 500)), ("b", (400, 300, 600, 600))):
+        crops[name] = tmp_path / f"{name}.tif"
+        subprocess.run(["gdal_translate", "-q", "-srcwin", *map(str, window), str(band), str(crops[name])], check=True)
+    s3.put("crops/a.tif", crops["a"].read_bytes())
+    s3.requests.clear()
+    server = RangeServer(crops["b"], userpwd="reader:s3cret")
+    home = tmp_path / "home"
+    home.mkdir()
+
+    def mosaic(name, a, b, a_config, b_config):
+        for part, path in (("a", a), ("b", b)):
+            (tmp_path / f"{name}-{part}.jsonl").write_text(json.dumps({"tile": "t", "path": str(path)}) + "\n")
+        (tmp_path / f"{name}.yaml").write_text(f"""
+steps:
+  - {{name: read_a, read: {{path: {tmp_path / f'{name}-a.jsonl'}, format: jsonl}}}}
+  - {{name: raster_a, read_raster: {{datasets: {{red: path}}, config: {json.dumps(a_config)}}}}}
+  - {{name: read_b, read: {{path: {tmp_path / f'{name}-b.jsonl'}, format: jsonl}}}}
+  - {{name: raster_b, read_raster: {{datasets: {{red: path}}, config: {json.dumps(b_config)}}}}}
+  - {{name: both, input: [raster_a, raster_b], flatten: {{}}}}
+  - select: [tile, raster]
+  - group_by_key: [tile]
+  - mosaic: {{rule: first}}
+  - text_template: {{output: path, template: "{{tile}}.tif"}}
+  - write_raster: {{dir: {tmp_path / name}, format: gtiff, compress: none, overviews: false}}
+  - write: {{path: {tmp_path / f'{name}-rows'}, format: jsonl}}
+""")
+        result = recflow(recflow_bin, home, "run", tmp_path / f"{name}.yaml", "--quiet")
+        assert result.returncode == 0, result.stderr
+        return evi(tmp_path / name / "t.tif")
+
+    try:
+        remote = mosaic("remote", "/vsis3/bands/crops/a.tif", f"/vsicurl/{server.url}", s3_options(s3),
+                        {"GDAL_HTTP_USERPWD": "reader:s3cret"})
+    finally:
+        server.close()
+    local = mosaic("local", crops["a"], crops["b"], {}, {})
+    assert server.refused == 0
+    assert np.array_equal(remote[0], local[0], equal_nan=True) and remote[1:] == local[1:]
+    assert_signed_range_gets(s3, prefix="/bands/crops/a.tif")
+    assert list(home.iterdir()) == []

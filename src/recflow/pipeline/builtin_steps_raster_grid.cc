@@ -2,6 +2,7 @@
 // another raster's grid) and mosaic (a group's rasters merged onto one grid).
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
+#include "recflow/raster/gdal_configs.h"
 #include "recflow/raster/mosaic_raster.h"
 #include "recflow/raster/raster_plugin.h"
 #include "recflow/raster/warp_raster.h"
@@ -90,6 +91,10 @@ BuildResult BuildMosaic(StepContext& ctx) {
     }
     raster::MosaicOptions options = base;
     if (!rasters.empty()) {
+      // Every raster's configuration, merged: the mosaic (and its VRT's reads of each raster) takes it.
+      std::vector<std::string> names;
+      for (const raster::RasterRef& r : rasters) names.push_back(r.config);
+      ASSIGN_OR_RETURN(rasters.front().config, raster::MergeGdalConfigs(names));
       ASSIGN_OR_RETURN(options.warp.config, ReadConfig(rasters.front(), base.warp.config));
     }
     ASSIGN_OR_RETURN(raster::RasterRef mosaic, gdal->mosaic_rasters(rasters, options));

@@ -45,7 +45,8 @@ struct MosaicOptions {
 /// source's nodata left unpainted, or, for max, min and max_ndvi, a derived band whose pixel
 /// function (kMosaicPickFunction) takes per pixel the raster whose key wins, the key bands' sources
 /// beside each raster's; a valid value always wins over nodata; the first raster's configuration
-/// name kept. The rasters must have the same band names, stored types, scales, offsets and expression,
+/// name kept (the mosaic step sets there the merge of every raster's, MergeGdalConfigs, which
+/// `options.warp.config` then holds). The rasters must have the same band names, stored types, scales, offsets and expression,
 /// and north-up grids; errors name the dataset of the raster at fault and its position. In the
 /// raster plugin (RasterApi::mosaic_rasters).
 Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const MosaicOptions& options);
