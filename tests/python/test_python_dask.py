@@ -1,6 +1,7 @@
-"""recflow.dask.convert on a LocalCluster of 2 single-threaded worker processes (loopback): the partitioned taxi
-conversion equals the local `recflow convert` byte for byte per partition; SIGKILLed workers and a SIGKILLed driver
-neither duplicate, lose nor half-commit anything."""
+"""recflow.dask.convert and recflow.dask.run on a LocalCluster of 2 single-threaded worker processes (loopback): the
+partitioned taxi conversion equals the local `recflow convert` byte for byte per partition, pipelines (groupings and
+combines through the exchange among them) the local `recflow run`; SIGKILLed workers and a SIGKILLed driver neither
+duplicate, lose nor half-commit anything."""
 import gzip
 import json
 import os
@@ -304,15 +305,116 @@ def test_the_image_classification_pipeline_equals_the_local_run(recflow_py, clus
     assert not list(tmp_path.glob("*.recflow-dask-*")) and not list(tmp_path.glob(".dask.recflow-*"))
 
 
-def test_a_grouping_pipeline_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
+GROUPING = """name: taxi-groups
+params: {taxi: taxi.tfrecord, out: out}
+steps:
+  - read: {path: "${taxi}"}
+  - name: timed
+    filter: "trip_seconds > 0"
+  - name: by_area
+    group_by_key: {keys: [pickup_community_area]}
+  - name: grouped
+    write: {path: "${out}/grouped", format: jsonl}
+  - name: per_company
+    input: timed
+    combine_per_key: {keys: [company], aggregates: {trips: "count_all()", seconds: "sum(trip_seconds)", top: "max(fare)"}}
+  - name: busiest
+    filter: "trips > 1"
+  - name: totals
+    write: {path: "${out}/totals", format: jsonl, shards: 2}
+"""
+
+
+def dataset_lines(root):
+    """The sorted JSON lines of a JSON Lines dataset's shards."""
+    return sorted(line for shard in sorted(Path(root).glob("part-*.jsonl")) for line in shard.read_text().splitlines())
+
+
+@pytest.fixture(scope="module")
+def grouping(recflow_bin, taxi, tmp_path_factory):
+    """A pipeline of a group_by_key and a combine_per_key (count, integer sum, max) over the taxi rows, and its local
+    run's output."""
+    work = tmp_path_factory.mktemp("grouping")
+    pipeline = work / "group.yaml"
+    pipeline.write_text(GROUPING)
+    done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"taxi={taxi}", "--set", f"out={work / 'local'}",
+                           "--quiet"], capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    return pipeline, {name: dataset_lines(work / "local" / name) for name in ("grouped", "totals")}
+
+
+def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, grouping, tmp_path):
     import recflow.dask
 
-    pipeline = tmp_path / "group.yaml"
-    pipeline.write_text(f"steps:\n  - read: {{path: {taxi}}}\n  - name: by_payment\n"
-                        f"    group_by_key: {{keys: [payment_type]}}\n  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
-    with pytest.raises(recflow_py.Error, match="step 'by_payment' \\(group_by_key\\) needs a pass of its own"):
+    pipeline, expected = grouping
+    metrics = recflow.dask.run(pipeline, cluster[0], params={"taxi": taxi, "out": tmp_path / "dask"},
+                               split_bytes=SPLIT_BYTES, partitions=3)
+    # Each group once, its values in input order: the same rows; groups are ordered by partition, then by their first
+    # row, in the Dask run's files.
+    assert {name: dataset_lines(tmp_path / "dask" / name) for name in expected} == expected
+    assert len(expected["grouped"]) > 20 and len(expected["totals"]) > 5
+    assert sorted(p.name for p in (tmp_path / "dask" / "grouped").glob("part-*")) == [
+        f"part-{index:05d}-of-00003.jsonl" for index in range(3)]
+    assert metrics.steps["timed"]["rows_out"] == metrics.steps["by_area"]["rows_in"] == 805
+    assert metrics.steps["by_area"]["rows_out"] == metrics.writes["grouped"]["records"] == len(expected["grouped"])
+    assert metrics.steps["busiest"]["rows_out"] == metrics.writes["totals"]["records"] == len(expected["totals"])
+    # The exchanges lived in the job's staging tree and went with it.
+    assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "totals"]
+
+
+def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    pipeline = tmp_path / "window.yaml"
+    pipeline.write_text(f"steps:\n  - read: {{path: {taxi}}}\n  - name: hourly\n"
+                        f"    window: {{fixed: 1h}}\n    event_time: trip_start_timestamp\n"
+                        f"  - group_by_key: {{keys: [payment_type]}}\n"
+                        f"  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
+    with pytest.raises(recflow_py.Error, match="step 'hourly' \\(pardo\\) is windowed"):
         recflow.dask.run(pipeline, cluster[0])
     assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_killed_mid_shuffle_loses_and_duplicates_nothing(recflow_py, worker_env, taxi, grouping, tmp_path):
+    import recflow.dask
+
+    pipeline, expected = grouping
+    local, client = start_cluster()
+    rng = random.Random(19)
+    killed = set()
+    try:
+        for trial in range(2):
+            out = tmp_path / f"dask{trial}"
+            pids = live_workers(client, killed, WAIT_SECONDS)
+            assert pids, "the cluster has not 2 workers"
+            outcome = {}
+
+            def job():
+                try:
+                    recflow.dask.run(pipeline, client, params={"taxi": taxi, "out": out}, split_bytes=SPLIT_BYTES,
+                                     partitions=3)
+                except BaseException as error:  # reported below
+                    outcome["error"] = error
+
+            thread = threading.Thread(target=job)
+            thread.start()
+            # The kill comes once some map tasks wrote their exchange attempts: mid-shuffle.
+            started = rng.randrange(1, 8)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while len(list(out.glob(".grouped.recflow-*/_attempts/.exchange-0.recflow-*/_attempts/*"))) < started:
+                assert thread.is_alive(), f"trial {trial}: the job ended before the kill: {outcome}"
+                assert time.monotonic() < deadline, "no exchange attempt started"
+                time.sleep(0.002)
+            victim = rng.choice(pids)
+            os.kill(victim, signal.SIGKILL)
+            killed.add(victim)
+            thread.join(WAIT_SECONDS)
+            assert not thread.is_alive(), f"trial {trial}: the job did not finish"
+            assert "error" not in outcome, f"trial {trial}: {outcome.get('error')!r}"
+            assert {name: dataset_lines(out / name) for name in expected} == expected, f"trial {trial}"
+    finally:
+        client.close()
+        local.close()
 
 
 def test_a_worker_killed_mid_pipeline_loses_and_duplicates_nothing(recflow_py, worker_env, fashion, pb, tmp_path):
