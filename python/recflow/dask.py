@@ -11,7 +11,7 @@ import uuid
 
 from recflow import _recflow
 from recflow._dataset import Dataset
-from recflow._pipeline import _metrics, _text
+from recflow._pipeline import Pipeline, _metrics, _text
 from recflow._write import _output_spec
 
 # Task sizes: about this many tasks per worker thread, each at least _MIN_SPLIT_BYTES and at most _MAX_SPLIT_BYTES.
@@ -74,9 +74,11 @@ def convert(inputs, out, client, format="tfrecord", partition_by=None, shards=0,
 
 
 def run(pipeline, client, params=None, split_bytes=None, threads=1, partitions=None):
-    """Runs the YAML pipeline file ``pipeline`` (``params`` overriding its parameters as ``--set`` does) on the Dask
-    cluster of ``client``, as ``recflow run`` would on one machine, and returns its RunMetrics summed over the tasks.
-    Its inputs, outputs and dead-letter files must be on storage every worker shares with this process.
+    """Runs ``pipeline`` — a YAML pipeline file (``params`` overriding its parameters as ``--set`` does), or a
+    ``recflow.Pipeline`` builder (its Python functions pickled to the workers by Dask) — on the Dask cluster of
+    ``client``, as ``recflow run`` or ``Pipeline.run()`` would on one machine, and returns its RunMetrics summed over
+    the tasks. Its inputs, outputs and dead-letter files must be on storage every worker shares with this process
+    (a builder's relative paths resolve against this process's current directory).
 
     The pipeline runs pass by pass, as `recflow plan` shows its stages. A pass starting from a read cuts the read's
     files into splits of ``split_bytes`` (default: from their size, as convert does), one task per split. A
@@ -94,11 +96,15 @@ def run(pipeline, client, params=None, split_bytes=None, threads=1, partitions=N
 
 
 def _run(pipeline, client, params, split_bytes, threads, partitions):
-    """run(), and the summed per-step table `recflow run` prints."""
+    """run(), the summed per-step table `recflow run` prints and its JSON (`recflow run --metrics`)."""
     start = time.perf_counter()
     overrides = [(str(key), _text(value)) for key, value in (params or {}).items()]
-    path = os.path.abspath(os.fspath(pipeline))
-    job = _recflow.PipelineJob(path, overrides)
+    if isinstance(pipeline, Pipeline):
+        source = ("recflow.Pipeline " + repr(pipeline.name), pipeline.to_yaml(), os.getcwd(), overrides,
+                  list(pipeline._functions))
+    else:
+        source = (os.path.abspath(os.fspath(pipeline)), "", "", overrides, [])
+    job = _recflow.PipelineJob(*source)
     futures, letter_dirs = [], {}
     try:
         writes, exchanges = job.writes(), job.exchanges()
@@ -119,7 +125,7 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
             outputs = [writes[w] for w in write_numbers] + [exchanges[e] for e in exchange_numbers]
             exchange_dirs = {e: job.exchange_dir(e) for e in exchange_numbers}
             label = f"{job.name}:{'>'.join(steps)}"
-            futures = [client.submit(_pipeline_task, path, overrides, number, schema, splits, files, parts,
+            futures = [client.submit(_pipeline_task, source, number, schema, splits, files, parts,
                                      exchange_dirs, outputs, index, len(units), letter_dirs, int(threads),
                                      key=f"{label}-{index:05d}-{job_id}", pure=False)
                        for index, (splits, files) in enumerate(units)]
@@ -157,7 +163,7 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
     metrics = _metrics({"name": job.name, "metrics": job.metrics_json, "seconds": time.perf_counter() - start,
                         "writes": [dict(step=name, partitions=len(partition_dirs[name]), **written)
                                    for name, written in totals.items()]})
-    return metrics, job.metrics_table
+    return metrics, job.metrics_table, job.metrics_json
 
 
 def _exchange_partitions(directory, count):
@@ -170,18 +176,18 @@ def _exchange_partitions(directory, count):
     return files
 
 
-def _pipeline_task(path, params, stage, read_schema, splits, exchange_files, partitions, exchange_dirs, outputs, index,
+def _pipeline_task(source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs, outputs, index,
                    count, letter_dirs, threads):
-    """One task attempt of a pass of a pipeline (in a worker): the pass over its `splits` of the pass's read or its
-    partition's `exchange_files`, each write and exchange (`outputs`) into an attempt directory of its own and each
-    dead-letter file into one of its own; returns those directories and files, the writes' stats, the partition
-    directories each write wrote and the run's counters."""
+    """One task attempt of a pass of the pipeline of `source` (PipelineJob's arguments; in a worker): the pass over
+    its `splits` of the pass's read or its partition's `exchange_files`, each write and exchange (`outputs`) into an
+    attempt directory of its own and each dead-letter file into one of its own; returns those directories and files,
+    the writes' stats, the partition directories each write wrote and the run's counters."""
     _recflow.tune_worker_allocator()
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
     attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in outputs]
     letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
     stats, counters, stages = _recflow.pipeline_task(
-        path, params, stage, read_schema, splits, exchange_files, partitions, exchange_dirs,
+        *source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs,
         [(name, job_id, dir) for (name, job_id, _), dir in zip(outputs, attempts)], index, count, letters, threads)
     dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(outputs, attempts)}
     return attempts, stats, dirs, counters, stages, letters
@@ -258,6 +264,8 @@ def main(argv=None):
     pipeline.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
     pipeline.add_argument("--partitions", type=int, default=0,
                           help="partitions of each grouping's exchange (default: from the input sizes)")
+    pipeline.add_argument("--threads", type=int, default=1, help="engine threads of each task")
+    pipeline.add_argument("--metrics", default="", help="write the per-step metrics as JSON to this file")
     pipeline.add_argument("--quiet", action="store_true", help="no metrics table on standard error")
     args = parser.parse_args(argv)
     from distributed import Client
@@ -265,7 +273,11 @@ def main(argv=None):
     if args.command == "run":
         params = dict(item.split("=", 1) for item in args.set)
         with Client(args.scheduler) as client:
-            _, table = _run(args.pipeline, client, params, args.split_bytes or None, 1, args.partitions or None)
+            _, table, metrics = _run(args.pipeline, client, params, args.split_bytes or None, args.threads,
+                                     args.partitions or None)
+        if args.metrics:
+            with open(args.metrics, "w") as out:
+                out.write(metrics)
         if not args.quiet:
             sys.stderr.write(table)
         return 0

@@ -362,6 +362,61 @@ def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, g
     assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "totals"]
 
 
+def test_recflow_run_with_the_dask_runner_runs_the_pipeline_there(recflow_py, recflow_bin, cluster, taxi, grouping,
+                                                                    tmp_path):
+    _, address, env = cluster
+    pipeline, expected = grouping
+    out = tmp_path / "out"
+    # The command finds the recflow module of its build itself: no PYTHONPATH for the driver it starts.
+    driver_env = {key: value for key, value in env.items() if key != "PYTHONPATH"}
+    done = subprocess.run([recflow_bin, "run", pipeline, "--runner", "dask", "--scheduler", address, "--set",
+                           f"taxi={taxi}", "--set", f"out={out}", "--split-bytes", str(SPLIT_BYTES), "--partitions",
+                           "2", "--metrics", tmp_path / "metrics.json"], env=driver_env, capture_output=True,
+                          text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert {name: dataset_lines(out / name) for name in expected} == expected
+    assert len(list((out / "grouped").glob("part-*-of-00002.jsonl"))) == 2
+    rows = {line.split()[0]: line.split() for line in done.stderr.splitlines() if line.strip()}
+    assert rows["by_area"][3:5] == ["805", str(len(expected["grouped"]))], done.stderr
+    steps = {step["name"]: step for step in json.loads((tmp_path / "metrics.json").read_text())["steps"]}
+    assert steps["totals"]["rows_in"] == len(expected["totals"])
+
+
+def test_the_dask_runner_options_are_checked(run, grouping, tmp_path):
+    pipeline, _ = grouping
+    done = run("run", pipeline, "--runner", "dask")
+    assert done.returncode == 2 and "--runner dask needs --scheduler" in done.stderr, done.stderr
+    done = run("run", pipeline, "--scheduler", "tcp://127.0.0.1:8786")
+    assert done.returncode == 2 and "options of --runner dask" in done.stderr, done.stderr
+    done = run("run", pipeline, "--runner", "spark")
+    assert done.returncode == 2 and "spark" in done.stderr, done.stderr
+
+
+def minutes_per_payment(recflow_py, taxi, out):
+    """A recflow.Pipeline builder: a Python map (trip minutes), then a combine per payment type, written as JSON Lines."""
+    import numpy as np
+
+    def minutes(batch):
+        return {"payment_type": batch["payment_type"], "minutes": np.asarray(batch["trip_seconds"]) // 60}
+
+    p = recflow_py.Pipeline("taxi-minutes")
+    totals = p.read(str(taxi)).map(minutes).combine_per_key(
+        keys=["payment_type"], aggregates={"trips": "count_all()", "minutes": "sum(minutes)"})
+    totals.write(str(out), format="jsonl")
+    return p
+
+
+def test_a_builder_with_a_python_map_runs_on_dask_as_it_runs_locally(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    minutes_per_payment(recflow_py, taxi, tmp_path / "local").run()
+    metrics = recflow.dask.run(minutes_per_payment(recflow_py, taxi, tmp_path / "dask"), cluster[0],
+                               split_bytes=SPLIT_BYTES, partitions=2)
+    expected = dataset_lines(tmp_path / "local")
+    assert dataset_lines(tmp_path / "dask") == expected and len(expected) > 3
+    assert metrics.steps["map"]["rows_out"] == 826 and metrics.writes["write"]["records"] == len(expected)
+
+
 def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
     import recflow.dask
 

@@ -12,6 +12,7 @@
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/pipeline_task.h"
 #include "recflow/python/py_errors.h"
+#include "recflow/python/py_steps.h"
 #include "recflow/python/write_spec.h"
 
 namespace py = pybind11;
@@ -61,10 +62,17 @@ void RegisterDask(py::module_& module) {
       .def("commit", &ConvertJob::Commit, "Completes the dataset (_SUCCESS, schema file) and swaps it in.")
       .def("abort", &ConvertJob::Abort, "Abandons the job; the output stays as it was.");
   py::class_<PipelineJob>(module, "PipelineJob", "A pipeline's job on a Dask cluster (recflow.dask.run).")
-      .def(py::init([](const std::string& path, const PipelineParams& params) {
-             return ValueOrThrow(WithoutGil([&] { return PipelineJob::Begin(path, params); }));
+      .def(py::init([](const std::string& path, const std::string& text, const std::string& base_dir,
+                       const PipelineParams& params, const py::list& callables) {
+             std::shared_ptr<PyFunctions> functions;
+             const pipeline::StepRegistry registry = StepsWithPython(callables, &functions);
+             Result<std::unique_ptr<PipelineJob>> job =
+                 WithoutGil([&] { return PipelineJob::Begin(PipelineSource{path, text, base_dir}, params, registry); });
+             if (!job.ok()) ThrowIfError(job.status(), functions->errors->exception());
+             return std::move(job).ValueUnsafe();
            }),
-           py::arg("path"), py::arg("params"))
+           py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"),
+           "The job of the YAML file `path`, or of `text` (a recflow.Pipeline's, its py_* steps over `callables`).")
       .def_property_readonly("name", &PipelineJob::name)
       .def_property_readonly("stages", [](const PipelineJob& job) {
              py::list stages;
@@ -107,7 +115,8 @@ void RegisterDask(py::module_& module) {
            "Abandons the job; the outputs stay as they were.");
   module.def(
       "pipeline_task",
-      [](const std::string& path, const PipelineParams& params, size_t stage, const std::string& read_schema,
+      [](const std::string& path, const std::string& text, const std::string& base_dir, const PipelineParams& params,
+         const py::list& callables, size_t stage, const std::string& read_schema,
          const std::vector<std::string>& splits, const std::map<int, std::vector<std::string>>& exchange_files,
          int partitions,
          const std::map<int, std::string>& exchange_dirs, const std::vector<TaskOutput>& outputs, int64_t index,
@@ -127,18 +136,23 @@ void RegisterDask(py::module_& module) {
           task.index = index;
           task.count = count;
         }
+        std::shared_ptr<PyFunctions> functions;
+        const pipeline::StepRegistry registry = StepsWithPython(callables, &functions);
         Result<PipelineTaskResult> run = WithoutGil([&] {
-          return RunPipelineTask(path, params, input, std::move(tasks), dead_letters, threads);
+          return RunPipelineTask(PipelineSource{path, text, base_dir}, params, registry, input, std::move(tasks),
+                                 dead_letters, threads);
         });
-        PipelineTaskResult result = ValueOrThrow(std::move(run));
+        if (!run.ok()) ThrowIfError(run.status(), functions->errors->exception());
+        PipelineTaskResult result = std::move(run).ValueUnsafe();
         py::dict writes_out;
         for (const auto& [name, stats] : result.writes) writes_out[py::str(name)] = StatsDict(stats);
         return py::make_tuple(writes_out, result.counters, result.step_stages);
       },
-      py::arg("path"), py::arg("params"), py::arg("stage"), py::arg("read_schema"), py::arg("splits"),
+      py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"), py::arg("stage"),
+      py::arg("read_schema"), py::arg("splits"),
       py::arg("exchange_files"), py::arg("partitions"), py::arg("exchange_dirs"), py::arg("outputs"),
       py::arg("index"), py::arg("count"), py::arg("dead_letters"), py::arg("threads"),
-      "Runs task `index` of `count` of stage `stage` of the pipeline at `path` over `splits` (a read stage) or "
+      "Runs task `index` of `count` of stage `stage` of the pipeline at `path` (or of `text` over `callables`) over `splits` (a read stage) or "
       "`exchange_files` (an exchange stage: its partition's files of each exchange it reads), each write and exchange (name, job id, attempt directory) into its "
       "attempt, exchanges in `partitions` partitions; returns ({write: stats}, counters, step stages).");
   module.def(

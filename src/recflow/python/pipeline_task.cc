@@ -20,10 +20,10 @@ namespace recflow::python {
 
 namespace {
 
-// The pipeline at `path`, built with the built-in steps, and its plan.
-Result<pipeline::YamlPipeline> Load(const std::string& path, const PipelineParams& params, pipeline::Plan* plan) {
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, pipeline::LoadPipelineYaml(path, params, pipeline::BuiltinSteps()));
-  RETURN_NOT_OK(loaded.pipeline->status());
+// The pipeline of `source` and its plan.
+Result<pipeline::YamlPipeline> Load(const PipelineSource& source, const PipelineParams& params,
+                                    const pipeline::StepRegistry& registry, pipeline::Plan* plan) {
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry));
   ASSIGN_OR_RETURN(*plan, pipeline::MakePlan(*loaded.pipeline));
   return loaded;
 }
@@ -68,9 +68,10 @@ Result<dataset::InputOptions> ExchangeInputOptions() {
 
 }  // namespace
 
-Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const std::string& path, const PipelineParams& params) {
+Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& source, const PipelineParams& params,
+                                                        const pipeline::StepRegistry& registry) {
   std::unique_ptr<PipelineJob> job(new PipelineJob());
-  ASSIGN_OR_RETURN(job->loaded_, Load(path, params, &job->plan_));
+  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->plan_));
   const pipeline::Pipeline& graph = *job->loaded_.pipeline;
   ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->plan_));
   const std::vector<int> exchanged = ExchangedGroupings(shapes);
@@ -216,12 +217,12 @@ Status PipelineJob::Abort() {
   return first;
 }
 
-Result<PipelineTaskResult> RunPipelineTask(const std::string& path, const PipelineParams& params,
-                                           const PipelineTaskInput& input,
+Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const PipelineParams& params,
+                                           const pipeline::StepRegistry& registry, const PipelineTaskInput& input,
                                            std::map<std::string, dataset::TaskAttempt> tasks,
                                            std::map<std::string, std::string> dead_letters, int threads) {
   pipeline::Plan plan;
-  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(path, params, &plan));
+  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, &plan));
   const pipeline::Pipeline& graph = *loaded.pipeline;
   ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, plan));
   if (input.stage >= shapes.size()) {

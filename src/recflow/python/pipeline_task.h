@@ -18,12 +18,11 @@
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/plan.h"
 #include "recflow/pipeline/stage_cut.h"
+#include "recflow/pipeline/step_registry.h"
 #include "recflow/pipeline/yaml_pipeline.h"
+#include "recflow/python/pipeline_source.h"
 
 namespace recflow::python {
-
-/// `--set` overrides of a pipeline's parameters.
-using PipelineParams = std::vector<std::pair<std::string, std::string>>;
 
 /// A stage of a pipeline job as the driver schedules it.
 struct JobStage {
@@ -48,10 +47,11 @@ using TaskOutput = std::tuple<std::string, std::string, std::string>;
 /// output, then swaps each in, in the order of their paths, as the local runner does.
 class PipelineJob {
  public:
-  /// Loads the YAML pipeline at `path` with `params`, checks that every stage can be cut
-  /// (pipeline::CheckStage; InvalidArgument naming the step) and begins each write's commit job
-  /// (its save mode checked now) and each exchange's.
-  static Result<std::unique_ptr<PipelineJob>> Begin(const std::string& path, const PipelineParams& params);
+  /// Loads the pipeline of `source` with `params` and the steps of `registry`, checks that every
+  /// stage can be cut (pipeline::CheckStage; InvalidArgument naming the step) and begins each
+  /// write's commit job (its save mode checked now) and each exchange's.
+  static Result<std::unique_ptr<PipelineJob>> Begin(const PipelineSource& source, const PipelineParams& params,
+                                                    const pipeline::StepRegistry& registry);
 
   /// The pipeline's name.
   const std::string& name() const { return loaded_.name; }
@@ -129,13 +129,14 @@ struct PipelineTaskInput {
   std::map<int, std::string> exchange_dirs;
 };
 
-/// One task attempt (in a worker): loads the YAML pipeline at `path` with `params` and runs stage
+/// One task attempt (in a worker): loads the pipeline of `source` with `params` and the steps of
+/// `registry` (the driver's) and runs stage
 /// `input.stage` of its plan cut out of it (pipeline::CutStage) on `threads` engine threads over
 /// the task's splits or partition, each write and exchange as `tasks` says (by write step name:
 /// its attempt directory, job id, index and count) and each dead-letter file written where
 /// `dead_letters` says (by its path in the pipeline). On failure the attempts' directories are removed.
-Result<PipelineTaskResult> RunPipelineTask(const std::string& path, const PipelineParams& params,
-                                           const PipelineTaskInput& input,
+Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const PipelineParams& params,
+                                           const pipeline::StepRegistry& registry, const PipelineTaskInput& input,
                                            std::map<std::string, dataset::TaskAttempt> tasks,
                                            std::map<std::string, std::string> dead_letters, int threads);
 
