@@ -117,11 +117,14 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
         totals = {name: dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0) for name, _, _ in writes}
         partition_dirs = {name: set() for name, _, _ in writes}
         task_letters, exchanged = [], {}
-        for number, (steps, reads, write_numbers, exchange_numbers) in enumerate(job.stages):
+        for number, (steps, reads, global_reads, write_numbers, exchange_numbers) in enumerate(job.stages):
             if not reads:
                 schema, units = job.read_schema(number), [([split], {}) for split in job.splits(number, split_target)]
             else:
-                schema, units = "", [([], {e: exchanged[e][p] for e in reads}) for p in range(parts)]
+                # A combine_globally's one row comes from task 0, over every partition; the other tasks leave it out.
+                schema, units = "", [([], {e: [f for files in exchanged[e] for f in files] if e in global_reads
+                                           else exchanged[e][p] for e in reads if p == 0 or e not in global_reads})
+                                     for p in range(parts)]
             outputs = [writes[w] for w in write_numbers] + [exchanges[e] for e in exchange_numbers]
             exchange_dirs = {e: job.exchange_dir(e) for e in exchange_numbers}
             label = f"{job.name}:{'>'.join(steps)}"

@@ -322,6 +322,11 @@ steps:
     filter: "trips > 1"
   - name: totals
     write: {path: "${out}/totals", format: jsonl, shards: 2}
+  - name: overall
+    input: timed
+    combine_globally: {aggregates: {trips: "count_all()", seconds: "sum(trip_seconds)"}}
+  - name: summary
+    write: {path: "${out}/summary", format: jsonl}
 """
 
 
@@ -340,7 +345,7 @@ def grouping(recflow_bin, taxi, tmp_path_factory):
     done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"taxi={taxi}", "--set", f"out={work / 'local'}",
                            "--quiet"], capture_output=True, text=True, timeout=WAIT_SECONDS)
     assert done.returncode == 0, done.stderr
-    return pipeline, {name: dataset_lines(work / "local" / name) for name in ("grouped", "totals")}
+    return pipeline, {name: dataset_lines(work / "local" / name) for name in ("grouped", "totals", "summary")}
 
 
 def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, grouping, tmp_path):
@@ -352,14 +357,14 @@ def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, g
     # Each group once, its values in input order: the same rows; groups are ordered by partition, then by their first
     # row, in the Dask run's files.
     assert {name: dataset_lines(tmp_path / "dask" / name) for name in expected} == expected
-    assert len(expected["grouped"]) > 20 and len(expected["totals"]) > 5
+    assert len(expected["grouped"]) > 20 and len(expected["totals"]) > 5 and len(expected["summary"]) == 1
     assert sorted(p.name for p in (tmp_path / "dask" / "grouped").glob("part-*")) == [
         f"part-{index:05d}-of-00003.jsonl" for index in range(3)]
     assert metrics.steps["timed"]["rows_out"] == metrics.steps["by_area"]["rows_in"] == 805
     assert metrics.steps["by_area"]["rows_out"] == metrics.writes["grouped"]["records"] == len(expected["grouped"])
     assert metrics.steps["busiest"]["rows_out"] == metrics.writes["totals"]["records"] == len(expected["totals"])
     # The exchanges lived in the job's staging tree and went with it.
-    assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "totals"]
+    assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "summary", "totals"]
 
 
 def test_recflow_run_with_the_dask_runner_runs_the_pipeline_there(recflow_py, recflow_bin, cluster, taxi, grouping,

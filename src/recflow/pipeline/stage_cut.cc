@@ -93,9 +93,13 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
       origin_of(made[id], id);
       continue;
     }
-    const Node& entry = whole.node(root.inputs[0]);
     const auto input = options.grouped.find(id);
-    const PCollection rows = input != options.grouped.end() && input->second
+    if (input == options.grouped.end()) {  // none of this task's: no rows of its output
+      made[id] = p.Create(root.name, root.schema, {});
+      continue;
+    }
+    const Node& entry = whole.node(root.inputs[0]);
+    const PCollection rows = input->second
                                  ? p.Read(ExchangeStepName(root), input->second, "the exchange of " + entry.name)
                                  : p.Create(ExchangeStepName(root), entry.schema, {});
     if (rows.node() >= 0 && !rows.schema()->Equals(*entry.schema)) {

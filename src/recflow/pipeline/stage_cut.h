@@ -38,7 +38,8 @@ struct StageCutOptions {
   /// A read root's rows: the task's splits of the read.
   SourceFactory input;
   /// Each grouping root's input rows, by its id: the task's partition of its exchange (null:
-  /// the partition is empty).
+  /// the partition is empty). A grouping root left out outputs no rows in this task (a
+  /// combine_globally's one row comes from one task only).
   std::map<int, SourceFactory> grouped;
   /// The exchange dataset of each grouping the stage feeds, by its id: rows of its input with
   /// kKeyPartitionColumn appended, to be written partitioned by that column (a task writes it

@@ -15,6 +15,7 @@
 #include "recflow/dataset/io_specs.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/combiner.h"
 #include "recflow/pipeline/key_partition.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/pipeline_test_util.h"
@@ -169,15 +170,35 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
   EXPECT_EQ(got, expected);  // each group once, its values in input order
 }
 
-TEST_F(StageCutTest, AnEmptyPartitionGroupsNothingAndAWindowedStepIsRefusedByName) {
+TEST_F(StageCutTest, AGlobalCombineRowComesFromTheTaskGivenItsInputOnlyAndAWindowedStepIsRefusedByName) {
   Pipeline p;
-  p.Write("write", p.GroupByKey("groups", p.Create("rows", RowSchema(), Rows(10)), {"key"}), testing::FeatherSink(dir_ / "out"));
+  const PCollection overall = p.CombineGlobally("overall", p.Create("rows", RowSchema(), Rows(10)),
+                                                {Aggregate{"", *BuiltinCombiner("count_all"), "rows"}});
+  dataset::SinkOptions write = testing::FeatherSink(dir_ / "out");
+  write.mode = dataset::SaveMode::kOverwrite;  // each task's cut commits its own
+  p.Write("write", overall, write);
   ASSIGN_OR_FAIL(Plan, plan, MakePlan(p));
   ASSIGN_OR_FAIL(StageShape, reduce, CheckStage(p, plan.stages[1]));
-  ASSIGN_OR_FAIL(StageCut, cut, CutStage(p, plan.stages[1], reduce, StageCutOptions{}));
-  RunMetrics metrics;
-  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *cut.pipeline, RunOptions::Defaults(), &metrics).ok());
-  EXPECT_EQ(metrics.step(1).rows_out.load(), 0);
+  // Task 0, given an empty partition (a null input): the combine's one row, over nothing.
+  StageCutOptions first;
+  first.grouped[overall.node()] = nullptr;
+  ASSIGN_OR_FAIL(StageCut, cut, CutStage(p, plan.stages[1], reduce, first));
+  CollectSink rows;
+  RunOptions options = RunOptions::Defaults();
+  options.outputs["overall"] = &rows;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *cut.pipeline, options, nullptr).ok());
+  const Batches one = rows.TakeBatches();
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_EQ(one[0]->num_rows(), 1);
+  EXPECT_EQ(IntegerValue(*one[0]->column_data(0), 0), 0);
+  // Any other task, not given the combine's input: no row.
+  ASSIGN_OR_FAIL(StageCut, other, CutStage(p, plan.stages[1], reduce, StageCutOptions{}));
+  CollectSink none;
+  options.outputs["overall"] = &none;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *other.pipeline, options, nullptr).ok());
+  int64_t count = 0;
+  for (const auto& batch : none.TakeBatches()) count += batch->num_rows();
+  EXPECT_EQ(count, 0);
 
   Pipeline w;
   Windowing windowing;

@@ -77,10 +77,11 @@ void RegisterDask(py::module_& module) {
       .def_property_readonly("stages", [](const PipelineJob& job) {
              py::list stages;
              for (const JobStage& stage : job.stages()) {
-               stages.append(py::make_tuple(stage.steps, stage.reads, stage.writes, stage.exchanges));
+               stages.append(py::make_tuple(stage.steps, stage.reads, stage.global_reads, stage.writes, stage.exchanges));
              }
              return stages;
-           }, "Per stage, in the order they run: (its steps, the exchanges it reads, its writes' numbers, "
+           }, "Per stage, in the order they run: (its steps, the exchanges it reads, those of combine_globally "
+              "steps, its writes' numbers, "
               "its exchanges' numbers).")
       .def("read_schema", [](const PipelineJob& job, size_t stage) { return ValueOrThrow(job.ReadSchema(stage)); },
            py::arg("stage"), "The schema of the stage's read, as text.")

@@ -98,6 +98,7 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
     } else {
       for (int id : shape.roots) {
         out.reads.push_back(static_cast<int>(std::find(exchanged.begin(), exchanged.end(), id) - exchanged.begin()));
+        if (graph.node(id).kind == pipeline::NodeKind::kCombineGlobally) out.global_reads.push_back(out.reads.back());
       }
     }
     for (int id : shape.writes) {
@@ -257,9 +258,10 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
   };
   for (const auto& [number, files] : input.exchange_files) {
     ASSIGN_OR_RETURN(const int grouping, grouping_of(number));
+    pipeline::SourceFactory& input = cut_options.grouped[grouping];  // null: an empty partition
     if (files.empty()) continue;
     ASSIGN_OR_RETURN(dataset::InputOptions options, ExchangeInputOptions());
-    cut_options.grouped[grouping] = pipeline::InputsFactory(files, std::move(options));
+    input = pipeline::InputsFactory(files, std::move(options));
   }
   for (const auto& [number, dir] : input.exchange_dirs) {
     ASSIGN_OR_RETURN(const int grouping, grouping_of(number));

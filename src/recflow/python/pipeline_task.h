@@ -30,6 +30,9 @@ struct JobStage {
   std::vector<std::string> steps;
   /// The exchanges it reads (one task per partition), or none: it reads splits of its read.
   std::vector<int> reads;
+  /// Those of `reads` that are a combine_globally's: task 0 alone reads all their partitions (in
+  /// partition order) and outputs the global combine's one row; the other tasks leave them out.
+  std::vector<int> global_reads;
   /// The numbers (PipelineJob::Writes) of the writes it feeds, and of the exchanges it writes.
   std::vector<int> writes;
   std::vector<int> exchanges;
@@ -122,7 +125,8 @@ struct PipelineTaskInput {
   std::string read_schema;
   std::vector<std::string> splits;
   /// An exchange stage: the Arrow IPC files of the task's partition of each exchange it reads
-  /// (by exchange number), in task order.
+  /// (by exchange number), in task order; an exchange left out is none of the task's (its
+  /// grouping outputs no rows in this task: a combine_globally's row comes from task 0 only).
   std::map<int, std::vector<std::string>> exchange_files;
   /// Partitions of the exchanges the stage writes, and where each is committed (by exchange number).
   int partitions = 1;
