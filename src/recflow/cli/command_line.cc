@@ -9,6 +9,7 @@
 
 #include "recflow/cli/cat_command.h"
 #include "recflow/cli/convert_command.h"
+#include "recflow/cli/dask_runner.h"
 #include "recflow/cli/inspect_command.h"
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
@@ -236,6 +237,14 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
   c->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
   c->add_option("--metrics", f->metrics_file, "Write the per-step metrics as JSON to this file");
   c->add_flag("--quiet", f->quiet, "Do not print the metrics table");
+  c->add_option("--runner", f->runner, "local, or dask: on the Dask cluster of --scheduler (python3 -m recflow.dask)")
+      ->check(CLI::IsMember({"local", "dask"}));
+  c->add_option("--scheduler", f->scheduler, "--runner dask: the Dask scheduler's address, tcp://HOST:PORT");
+  c->add_option("--split-bytes", f->split_bytes, "--runner dask: bytes per task (0 = from the input sizes)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--partitions", f->partitions,
+                "--runner dask: partitions of each grouping's exchange (0 = from the input sizes)")
+      ->check(CLI::NonNegativeNumber);
   return c;
 }
 
@@ -331,6 +340,11 @@ int RunCommandLine(int argc, char** argv) {
     st = RunConvert(context, convert_flags, &out);
   } else if (serve->parsed()) {
     st = RunServe(serve_flags);
+  } else if (run->parsed() && run_flags.runner == "local" &&
+             (!run_flags.scheduler.empty() || run_flags.split_bytes > 0 || run_flags.partitions > 0)) {
+    st = Status::InvalidArgument("--scheduler, --split-bytes and --partitions are options of --runner dask");
+  } else if (run->parsed() && run_flags.runner == "dask") {
+    st = ExecDaskRun(run_flags);  // returns only when python3 could not be started
   } else if (run->parsed()) {
     context.stop_token = HandleTerminationSignals();
     context.threads = run_flags.threads;

@@ -1,6 +1,7 @@
 // `recflow run` and `recflow plan`: pipelines written in YAML — run them with live per-step metrics, or print their plan.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct RunFlags {
   std::string metrics_file;        ///< run: --metrics FILE.json
   bool quiet = false;              ///< run: no metrics table
   bool dot = false;                ///< plan: Graphviz output
+  std::string runner = "local";    ///< run: local, or dask (ExecDaskRun)
+  std::string scheduler;           ///< run --runner dask: the scheduler's address
+  int64_t split_bytes = 0;         ///< run --runner dask: bytes per task (0: from the input sizes)
+  int partitions = 0;              ///< run --runner dask: partitions of each exchange (0: from the input sizes)
 };
 
 /// Prints every op with its one-line summary on `out`.
