@@ -236,6 +236,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
   c->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
   c->add_option("--metrics", f->metrics_file, "Write the per-step metrics as JSON to this file");
   c->add_flag("--quiet", f->quiet, "Do not print the metrics table");
+  c->add_option("--stop-after-idle", f->stop_after_idle,
+                "Drain and end once an unbounded input (watch) saw nothing new for this many seconds "
+                "(for the reads that state no stop_after_idle of their own; -1 = never)")
+      ->check(CLI::NonNegativeNumber);
   return c;
 }
 
@@ -326,15 +330,17 @@ int RunCommandLine(int argc, char** argv) {
   } else if (splits->parsed()) {
     st = RunSplits(splits_flags, &out);
   } else if (convert->parsed()) {
-    context.stop_token = HandleTerminationSignals();
+    context.stop_token = HandleTerminationSignals().stop;
     context.threads = convert_flags.threads;
     st = RunConvert(context, convert_flags, &out);
   } else if (serve->parsed()) {
     st = RunServe(serve_flags);
   } else if (run->parsed()) {
-    context.stop_token = HandleTerminationSignals();
+    const TerminationTokens termination = HandleTerminationSignals();
+    context.stop_token = termination.stop;
+    context.drain_token = termination.drain;
     context.threads = run_flags.threads;
-    st = RunPipelineCommand(context, run_flags);
+    st = RunPipelineCommand(context, run_flags, termination.drain_first.get());
   } else if (plan->parsed()) {
     st = RunPlanCommand(run_flags, &out);
   } else if (steps->parsed()) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 
 #include "recflow/cli/live_display.h"
@@ -25,11 +26,13 @@ Status RunStepsCommand(StdoutWriter* out) {
   return Status::OK();
 }
 
-Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
+Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags, std::atomic<bool>* drain_first) {
   const auto start = std::chrono::steady_clock::now();
   pipeline::YamlLoadOptions load;
   load.file_system = context.file_system;
+  if (flags.stop_after_idle >= 0) load.stop_after_idle = std::llround(flags.stop_after_idle * 1000);
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set, load));
+  if (loaded.pipeline->unbounded() && drain_first != nullptr) drain_first->store(true);
   const pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");

@@ -51,6 +51,7 @@ class WatchSource final : public Source {
   const SchemaPtr& schema() const override { return schema_; }
   const std::string& name() const override { return options_.dir; }
   const std::string& current_file() const override { return file_.empty() ? options_.dir : file_; }
+  bool unbounded() const override { return true; }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     while (ready_.empty()) {
