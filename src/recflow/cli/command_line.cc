@@ -240,6 +240,12 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
                 "Drain and end once an unbounded input (watch) saw nothing new for this many seconds "
                 "(for the reads that state no stop_after_idle of their own; -1 = never)")
       ->check(CLI::NonNegativeNumber);
+  c->add_option("--checkpoint", f->checkpoint,
+                "Unbounded run: save a checkpoint in this directory at each epoch commit, and resume from the one "
+                "found there");
+  c->add_option("--checkpoint-interval", f->checkpoint_interval,
+                "Seconds at least between two checkpoints (0 = at every epoch commit)")
+      ->check(CLI::NonNegativeNumber);
   return c;
 }
 

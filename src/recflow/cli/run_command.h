@@ -19,6 +19,8 @@ struct RunFlags {
   std::string metrics_file;        ///< run: --metrics FILE.json
   bool quiet = false;              ///< run: no metrics table
   double stop_after_idle = -1;     ///< run: --stop-after-idle SECONDS for unbounded reads; negative: none
+  std::string checkpoint;          ///< run: --checkpoint DIR of an unbounded run; empty: none
+  double checkpoint_interval = 0;  ///< run: --checkpoint-interval SECONDS between checkpoints
   bool dot = false;                ///< plan: Graphviz output
 };
 
