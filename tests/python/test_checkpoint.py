@@ -31,13 +31,13 @@ steps:
     return path
 
 
-def run_watch(recflow_bin, path, checkpoint, kill_at=None):
+def run_watch(recflow_bin, path, checkpoint, kill_at=None, interval="0"):
     env = dict(os.environ)
     env.pop("RECFLOW_KILL_AT", None)
     if kill_at:
         env["RECFLOW_KILL_AT"] = kill_at
     return subprocess.run([str(recflow_bin), "run", str(path), "--quiet", "--stop-after-idle", "0.3",
-                           "--checkpoint", str(checkpoint)], env=env, capture_output=True, text=True,
+                           "--checkpoint", str(checkpoint), "--checkpoint-interval", interval], env=env, capture_output=True, text=True,
                           timeout=HANG_BOUND)
 
 
@@ -76,6 +76,18 @@ def test_a_run_killed_and_restarted_leaves_the_files_of_an_uninterrupted_run(rec
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.recflow-") and not p.name.endswith("lock")]
     # A run restarted from a finished checkpoint adds nothing.
     done = run_watch(recflow_bin, path, tmp_path / "ckpt")
+    assert done.returncode == 0, done.stderr
+    assert files(tmp_path / "out") == reference
+
+
+def test_epochs_committed_after_the_last_checkpoint_of_an_interval_are_not_written_twice(recflow_bin, tmp_path,
+                                                                                           reference):
+    # An hour between checkpoints: only the one at the start is saved before the kill, after four epochs committed.
+    path = pipeline(tmp_path, "out")
+    killed = run_watch(recflow_bin, path, tmp_path / "ckpt", "epoch-committed:5", interval="3600")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert b'"epochs":{}' in (tmp_path / "ckpt" / "checkpoint").read_bytes()
+    done = run_watch(recflow_bin, path, tmp_path / "ckpt", interval="3600")
     assert done.returncode == 0, done.stderr
     assert files(tmp_path / "out") == reference
 

@@ -14,8 +14,8 @@
 
 #include "recflow/core/kill_point.h"
 #include "recflow/dataset/staging_registry.h"
-#include "recflow/formats/checkpointed_source.h"
 #include "recflow/formats/batch_source.h"
+#include "recflow/formats/checkpointed_source.h"
 #include "recflow/pipeline/abort_outputs.h"
 #include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/checkpoint.h"
@@ -609,11 +609,12 @@ class Run {
   std::vector<StageRun> stages_;                                            // per stage of the plan
   std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from
   // Per checkpointed write (entries made when the stages open; each changed only by the thread committing its
-  // epochs): its current epoch, and whether it is past the epochs the restart found committed.
+  // epochs, its count under checkpoint_mutex_): its current epoch, and whether it is past the epochs the restart
+  // found committed.
   std::map<int, int64_t> epochs_;
   std::map<int, bool> past_restart_;
-  std::mutex checkpoint_mutex_;       // guards what follows and the checkpoint file
-  std::chrono::steady_clock::time_point last_checkpoint_;
+  std::mutex checkpoint_mutex_;       // guards the next three and the checkpoint file
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // about the first one
   std::map<std::string, CheckpointedSource*> checkpointed_;             // per checkpointed read being read
   std::map<std::string, std::vector<std::string>> ended_positions_;     // per checkpointed read that ended
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node
