@@ -393,6 +393,9 @@ def test_the_dask_runner_options_are_checked(run, grouping, tmp_path):
     assert done.returncode == 2 and "--runner dask needs --scheduler" in done.stderr, done.stderr
     done = run("run", pipeline, "--scheduler", "tcp://127.0.0.1:8786")
     assert done.returncode == 2 and "options of --runner dask" in done.stderr, done.stderr
+    for unbounded_only in (["--checkpoint", str(tmp_path / "state")], ["--stop-after-idle", "1"]):
+        done = run("run", pipeline, "--runner", "dask", "--scheduler", "tcp://127.0.0.1:8786", *unbounded_only)
+        assert done.returncode == 2 and "not of --runner dask" in done.stderr, done.stderr
     done = run("run", pipeline, "--runner", "spark")
     assert done.returncode == 2 and "spark" in done.stderr, done.stderr
 

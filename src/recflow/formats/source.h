@@ -79,6 +79,9 @@ class Source {
   virtual const std::string& current_file() const { return name(); }
   /// The input's size in bytes as stored (for progress and ETA), or -1 when unknown.
   virtual int64_t stored_bytes() const { return -1; }
+  /// True for an input with no end of its own (a directory watch, a broker subscription): a
+  /// drain (ExecContext::drain_token) ends it, and it is never asked for another unit after.
+  virtual bool unbounded() const { return false; }
 };
 
 /// unit.Decode(), with an allocation failure (std::bad_alloc) turned into an OutOfMemory status
