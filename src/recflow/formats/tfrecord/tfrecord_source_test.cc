@@ -7,6 +7,7 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/schema.h"
+#include "recflow/core/memory_pool.h"
 #include "recflow/formats/tfrecord/test_util_internal.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 #include "recflow/testing/testdata.h"
@@ -121,6 +122,55 @@ TEST(TfrecordSourceTest, ARecordThatDoesNotDecodeIsNamedByFileRecordAndOffsetInB
     EXPECT_EQ(st.context().file, dir.File(name));
     EXPECT_EQ(st.context().record, 2) << st.ToString();
     EXPECT_EQ(st.context().offset, offset) << st.ToString();
+  }
+}
+
+/// `bytes` as a protobuf length-delimited field `field` (wire type 2).
+std::string LengthDelimited(int field, const std::string& bytes) {
+  std::string out(1, static_cast<char>(field << 3 | 2));
+  for (uint64_t n = bytes.size(); ; n >>= 7) {
+    out += static_cast<char>(n < 0x80 ? n : (n & 0x7f) | 0x80);
+    if (n < 0x80) break;
+  }
+  return out + bytes;
+}
+
+/// A tf.Example as Fashion-MNIST's: Features{feature{key: "image" value: Feature{bytes_list{value: 784 bytes}}}},
+/// built by hand from the proto definitions (example.proto, feature.proto).
+std::string ImageExample(int i) {
+  const std::string image(784, static_cast<char>(i));
+  const std::string feature = LengthDelimited(1, LengthDelimited(1, image));  // Feature.bytes_list
+  const std::string entry = LengthDelimited(1, "image") + LengthDelimited(2, feature);
+  return LengthDelimited(1, LengthDelimited(1, entry));  // Example.features, Features.feature
+}
+
+TEST(TfrecordSourceTest, AUnitAfterTheFirstDecodesWithoutRegrowingItsColumns) {
+  recflow::testing::ScratchDir dir;
+  std::vector<std::string> records;
+  for (int i = 0; i < 3000; ++i) records.push_back(ImageExample(i));
+  WriteFile(dir.File("images.tfrecord"), records);
+  SourceOptions options = SourceOptions::Defaults();
+  options.schema = Schema::Make({Field::Make("image", binary())});
+  options.unit_bytes = 1000 * static_cast<int64_t>(records[0].size());  // 3 units of 1000 records
+  auto source = OpenTfrecordSource(dir.File("images.tfrecord"), options);
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  for (int unit_index = 0; unit_index < 3; ++unit_index) {
+    auto unit = (*source)->NextUnit();
+    ASSERT_TRUE(unit.ok() && *unit != nullptr) << unit.status().ToString();
+    MemoryPool pool;
+    std::shared_ptr<RecordBatch> batch;
+    {
+      const ScopedMemoryPool scope(&pool);
+      auto decoded = (*unit)->Decode();
+      ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+      batch = decoded->batch;
+    }
+    ASSERT_EQ(batch->num_rows(), 1000);
+    const BinaryArray column(batch->column_data(0));
+    EXPECT_EQ(column.GetView(999), std::string(784, static_cast<char>(unit_index * 1000 + 999)));
+    // The first unit's decoder doubles its way up to the unit's size; the next units' (the same decoder, passed on)
+    // allocate what their batch holds at once: nothing freed on the way, so the peak is what the batch holds.
+    if (unit_index > 0) EXPECT_EQ(pool.peak_bytes(), pool.bytes_allocated()) << "unit " << unit_index;
   }
 }
 
