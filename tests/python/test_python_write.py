@@ -491,6 +491,31 @@ def test_object_columns_take_every_null_marker_and_scalar_kind(recflow_py, tmp_p
     assert values["none"] == [None] * ROWS
 
 
+
+def test_an_object_column_is_classified_once_per_type_not_per_item(recflow_py, tmp_path):
+    looked_up = []
+
+    class Seven:
+        """An int to recflow (its __class__ says numpy.int64), counting every time its class is looked up: each
+        isinstance test of an item that is not a subclass looks it up."""
+
+        @property
+        def __class__(self):
+            looked_up.append(self)
+            return np.int64
+
+        def __index__(self):
+            return 7
+
+    column = np.empty(1000, dtype=object)
+    column[:] = [Seven() for _ in range(1000)]
+    column[::3] = None  # runs of one type broken by missing values
+    recflow_py.write({"c": column}, tmp_path / "out", format="arrow")
+    schema, values = read_back(recflow_py, tmp_path / "out")
+    assert schema[0][:2] == ("c", "int64")
+    assert values["c"] == [None if i % 3 == 0 else 7 for i in range(1000)]
+    assert len(looked_up) <= 3, f"{len(looked_up)} class lookups for 667 items of one type"
+
 @pytest.mark.parametrize("column, error, message", [
     (np.array(["x", 1], dtype=object), TypeError, r"column 'v': an object column holds one kind of value, not "
                                                    r"\['int', 'str'\]"),
