@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "recflow/core/memory_pool.h"
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
 #include "recflow/formats/schema_json.h"
@@ -18,30 +19,37 @@ namespace {
 
 // The decoders of units that finished, for the next units to take: a decoder's column builders start each batch at
 // the sizes its last batch reached (and it keeps its learned record layout), so a unit after the first one does not
-// grow its columns from nothing, copying them at every doubling. One decoder per unit decoding at once.
+// grow its columns from nothing, copying them at every doubling. One decoder per unit decoding at once. A decoder's
+// builders allocate from the memory pool current when it was made: it goes only to units decoding under that pool.
 class DecoderPool {
  public:
-  /// A decoder a unit finished with, else a new one for `schema`.
+  /// A decoder a unit finished with under this thread's current memory pool, else a new one for `schema`.
   Result<std::unique_ptr<example::Decoder>> Take(const SchemaPtr& schema, example::RecordType type) {
+    const MemoryPool* pool = CurrentMemoryPool();
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!idle_.empty()) {
-        std::unique_ptr<example::Decoder> decoder = std::move(idle_.back());
-        idle_.pop_back();
+      for (auto it = idle_.begin(); it != idle_.end(); ++it) {
+        if (it->pool != pool) continue;
+        std::unique_ptr<example::Decoder> decoder = std::move(it->decoder);
+        idle_.erase(it);
         return decoder;
       }
     }
     return example::Decoder::Make(schema, type);
   }
-  /// Takes back a decoder whose rows were all finished.
+  /// Takes back a decoder Take gave under this thread's current memory pool, its rows all finished.
   void Give(std::unique_ptr<example::Decoder> decoder) {
     std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(std::move(decoder));
+    idle_.push_back({CurrentMemoryPool(), std::move(decoder)});
   }
 
  private:
+  struct Idle {
+    const MemoryPool* pool;
+    std::unique_ptr<example::Decoder> decoder;
+  };
   std::mutex mutex_;
-  std::vector<std::unique_ptr<example::Decoder>> idle_;
+  std::vector<Idle> idle_;
 };
 
 // What every unit of a source shares with it (and keeps alive: a unit may outlive its source).
