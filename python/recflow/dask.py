@@ -185,7 +185,6 @@ def _pipeline_task(source, stage, read_schema, splits, exchange_files, partition
     its `splits` of the pass's read or its partition's `exchange_files`, each write and exchange (`outputs`) into an
     attempt directory of its own and each dead-letter file into one of its own; returns those directories and files,
     the writes' stats, the partition directories each write wrote and the run's counters."""
-    _recflow.tune_worker_allocator()
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
     attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in outputs]
     letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
@@ -219,9 +218,6 @@ def _worker_dataset(state, schema):
     """The worker's Dataset of pickled arguments `state`, opened once per process; its schema must be the driver's."""
     dataset = _DATASETS.get(state)
     if dataset is None:
-        # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536: glibc then trims the heap after every freed batch
-        # and faults its pages in again for the next, 1.7x the CPU of the same task in the recflow command.
-        _recflow.tune_worker_allocator()
         dataset = Dataset.__new__(Dataset)
         dataset.__setstate__(pickle.loads(state))
         _DATASETS[state] = dataset

@@ -9,6 +9,10 @@ import torch.utils.data
 
 from recflow._dataset import Dataset
 
+# torch.from_numpy warns once per process that a read-only array (a view on an Arrow buffer) is not writable, and
+# shares it all the same: the first call is made in a catch_warnings block (one per column cost more than the tensor).
+_quiet_from_numpy_done = False
+
 
 def _global_worker(rank, world_size):
     """(this reader's index, number of readers) over ranks × DataLoader workers."""
@@ -35,10 +39,20 @@ def _tensors(columns):
         if value.dtype == object:
             out[name] = list(value)
             continue
-        with warnings.catch_warnings():  # a read-only view on an Arrow buffer: torch warns, and shares it all the same
-            warnings.simplefilter("ignore", UserWarning)
-            out[name] = torch.from_numpy(value)
+        out[name] = _from_numpy(value)
     return out
+
+
+def _from_numpy(value):
+    """torch.from_numpy(value), its one warning about a read-only array kept quiet."""
+    global _quiet_from_numpy_done
+    if _quiet_from_numpy_done:
+        return torch.from_numpy(value)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        tensor = torch.from_numpy(value)
+    _quiet_from_numpy_done = not value.flags.writeable  # torch warned (once for the process), or had warned before
+    return tensor
 
 
 class IterableDataset(torch.utils.data.IterableDataset):

@@ -123,20 +123,10 @@ def test_sharded_jsonl_output_reads_back_record_for_record(recflow_py, cluster, 
 def heap_keeps_freed_blocks():
     """In a worker: (whether it ran a recflow task, whether a freed 4 MiB block stays in the heap for the next batch)
     — glibc as Dask starts it (MALLOC_TRIM_THRESHOLD_=65536) maps such a block and unmaps it on free, or trims it."""
-    import ctypes
     import recflow.dask
+    from malloc_util import heap_keeps_a_freed_batch
 
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                         "fsmblks", "uordblks", "fordblks", "keepcost")]
-
-    libc = ctypes.CDLL(None)
-    libc.malloc.restype = ctypes.c_void_p
-    libc.free.argtypes = [ctypes.c_void_p]
-    libc.mallinfo2.restype = MallInfo2
-    block = libc.malloc(4 << 20)
-    libc.free(block)
-    return bool(recflow.dask._DATASETS), libc.mallinfo2().keepcost >= 4 << 20
+    return bool(recflow.dask._DATASETS), heap_keeps_a_freed_batch()
 
 
 def test_a_worker_allocates_as_the_recflow_command_does(recflow_py, recflow_bin, cluster, taxi, tmp_path):

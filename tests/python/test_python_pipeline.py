@@ -178,6 +178,22 @@ def test_flat_map_rows_are_attributed_to_the_source_rows_it_yields(recflow_py, t
         p.run(threads=1)
 
 
+
+def test_bare_flat_map_batches_of_the_input_rows_are_taken_row_for_row(recflow_py, testdata, tmp_path):
+    source = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"  # one batch: records 0 to 999
+
+    def halves(batch):  # every input row once, in two bare batches; row 7's list holds a null
+        rows = len(batch["image_class"])
+        values = np.ma.MaskedArray(np.arange(rows), mask=np.arange(rows) == 7)
+        column = recflow_py.ListColumn(values, np.arange(rows + 1, dtype=np.int32))
+        yield {"l": recflow_py.ListColumn(values[:rows // 2], column.offsets[:rows // 2 + 1])}
+        yield {"l": recflow_py.ListColumn(values[rows // 2:], column.offsets[:rows - rows // 2 + 1])}
+
+    p = recflow_py.Pipeline()
+    p.read(source).flat_map(halves, schema={"l": "list<int64>"}).write(tmp_path / "out", format="tfrecord")
+    with pytest.raises(recflow_py.Error, match=f"{source}: record 7, field 'l': step 'write': a list holds a null"):
+        p.run(threads=1)
+
 @pytest.mark.parametrize("rows, message", [
     (np.array([0, 1]), "it yielded 2 source rows for a batch of 3 rows"),
     (np.array([0, 1, 5000]), "it yielded source row 5000, not a row of its batch of 1000"),

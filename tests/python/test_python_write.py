@@ -376,6 +376,27 @@ def test_hostile_columns_are_refused_by_name(recflow_py, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+
+def test_a_nested_column_is_validated_once_whole_and_named_from_its_top(recflow_py, tmp_path):
+    # list<list<list<int64>>> whose innermost lists' offsets go back: validated once, on the whole column (each
+    # nesting level used to validate everything below it again), the error names the column and the path down.
+    inner = recflow_py.ListColumn(np.arange(4), np.array([0, 3, 1, 4], dtype=np.int32))
+    middle = recflow_py.ListColumn(inner, np.array([0, 2, 3], dtype=np.int32))
+    column = recflow_py.ListColumn(middle, np.array([0, 1, 2], dtype=np.int32))
+    with pytest.raises(recflow_py.Error, match=r"column 'n': child 0: child 0: invalid list<int64> array: offsets decrease"):
+        recflow_py.write({"n": column}, tmp_path / "out", format="arrow")
+    assert list(tmp_path.iterdir()) == []
+    offsets = [[0, 1, 2], [0, 2, 3], [0, 1, 1, 4]]  # [[[0], []]], [[[1, 2, 3]]]
+    good = np.arange(4)
+    for level in reversed(offsets):
+        good = recflow_py.ListColumn(good, np.array(level, dtype=np.int32))
+    recflow_py.write({"n": good}, tmp_path / "out", format="arrow")
+    back = next(recflow_py.read(tmp_path / "out").batches())["n"]
+    for level in offsets:
+        assert back.offsets.tolist() == level
+        back = back.values
+    assert back.tolist() == [0, 1, 2, 3]
+
 ZERO_COPY_CHILD = r"""
 import json, sys
 import numpy as np
@@ -469,6 +490,31 @@ def test_object_columns_take_every_null_marker_and_scalar_kind(recflow_py, tmp_p
     assert values["strided"] == ["a", "b", None, "c", "d", "e"]
     assert values["none"] == [None] * ROWS
 
+
+
+def test_an_object_column_is_classified_once_per_type_not_per_item(recflow_py, tmp_path):
+    looked_up = []
+
+    class Seven:
+        """An int to recflow (its __class__ says numpy.int64), counting every time its class is looked up: each
+        isinstance test of an item that is not a subclass looks it up."""
+
+        @property
+        def __class__(self):
+            looked_up.append(self)
+            return np.int64
+
+        def __index__(self):
+            return 7
+
+    column = np.empty(1000, dtype=object)
+    column[:] = [Seven() for _ in range(1000)]
+    column[::3] = None  # runs of one type broken by missing values
+    recflow_py.write({"c": column}, tmp_path / "out", format="arrow")
+    schema, values = read_back(recflow_py, tmp_path / "out")
+    assert schema[0][:2] == ("c", "int64")
+    assert values["c"] == [None if i % 3 == 0 else 7 for i in range(1000)]
+    assert len(looked_up) <= 3, f"{len(looked_up)} class lookups for 667 items of one type"
 
 @pytest.mark.parametrize("column, error, message", [
     (np.array(["x", 1], dtype=object), TypeError, r"column 'v': an object column holds one kind of value, not "

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "recflow/core/allocator_tuning.h"
 #include "recflow/python/convert_task.h"
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/pipeline_task.h"
@@ -46,9 +45,6 @@ class ConvertJob {
 }  // namespace
 
 void RegisterDask(py::module_& module) {
-  module.def("tune_worker_allocator", &TuneAllocator,
-             "glibc malloc as the recflow command runs with (TuneAllocator), for a Dask worker's tasks: Dask starts "
-             "its workers with MALLOC_TRIM_THRESHOLD_=65536, which trims the heap after each freed batch.");
   py::class_<ConvertJob>(module, "ConvertJob", "The commit job of a distributed conversion (recflow.dask).")
       .def(py::init([](const NativeDataset& dataset, const py::tuple& spec) {
              const dataset::OutputSpec output = OutputSpecOf(spec);

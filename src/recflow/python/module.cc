@@ -5,6 +5,7 @@
 
 #include <mutex>
 
+#include "recflow/core/allocator_tuning.h"
 #include "recflow/python/arrow_capsule.h"
 #include "recflow/python/batch_stream.h"
 #include "recflow/python/dask_bindings.h"
@@ -161,6 +162,9 @@ PYBIND11_MODULE(_recflow, m) {
   using namespace recflow;
   using namespace recflow::python;
   m.doc() = "recflow's native engine; use the `recflow` package.";
+  // Batch memory freed is kept for the next batch, as in the recflow command (a Dask worker too, which Dask starts
+  // with MALLOC_TRIM_THRESHOLD_=65536): otherwise every batch's columns are mapped or trimmed and faulted in again.
+  TuneAllocator();
   RegisterError(m);
   RegisterWrite(m);
   RegisterDask(m);

@@ -30,10 +30,9 @@ std::string_view TypeName(PyObject* item) {
   return dot == std::string_view::npos ? full : full.substr(dot + 1);
 }
 
-/// None, a float NaN (pandas' missing value in object columns), pandas.NA or NaT.
-bool IsNullItem(PyObject* item) {
-  if (item == Py_None) return true;
-  if (PyFloat_Check(item)) return std::isnan(PyFloat_AS_DOUBLE(item));
+/// Whether `item`'s type is pandas.NA's or NaT's (None and a float NaN, pandas' missing value in object columns, are
+/// told by their value).
+bool IsMissingType(PyObject* item) {
   const std::string_view type = TypeName(item);
   return type == "NAType" || type == "NaTType";
 }
@@ -185,14 +184,30 @@ py::tuple ObjectNode(const std::string& name, const py::array& values, const py:
   int64_t null_count = 0;
   std::set<std::string> kinds;  // every kind of the present items, by name (sorted as Python sorts them)
   Kind kind = Kind::kOther;
+  // Items are classified by type, once for each run of items of one type (a column's items mostly share one; None
+  // does not break a run).
+  const PyTypeObject* run_type = nullptr;
+  bool run_is_null = false;   // the run's type is a missing value's (pandas.NA, NaT)
+  bool run_counted = false;  // the run's kind is in `kinds`
   for (size_t i = 0; i < rows; ++i) {
-    if (!is_null[i] && IsNullItem(items[i])) is_null[i] = true;
+    PyObject* item = items[i];
+    if (!is_null[i] && item != Py_None && Py_TYPE(item) != run_type) {
+      run_type = Py_TYPE(item);
+      run_is_null = IsMissingType(item);
+      run_counted = false;
+    }
+    if (!is_null[i] && (item == Py_None || run_is_null ||
+                        (PyFloat_Check(item) && std::isnan(PyFloat_AS_DOUBLE(item))))) {
+      is_null[i] = true;
+    }
     if (is_null[i]) {
       ++null_count;
       continue;
     }
-    const Kind item_kind = KindOf(items[i], numpy);
-    const std::string item_name(item_kind == Kind::kOther ? TypeName(items[i]) : KindName(item_kind));
+    if (run_counted) continue;
+    run_counted = true;
+    const Kind item_kind = KindOf(item, numpy);
+    const std::string item_name(item_kind == Kind::kOther ? TypeName(item) : KindName(item_kind));
     if (kinds.insert(item_name).second) kind = item_kind;
   }
   if (kinds.size() > 1) {

@@ -224,16 +224,21 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
       }
       case PyFnKind::kFlatMap: {
         std::vector<std::shared_ptr<RecordBatch>> batches;
+        bool all_bare = true;
         for (const py::handle item : result) {
           const Yielded yielded = YieldedOf(item);
           Result<std::shared_ptr<RecordBatch>> batch = BatchOf(yielded.columns, ctx.output_schema(), -1);
           if (!batch.ok()) return batch.status().WithPrefix(returned).WithRecord(0);
+          all_bare = all_bare && !yielded.rows;
           // Rows yielded without their source rows come from the batch as a whole: its first record.
           if (Status st = AppendSourceRows(yielded.rows, (*batch)->num_rows(), rows, &out.parents); !st.ok()) {
             return st.WithPrefix(returned).WithRecord(0);
           }
           batches.push_back(*std::move(batch));
         }
+        // Bare batches of as many rows as the input, in all, are taken row for row (a map's rows): output row i
+        // from input row i, so a later error names that row's own record.
+        if (all_bare && static_cast<int64_t>(out.parents.size()) == rows) out.parents.clear();
         ASSIGN_OR_RETURN(out.batch, ConcatenateBatches(ctx.output_schema(), batches));
         return out;
       }

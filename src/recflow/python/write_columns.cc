@@ -79,10 +79,9 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
                       }));
 }
 
-}  // namespace
-
-Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const std::string& name,
-                                                const std::shared_ptr<PyReleases>& releases) {
+/// The ArrayData `node` describes (ImportColumn), its children imported likewise, nothing validated.
+Result<std::shared_ptr<ArrayData>> ImportNode(const py::handle& node, const std::string& name,
+                                              const std::shared_ptr<PyReleases>& releases) {
   const auto parts = py::reinterpret_borrow<py::tuple>(node);
   if (parts.size() != 7) return Status::TypeError("column '" + name + "': a column node has 7 parts");
   const auto kind = parts[0].cast<std::string>();
@@ -105,7 +104,7 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
   for (const py::handle child : py::reinterpret_borrow<py::list>(parts[5])) {
     const auto pair = py::reinterpret_borrow<py::tuple>(child);
     const auto child_name = pair[0].cast<std::string>();
-    ASSIGN_OR_RETURN(std::shared_ptr<ArrayData> data, ImportColumn(pair[1], name + "." + child_name, releases));
+    ASSIGN_OR_RETURN(std::shared_ptr<ArrayData> data, ImportNode(pair[1], name + "." + child_name, releases));
     fields.push_back(Field::Make(child_name, data->type));
     children.push_back(std::move(data));
   }
@@ -134,12 +133,19 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
       return Status::TypeError("column '" + name + "': recflow cannot write a column of kind '" + kind + "'");
     }
   }
-  const bool nested = !children.empty();
-  auto data = ArrayData::Make(std::move(type), length, std::move(buffers), null_count, 0, std::move(children));
+  return ArrayData::Make(std::move(type), length, std::move(buffers), null_count, 0, std::move(children));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const std::string& name,
+                                                const std::shared_ptr<PyReleases>& releases) {
+  ASSIGN_OR_RETURN(std::shared_ptr<ArrayData> data, ImportNode(node, name, releases));
   // A leaf's buffers are sound by construction (recflow._nodes: values as the array holds them, offsets laid out
   // natively from str/bytes, validity packed from a mask of the values' own length): their sizes are checked. The
-  // offsets and masks of lists, maps and structs are the caller's (ListColumn, MapColumn, StructColumn): every value.
-  if (Status st = nested ? ValidateFull(*data) : Validate(*data); !st.ok()) {
+  // offsets and masks of lists, maps and structs are the caller's (ListColumn, MapColumn, StructColumn): every value,
+  // once for the whole column (ValidateFull walks the children).
+  if (Status st = data->children.empty() ? Validate(*data) : ValidateFull(*data); !st.ok()) {
     return st.WithPrefix("column '" + name + "': ");
   }
   return data;

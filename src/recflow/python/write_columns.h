@@ -42,8 +42,9 @@ std::shared_ptr<const void> KeepAlive(pybind11::object object);
 ///    C-contiguous NumPy arrays borrowed without a copy where aligned, copied where not;
 ///  - children: (name, node) pairs: a list's item, a struct's fields, a map's entries.
 /// A leaf column (laid out by column_node, sound by construction) is checked for its buffers'
-/// sizes (Validate); a list, map or struct, whose offsets and masks the caller gave, whole
-/// (ValidateFull: offsets, lengths, null counts, UTF-8): a bad column is an error naming it. A borrowed array is let go through `releases` (drained by the
+/// sizes (Validate); a list, map or struct, whose offsets and masks the caller gave, whole and
+/// once, from its top (ValidateFull: offsets, lengths, null counts, UTF-8 at every level): a bad
+/// column is an error naming it and the path of children down to the bad one. A borrowed array is let go through `releases` (drained by the
 /// caller under the GIL) or, when `releases` is null, by KeepAlive.
 Result<std::shared_ptr<ArrayData>> ImportColumn(const pybind11::handle& node, const std::string& name,
                                                 const std::shared_ptr<PyReleases>& releases);

@@ -1,11 +1,13 @@
 // TfrecordSource: inference over a kept sample, then units of records (views into an input read in place, copies of
-// a streamed one) decoded in parallel.
+// a streamed one) decoded in parallel by decoders passed from unit to unit.
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 
+#include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
 
+#include "recflow/core/memory_pool.h"
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/schema_inference.h"
 #include "recflow/formats/schema_json.h"
@@ -15,10 +17,48 @@ namespace recflow::tfrecord {
 
 namespace {
 
+// The decoders of units that finished, for the next units to take: a decoder's column builders start each batch at
+// the sizes its last batch reached (and it keeps its learned record layout), so a unit after the first one does not
+// grow its columns from nothing, copying them at every doubling. One decoder per unit decoding at once. A decoder's
+// builders allocate from the memory pool current when it was made: it goes only to units decoding under that pool.
+class DecoderPool {
+ public:
+  /// A decoder a unit finished with under this thread's current memory pool, else a new one for `schema`.
+  Result<std::unique_ptr<example::Decoder>> Take(const SchemaPtr& schema, example::RecordType type) {
+    const MemoryPool* pool = CurrentMemoryPool();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = idle_.begin(); it != idle_.end(); ++it) {
+        if (it->pool != pool) continue;
+        std::unique_ptr<example::Decoder> decoder = std::move(it->decoder);
+        idle_.erase(it);
+        return decoder;
+      }
+    }
+    return example::Decoder::Make(schema, type);
+  }
+  /// Takes back a decoder Take gave under this thread's current memory pool, its rows all finished.
+  void Give(std::unique_ptr<example::Decoder> decoder) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back({CurrentMemoryPool(), std::move(decoder)});
+  }
+
+ private:
+  struct Idle {
+    const MemoryPool* pool;
+    std::unique_ptr<example::Decoder> decoder;
+  };
+  std::mutex mutex_;
+  std::vector<Idle> idle_;
+};
+
 // What every unit of a source shares with it (and keeps alive: a unit may outlive its source).
 struct SharedContext {
+  SharedContext(SourceOptions source_options, std::string source_name)
+      : options(std::move(source_options)), name(std::move(source_name)) {}
   SourceOptions options;
   std::string name;
+  mutable DecoderPool decoders;  // of the source's schema (every unit has it)
 };
 
 // Records as views into the reader's whole input when it is read in place (a mapped file: kept alive by the unit,
@@ -72,7 +112,8 @@ class TfrecordUnit final : public SourceUnit {
 
  private:
   Result<DecodedUnit> DecodeRecords() {
-    ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, context_->options.record_type));
+    ASSIGN_OR_RETURN(std::unique_ptr<example::Decoder> decoder,
+                     context_->decoders.Take(schema_, context_->options.record_type));
     DecodedUnit out;
     const char* base = in_place_ != nullptr ? reinterpret_cast<const char*>(in_place_->data()) : bytes_.data();
     for (size_t r = 0; r < ends_.size(); ++r) {
@@ -85,6 +126,7 @@ class TfrecordUnit final : public SourceUnit {
       out.skipped.push_back({std::string(), std::move(st)});
     }
     ASSIGN_OR_RETURN(out.batch, decoder->Finish());
+    context_->decoders.Give(std::move(decoder));  // a unit that failed drops its decoder, rows and all
     return out;
   }
 
@@ -106,7 +148,7 @@ class TfrecordSource final : public Source {
  public:
   TfrecordSource(std::unique_ptr<RecordReader> reader, SourceOptions options, std::string name)
       : reader_(std::move(reader)),
-        context_(std::make_shared<const SharedContext>(SharedContext{std::move(options), std::move(name)})),
+        context_(std::make_shared<const SharedContext>(std::move(options), std::move(name))),
         options_(context_->options),
         name_(context_->name) {}
 

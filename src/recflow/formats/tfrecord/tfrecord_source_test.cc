@@ -7,6 +7,7 @@
 
 #include "recflow/columnar/array.h"
 #include "recflow/columnar/schema.h"
+#include "recflow/core/memory_pool.h"
 #include "recflow/formats/tfrecord/test_util_internal.h"
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 #include "recflow/testing/testdata.h"
@@ -122,6 +123,81 @@ TEST(TfrecordSourceTest, ARecordThatDoesNotDecodeIsNamedByFileRecordAndOffsetInB
     EXPECT_EQ(st.context().record, 2) << st.ToString();
     EXPECT_EQ(st.context().offset, offset) << st.ToString();
   }
+}
+
+/// `bytes` as a protobuf length-delimited field `field` (wire type 2).
+std::string LengthDelimited(int field, const std::string& bytes) {
+  std::string out(1, static_cast<char>(field << 3 | 2));
+  for (uint64_t n = bytes.size(); ; n >>= 7) {
+    out += static_cast<char>(n < 0x80 ? n : (n & 0x7f) | 0x80);
+    if (n < 0x80) break;
+  }
+  return out + bytes;
+}
+
+/// A tf.Example as Fashion-MNIST's: Features{feature{key: "image" value: Feature{bytes_list{value: 784 bytes}}}},
+/// built by hand from the proto definitions (example.proto, feature.proto).
+std::string ImageExample(int i) {
+  const std::string image(784, static_cast<char>(i));
+  const std::string feature = LengthDelimited(1, LengthDelimited(1, image));  // Feature.bytes_list
+  const std::string entry = LengthDelimited(1, "image") + LengthDelimited(2, feature);
+  return LengthDelimited(1, LengthDelimited(1, entry));  // Example.features, Features.feature
+}
+
+/// A source over `units` units of 1000 ImageExample records each (written into `dir`), decoded into one image column.
+std::unique_ptr<Source> ImageSource(const recflow::testing::ScratchDir& dir, int units) {
+  std::vector<std::string> records;
+  for (int i = 0; i < units * 1000; ++i) records.push_back(ImageExample(i));
+  WriteFile(dir.File("images.tfrecord"), records);
+  SourceOptions options = SourceOptions::Defaults();
+  options.schema = Schema::Make({Field::Make("image", binary())});
+  options.unit_bytes = 1000 * static_cast<int64_t>(records[0].size());
+  auto source = OpenTfrecordSource(dir.File("images.tfrecord"), options);
+  EXPECT_TRUE(source.ok()) << source.status().ToString();
+  return source.ok() ? *std::move(source) : nullptr;
+}
+
+/// The next unit of `source` decoded with `pool` as the thread's memory pool.
+std::shared_ptr<RecordBatch> DecodeNextUnit(Source& source, MemoryPool* pool) {
+  auto unit = source.NextUnit();
+  EXPECT_TRUE(unit.ok() && *unit != nullptr) << unit.status().ToString();
+  if (!unit.ok() || *unit == nullptr) return nullptr;
+  const ScopedMemoryPool scope(pool);
+  auto decoded = (*unit)->Decode();
+  EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+  return decoded.ok() ? decoded->batch : nullptr;
+}
+
+TEST(TfrecordSourceTest, AUnitAfterTheFirstDecodesWithoutRegrowingItsColumns) {
+  recflow::testing::ScratchDir dir;
+  const std::unique_ptr<Source> source = ImageSource(dir, 3);
+  ASSERT_NE(source, nullptr);
+  MemoryPool pool;  // the run's
+  std::vector<std::shared_ptr<RecordBatch>> batches;  // all kept: the pool's peak then tells a unit's regrowth
+  for (int unit_index = 0; unit_index < 3; ++unit_index) {
+    const int64_t before = pool.bytes_allocated();
+    batches.push_back(DecodeNextUnit(*source, &pool));
+    ASSERT_NE(batches.back(), nullptr);
+    ASSERT_EQ(batches.back()->num_rows(), 1000);
+    EXPECT_EQ(BinaryArray(batches.back()->column_data(0)).GetView(999),
+              std::string(784, static_cast<char>(unit_index * 1000 + 999)));
+    EXPECT_GT(pool.bytes_allocated() - before, 1000 * 784) << "unit " << unit_index;  // from the run's pool
+    // The first unit's decoder doubles its way up to the unit's size (its peak: the last two sizes at once); the next
+    // units' (the same decoder, passed on) allocate what their batch holds at once: the peak is what the pool holds.
+    if (unit_index > 0) EXPECT_EQ(pool.peak_bytes(), pool.bytes_allocated()) << "unit " << unit_index;
+  }
+}
+
+TEST(TfrecordSourceTest, APassedOnDecoderAllocatesFromThePoolOfTheUnitDecodingNow) {
+  recflow::testing::ScratchDir dir;
+  const std::unique_ptr<Source> source = ImageSource(dir, 2);
+  ASSERT_NE(source, nullptr);
+  MemoryPool first_pool;
+  MemoryPool second_pool;
+  const std::shared_ptr<RecordBatch> first = DecodeNextUnit(*source, &first_pool);
+  const std::shared_ptr<RecordBatch> second = DecodeNextUnit(*source, &second_pool);
+  EXPECT_GT(first_pool.bytes_allocated(), 1000 * 784);
+  EXPECT_GT(second_pool.bytes_allocated(), 1000 * 784);
 }
 
 }  // namespace
