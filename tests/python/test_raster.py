@@ -362,3 +362,46 @@ steps:
     local = stats("local", band)
     assert json.loads(remote)["valid_count"] > 0
     assert remote == local
+
+
+def test_bands_chosen_by_description_and_by_index_column_inside_a_zip(run, testdata, tmp_path):
+    """read_raster through /vsizip/: one two-band GeoTIFF (made with rasterio, bands described "B4 red" and "B8 nir")
+    inside a zip; red chosen by its description, nir by a per-row index column: NDVI as NumPy computes it."""
+    import zipfile
+    s2 = testdata / "raster" / "sentinel2-l2a"
+    window = rasterio.windows.Window(200, 300, 256, 192)
+    stack = []
+    for name in ("B04.tif", "B08.tif"):
+        with rasterio.open(s2 / name) as src:
+            stack.append(src.read(1, window=window))
+            profile = dict(driver="GTiff", width=256, height=192, count=2, dtype=src.dtypes[0], crs=src.crs,
+                           transform=src.window_transform(window), nodata=src.nodata)
+    with rasterio.open(tmp_path / "stack.tif", "w", **profile) as dst:
+        dst.write(np.stack(stack))
+        dst.set_band_description(1, "B4 red")
+        dst.set_band_description(2, "B8 nir")
+    with zipfile.ZipFile(tmp_path / "scene.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(tmp_path / "stack.tif", "granule/stack.tif")
+    dataset = f"/vsizip/{tmp_path / 'scene.zip'}/granule/stack.tif"
+    write_scenes(tmp_path / "scenes.jsonl", [{"scene_id": "z", "stack": dataset, "nir_band": 2}])
+    (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {{path: {tmp_path / 'scenes.jsonl'}, format: jsonl}}
+  - read_raster: {{datasets: {{red: stack, nir: stack}}, band: {{red: "B4 red", nir: nir_band}}, scale: 0.0001}}
+  - ndvi: {{output: ndvi}}
+  - text_template: {{output: path, template: "{{scene_id}}.tif"}}
+  - write_raster: {{column: ndvi, dir: {tmp_path / 'out'}, format: gtiff, overviews: false}}
+  - select: [scene_id, valid_count]
+  - write: {{path: {tmp_path / 'rows'}, format: jsonl}}
+""")
+    result = run("run", tmp_path / "p.yaml", "--quiet")
+    assert result.returncode == 0, result.stderr
+    red, nir = (band.astype(np.float64) for band in stack)
+    mask = (red == profile["nodata"]) | (nir == profile["nodata"])
+    red, nir = red * 1e-4, nir * 1e-4
+    with np.errstate(divide="ignore", invalid="ignore"):
+        want = ((nir - red) / (nir + red)).astype(np.float32)
+    want[mask] = np.nan
+    with rasterio.open(tmp_path / "out" / "z.tif") as got:
+        assert got.transform == profile["transform"] and got.crs == profile["crs"]
+        assert_same_values(got.read(1), want)

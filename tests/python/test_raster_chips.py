@@ -167,6 +167,17 @@ def test_chips_through_to_example_decode_to_rasterios_windowed_read(run, testdat
         assert label == np.float32(dn[y + 32, x + 32])
 
 
+def test_a_label_column_of_the_scene_labels_every_chip_through_to_example(run, testdata, tmp_path, pb):
+    """The other way to label chips: a column of the scene's row (here a text class made by text_template) is carried
+    onto each of its chips and becomes every chip's image/class/text."""
+    files = chips_run(run, tmp_path, testdata, "{size: 100}",
+                      extra='- text_template: {output: land_cover, template: "cropland {scene_id}"}',
+                      to_example="{tensor: pixels, label: land_cover, extra: [chip_x, chip_y]}")
+    got = sorted((f["chip_x"].int64_list.value[0], f["chip_y"].int64_list.value[0],
+                  tuple(f["image/class/text"].bytes_list.value)) for f in features(pb, files))
+    assert got == [(x, y, (b"cropland s2",)) for x in (0, 100, 200) for y in (0, 100)]
+
+
 def test_a_tensor_whose_bytes_do_not_match_its_shape_fails_naming_the_row(run, tmp_path):
     rows = [{"pixels": "abcd", "height": 1, "width": 1, "channels": 1},
             {"pixels": "abcdefg", "height": 1, "width": 2, "channels": 1}]

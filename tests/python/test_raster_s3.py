@@ -2,7 +2,8 @@
 started by the test) and read through GDAL's /vsis3/ with the endpoint and credentials given as environment variables
 or as read_raster's `config` — the same EVI as from the local files, every GET a SigV4-signed range request with the
 given key, nothing written under HOME (no key file), the secret in no output row; `recflow inspect` on a /vsis3/
-band; a key the server does not know fails naming the dataset."""
+band, saying which endpoint and credentials it used (environment, --config, a profile of ~/.aws/credentials) and never
+the secret; a key the server does not know fails naming the dataset."""
 import json
 import os
 import shutil
@@ -147,10 +148,70 @@ def test_inspect_describes_a_vsis3_band_as_the_local_file(recflow_bin, testdata,
     local = recflow(recflow_bin, home, "inspect", "--json", testdata / "raster" / "sentinel2-l2a" / "B04.tif")
     got, want = json.loads(remote.stdout), json.loads(local.stdout)
     assert got.pop("path") == "/vsis3/bands/s2/B04.tif"
+    assert got.pop("access")["service"] == "s3" and want.pop("access") is None
     want.pop("path")
     assert got == want
     assert_signed_range_gets(s3)
     assert list(home.iterdir()) == []
+
+
+def inspect_access(recflow_bin, home, *args, env_extra=None):
+    """`recflow inspect` of the red band on the server, as text and as JSON: (text, the JSON's "access")."""
+    outputs = [recflow(recflow_bin, home, "inspect", *flags, *args, "/vsis3/bands/s2/B04.tif", env_extra=env_extra)
+               for flags in ((), ("--json",))]
+    for result in outputs:
+        assert result.returncode == 0, result.stderr
+        assert SECRET not in result.stdout + result.stderr
+    return outputs[0].stdout, json.loads(outputs[1].stdout)["access"]
+
+
+def test_inspect_says_the_credentials_came_from_the_environment_with_their_key_id(recflow_bin, tmp_path, s3):
+    home = tmp_path / "home"
+    home.mkdir()
+    text, access = inspect_access(recflow_bin, home, env_extra=s3_options(s3))
+    assert access == {"service": "s3", "endpoint": f"127.0.0.1:{s3.port}", "endpoint_source": "environment",
+                      "region": "us-east-1", "region_source": "default", "credentials": "environment",
+                      "key_id": KEY_ID, "credentials_file": "", "https": False, "virtual_hosting": False,
+                      "session_token": False}
+    assert f"access:      s3, endpoint 127.0.0.1:{s3.port} (environment), http, path-style, region us-east-1 " \
+           "(default)\n" in text
+    assert f"credentials: environment, key id {KEY_ID}\n" in text
+    assert_signed_range_gets(s3, prefix="/bands/s2/B04.tif")
+    # A key the server refuses: the error says which key and endpoint were tried, not the secret.
+    refused = recflow(recflow_bin, home, "inspect", "/vsis3/bands/s2/B04.tif",
+                      env_extra=s3_options(s3, key_id="SOMEONEELSE"))
+    assert refused.returncode != 0
+    assert "/vsis3/bands/s2/B04.tif" in refused.stderr and SECRET not in refused.stderr
+    assert "(credentials: environment, key id SOMEONEELSE; s3, endpoint 127.0.0.1:" in refused.stderr, refused.stderr
+
+
+def test_inspect_takes_gdal_options_and_says_the_credentials_came_from_an_option(recflow_bin, tmp_path, s3):
+    home = tmp_path / "home"
+    home.mkdir()
+    config = [arg for key, value in s3_options(s3).items() for arg in ("--config", f"{key}={value}")]
+    text, access = inspect_access(recflow_bin, home, *config)
+    assert (access["credentials"], access["key_id"], access["endpoint_source"]) == ("option", KEY_ID, "option")
+    assert f"credentials: option, key id {KEY_ID}\n" in text
+    assert_signed_range_gets(s3, prefix="/bands/s2/B04.tif")
+    assert list(home.iterdir()) == []
+
+
+def test_inspect_names_the_profile_of_the_users_credentials_file(recflow_bin, tmp_path, s3):
+    """The file is the user's own (here the test's, in a temporary HOME): recflow reads it as GDAL does, writes none."""
+    home = tmp_path / "home"
+    (home / ".aws").mkdir(parents=True)
+    (home / ".aws" / "credentials").write_text(
+        f"[default]\naws_access_key_id = NOTTHISONE\naws_secret_access_key = wrong\n"
+        f"[survey]\naws_access_key_id = {KEY_ID}\naws_secret_access_key = {SECRET}\n")
+    (home / ".aws" / "config").write_text("[profile survey]\nregion = eu-central-1\n")
+    options = {k: v for k, v in s3_options(s3).items() if not k.startswith("AWS_SECRET") and k != "AWS_ACCESS_KEY_ID"}
+    text, access = inspect_access(recflow_bin, home, env_extra={**options, "AWS_PROFILE": "survey"})
+    assert access["credentials"] == "file (profile survey)" and access["key_id"] == KEY_ID
+    assert access["credentials_file"] == str(home / ".aws" / "credentials")
+    assert (access["region"], access["region_source"]) == ("eu-central-1", "config file (profile survey)")
+    assert f"credentials: file (profile survey), key id {KEY_ID}, file {home / '.aws' / 'credentials'}\n" in text
+    assert_signed_range_gets(s3, prefix="/bands/s2/B04.tif")  # GDAL signed with the profile's key too
+    assert sorted(p.name for p in (home / ".aws").iterdir()) == ["config", "credentials"]
 
 
 def test_a_key_the_server_does_not_know_fails_naming_the_dataset(recflow_bin, testdata, tmp_path, s3):
@@ -214,3 +275,14 @@ steps:
     assert np.array_equal(remote[0], local[0], equal_nan=True) and remote[1:] == local[1:]
     assert_signed_range_gets(s3, prefix="/bands/crops/a.tif")
     assert list(home.iterdir()) == []
+
+
+def test_inspects_config_must_be_key_value_and_is_for_rasters_only(recflow_bin, testdata, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    band = testdata / "raster" / "sentinel2-l2a" / "B04.tif"
+    malformed = recflow(recflow_bin, home, "inspect", "--config", "AWS_HTTPS", band)
+    assert malformed.returncode != 0 and "--config AWS_HTTPS: expected KEY=VALUE" in malformed.stderr, malformed.stderr
+    (tmp_path / "rows.jsonl").write_text('{"a": 1}\n')
+    rows = recflow(recflow_bin, home, "inspect", "--config", "AWS_HTTPS=NO", tmp_path / "rows.jsonl")
+    assert rows.returncode != 0 and "GDAL options apply to raster inputs only" in rows.stderr, rows.stderr

@@ -79,6 +79,10 @@ CLI::App* AddInspectCommand(CLI::App* app, InspectFlags* flags) {
   AddInputFlags(cmd, &flags->inputs);
   AddSourceFlags(cmd, &flags->source);
   cmd->add_flag("--json", flags->json, "Print one JSON object instead of tables");
+  cmd->add_option("--config", flags->config,
+                  "A GDAL configuration option for raster inputs (KEY=VALUE, repeatable; as read_raster's config)")
+      ->take_all()
+      ->allow_extra_args(false);
   return cmd;
 }
 

@@ -8,6 +8,7 @@
 
 #include "recflow/cli/inspect_raster.h"
 #include "recflow/cli/inspect_report_internal.h"
+#include "recflow/cli/key_values.h"
 #include "recflow/cli/tabular_inputs.h"
 
 namespace recflow::cli {
@@ -78,7 +79,11 @@ Result<TableReport> InspectSource(Source* source, std::vector<FileReport> files)
 Status RunInspect(const InspectFlags& flags, StdoutWriter* out) {
   // Rasters are described through GDAL, not read as records.
   ASSIGN_OR_RETURN(const bool rasters, AllRasters(flags.inputs.paths));
-  if (rasters) return InspectRasters(flags.inputs.paths, flags.json, out);
+  if (rasters) {
+    ASSIGN_OR_RETURN(raster::GdalConfig config, SplitKeyValues("--config", flags.config));
+    return InspectRasters(flags.inputs.paths, config, flags.json, out);
+  }
+  if (!flags.config.empty()) return Status::InvalidArgument("--config: GDAL options apply to raster inputs only");
   // Detected once: standard input is only peeked here, then read once by what follows.
   ASSIGN_OR_RETURN(Inputs inputs, ResolveInputs(flags.inputs, flags.source));
   std::vector<FileReport> files = DetectionReports(inputs);

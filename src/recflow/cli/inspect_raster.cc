@@ -7,11 +7,40 @@
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/sniff.h"
 #include "recflow/raster/raster_plugin.h"
+#include "recflow/raster/remote_access.h"
 
 namespace recflow::cli {
 namespace {
 
-void WriteJson(const raster::RasterDescription& d, std::string* out) {
+void WriteAccessJson(const std::optional<raster::RemoteAccess>& a, jsonl::JsonWriter* w) {
+  w->Key("access");
+  if (!a) {
+    w->Null();
+    return;
+  }
+  w->BeginObject();
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"service", a->service},
+                                   {"endpoint", a->endpoint},
+                                   {"endpoint_source", a->endpoint_source},
+                                   {"region", a->region},
+                                   {"region_source", a->region_source},
+                                   {"credentials", a->credentials},
+                                   {"key_id", a->key_id},
+                                   {"credentials_file", a->credentials_file}}) {
+    w->Key(key);
+    w->String(value);
+  }
+  for (const auto& [key, value] : {std::pair{"https", a->https},
+                                   {"virtual_hosting", a->virtual_hosting},
+                                   {"session_token", a->session_token}}) {
+    w->Key(key);
+    w->Bool(value);
+  }
+  w->EndObject();
+}
+
+void WriteJson(const raster::RasterDescription& d, const std::optional<raster::RemoteAccess>& access,
+               std::string* out) {
   jsonl::JsonWriter w(out);
   w.BeginObject();
   for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"path", d.dataset},
@@ -21,6 +50,7 @@ void WriteJson(const raster::RasterDescription& d, std::string* out) {
     w.Key(key);
     w.String(value);
   }
+  WriteAccessJson(access, &w);
   w.Key("width");
   w.Int(d.width);
   w.Key("height");
@@ -83,8 +113,28 @@ void WriteJson(const raster::RasterDescription& d, std::string* out) {
   *out += '\n';
 }
 
-void WriteText(const raster::RasterDescription& d, std::string* out) {
+/// "s3, endpoint E (source), http, path-style, region R (source)".
+std::string EndpointText(const raster::RemoteAccess& a) {
+  const std::string region = a.region.empty() ? "" : fmt::format(", region {} ({})", a.region, a.region_source);
+  const std::string hosting = a.service != "s3" ? "" : a.virtual_hosting ? ", virtual hosting" : ", path-style";
+  return fmt::format("{}, endpoint {} ({}), {}{}{}", a.service, a.endpoint, a.endpoint_source,
+                     a.https ? "https" : "http", hosting, region);
+}
+
+/// "SOURCE, key id K, with a session token, file F": never the secret.
+std::string CredentialsText(const raster::RemoteAccess& a) {
+  return fmt::format("{}{}{}{}", a.credentials, a.key_id.empty() ? "" : ", key id " + a.key_id,
+                     a.session_token ? ", with a session token" : "",
+                     a.credentials_file.empty() ? "" : ", file " + a.credentials_file);
+}
+
+void WriteText(const raster::RasterDescription& d, const std::optional<raster::RemoteAccess>& access,
+               std::string* out) {
   *out += fmt::format("raster:      {}\n", d.dataset);
+  if (access) {
+    *out += fmt::format("access:      {}\n", EndpointText(*access));
+    *out += fmt::format("credentials: {}\n", CredentialsText(*access));
+  }
   *out += fmt::format("driver:      {}{}, {} compression\n", d.driver, d.layout.empty() ? "" : " (" + d.layout + ")",
                       d.compression);
   *out += fmt::format("size:        {} x {} pixels, {} band(s)\n", d.width, d.height, d.bands.size());
@@ -125,15 +175,23 @@ Result<bool> AllRasters(const std::vector<std::string>& inputs) {
   return true;
 }
 
-Status InspectRasters(const std::vector<std::string>& inputs, bool json, StdoutWriter* out) {
+Status InspectRasters(const std::vector<std::string>& inputs, const raster::GdalConfig& config, bool json,
+                      StdoutWriter* out) {
   ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    ASSIGN_OR_RETURN(raster::RasterDescription d, gdal->describe_raster(inputs[i], {}));
+    const std::optional<raster::RemoteAccess> access = raster::ResolveRemoteAccess(inputs[i], config);
+    Result<raster::RasterDescription> described = gdal->describe_raster(inputs[i], config);
+    // Which key and endpoint it tried is what a failed remote open most needs to say.
+    if (!described.ok() && access) {
+      return described.status().WithNote(
+          fmt::format(" (credentials: {}; {})", CredentialsText(*access), EndpointText(*access)));
+    }
+    ASSIGN_OR_RETURN(raster::RasterDescription d, std::move(described));
     if (json) {
-      WriteJson(d, out->buffer());
+      WriteJson(d, access, out->buffer());
     } else {
       if (i > 0) *out->buffer() += '\n';
-      WriteText(d, out->buffer());
+      WriteText(d, access, out->buffer());
     }
     RETURN_NOT_OK(out->Flush());
   }

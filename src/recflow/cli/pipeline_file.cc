@@ -1,18 +1,14 @@
-// LoadPipelineFile: --set items split at their first '=' and handed to LoadPipelineYaml with the built-in steps.
+// LoadPipelineFile: --set items (SplitKeyValues) handed to LoadPipelineYaml with the built-in steps.
 #include "recflow/cli/pipeline_file.h"
 
+#include "recflow/cli/key_values.h"
 #include "recflow/pipeline/step_registry.h"
 
 namespace recflow::cli {
 
 Result<pipeline::YamlPipeline> LoadPipelineFile(const std::string& path, const std::vector<std::string>& set,
                                                 const pipeline::YamlLoadOptions& options) {
-  std::vector<std::pair<std::string, std::string>> overrides;
-  for (const std::string& item : set) {
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) return Status::InvalidArgument("--set " + item + ": expected KEY=VALUE");
-    overrides.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
+  ASSIGN_OR_RETURN(auto overrides, SplitKeyValues("--set", set));
   return pipeline::LoadPipelineYaml(path, overrides, pipeline::BuiltinSteps(), options);
 }
 
