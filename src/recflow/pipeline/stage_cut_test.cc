@@ -306,5 +306,59 @@ TEST_F(StageCutTest, ASideInputIsComputedInAStageOfItsOwnAndReadFromItsCommitted
   EXPECT_EQ(RowTexts(got.TakeBatches()), expected);
 }
 
+TEST_F(StageCutTest, AnElementWiseSideInputIsKeptByThePassComputingIt) {
+  // The fit made before, given as rows (a Create, a read's node): kept whole by the first pass, read by the second.
+  const auto rows = std::make_shared<const Batches>(Rows(100));
+  Pipeline fitting;
+  const PCollection moments = fitting.CombineGlobally("fit", fitting.Create("rows", RowSchema(), *rows),
+                                                      {Aggregate{"value", MomentsCombiner(), "value"}});
+  CollectSink fitted;
+  RunOptions fit_options = RunOptions::Defaults();
+  fit_options.outputs["fit"] = &fitted;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), fitting, fit_options, nullptr).ok());
+  const auto fit_rows = std::make_shared<const Batches>(fitted.TakeBatches());
+  const SchemaPtr fit_schema = moments.schema();
+
+  Pipeline p;
+  const PCollection fit = p.Create("fitted", fit_schema, *fit_rows);
+  ASSIGN_OR_FAIL(ops::ColumnScaler, scaler, ops::ColumnScaler::Make(RowSchema(), {"value"}, false));
+  StepOptions with_fit;
+  with_fit.side_inputs.emplace_back("fit", fit);
+  p.ParDo("scale", p.Create("rows", RowSchema(), *rows), MakeScaleDoFn(scaler, {"value"}), with_fit);
+  ASSERT_TRUE(p.status().ok()) << p.status().ToString();
+  CollectSink whole;
+  RunOptions whole_options = RunOptions::Defaults();
+  whole_options.outputs["scale"] = &whole;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, whole_options, nullptr).ok());
+
+  ASSIGN_OR_FAIL(Plan, plan, MakePlan(p, {p.nodes().back().id}));
+  const std::vector<Stage> stages = DistributedStages(p, plan);
+  ASSERT_EQ(stages.size(), 2u);  // nothing added: the first pass keeps it
+  ASSIGN_OR_FAIL(StageShape, keep, CheckStage(p, stages[0]));
+  EXPECT_EQ(keep.kept, std::vector<int>{fit.node()});
+  StageCutOptions keep_options;
+  keep_options.input = [fit_rows, fit_schema](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+    return MakeBatchSource("split", fit_schema, fit_rows);
+  };
+  keep_options.kept[fit.node()] = ExchangeSink("side");
+  ASSIGN_OR_FAIL(StageCut, keep_cut, CutStage(p, stages[0], keep, keep_options));
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *keep_cut.pipeline, RunOptions::Defaults(), nullptr).ok());
+
+  ASSIGN_OR_FAIL(StageShape, apply, CheckStage(p, stages[1]));
+  ASSIGN_OR_FAIL(dataset::InputOptions, arrow, ExchangeInput());
+  StageCutOptions apply_options;
+  apply_options.input = [rows](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+    return MakeBatchSource("split", RowSchema(), rows);
+  };
+  apply_options.sides[fit.node()] = InputsFactory(ExchangeFiles("side"), arrow);
+  ASSIGN_OR_FAIL(StageCut, apply_cut, CutStage(p, stages[1], apply, apply_options));
+  CollectSink got;
+  RunOptions options = RunOptions::Defaults();
+  options.outputs["scale"] = &got;
+  const auto applied = RunPipeline(ExecContext::Defaults(), *apply_cut.pipeline, options, nullptr);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  EXPECT_EQ(RowTexts(got.TakeBatches()), RowTexts(whole.TakeBatches()));
+}
+
 }  // namespace
 }  // namespace recflow::pipeline
