@@ -91,7 +91,10 @@ def run(pipeline, client, params=None, split_bytes=None, threads=1, partitions=N
     only from adopted attempts); when every pass finished it commits every output once (prepared first, then
     swapped in, as the local runner does); until then, and if this process dies, the outputs stay as they were.
     Each dead-letter file holds the letters of the tasks in pass and task order, records counted from the task's
-    split. Windowed groupings, flattens of several inputs, side inputs and side files are refused, naming the step."""
+    split. A grouping some step takes as a side input (a fitted scaling, a vocabulary) is computed by a pass of its own
+    after the pass feeding it, its rows committed as files that every task of the pass using it reads whole; side files
+    (a vocabulary file) are written by this process when the job commits. Windowed groupings and flattens of several
+    inputs are refused, naming the step."""
     return _run(pipeline, client, params, split_bytes, threads, partitions)[0]
 
 
@@ -117,14 +120,20 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
         totals = {name: dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0) for name, _, _ in writes}
         partition_dirs = {name: set() for name, _, _ in writes}
         task_letters, exchanged = [], {}
-        for number, (steps, reads, global_reads, write_numbers, exchange_numbers) in enumerate(job.stages):
+        for number, (steps, reads, global_reads, sides, write_numbers, exchange_numbers) in enumerate(job.stages):
+            # Every task reads each side value whole, from the files committed by an earlier pass.
+            side_files = {e: [f for files in exchanged[e] for f in files] for e in sides}
             if not reads:
-                schema, units = job.read_schema(number), [([split], {}) for split in job.splits(number, split_target)]
+                schema, units = job.read_schema(number), [([split], dict(side_files))
+                                                          for split in job.splits(number, split_target)]
             else:
-                # A combine_globally's one row comes from task 0, over every partition; the other tasks leave it out.
-                schema, units = "", [([], {e: [f for files in exchanged[e] for f in files] if e in global_reads
-                                           else exchanged[e][p] for e in reads if p == 0 or e not in global_reads})
-                                     for p in range(parts)]
+                # A combine_globally's one row comes from task 0, over every partition; the other tasks leave it out
+                # (a pass of global combines only is that one task).
+                tasks = 1 if set(reads) <= set(global_reads) else parts
+                schema, units = "", [([], {**side_files,
+                                           **{e: [f for files in exchanged[e] for f in files] if e in global_reads
+                                              else exchanged[e][p] for e in reads if p == 0 or e not in global_reads}})
+                                     for p in range(tasks)]
             outputs = [writes[w] for w in write_numbers] + [exchanges[e] for e in exchange_numbers]
             exchange_dirs = {e: job.exchange_dir(e) for e in exchange_numbers}
             label = f"{job.name}:{'>'.join(steps)}"
@@ -146,7 +155,7 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
                 task_letters.append(letters)
             for e in exchange_numbers:
                 job.commit_exchange(e)
-                exchanged[e] = _exchange_partitions(job.exchange_dir(e), parts)
+                exchanged[e] = job.exchange_files(e, parts)
         job.commit()
         for target, directory in letter_dirs.items():
             with open(target, "wb") as out:
@@ -167,16 +176,6 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
                         "writes": [dict(step=name, partitions=len(partition_dirs[name]), **written)
                                    for name, written in totals.items()]})
     return metrics, job.metrics_table, job.metrics_json
-
-
-def _exchange_partitions(directory, count):
-    """The files of each of the `count` partitions of the exchange committed in `directory`, in task order."""
-    files = []
-    for number in range(count):
-        part = os.path.join(directory, f"recflow_partition={number}")
-        names = sorted(os.listdir(part)) if os.path.isdir(part) else []
-        files.append([os.path.join(part, name) for name in names if not name.startswith((".", "_"))])
-    return files
 
 
 def _pipeline_task(source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs, outputs, index,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[2]
 SPLIT_BYTES = 32 << 10  # the 428 KB taxi file in 14 tasks
 WAIT_SECONDS = 120  # bound on every wait for a job, a file or a worker
 
@@ -413,6 +414,32 @@ def test_a_builder_with_a_python_map_runs_on_dask_as_it_runs_locally(recflow_py,
     expected = dataset_lines(tmp_path / "local")
     assert dataset_lines(tmp_path / "dask") == expected and len(expected) > 3
     assert metrics.steps["map"]["rows_out"] == 826 and metrics.writes["write"]["records"] == len(expected)
+
+
+def test_the_sklearn_features_pipeline_with_its_side_inputs_equals_the_local_run(recflow_py, recflow_bin, cluster,
+                                                                                tmp_path):
+    """Both fits (standard_scale's moments, the vocabulary) in one pass, each kept by a task of its own and read by
+    every task of the pass applying them from its committed file; the vocabulary's side file written by the driver."""
+    import recflow.dask
+    from tfrecord_util import read_tfrecord
+
+    pipeline = ROOT / "examples" / "sklearn-features" / "pipeline.yaml"
+    if not Path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv").exists():
+        pytest.skip("python3-sklearn is not installed")
+    done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"out={tmp_path / 'local'}", "--quiet"],
+                          capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    metrics = recflow.dask.run(pipeline, cluster[0], params={"out": tmp_path / "dask"}, split_bytes=1024,
+                               partitions=2)
+
+    def records(root):
+        return [record for shard in sorted(root.glob("part-*.tfrecord")) for record in read_tfrecord(shard)]
+
+    expected = records(tmp_path / "local")
+    assert len(expected) == 150 and records(tmp_path / "dask") == expected  # record for record, in input order
+    assert (tmp_path / "dask-species.vocab").read_bytes() == (tmp_path / "local-species.vocab").read_bytes()
+    assert metrics.writes["write"]["records"] == 150 and metrics.writes["write"]["files"] > 2
+    assert not [p.name for p in tmp_path.iterdir() if "recflow" in p.name]  # nothing staged left
 
 
 def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):

@@ -3,6 +3,7 @@
 #include "recflow/pipeline/stage_cut.h"
 
 #include <algorithm>
+#include <set>
 
 #include "recflow/pipeline/key_partition.h"
 
@@ -20,13 +21,15 @@ Status NotCuttable(const Node& node, const std::string& why) {
                                  ": a distributed run does not cut such a stage yet");
 }
 
-// Node `node` rebuilt in `cut` on `inputs` (already in `cut`).
-PCollection Rebuild(Pipeline& cut, const Node& node, const std::vector<PCollection>& inputs) {
+// Node `node` rebuilt in `cut` on `inputs` and the side inputs `sides` (by the whole's node id; already in `cut`).
+PCollection Rebuild(Pipeline& cut, const Node& node, const std::vector<PCollection>& inputs,
+                    const std::map<int, PCollection>& sides = {}) {
   switch (node.kind) {
     case NodeKind::kParDo: {
       StepOptions options;
       options.on_error = node.on_error;
       options.description = node.description;
+      for (const auto& [name, side] : node.side_inputs) options.side_inputs.emplace_back(name, sides.at(side));
       return cut.ParDo(node.name, inputs[0], node.fn, std::move(options));
     }
     case NodeKind::kFlatten: return cut.Flatten(node.name, inputs);
@@ -40,16 +43,36 @@ PCollection Rebuild(Pipeline& cut, const Node& node, const std::vector<PCollecti
   return {};
 }
 
+// Appends to `cut` the partition step `partition` over `rows` and the task-mode write `step` of its exchange.
+void WriteExchange(Pipeline& cut, const PCollection& rows, const std::vector<std::string>& keys,
+                   const std::string& partition, const std::string& step, const dataset::SinkOptions& sink,
+                   int partitions) {
+  cut.Write(step, cut.ParDo(partition, rows, MakeKeyPartitionFn(keys, partitions)), sink);
+}
+
 }  // namespace
 
+std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan) {
+  std::set<int> side_groupings;
+  for (const Node& node : pipeline.nodes()) {
+    for (const auto& [name, side] : node.side_inputs) {
+      if (IsGroupingKind(pipeline.node(side).kind)) side_groupings.insert(side);
+    }
+  }
+  std::vector<Stage> stages;
+  for (const Stage& stage : plan.stages) {
+    stages.push_back(stage);
+    for (int id : stage.sinks) {
+      if (side_groupings.count(id) == 0) continue;
+      Stage& side = stages.emplace_back();
+      side.roots = {id};
+      side.materialized = {id};
+    }
+  }
+  return stages;
+}
+
 Result<StageShape> CheckStage(const Pipeline& pipeline, const Stage& stage) {
-  if (!stage.materialized.empty()) {
-    return NotCuttable(pipeline.node(stage.materialized[0]), "is a side input");
-  }
-  if (!pipeline.side_files().empty()) {
-    return Status::InvalidArgument("the pipeline writes the side file " + pipeline.side_files()[0].path +
-                                   ": a distributed run does not write side files yet");
-  }
   StageShape shape;
   shape.roots = stage.roots;
   for (int id : stage.roots) {
@@ -64,8 +87,14 @@ Result<StageShape> CheckStage(const Pipeline& pipeline, const Stage& stage) {
   for (int id : nodes) {
     const Node& node = pipeline.node(id);
     if (node.windowing != nullptr) return NotCuttable(node, "is windowed");
-    if (!node.side_inputs.empty()) return NotCuttable(node, "takes side inputs");
+    if (!node.side_inputs.empty() && node.kind != NodeKind::kParDo) return NotCuttable(node, "takes side inputs");
+    for (const auto& [name, side] : node.side_inputs) {
+      if (std::find(shape.side_reads.begin(), shape.side_reads.end(), side) == shape.side_reads.end()) {
+        shape.side_reads.push_back(side);
+      }
+    }
   }
+  shape.kept = stage.materialized;
   for (int id : stage.sinks) {
     (pipeline.node(id).kind == NodeKind::kWrite ? shape.writes : shape.groupings).push_back(id);
   }
@@ -73,6 +102,8 @@ Result<StageShape> CheckStage(const Pipeline& pipeline, const Stage& stage) {
 }
 
 std::string ExchangeStepName(const Node& grouping) { return grouping.name + ".exchange"; }
+
+std::string SideStepName(const Node& kept) { return kept.name + ".side"; }
 
 Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const StageShape& shape,
                           const StageCutOptions& options) {
@@ -109,11 +140,23 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
     made[id] = Rebuild(p, root, {rows});
     origin_of(made[id], id);
   }
+  std::map<int, PCollection> sides;  // whole's side-input node id -> its committed value read in the cut
+  for (int id : shape.side_reads) {
+    const Node& side = whole.node(id);
+    const auto value = options.sides.find(id);
+    if (value == options.sides.end()) return Status::InvalidArgument("no side value given for step '" + side.name + "'");
+    sides[id] = value->second ? p.Read(SideStepName(side), value->second, "the side input " + side.name)
+                              : p.Create(SideStepName(side), side.schema, {});
+    if (sides[id].node() >= 0 && !sides[id].schema()->Equals(*side.schema)) {
+      return Status::DataError("step '" + side.name + "': its side value has the schema " +
+                               sides[id].schema()->ToString() + ", not " + side.schema->ToString());
+    }
+  }
   for (int id : stage.steps) {
     const Node& node = whole.node(id);
     std::vector<PCollection> inputs;
     for (int input : node.inputs) inputs.push_back(made.at(input));
-    made[id] = Rebuild(p, node, inputs);
+    made[id] = Rebuild(p, node, inputs, sides);
     origin_of(made[id], id);
   }
   for (int id : shape.writes) {
@@ -128,9 +171,15 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
     if (exchange == options.exchanges.end()) {
       return Status::InvalidArgument("no exchange given for step '" + grouping.name + "'");
     }
-    const PCollection numbered = p.ParDo(grouping.name + ".partition", made.at(grouping.inputs[0]),
-                                         MakeKeyPartitionFn(grouping.keys, options.partitions));
-    p.Write(ExchangeStepName(grouping), numbered, exchange->second);
+    WriteExchange(p, made.at(grouping.inputs[0]), grouping.keys, grouping.name + ".partition",
+                  ExchangeStepName(grouping), exchange->second, options.partitions);
+  }
+  for (int id : shape.kept) {
+    const Node& kept = whole.node(id);
+    const auto side = options.kept.find(id);
+    if (side == options.kept.end()) return Status::InvalidArgument("no side value given for step '" + kept.name + "'");
+    WriteExchange(p, made.at(id), {}, SideStepName(kept) + ".partition", SideStepName(kept), side->second,
+                  options.partitions);
   }
   RETURN_NOT_OK(p.status());
   cut.origin.resize(p.nodes().size(), -1);

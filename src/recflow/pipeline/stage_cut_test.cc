@@ -15,7 +15,9 @@
 #include "recflow/dataset/io_specs.h"
 #include "recflow/formats/batch_source.h"
 #include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/column_steps.h"
 #include "recflow/pipeline/combiner.h"
+#include "recflow/pipeline/fitted_combiners.h"
 #include "recflow/pipeline/key_partition.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/pipeline_test_util.h"
@@ -70,7 +72,33 @@ std::vector<std::string> RowTexts(const Batches& batches) {
   return rows;
 }
 
-class StageCutTest : public testing::TempDirTest {};
+class StageCutTest : public testing::TempDirTest {
+ protected:
+  // The files of exchange directory `name` (every partition's, in partition then name order).
+  std::vector<std::string> ExchangeFiles(const std::string& name) {
+    std::vector<std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / name)) {
+      const std::string file = entry.path().filename().string();
+      if (entry.is_regular_file() && file[0] != '_' && file[0] != '.') files.push_back(entry.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
+  // An exchange's sink writing into directory `name`.
+  dataset::SinkOptions ExchangeSink(const std::string& name) {
+    dataset::SinkOptions exchange = testing::FeatherSink(dir_ / name);
+    exchange.partition_by = {kKeyPartitionColumn};
+    return exchange;
+  }
+
+  // The reader of an exchange's files.
+  Result<dataset::InputOptions> ExchangeInput() {
+    dataset::InputSpec spec;
+    spec.from = "arrow";
+    return dataset::MakeInputOptions(spec, LocalFileSystem::Instance());
+  }
+};
 
 TEST_F(StageCutTest, RowsOfOneKeyShareOnePartitionWithinRange) {
   Pipeline p;
@@ -134,9 +162,7 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
   map_options.input = [rows](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
     return MakeBatchSource("split", RowSchema(), rows);
   };
-  dataset::SinkOptions exchange = testing::FeatherSink(dir_ / "exchange");
-  exchange.partition_by = {kKeyPartitionColumn};
-  map_options.exchanges[groups.node()] = exchange;
+  map_options.exchanges[groups.node()] = ExchangeSink("exchange");
   map_options.partitions = 3;
   ASSIGN_OR_FAIL(StageCut, map_cut, CutStage(p, plan.stages[0], map, map_options));
   std::vector<std::string> names;
@@ -147,9 +173,7 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
 
   ASSIGN_OR_FAIL(StageShape, reduce, CheckStage(p, plan.stages[1]));
   EXPECT_EQ(reduce.roots, std::vector<int>{groups.node()});
-  dataset::InputSpec arrow_spec;
-  arrow_spec.from = "arrow";
-  ASSIGN_OR_FAIL(dataset::InputOptions, arrow, dataset::MakeInputOptions(arrow_spec, LocalFileSystem::Instance()));
+  ASSIGN_OR_FAIL(dataset::InputOptions, arrow, ExchangeInput());
   std::vector<std::string> got;
   for (int partition = 0; partition < 3; ++partition) {
     std::vector<std::string> files;
@@ -212,6 +236,128 @@ TEST_F(StageCutTest, AGlobalCombineRowComesFromTheTaskGivenItsInputOnlyAndAWindo
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("step 'hourly' (pardo) is windowed"), std::string::npos)
       << refused.status().ToString();
+}
+
+TEST_F(StageCutTest, ASideInputIsComputedInAStageOfItsOwnAndReadFromItsCommittedValue) {
+  const auto rows = std::make_shared<const Batches>(Rows(300));
+  Pipeline p;
+  const PCollection input = p.Create("rows", RowSchema(), *rows);
+  const PCollection fit = p.CombineGlobally("fit", input, {Aggregate{"value", MomentsCombiner(), "value"}});
+  ASSIGN_OR_FAIL(ops::ColumnScaler, scaler, ops::ColumnScaler::Make(RowSchema(), {"value"}, false));
+  StepOptions with_fit;
+  with_fit.side_inputs.emplace_back("fit", fit);
+  const PCollection scaled = p.ParDo("scale", input, MakeScaleDoFn(scaler, {"value"}), with_fit);
+  dataset::SinkOptions write = testing::FeatherSink(dir_ / "out");
+  write.mode = dataset::SaveMode::kOverwrite;  // the cut's run writes it again
+  p.Write("write", scaled, write);
+  ASSERT_TRUE(p.status().ok()) << p.status().ToString();
+  CollectSink whole;
+  RunOptions whole_options = RunOptions::Defaults();
+  whole_options.outputs["scale"] = &whole;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, whole_options, nullptr).ok());
+  const std::vector<std::string> expected = RowTexts(whole.TakeBatches());
+
+  // The fit's rows leave the first pass through its exchange, a stage of its own keeps its one row, the last pass
+  // reads it.
+  ASSIGN_OR_FAIL(Plan, plan, MakePlan(p));
+  ASSERT_EQ(plan.stages.size(), 2u);
+  const std::vector<Stage> stages = DistributedStages(p, plan);
+  ASSERT_EQ(stages.size(), 3u);
+  EXPECT_EQ(stages[1].roots, std::vector<int>{fit.node()});
+  EXPECT_EQ(stages[1].materialized, std::vector<int>{fit.node()});
+  ASSIGN_OR_FAIL(StageShape, map, CheckStage(p, stages[0]));
+  EXPECT_EQ(map.groupings, std::vector<int>{fit.node()});
+  StageCutOptions map_options;
+  map_options.input = [rows](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+    return MakeBatchSource("split", RowSchema(), rows);
+  };
+  map_options.exchanges[fit.node()] = ExchangeSink("exchange");
+  map_options.partitions = 3;
+  ASSIGN_OR_FAIL(StageCut, map_cut, CutStage(p, stages[0], map, map_options));
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *map_cut.pipeline, RunOptions::Defaults(), nullptr).ok());
+
+  ASSIGN_OR_FAIL(StageShape, keep, CheckStage(p, stages[1]));
+  EXPECT_EQ(keep.kept, std::vector<int>{fit.node()});
+  ASSIGN_OR_FAIL(dataset::InputOptions, arrow, ExchangeInput());
+  StageCutOptions keep_options;
+  keep_options.grouped[fit.node()] = InputsFactory(ExchangeFiles("exchange"), arrow);
+  keep_options.kept[fit.node()] = ExchangeSink("side");
+  ASSIGN_OR_FAIL(StageCut, keep_cut, CutStage(p, stages[1], keep, keep_options));
+  std::vector<std::string> names;
+  for (const Node& node : keep_cut.pipeline->nodes()) names.push_back(node.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"fit.exchange", "fit", "fit.side.partition", "fit.side"}));
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *keep_cut.pipeline, RunOptions::Defaults(), nullptr).ok());
+
+  ASSIGN_OR_FAIL(StageShape, apply, CheckStage(p, stages[2]));
+  EXPECT_EQ(apply.side_reads, std::vector<int>{fit.node()});
+  StageCutOptions apply_options;
+  apply_options.input = map_options.input;
+  // Without its side value the stage is not cut.
+  const Result<StageCut> missing = CutStage(p, stages[2], apply, apply_options);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no side value given for step 'fit'"), std::string::npos);
+  apply_options.sides[fit.node()] = InputsFactory(ExchangeFiles("side"), arrow);
+  ASSIGN_OR_FAIL(StageCut, apply_cut, CutStage(p, stages[2], apply, apply_options));
+  CollectSink got;
+  RunOptions options = RunOptions::Defaults();
+  options.outputs["scale"] = &got;
+  const auto applied = RunPipeline(ExecContext::Defaults(), *apply_cut.pipeline, options, nullptr);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  EXPECT_EQ(RowTexts(got.TakeBatches()), expected);
+}
+
+TEST_F(StageCutTest, AnElementWiseSideInputIsKeptByThePassComputingIt) {
+  // The fit made before, given as rows (a Create, a read's node): kept whole by the first pass, read by the second.
+  const auto rows = std::make_shared<const Batches>(Rows(100));
+  Pipeline fitting;
+  const PCollection moments = fitting.CombineGlobally("fit", fitting.Create("rows", RowSchema(), *rows),
+                                                      {Aggregate{"value", MomentsCombiner(), "value"}});
+  CollectSink fitted;
+  RunOptions fit_options = RunOptions::Defaults();
+  fit_options.outputs["fit"] = &fitted;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), fitting, fit_options, nullptr).ok());
+  const auto fit_rows = std::make_shared<const Batches>(fitted.TakeBatches());
+  const SchemaPtr fit_schema = moments.schema();
+
+  Pipeline p;
+  const PCollection fit = p.Create("fitted", fit_schema, *fit_rows);
+  ASSIGN_OR_FAIL(ops::ColumnScaler, scaler, ops::ColumnScaler::Make(RowSchema(), {"value"}, false));
+  StepOptions with_fit;
+  with_fit.side_inputs.emplace_back("fit", fit);
+  p.ParDo("scale", p.Create("rows", RowSchema(), *rows), MakeScaleDoFn(scaler, {"value"}), with_fit);
+  ASSERT_TRUE(p.status().ok()) << p.status().ToString();
+  CollectSink whole;
+  RunOptions whole_options = RunOptions::Defaults();
+  whole_options.outputs["scale"] = &whole;
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), p, whole_options, nullptr).ok());
+
+  ASSIGN_OR_FAIL(Plan, plan, MakePlan(p, {p.nodes().back().id}));
+  const std::vector<Stage> stages = DistributedStages(p, plan);
+  ASSERT_EQ(stages.size(), 2u);  // nothing added: the first pass keeps it
+  ASSIGN_OR_FAIL(StageShape, keep, CheckStage(p, stages[0]));
+  EXPECT_EQ(keep.kept, std::vector<int>{fit.node()});
+  StageCutOptions keep_options;
+  keep_options.input = [fit_rows, fit_schema](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+    return MakeBatchSource("split", fit_schema, fit_rows);
+  };
+  keep_options.kept[fit.node()] = ExchangeSink("side");
+  ASSIGN_OR_FAIL(StageCut, keep_cut, CutStage(p, stages[0], keep, keep_options));
+  ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *keep_cut.pipeline, RunOptions::Defaults(), nullptr).ok());
+
+  ASSIGN_OR_FAIL(StageShape, apply, CheckStage(p, stages[1]));
+  ASSIGN_OR_FAIL(dataset::InputOptions, arrow, ExchangeInput());
+  StageCutOptions apply_options;
+  apply_options.input = [rows](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+    return MakeBatchSource("split", RowSchema(), rows);
+  };
+  apply_options.sides[fit.node()] = InputsFactory(ExchangeFiles("side"), arrow);
+  ASSIGN_OR_FAIL(StageCut, apply_cut, CutStage(p, stages[1], apply, apply_options));
+  CollectSink got;
+  RunOptions options = RunOptions::Defaults();
+  options.outputs["scale"] = &got;
+  const auto applied = RunPipeline(ExecContext::Defaults(), *apply_cut.pipeline, options, nullptr);
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  EXPECT_EQ(RowTexts(got.TakeBatches()), RowTexts(whole.TakeBatches()));
 }
 
 }  // namespace

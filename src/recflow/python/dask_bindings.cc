@@ -73,11 +73,12 @@ void RegisterDask(py::module_& module) {
       .def_property_readonly("stages", [](const PipelineJob& job) {
              py::list stages;
              for (const JobStage& stage : job.stages()) {
-               stages.append(py::make_tuple(stage.steps, stage.reads, stage.global_reads, stage.writes, stage.exchanges));
+               stages.append(py::make_tuple(stage.steps, stage.reads, stage.global_reads, stage.sides, stage.writes,
+                                            stage.exchanges));
              }
              return stages;
            }, "Per stage, in the order they run: (its steps, the exchanges it reads, those of combine_globally "
-              "steps, its writes' numbers, "
+              "steps, the side values every task reads, its writes' numbers, "
               "its exchanges' numbers).")
       .def("read_schema", [](const PipelineJob& job, size_t stage) { return ValueOrThrow(job.ReadSchema(stage)); },
            py::arg("stage"), "The schema of the stage's read, as text.")
@@ -92,6 +93,10 @@ void RegisterDask(py::module_& module) {
            "Per exchange: (the write step feeding it, job id, attempts directory).")
       .def("exchange_dir", &PipelineJob::ExchangeDir, py::arg("exchange"),
            "Where the exchange is committed (partition K's files in recflow_partition=K/).")
+      .def("exchange_files", [](const PipelineJob& job, size_t exchange, int partitions) {
+             return ValueOrThrow(WithoutGil([&] { return job.ExchangeFiles(exchange, partitions); }));
+           }, py::arg("exchange"), py::arg("partitions"),
+           "The files of each partition of the committed exchange, in task order.")
       .def("adopt", [](PipelineJob& job, size_t write, const std::string& dir) {
              ThrowIfError(WithoutGil([&] { return job.Adopt(write, dir); }));
            }, py::arg("write"), py::arg("attempt_dir"), "Adopts a finished attempt of write number `write`.")

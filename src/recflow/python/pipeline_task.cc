@@ -13,6 +13,7 @@
 #include "recflow/dataset/split_source.h"
 #include "recflow/pipeline/key_partition.h"
 #include "recflow/pipeline/local_runner.h"
+#include "recflow/pipeline/read_input.h"
 #include "recflow/python/convert_task.h"
 #include "recflow/python/native_dataset.h"
 
@@ -20,31 +21,47 @@ namespace recflow::python {
 
 namespace {
 
-// The pipeline of `source` and its plan.
+// The pipeline of `source` and the stages of its distributed run (pipeline::DistributedStages).
 Result<pipeline::YamlPipeline> Load(const PipelineSource& source, const PipelineParams& params,
-                                    const pipeline::StepRegistry& registry, pipeline::Plan* plan) {
+                                    const pipeline::StepRegistry& registry, std::vector<pipeline::Stage>* stages) {
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry));
-  ASSIGN_OR_RETURN(*plan, pipeline::MakePlan(*loaded.pipeline));
+  ASSIGN_OR_RETURN(const pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
+  *stages = pipeline::DistributedStages(*loaded.pipeline, plan);
   return loaded;
 }
 
 // Every stage's shape, each checked.
-Result<std::vector<pipeline::StageShape>> Shapes(const pipeline::Pipeline& graph, const pipeline::Plan& plan) {
+Result<std::vector<pipeline::StageShape>> Shapes(const pipeline::Pipeline& graph,
+                                                 const std::vector<pipeline::Stage>& stages) {
   std::vector<pipeline::StageShape> shapes;
-  for (const pipeline::Stage& stage : plan.stages) {
+  for (const pipeline::Stage& stage : stages) {
     ASSIGN_OR_RETURN(pipeline::StageShape shape, pipeline::CheckStage(graph, stage));
     shapes.push_back(std::move(shape));
   }
   return shapes;
 }
 
-// The groupings whose rows are exchanged, numbered in plan order (the driver's and every task's numbering).
-std::vector<int> ExchangedGroupings(const std::vector<pipeline::StageShape>& shapes) {
-  std::vector<int> groupings;
+// What an exchange carries: the input rows of grouping `node`, or (`kept`) the rows of node `node`, a side value.
+struct Exchanged {
+  int node = -1;
+  bool kept = false;
+  bool operator==(const Exchanged& other) const { return node == other.node && kept == other.kept; }
+};
+
+// The exchanges, numbered in stage order, each stage's groupings before its side values (the driver's and every
+// task's numbering).
+std::vector<Exchanged> ExchangedRows(const std::vector<pipeline::StageShape>& shapes) {
+  std::vector<Exchanged> exchanged;
   for (const pipeline::StageShape& shape : shapes) {
-    groupings.insert(groupings.end(), shape.groupings.begin(), shape.groupings.end());
+    for (int id : shape.groupings) exchanged.push_back({id, false});
+    for (int id : shape.kept) exchanged.push_back({id, true});
   }
-  return groupings;
+  return exchanged;
+}
+
+// The number of exchange `wanted` in `exchanged`.
+int ExchangeNumber(const std::vector<Exchanged>& exchanged, const Exchanged& wanted) {
+  return static_cast<int>(std::find(exchanged.begin(), exchanged.end(), wanted) - exchanged.begin());
 }
 
 // How an exchange committed in `dir` is written: Arrow IPC files partitioned by kKeyPartitionColumn, one file
@@ -66,18 +83,32 @@ Result<dataset::InputOptions> ExchangeInputOptions() {
   return dataset::MakeInputOptions(spec, LocalFileSystem::Instance());
 }
 
+// The files of each partition of the exchange committed in `dir`, by partition, each partition's in task order.
+Result<std::map<size_t, std::vector<std::string>>> PartitionFiles(const std::string& dir) {
+  ASSIGN_OR_RETURN(const std::vector<std::string> names, LocalFileSystem::Instance()->ListFilesRecursively(dir));
+  std::map<size_t, std::vector<std::string>> files;
+  const std::string prefix = std::string(pipeline::kKeyPartitionColumn) + "=";
+  for (const std::string& name : names) {  // sorted: a partition's files in task order
+    const size_t slash = name.find('/');
+    if (slash == std::string::npos || name.compare(0, prefix.size(), prefix) != 0) continue;  // _SUCCESS, the schema
+    if (name[slash + 1] == '.' || name[slash + 1] == '_') continue;
+    files[std::stoul(name.substr(prefix.size(), slash - prefix.size()))].push_back(dir + "/" + name);
+  }
+  return files;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& source, const PipelineParams& params,
                                                         const pipeline::StepRegistry& registry) {
   std::unique_ptr<PipelineJob> job(new PipelineJob());
-  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->plan_));
+  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->cut_stages_));
   const pipeline::Pipeline& graph = *job->loaded_.pipeline;
-  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->plan_));
-  const std::vector<int> exchanged = ExchangedGroupings(shapes);
+  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->cut_stages_));
+  const std::vector<Exchanged> exchanged = ExchangedRows(shapes);
   for (size_t s = 0; s < shapes.size(); ++s) {
     const pipeline::StageShape& shape = shapes[s];
-    const pipeline::Stage& stage = job->plan_.stages[s];
+    const pipeline::Stage& stage = job->cut_stages_[s];
     JobStage& out = job->stages_.emplace_back();
     for (int id : shape.roots) out.steps.push_back(graph.node(id).name);
     for (int id : stage.steps) out.steps.push_back(graph.node(id).name);
@@ -97,7 +128,7 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
       job->inputs_[static_cast<int>(s)] = std::move(inputs);
     } else {
       for (int id : shape.roots) {
-        out.reads.push_back(static_cast<int>(std::find(exchanged.begin(), exchanged.end(), id) - exchanged.begin()));
+        out.reads.push_back(ExchangeNumber(exchanged, {id, false}));
         if (graph.node(id).kind == pipeline::NodeKind::kCombineGlobally) out.global_reads.push_back(out.reads.back());
       }
     }
@@ -107,28 +138,37 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
       out.writes.push_back(static_cast<int>(job->writes_.size()));
       job->writes_.emplace_back(id, std::move(committer));
     }
-    for (int id : shape.groupings) {
-      out.exchanges.push_back(static_cast<int>(std::find(exchanged.begin(), exchanged.end(), id) - exchanged.begin()));
-    }
+    for (int id : shape.side_reads) out.sides.push_back(ExchangeNumber(exchanged, {id, true}));
+    for (int id : shape.groupings) out.exchanges.push_back(ExchangeNumber(exchanged, {id, false}));
+    for (int id : shape.kept) out.exchanges.push_back(ExchangeNumber(exchanged, {id, true}));
   }
   if (!exchanged.empty() && job->writes_.empty()) {
-    return Status::InvalidArgument("step '" + graph.node(exchanged[0]).name +
+    return Status::InvalidArgument("step '" + graph.node(exchanged[0].node).name +
                                    "' groups rows no step writes: a distributed run keeps its exchanges beside a write");
   }
-  for (int id : exchanged) {
+  for (const auto& [id, kept] : exchanged) {
     // The exchanges live in the first write's attempts directory: the job's end (or the next writer's
     // stale-job cleanup) removes them with it.
     ASSIGN_OR_RETURN(const std::string attempts, job->writes_[0].second->AttemptsDir());
     Exchange& exchange = job->exchanges_.emplace_back();
-    exchange.grouping = id;
+    exchange.node = id;
+    exchange.kept = kept;
     exchange.dir = attempts + "/exchange-" + std::to_string(job->exchanges_.size() - 1);
     ASSIGN_OR_RETURN(dataset::SinkOptions options, ExchangeSinkOptions(exchange.dir));
-    const pipeline::Node& grouping = graph.node(id);
-    ASSIGN_OR_RETURN(const SchemaPtr numbered,
-                     pipeline::MakeKeyPartitionFn(grouping.keys, 1)->OutputSchema(graph.node(grouping.inputs[0]).schema));
+    const pipeline::Node& node = graph.node(id);
+    const SchemaPtr& rows = kept ? node.schema : graph.node(node.inputs[0]).schema;
+    ASSIGN_OR_RETURN(const SchemaPtr numbered, pipeline::MakeKeyPartitionFn({}, 1)->OutputSchema(rows));
     ASSIGN_OR_RETURN(exchange.committer, BeginTaskJob(options, numbered));
   }
-  job->metrics_.Reset(graph, job->plan_.stages.size());
+  job->side_files_ = std::make_unique<pipeline::RunFiles>(graph.file_system(), StopToken());
+  for (const pipeline::SideFile& file : graph.side_files()) {
+    if (ExchangeNumber(exchanged, {file.node, true}) == static_cast<int>(exchanged.size())) {
+      return Status::InvalidArgument("the side file " + file.path + " is made from step '" + graph.node(file.node).name +
+                                     "', whose value no stage keeps");
+    }
+    RETURN_NOT_OK(job->side_files_->Stage(file.path).status());
+  }
+  job->metrics_.Reset(graph, job->cut_stages_.size());
   return job;
 }
 
@@ -136,7 +176,7 @@ Result<std::string> PipelineJob::ReadSchema(size_t stage) const {
   if (stage >= stages_.size() || !stages_[stage].reads.empty()) {
     return Status::InvalidArgument("stage " + std::to_string(stage) + " reads no files");
   }
-  return loaded_.pipeline->node(plan_.stages[stage].roots[0]).schema->ToString();
+  return loaded_.pipeline->node(cut_stages_[stage].roots[0]).schema->ToString();
 }
 
 std::vector<std::string> PipelineJob::DeadLetterFiles() const {
@@ -154,7 +194,7 @@ std::vector<std::string> PipelineJob::DeadLetterFiles() const {
 Result<std::vector<std::string>> PipelineJob::Splits(size_t stage, int64_t target_bytes) const {
   const auto inputs = inputs_.find(static_cast<int>(stage));
   if (inputs == inputs_.end()) return Status::InvalidArgument("stage " + std::to_string(stage) + " reads no files");
-  return SplitLines(inputs->second, loaded_.pipeline->node(plan_.stages[stage].roots[0]).files->options, target_bytes);
+  return SplitLines(inputs->second, loaded_.pipeline->node(cut_stages_[stage].roots[0]).files->options, target_bytes);
 }
 
 Result<std::vector<TaskOutput>> PipelineJob::Writes() {
@@ -170,13 +210,44 @@ Result<std::vector<TaskOutput>> PipelineJob::Exchanges() {
   std::vector<TaskOutput> exchanges;
   for (Exchange& exchange : exchanges_) {
     ASSIGN_OR_RETURN(std::string attempts, exchange.committer->AttemptsDir());
-    exchanges.emplace_back(pipeline::ExchangeStepName(loaded_.pipeline->node(exchange.grouping)),
+    const pipeline::Node& node = loaded_.pipeline->node(exchange.node);
+    exchanges.emplace_back(exchange.kept ? pipeline::SideStepName(node) : pipeline::ExchangeStepName(node),
                            exchange.committer->job_id(), std::move(attempts));
   }
   return exchanges;
 }
 
 const std::string& PipelineJob::ExchangeDir(size_t exchange) const { return exchanges_.at(exchange).dir; }
+
+Result<std::vector<std::vector<std::string>>> PipelineJob::ExchangeFiles(size_t exchange, int partitions) const {
+  if (exchange >= exchanges_.size()) return Status::InvalidArgument("no exchange number " + std::to_string(exchange));
+  ASSIGN_OR_RETURN(auto by_partition, PartitionFiles(exchanges_[exchange].dir));
+  std::vector<std::vector<std::string>> files(static_cast<size_t>(std::max(partitions, 0)));
+  for (auto& [partition, paths] : by_partition) {
+    if (partition < files.size()) files[partition] = std::move(paths);
+  }
+  return files;
+}
+
+Result<std::shared_ptr<const pipeline::SideInputValue>> PipelineJob::SideValue(int node) const {
+  const auto exchange = std::find_if(exchanges_.begin(), exchanges_.end(),
+                                     [&](const Exchange& e) { return e.kept && e.node == node; });
+  if (exchange == exchanges_.end()) return Status::Internal("no side value of node " + std::to_string(node));
+  ASSIGN_OR_RETURN(const auto by_partition, PartitionFiles(exchange->dir));
+  std::vector<std::string> paths;
+  for (const auto& [partition, files] : by_partition) paths.insert(paths.end(), files.begin(), files.end());
+  auto value = std::make_shared<pipeline::SideInputValue>();
+  value->schema = loaded_.pipeline->node(node).schema;
+  if (paths.empty()) return value;
+  ASSIGN_OR_RETURN(dataset::InputOptions options, ExchangeInputOptions());
+  ASSIGN_OR_RETURN(auto source, pipeline::InputsFactory(paths, std::move(options))(LocalFileSystem::Instance()));
+  for (;;) {
+    ASSIGN_OR_RETURN(auto unit, source->NextUnit());
+    if (unit == nullptr) return value;
+    ASSIGN_OR_RETURN(DecodedUnit decoded, unit->Decode());
+    value->batches.push_back(std::move(decoded.batch));
+  }
+}
 
 Status PipelineJob::Adopt(size_t write, const std::string& attempt_dir) {
   if (write >= writes_.size()) return Status::InvalidArgument("no write number " + std::to_string(write));
@@ -199,17 +270,25 @@ Status PipelineJob::AddMetrics(const std::vector<int64_t>& counters, const std::
 }
 
 Status PipelineJob::Commit() {
+  // The side values live in the first write's attempts directory, which preparing it moves away: read them first.
+  const pipeline::Pipeline& graph = *loaded_.pipeline;
+  for (const pipeline::SideFile& file : graph.side_files()) {
+    ASSIGN_OR_RETURN(const auto value, SideValue(file.node));
+    RETURN_NOT_OK(graph.StepStatus(graph.node(file.node).name,
+                                   file.write(*value, *graph.file_system(), pipeline::StagedPath(file.path))));
+  }
   std::vector<dataset::DatasetCommitter*> order;
   for (auto& [id, committer] : writes_) order.push_back(committer.get());
   std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->resolved_output() < b->resolved_output(); });
   for (dataset::DatasetCommitter* committer : order) RETURN_NOT_OK(committer->Prepare());
   for (dataset::DatasetCommitter* committer : order) RETURN_NOT_OK(committer->Commit());
-  return Status::OK();
+  return side_files_->Commit();
 }
 
 Status PipelineJob::Abort() {
   // The exchanges first: they live in the first write's attempts directory, which its Abort removes.
   for (Exchange& exchange : exchanges_) (void)exchange.committer->Abort();
+  if (side_files_ != nullptr) side_files_->Abort();
   Status first;
   for (auto& [id, committer] : writes_) {
     const Status st = committer->Abort();
@@ -222,17 +301,17 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
                                            const pipeline::StepRegistry& registry, const PipelineTaskInput& input,
                                            std::map<std::string, dataset::TaskAttempt> tasks,
                                            std::map<std::string, std::string> dead_letters, int threads) {
-  pipeline::Plan plan;
-  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, &plan));
+  std::vector<pipeline::Stage> stages;
+  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, &stages));
   const pipeline::Pipeline& graph = *loaded.pipeline;
-  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, plan));
+  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, stages));
   if (input.stage >= shapes.size()) {
     return Status::InvalidArgument("the pipeline has " + std::to_string(shapes.size()) + " stages, not " +
                                    std::to_string(input.stage + 1));
   }
   const pipeline::StageShape& shape = shapes[input.stage];
   const pipeline::Node& root = graph.node(shape.roots[0]);
-  const std::vector<int> exchanged = ExchangedGroupings(shapes);
+  const std::vector<Exchanged> exchanged = ExchangedRows(shapes);
   pipeline::StageCutOptions cut_options;
   if (root.kind == pipeline::NodeKind::kRead) {
     if (root.schema->ToString() != input.read_schema) {
@@ -250,26 +329,27 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
       return dataset::OpenSplits(parsed, schema, on);
     };
   }
-  auto grouping_of = [&](int number) -> Result<int> {
+  auto exchange_of = [&](int number) -> Result<Exchanged> {
     if (number < 0 || static_cast<size_t>(number) >= exchanged.size()) {
       return Status::InvalidArgument("no exchange number " + std::to_string(number));
     }
     return exchanged[static_cast<size_t>(number)];
   };
   for (const auto& [number, files] : input.exchange_files) {
-    ASSIGN_OR_RETURN(const int grouping, grouping_of(number));
-    pipeline::SourceFactory& input = cut_options.grouped[grouping];  // null: an empty partition
+    ASSIGN_OR_RETURN(const Exchanged rows, exchange_of(number));
+    // null: an empty partition, or a side value without rows
+    pipeline::SourceFactory& input = (rows.kept ? cut_options.sides : cut_options.grouped)[rows.node];
     if (files.empty()) continue;
     ASSIGN_OR_RETURN(dataset::InputOptions options, ExchangeInputOptions());
     input = pipeline::InputsFactory(files, std::move(options));
   }
   for (const auto& [number, dir] : input.exchange_dirs) {
-    ASSIGN_OR_RETURN(const int grouping, grouping_of(number));
-    ASSIGN_OR_RETURN(cut_options.exchanges[grouping], ExchangeSinkOptions(dir));
+    ASSIGN_OR_RETURN(const Exchanged rows, exchange_of(number));
+    ASSIGN_OR_RETURN((rows.kept ? cut_options.kept : cut_options.exchanges)[rows.node], ExchangeSinkOptions(dir));
   }
   cut_options.partitions = input.partitions;
   ASSIGN_OR_RETURN(const pipeline::StageCut cut,
-                   pipeline::CutStage(graph, plan.stages[input.stage], shape, cut_options));
+                   pipeline::CutStage(graph, stages[input.stage], shape, cut_options));
   pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   options.tasks = std::move(tasks);
   options.dead_letter_files = std::move(dead_letters);
@@ -278,7 +358,7 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
   pipeline::RunMetrics part;
   ASSIGN_OR_RETURN(pipeline::RunResult run, pipeline::RunPipeline(context, *cut.pipeline, options, &part));
   pipeline::RunMetrics whole;
-  whole.Reset(graph, plan.stages.size());
+  whole.Reset(graph, stages.size());
   whole.AddCut(part, cut.origin, input.stage);
   return PipelineTaskResult{std::move(run.writes), whole.Counters(), whole.StepStages()};
 }

@@ -17,6 +17,7 @@
 #include "recflow/dataset/sink_options.h"
 #include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/plan.h"
+#include "recflow/pipeline/run_files.h"
 #include "recflow/pipeline/stage_cut.h"
 #include "recflow/pipeline/step_registry.h"
 #include "recflow/pipeline/yaml_pipeline.h"
@@ -33,7 +34,10 @@ struct JobStage {
   /// Those of `reads` that are a combine_globally's: task 0 alone reads all their partitions (in
   /// partition order) and outputs the global combine's one row; the other tasks leave them out.
   std::vector<int> global_reads;
-  /// The numbers (PipelineJob::Writes) of the writes it feeds, and of the exchanges it writes.
+  /// The side values its steps read (exchange numbers): every task reads all of each one's files.
+  std::vector<int> sides;
+  /// The numbers (PipelineJob::Writes) of the writes it feeds, and of the exchanges it writes (its
+  /// groupings' rows, then the side values it keeps).
   std::vector<int> writes;
   std::vector<int> exchanges;
 };
@@ -76,6 +80,8 @@ class PipelineJob {
   /// The directory exchange `exchange` is committed in (its partitions' files in
   /// `recflow_partition=K/`), as tasks are given it.
   const std::string& ExchangeDir(size_t exchange) const;
+  /// The files of each of the `partitions` partitions of committed exchange `exchange`, in task order.
+  Result<std::vector<std::vector<std::string>>> ExchangeFiles(size_t exchange, int partitions) const;
   /// Adopts the attempt directory `attempt_dir` of write number `write`.
   Status Adopt(size_t write, const std::string& attempt_dir);
   /// Adopts the attempt directory `attempt_dir` of exchange number `exchange`.
@@ -86,27 +92,33 @@ class PipelineJob {
   Status AddMetrics(const std::vector<int64_t>& counters, const std::vector<int>& step_stages);
   /// The summed metrics: the per-step table `recflow run` prints, and its JSON.
   const pipeline::RunMetrics& metrics() const { return metrics_; }
-  /// Prepares every output, then swaps each in (in the order of their paths).
+  /// Writes each side file (a vocabulary file) staged from its committed side value, prepares every
+  /// output, then swaps each in (in the order of their paths), the side files last, as the local runner does.
   Status Commit();
-  /// Abandons every write's job and exchange: the outputs stay as they were.
+  /// Abandons every write's job and exchange and removes the staged side files: the outputs stay as they were.
   Status Abort();
 
  private:
   PipelineJob() = default;
 
+  // The committed side value of node `node` (the exchange keeping it).
+  Result<std::shared_ptr<const pipeline::SideInputValue>> SideValue(int node) const;
+
   struct Exchange {
-    int grouping = -1;
+    int node = -1;      // the grouping whose input rows it carries, or the node whose rows it keeps
+    bool kept = false;  // a side value: the rows of `node` itself
     std::string dir;
     std::unique_ptr<dataset::DatasetCommitter> committer;
   };
 
   pipeline::YamlPipeline loaded_;
-  pipeline::Plan plan_;
+  std::vector<pipeline::Stage> cut_stages_;  // pipeline::DistributedStages
   std::vector<JobStage> stages_;
   std::map<int, dataset::ResolvedInputs> inputs_;  // each read's files, by the stage reading it
   int64_t input_bytes_ = 0;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetCommitter>>> writes_;
   std::vector<Exchange> exchanges_;
+  std::unique_ptr<pipeline::RunFiles> side_files_;  // the pipeline's side files, staged at Begin
   pipeline::RunMetrics metrics_;
 };
 
@@ -125,7 +137,7 @@ struct PipelineTaskInput {
   std::string read_schema;
   std::vector<std::string> splits;
   /// An exchange stage: the Arrow IPC files of the task's partition of each exchange it reads
-  /// (by exchange number), in task order; an exchange left out is none of the task's (its
+  /// (by exchange number), in task order, and every file of each side value its steps read; an exchange left out is none of the task's (its
   /// grouping outputs no rows in this task: a combine_globally's row comes from task 0 only).
   std::map<int, std::vector<std::string>> exchange_files;
   /// Partitions of the exchanges the stage writes, and where each is committed (by exchange number).
