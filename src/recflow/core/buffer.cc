@@ -129,7 +129,11 @@ Result<std::shared_ptr<Buffer>> Buffer::Slice(const std::shared_ptr<Buffer>& par
   return std::shared_ptr<Buffer>(std::make_shared<SliceBuffer>(parent, offset, length));
 }
 
-BufferBuilder::~BufferBuilder() { pool_->Free(data_, capacity_); }
+// A builder holding nothing does not call its pool: an idle builder (a decoder kept for the next unit) may outlive
+// the pool it was made under.
+BufferBuilder::~BufferBuilder() {
+  if (data_ != nullptr) pool_->Free(data_, capacity_);
+}
 
 BufferBuilder::BufferBuilder(BufferBuilder&& other) noexcept
     : pool_(other.pool_), data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
