@@ -16,7 +16,7 @@ build: deps
 
 test: build
 	ctest --preset release
-	$(PYTHON) -m pytest -q tests/python
+	RECFLOW_REQUIRE_ORACLES=1 $(PYTHON) -m pytest -q tests/python
 
 # Installs and builds only what the demo runs (a first configure leaves tests and benchmarks out;
 # `make test` adds them to the same build, reusing every object).
