@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -31,9 +32,43 @@ class S3Server:
         self.proc = subprocess.Popen(["node", str(NODE_DIR / "s3_server.mjs"), str(directory), "bands", KEY_ID, SECRET],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.port = json.loads(self.proc.stdout.readline())["port"]
-        self.requests = []
-        self.reader = threading.Thread(target=lambda: self.requests.extend(json.loads(line) for line in self.proc.stdout))
+        self._received = []  # every logged request, markers included, as the reader thread took them in
+        self._first = 0  # the first of them `requests` shows (clear moves it)
+        self._marks = 0
+        self._changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read_log)
         self.reader.start()
+
+    def _read_log(self):
+        for line in self.proc.stdout:
+            with self._changed:
+                self._received.append(json.loads(line))
+                self._changed.notify_all()
+
+    def _settle(self):
+        """Waits until the log holds every request answered so far: the server logs a request when it arrives, so
+        once a marker request sent now is in the log, so is every request before it."""
+        self._marks += 1
+        mark = f"/recflow-test-marker/{self._marks}"
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{self.port}{mark}", timeout=30).close()
+        except urllib.error.HTTPError:
+            pass  # s3rver refuses the marker; it was logged all the same
+        with self._changed:
+            assert self._changed.wait_for(lambda: any(r["path"] == mark for r in self._received), timeout=60), mark
+
+    @property
+    def requests(self):
+        """The requests received since the last `clear`, markers left out."""
+        self._settle()
+        with self._changed:
+            return [r for r in self._received[self._first:] if not r["path"].startswith("/recflow-test-marker/")]
+
+    def clear(self):
+        """Forgets the requests received so far (all of them: their log lines are in)."""
+        self._settle()
+        with self._changed:
+            self._first = len(self._received)
 
     def put(self, key, data):
         """An unsigned PUT (s3rver takes anonymous writes): the upload is not what the tests are about."""
@@ -56,7 +91,7 @@ def s3(testdata, tmp_path):
     try:
         for name in BANDS:
             server.put(f"s2/{name}", (testdata / "raster" / "sentinel2-l2a" / name).read_bytes())
-        server.requests.clear()
+        server.clear()
         yield server
     finally:
         server.close()
@@ -87,11 +122,12 @@ def evi(path):
 
 
 def assert_signed_range_gets(server, prefix="/bands/s2/B0"):
-    gets = [r for r in server.requests if r["method"] == "GET"]
-    assert gets, server.requests
+    requests = server.requests
+    gets = [r for r in requests if r["method"] == "GET"]
+    assert gets, requests
     assert all(r["range"] and r["range"].startswith("bytes=") for r in gets), gets  # every GET a range request
-    assert all(r["scheme"] == "AWS4-HMAC-SHA256" and r["key_id"] == KEY_ID for r in server.requests), server.requests
-    assert all(r["path"].startswith(prefix) for r in server.requests), server.requests  # no listing
+    assert all(r["scheme"] == "AWS4-HMAC-SHA256" and r["key_id"] == KEY_ID for r in requests), requests
+    assert all(r["path"].startswith(prefix) for r in requests), requests  # no listing
 
 
 def test_the_example_reads_vsis3_with_the_endpoint_and_keys_from_the_environment(recflow_bin, testdata, tmp_path, s3):
@@ -224,7 +260,8 @@ def test_a_key_the_server_does_not_know_fails_naming_the_dataset(recflow_bin, te
     assert "/vsis3/bands/s2/B02.tif" in result.stderr, result.stderr
     assert "The AWS Access Key Id you provided does not exist" in result.stderr, result.stderr
     assert SECRET not in result.stderr
-    assert [r["key_id"] for r in s3.requests] and all(r["key_id"] == "SOMEONEELSE" for r in s3.requests)
+    requests = s3.requests
+    assert [r["key_id"] for r in requests] and all(r["key_id"] == "SOMEONEELSE" for r in requests)
 
 
 def test_a_mosaic_reads_each_raster_with_its_own_read_rasters_config(recflow_bin, testdata, tmp_path, s3):
@@ -239,7 +276,7 @@ def test_a_mosaic_reads_each_raster_with_its_own_read_rasters_config(recflow_bin
         crops[name] = tmp_path / f"{name}.tif"
         subprocess.run(["gdal_translate", "-q", "-srcwin", *map(str, window), str(band), str(crops[name])], check=True)
     s3.put("crops/a.tif", crops["a"].read_bytes())
-    s3.requests.clear()
+    s3.clear()
     server = RangeServer(crops["b"], userpwd="reader:s3cret")
     home = tmp_path / "home"
     home.mkdir()
