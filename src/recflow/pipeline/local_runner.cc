@@ -101,15 +101,19 @@ class Run {
     });
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
+    for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(Fail(WriteSideFile(file)));
     RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
+    for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
+    // Only now is what every record produced committed: the sources may acknowledge their input.
+    for (auto& [id, source] : read_sources_) RETURN_NOT_OK(StepStatus(id, source->Committed()));
     return result;
   }
 
@@ -133,6 +137,7 @@ class Run {
     for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
     st = AbortOutputs(std::move(st), sinks);
     for (auto& [id, sink] : outputs_) (void)sink->Abort();
+    for (auto& [id, sink] : other_sinks_) (void)sink->Abort();
     for (const std::string& target : files_.Abort()) {
       if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(target));
     }
@@ -155,7 +160,12 @@ class Run {
       metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
-      if (node.kind == NodeKind::kWrite) {
+      if (node.kind == NodeKind::kWrite && node.open_sink != nullptr) {
+        auto sink = node.open_sink(input);
+        if (!sink.ok()) return StepStatus(id, sink.status());
+        other_sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
+        run.sinks.push_back({other_sinks_.back().second.get(), node.name});
+      } else if (node.kind == NodeKind::kWrite) {
         auto sink = dataset::DatasetSink::Open(node.sink, input, context_.file_system);
         if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
@@ -342,6 +352,9 @@ class Run {
       values[id] = std::move(value);
     }
     std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t r = 0; r < stage.roots.size(); ++r) {
+      if (pipeline_.node(stage.roots[r]).kind == NodeKind::kRead) read_sources_.emplace_back(stage.roots[r], std::move(sources[r]));
+    }
     side_values_.merge(values);
     grouped_outputs_.merge(outputs);
     for (int id : streamed) drains_.emplace_back([this, s, id] { Stream(s, id); });
@@ -397,6 +410,8 @@ class Run {
   const StageLinks links_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
+  std::vector<std::pair<int, std::unique_ptr<Sink>>> other_sinks_;  // the writes' sinks that are not datasets (WriteTo)
+  std::vector<std::pair<int, std::unique_ptr<Source>>> read_sources_;  // by read node: told when the run committed
   RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
   std::vector<StageRun> stages_;                                            // per stage of the plan
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node

@@ -8,6 +8,7 @@
 
 #include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/sink_options.h"
+#include "recflow/formats/sink.h"
 #include "recflow/formats/source.h"
 #include "recflow/pipeline/combiner.h"
 #include "recflow/pipeline/do_fn.h"
@@ -65,6 +66,10 @@ struct Windowing {
   bool event_time_micros = false;
 };
 
+/// Opens the sink of a write to something other than a dataset (Pipeline::WriteTo) for rows of
+/// schema `input`.
+using SinkFactory = std::function<Result<std::unique_ptr<Sink>>(const SchemaPtr& input)>;
+
 /// One transform and its inputs.
 struct Node {
   int id = 0;
@@ -81,7 +86,8 @@ struct Node {
   /// kParDo, kFlatten: the windows its rows are in; kGroupByKey, kCombine*: the windows it
   /// groups in (null: none, a batch grouping).
   std::shared_ptr<const Windowing> windowing;
-  dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
+  dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite of a dataset
+  SinkFactory open_sink;  ///< kWrite to another sink (WriteTo): opened per run; null for a dataset
   std::string description;                                ///< one line for plans ("csv labels.csv")
   /// Non-empty for a node of a pipeline built to be planned before its input exists (see
   /// Pipeline::ReadDeferred): why its schema is unknown ("labels.csv: no such file
@@ -188,6 +194,10 @@ class Pipeline {
   /// Writes `input` as the dataset `options` describes (its format factory, sharding,
   /// partitioning and save mode), committed when the run succeeds.
   void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
+  /// Writes `input` into the sink `open` opens once per run (a message broker's publisher): it
+  /// takes the rows as any sink of its stage, is finished and committed after the datasets and
+  /// aborted when the run fails.
+  void WriteTo(std::string name, const PCollection& input, SinkFactory open, std::string description);
 
   /// Whether errors name their step ("step 'NAME': ..."; the default). A pipeline whose steps the
   /// user did not write (`recflow convert`'s read → select → write) turns it off so that its
