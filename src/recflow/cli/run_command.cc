@@ -16,7 +16,7 @@
 namespace recflow::cli {
 
 Status RunStepsCommand(StdoutWriter* out) {
-  const pipeline::StepRegistry registry = pipeline::BuiltinSteps();
+  const pipeline::StepRegistry registry = CommandSteps();
   for (const std::string& name : registry.names()) {
     const pipeline::StepType* type = registry.Find(name);
     *out->buffer() += fmt::format("{:<18} {}{}\n", name, type->summary,
