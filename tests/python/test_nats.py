@@ -6,6 +6,7 @@ a malformed message goes to dead letters naming its subject, stream sequence and
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import socket
@@ -66,6 +67,16 @@ def backlog(url, stream, consumer):
     assert done.returncode == 0, done.stderr
     info = json.loads(done.stdout)
     return info["num_pending"], info["num_ack_pending"]
+
+
+def next_line(proc, others, seconds=120):
+    """proc's next stdout line, polled with a bound while the processes `others` still run."""
+    deadline = time.monotonic() + seconds
+    while not select.select([proc.stdout], [], [], 0.1)[0]:
+        for other in others:
+            assert other.poll() is None, f"{other.args[0]} exited with {other.returncode}"
+        assert time.monotonic() < deadline, f"no line from {proc.args[1]} within {seconds} s"
+    return proc.stdout.readline().strip()
 
 
 def events(n, keys, seed, spacing=20):
@@ -147,13 +158,13 @@ def test_a_run_killed_while_publishing_and_restarted_publishes_every_pane_once(r
     observer = subprocess.Popen(["node", str(NODE_DIR / "nats_stop_on_first.mjs"), nats, "out.counts"],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        assert observer.stdout.readline().strip() == "ready"
+        assert next_line(observer, [observer]) == "ready"
         first = subprocess.Popen([str(recflow_bin), "run", str(pipeline), "--quiet"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         observer.stdin.write(f"{first.pid}\n")
         observer.stdin.flush()
         # The observer stops the run at its first published pane; it is then killed as a crash would.
-        assert observer.stdout.readline().strip() == "stopped"
+        assert next_line(observer, [observer, first]) == "stopped"
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=60)
     finally:
