@@ -62,11 +62,11 @@ def read_stream(url, stream):
 
 
 def backlog(url, stream, consumer):
-    """The consumer's (num_pending, num_ack_pending) as the npm client reads them."""
+    """The consumer's (num_pending, num_ack_pending) as the npm client reads them; None before it exists."""
     done = run_node("nats_consumer.mjs", url, stream, consumer)
     assert done.returncode == 0, done.stderr
     info = json.loads(done.stdout)
-    return info["num_pending"], info["num_ack_pending"]
+    return None if info is None else (info["num_pending"], info["num_ack_pending"])
 
 
 def next_line(proc, others, seconds=120):
