@@ -5,7 +5,7 @@ Makes (once, with GDAL through rasterio) three 10980 × 10980 uint16 bands — t
 EPSG:32629, a smooth field plus noise with a nodata corner — then runs in rounds: recflow on 1 thread, recflow on 2
 threads (bench/raster_evi.yaml: read_raster → evi → write_raster as a tiled DEFLATE GeoTIFF) and
 bench/raster_evi_numpy.py (the same file from whole bands). Reports each command's best and median seconds and
-peak RSS (wait4), the median over rounds of numpy / recflow-2-threads and of recflow 1 → 2 threads, and checks
+CPU time and peak RSS (wait4), the median over rounds of numpy / recflow-2-threads and of recflow 1 → 2 threads, and checks
 that the two outputs hold the same values (max abs difference, NaN masks).
 """
 import argparse
@@ -46,22 +46,39 @@ def make_band(path: Path, seed: int) -> None:
     partial.rename(path)
 
 
-def timed(cmd) -> tuple[float, int]:
-    """Seconds and peak RSS (bytes) of one run of `cmd`."""
+def timed(cmd) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, wait4) and peak RSS (bytes) of one run of `cmd`. The peak is GNU
+    time's: a child's own wait4 figure starts at this Python process's high-water mark, inherited through exec."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd[0]} failed: {proc.stderr.read().decode()}")
-    return seconds, usage.ru_maxrss * 1024
+    stderr = proc.stderr.read().decode()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{cmd[0]} failed: {stderr}")
+    return seconds, usage.ru_utime + usage.ru_stime, int(stderr.split()[-1]) * 1024
+
+
+def compare_outputs(path_a: Path, path_b: Path) -> tuple[float, bool]:
+    """The largest absolute difference between two one-band rasters' finite values and whether their NaN masks
+    are identical, block by block (bounded memory)."""
+    with rasterio.open(path_a) as a, rasterio.open(path_b) as b:
+        worst, same_mask = 0.0, True
+        for _, window in a.block_windows(1):
+            x, y = a.read(1, window=window), b.read(1, window=window)
+            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
+            finite = np.isfinite(x) & np.isfinite(y)
+            if finite.any():
+                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    return worst, same_mask
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--dir", type=Path, default=ROOT / "build" / "bench-data" / "raster-evi")
+    parser.add_argument("--baseline", type=Path,
+                        help="another recflow binary (an earlier build) run on 1 and 2 threads in the same rounds")
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     bands = {name: args.dir / f"{name}.tif" for name in ("blue", "red", "nir")}
@@ -71,8 +88,8 @@ def main() -> None:
     scenes = args.dir / "scenes.jsonl"
     scenes.write_text(json.dumps({"scene_id": "evi", **{k: str(v) for k, v in bands.items()}}) + "\n")
 
-    def recflow(threads):
-        return [str(BIN / "recflow"), "run", str(ROOT / "bench" / "raster_evi.yaml"), "--set", f"scenes={scenes}",
+    def recflow(threads, binary=BIN / "recflow"):
+        return [str(binary), "run", str(ROOT / "bench" / "raster_evi.yaml"), "--set", f"scenes={scenes}",
                 "--set", f"out={args.dir / f'recflow-{threads}'}", "--threads", str(threads), "--quiet"]
 
     commands = {
@@ -81,27 +98,34 @@ def main() -> None:
         "rasterio + numpy": ["/usr/bin/python3", str(ROOT / "bench" / "raster_evi_numpy.py"),
                              *map(str, bands.values()), str(args.dir / "numpy.tif")],
     }
+    if args.baseline:
+        # The baseline writes beside recflow's outputs, under its own names.
+        for threads in (1, 2):
+            cmd = recflow(threads, args.baseline)
+            cmd[cmd.index(f"out={args.dir / f'recflow-{threads}'}")] = f"out={args.dir / f'baseline-{threads}'}"
+            commands[f"baseline {threads} thread" + ("s" if threads > 1 else "")] = cmd
     seconds = {name: [] for name in commands}
+    cpu = {name: [] for name in commands}
     rss = {name: 0 for name in commands}
     for _ in range(args.rounds):
         for name, cmd in commands.items():
-            s, peak = timed(cmd)
+            s, c, peak = timed(cmd)
             seconds[name].append(s)
+            cpu[name].append(c)
             rss[name] = max(rss[name], peak)
     for name in commands:
         print(f"{name:18} best {min(seconds[name]):7.2f} s  median {statistics.median(seconds[name]):7.2f} s  "
-              f"peak RSS {rss[name] / 2**20:7.0f} MiB  runs {' '.join(f'{s:.2f}' for s in seconds[name])}")
+              f"CPU best {min(cpu[name]):7.2f} s  peak RSS {rss[name] / 2**20:7.0f} MiB  "
+              f"runs {' '.join(f'{s:.2f}' for s in seconds[name])}")
     speedup = statistics.median(n / r for n, r in zip(seconds["rasterio + numpy"], seconds["recflow 2 threads"]))
     scaling = statistics.median(a / b for a, b in zip(seconds["recflow 1 thread"], seconds["recflow 2 threads"]))
     print(f"median per round: numpy / recflow (2 threads) {speedup:.2f}x; recflow 1 -> 2 threads {scaling:.2f}x")
-    with rasterio.open(args.dir / "recflow-2" / "evi.tif") as a, rasterio.open(args.dir / "numpy.tif") as b:
-        worst, same_mask = 0.0, True
-        for _, window in a.block_windows(1):
-            x, y = a.read(1, window=window), b.read(1, window=window)
-            same_mask &= bool(np.array_equal(np.isnan(x), np.isnan(y)))
-            finite = np.isfinite(x) & np.isfinite(y)
-            if finite.any():
-                worst = max(worst, float(np.max(np.abs(x[finite].astype(np.float64) - y[finite]))))
+    if args.baseline:
+        for threads in ("1 thread", "2 threads"):
+            ratio = statistics.median(b / r for b, r in zip(seconds[f"baseline {threads}"], seconds[f"recflow {threads}"]))
+            cpu_ratio = statistics.median(b / r for b, r in zip(cpu[f"baseline {threads}"], cpu[f"recflow {threads}"]))
+            print(f"median per round: baseline / recflow on {threads}: wall {ratio:.2f}x, CPU {cpu_ratio:.2f}x")
+    worst, same_mask = compare_outputs(args.dir / "recflow-2" / "evi.tif", args.dir / "numpy.tif")
     print(f"outputs: max abs difference {worst:.2e}, identical NaN masks: {same_mask}")
 
 

@@ -112,70 +112,44 @@ def _times(value, mask):
     return value, mask
 
 
-def _strings(name, items, mask, text):
-    """utf8/binary (large when the bytes pass 2 GiB) of ``items``, null where ``mask`` (None: nowhere) is True."""
+def _unicode_checked(name, lay_out, *args):
+    """``lay_out(*args)`` (a native layout of str items); a str that is not valid Unicode is a TypeError naming
+    ``name``."""
     try:
-        offsets, data = _recflow.string_buffers(items, mask, text, _INT32_MAX)
+        return lay_out(*args)
     except UnicodeEncodeError as error:
         raise TypeError(f"column {name!r}: a string is not valid Unicode: {error}") from None
+
+
+def _strings(name, items, mask, text):
+    """utf8/binary (large when the bytes pass 2 GiB) of ``items``, null where ``mask`` (None: nowhere) is True."""
+    offsets, data = _unicode_checked(name, _recflow.string_buffers, items, mask, text, _INT32_MAX)
     kind = ("large_" if offsets.dtype == np.int64 else "") + ("utf8" if text else "binary")
     return _with_mask((kind, len(items), 0, None, [offsets, data], [], 0), mask)
 
 
-def _is_null(item):
-    """None, pandas' NA and NaT, and a float NaN (pandas' missing value in object columns)."""
-    return item is None or (isinstance(item, float) and item != item) or type(item).__name__ in ("NAType", "NaTType")
-
-
 def _object_node(name, value, mask):
-    """An object column: str, bytes, lists/arrays, dicts, bool, int or float items; nulls where _is_null or masked."""
+    """An object column: str, bytes, lists/arrays, dicts, bool, int or float items; nulls where None, NaN, pandas.NA,
+    NaT or masked. Classified and, but for lists and dicts, laid out natively (_recflow.object_node)."""
+    kind, mask, node = _unicode_checked(name, _recflow.object_node, name, value, mask, _INT32_MAX)
+    if node is not None:
+        return node
     items = value.tolist()
-    missing = np.fromiter(map(_is_null, items), dtype=bool, count=len(items))
-    mask = missing if mask is None else (mask | missing)
-    present = [item for item, m in zip(items, mask) if not m]
-    if not present:
-        return ("null", len(items), len(items), None, [], [], 0)
-    kinds = {_item_kind(item) for item in present}
-    if len(kinds) > 1:
-        raise TypeError(f"column {name!r}: an object column holds one kind of value, not {sorted(kinds)}")
-    kind = kinds.pop()
-    if kind in ("str", "bytes"):
-        return _strings(name, items, mask, kind == "str")
+    present = items if mask is None else [item for item, m in zip(items, mask) if not m]
     if kind == "list":
         parts = [np.asarray(item) for item in present]
         lengths = np.zeros(len(items), dtype=np.int64)
-        lengths[~mask] = [len(p) for p in parts]
+        lengths[slice(None) if mask is None else ~mask] = [len(p) for p in parts]
         offsets = np.zeros(len(items) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         values = np.concatenate(parts)
         return _list_node(name, ListColumn(values, offsets.astype(np.int32) if offsets[-1] <= _INT32_MAX else offsets,
-                                           mask if mask.any() else None))
-    if kind == "dict":
-        names = list(dict.fromkeys(key for item in present for key in item))
-        fields = {key: np.array([None if m else item.get(key) for item, m in zip(items, mask)], dtype=object)
-                  for key in names}
-        return _struct_node(name, fields, mask)
-    dtype = {"bool": np.bool_, "int": np.int64, "float": np.float64}[kind]
-    filled = np.array([dtype(0) if m else item for item, m in zip(items, mask)], dtype=dtype)
-    return column_node(name, np.ma.MaskedArray(filled, mask=mask) if mask.any() else filled)
-
-
-def _item_kind(item):
-    if isinstance(item, str):
-        return "str"
-    if isinstance(item, (bytes, bytearray, memoryview)):
-        return "bytes"
-    if isinstance(item, (list, tuple, np.ndarray)):
-        return "list"
-    if isinstance(item, dict):
-        return "dict"
-    if isinstance(item, (bool, np.bool_)):
-        return "bool"
-    if isinstance(item, (int, np.integer)):
-        return "int"
-    if isinstance(item, (float, np.floating)):
-        return "float"
-    return type(item).__name__
+                                           mask))
+    names = list(dict.fromkeys(key for item in present for key in item))
+    nulls = np.zeros(len(items), dtype=bool) if mask is None else mask
+    fields = {key: np.array([None if m else item.get(key) for item, m in zip(items, nulls)], dtype=object)
+              for key in names}
+    return _struct_node(name, fields, mask)
 
 
 def _list_node(name, column):

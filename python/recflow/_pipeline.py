@@ -15,7 +15,8 @@ class RunMetrics:
     ``steps``: step name → {"kind", "stage", "rows_in", "rows_out", "batches", "failed_rows",
     "skipped_rows", "dead_letters", "busy_seconds"}, in pipeline order; ``stages``: one dict per
     stage {"stage", "wall_seconds", "records", "skipped_by_reader", "input_bytes", "units"};
-    ``writes``: write step → {"records", "files", "bytes" (on disk), "raw_bytes", "partitions"};
+    ``writes``: write step → {"records", "files", "partitions", "raw_bytes", "bytes_written" (on disk)}, named as
+    ``recflow convert --json`` and recflow.write name them;
     ``seconds``: the whole call, loading included."""
 
     name: str
@@ -170,8 +171,10 @@ class Pipeline:
         return self._python_step("filter", fn, None, name=name, **options)
 
     def flat_map(self, fn, schema=None, name=None, **options):
-        """Adds ``fn(batch) -> iterable of batches``: any number of batches of any number of rows
-        (the rows are attributed to the input batch's first record in later errors). The output
+        """Adds ``fn(batch) -> iterable of batches``: any number of batches of any number of rows. A
+        batch yielded as ``(rows, batch)``, ``rows`` the input row each of its rows comes from (an
+        integer array), has its rows attributed to those records in later errors; a bare batch's
+        rows are attributed to the input batch's first record. The output
         columns are those of the first batch ``fn`` yields for an empty batch, the input's when it
         yields none, unless ``schema`` names them."""
         return self._python_step("flat_map", fn, schema, name=name, **options)

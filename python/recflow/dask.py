@@ -1,14 +1,17 @@
-"""recflow.dask: a conversion run on a Dask cluster, one native conversion per split in the workers, committed once by
-the driver (`python3 -m recflow.dask convert ... --scheduler tcp://HOST:PORT`)."""
+"""recflow.dask: a conversion or a one-pass YAML pipeline run on a Dask cluster, one native run per split in the
+workers, committed once by the driver (`python3 -m recflow.dask convert|run ... --scheduler tcp://HOST:PORT`)."""
 import argparse
 import json
 import os
 import pickle
+import shutil
 import sys
+import time
 import uuid
 
 from recflow import _recflow
 from recflow._dataset import Dataset
+from recflow._pipeline import _metrics, _text
 from recflow._write import _output_spec
 
 # Task sizes: about this many tasks per worker thread, each at least _MIN_SPLIT_BYTES and at most _MAX_SPLIT_BYTES.
@@ -68,9 +71,93 @@ def convert(inputs, out, client, format="tfrecord", partition_by=None, shards=0,
     return totals
 
 
+def run(pipeline, client, params=None, split_bytes=None, threads=1):
+    """Runs the YAML pipeline file ``pipeline`` (``params`` overriding its parameters as ``--set`` does) on the Dask
+    cluster of ``client``, as ``recflow run`` would on one machine, and returns its RunMetrics summed over the tasks.
+    The pipeline must be one pass: a read of files, element-wise steps, writes (group_by_key, combines and side
+    inputs are refused, naming the step). Its inputs, outputs and dead-letter files must be on storage every worker
+    shares with this process.
+
+    The read's files are cut into splits of ``split_bytes`` (default: from their size, as convert does); each split is
+    one task named by the pipeline's steps, the whole pipeline run natively over the split inside a worker (``threads``
+    engine threads, the GIL released), each write into an attempt directory of its own (its files named from the task
+    index: Beam shards i*S .. i*S+S-1 of n*S). When every task finished, this process adopts the first finished
+    attempt of each task and commits every output once (prepared first, then swapped in, as the local runner does);
+    until then, and if this process dies, the outputs stay as they were. Each dead-letter file holds the letters of
+    the tasks in task order, records counted from the task's split."""
+    return _run(pipeline, client, params, split_bytes, threads)[0]
+
+
+def _run(pipeline, client, params, split_bytes, threads):
+    """run(), and the summed per-step table `recflow run` prints."""
+    start = time.perf_counter()
+    overrides = [(str(key), _text(value)) for key, value in (params or {}).items()]
+    path = os.path.abspath(os.fspath(pipeline))
+    job = _recflow.PipelineJob(path, overrides)
+    futures, letter_dirs = [], {}
+    try:
+        writes = job.writes()
+        splits = job.splits(int(split_bytes) if split_bytes else _split_size(job.input_bytes, client))
+        job_id = writes[0][1][:8] if writes else uuid.uuid4().hex[:8]
+        for letters in job.dead_letter_files:
+            letter_dirs[letters] = f"{letters}.recflow-dask-{job_id}"
+            os.makedirs(letter_dirs[letters])
+        label = f"{job.name}:{'>'.join(job.steps)}"
+        futures = [client.submit(_pipeline_task, path, overrides, job.read_schema, split, writes, index, len(splits),
+                                 letter_dirs, int(threads), key=f"{label}-{index:05d}-{job_id}", pure=False)
+                   for index, split in enumerate(splits)]
+        totals = {name: dict.fromkeys(("records", "files", "bytes", "raw_bytes", "partitions"), 0)
+                  for name, _, _ in writes}
+        task_letters = []
+        for attempts, stats, counters, stages, letters in client.gather(futures):
+            for number, attempt in enumerate(attempts):
+                job.adopt(number, attempt)
+            job.add_metrics(counters, stages)
+            for name, written in stats.items():
+                for key in ("records", "files", "raw_bytes", "partitions"):
+                    totals[name][key] += written[key]
+                totals[name]["bytes"] += written["bytes_written"]
+            task_letters.append(letters)
+        job.commit()
+        for target, directory in letter_dirs.items():
+            with open(target, "wb") as out:
+                for letters in task_letters:
+                    with open(letters[target], "rb") as part:
+                        shutil.copyfileobj(part, out)
+    except BaseException:
+        client.cancel(futures)
+        job.abort()
+        raise
+    finally:
+        for directory in letter_dirs.values():
+            shutil.rmtree(directory, ignore_errors=True)
+    metrics = _metrics({"name": job.name, "metrics": job.metrics_json, "seconds": time.perf_counter() - start,
+                        "writes": [dict(step=name, **written) for name, written in totals.items()]})
+    return metrics, job.metrics_table
+
+
+def _pipeline_task(path, params, read_schema, split, writes, index, count, letter_dirs, threads):
+    """One task attempt of a pipeline (in a worker): the pipeline over `split`, each write into an attempt directory
+    of its own and each dead-letter file into one of its own; returns those directories and files, the writes' stats
+    and the run's counters."""
+    _recflow.tune_worker_allocator()
+    attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
+    attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in writes]
+    letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
+    stats, counters, stages = _recflow.pipeline_task(
+        path, params, read_schema, [split], [(name, job_id, dir) for (name, job_id, _), dir in zip(writes, attempts)],
+        index, count, letters, threads)
+    return attempts, stats, counters, stages, letters
+
+
 def _split_bytes(dataset, client):
     """About _TASKS_PER_THREAD tasks per worker thread of the cluster, within the bounds."""
     total = sum(os.path.getsize(path) for path in {split.path for split in dataset.splits(_MAX_SPLIT_BYTES)})
+    return _split_size(total, client)
+
+
+def _split_size(total, client):
+    """Split bytes for `total` input bytes: about _TASKS_PER_THREAD tasks per worker thread, within the bounds."""
     threads = max(1, sum(client.nthreads().values()))
     return max(_MIN_SPLIT_BYTES, min(_MAX_SPLIT_BYTES, total // (threads * _TASKS_PER_THREAD) + 1))
 
@@ -79,6 +166,9 @@ def _worker_dataset(state, schema):
     """The worker's Dataset of pickled arguments `state`, opened once per process; its schema must be the driver's."""
     dataset = _DATASETS.get(state)
     if dataset is None:
+        # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536: glibc then trims the heap after every freed batch
+        # and faults its pages in again for the next, 1.7x the CPU of the same task in the recflow command.
+        _recflow.tune_worker_allocator()
         dataset = Dataset.__new__(Dataset)
         dataset.__setstate__(pickle.loads(state))
         _DATASETS[state] = dataset
@@ -98,7 +188,8 @@ def _convert_task(state, schema, split, spec, attempts, job_id, index, count, th
 
 
 def main(argv=None):
-    """`python3 -m recflow.dask convert INPUT... -o OUT --scheduler tcp://HOST:PORT [options]`."""
+    """`python3 -m recflow.dask convert INPUT... -o OUT --scheduler tcp://HOST:PORT [options]` or
+    `python3 -m recflow.dask run PIPELINE.yaml --scheduler tcp://HOST:PORT [--set KEY=VALUE...]`."""
     parser = argparse.ArgumentParser(prog="python3 -m recflow.dask", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("convert", help="convert inputs into a dataset on a Dask cluster")
@@ -112,9 +203,22 @@ def main(argv=None):
     run.add_argument("--compression", default="none", help="none, gzip, zlib (arrow/feather: lz4, zstd)")
     run.add_argument("--naming", default="beam", help="beam or spark file names")
     run.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
+    pipeline = commands.add_parser("run", help="run a one-pass YAML pipeline on a Dask cluster")
+    pipeline.add_argument("pipeline", help="the pipeline file (on storage the workers share)")
+    pipeline.add_argument("--scheduler", required=True, help="the Dask scheduler's address, tcp://HOST:PORT")
+    pipeline.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a parameter")
+    pipeline.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
+    pipeline.add_argument("--quiet", action="store_true", help="no metrics table on standard error")
     args = parser.parse_args(argv)
     from distributed import Client
 
+    if args.command == "run":
+        params = dict(item.split("=", 1) for item in args.set)
+        with Client(args.scheduler) as client:
+            _, table = _run(args.pipeline, client, params, args.split_bytes or None, 1)
+        if not args.quiet:
+            sys.stderr.write(table)
+        return 0
     with Client(args.scheduler) as client:
         summary = convert(args.inputs, args.output, client, format=args.to,
                           partition_by=[c for c in args.partition_by.split(",") if c], shards=args.shards,
@@ -126,4 +230,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The tasks are this module's functions: run from recflow.dask itself, so that Dask pickles them by name (from
+    # __main__ they would be pickled by value, and unpickled in workers that import __main__'s globals by name).
+    from recflow.dask import main as _main
+
+    sys.exit(_main())

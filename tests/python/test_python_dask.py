@@ -2,6 +2,7 @@
 conversion equals the local `recflow convert` byte for byte per partition; SIGKILLed workers and a SIGKILLed driver
 neither duplicate, lose nor half-commit anything."""
 import gzip
+import json
 import os
 import random
 import signal
@@ -118,6 +119,36 @@ def test_sharded_jsonl_output_reads_back_record_for_record(recflow_py, cluster, 
     assert sorted(dask_rows.stdout.splitlines()) == sorted(local_rows.stdout.splitlines())
 
 
+def heap_keeps_freed_blocks():
+    """In a worker: (whether it ran a recflow task, whether a freed 4 MiB block stays in the heap for the next batch)
+    — glibc as Dask starts it (MALLOC_TRIM_THRESHOLD_=65536) maps such a block and unmaps it on free, or trims it."""
+    import ctypes
+    import recflow.dask
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                         "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.mallinfo2.restype = MallInfo2
+    block = libc.malloc(4 << 20)
+    libc.free(block)
+    return bool(recflow.dask._DATASETS), libc.mallinfo2().keepcost >= 4 << 20
+
+
+def test_a_worker_allocates_as_the_recflow_command_does(recflow_py, recflow_bin, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    if "libasan" in subprocess.run(["ldd", str(recflow_bin)], capture_output=True, text=True).stdout:
+        pytest.skip("under AddressSanitizer, memory is ASan's allocator's: glibc's malloc settings do not apply")
+    client = cluster[0]
+    recflow.dask.convert(taxi, tmp_path / "dask", client, split_bytes=SPLIT_BYTES)
+    ran = [kept for worked, kept in client.run(heap_keeps_freed_blocks).values() if worked]
+    assert ran and all(ran)
+
+
 def test_a_worker_killed_mid_job_loses_and_duplicates_nothing(recflow_py, worker_env, run, taxi, tmp_path):
     import recflow.dask
 
@@ -194,3 +225,134 @@ def test_a_driver_killed_mid_job_leaves_the_previous_output(recflow_py, cluster,
     expected = per_partition(local_convert(run, taxi, tmp_path / "local", "--partition-by", "payment_type"))
     assert per_partition(out) == expected
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "image-classification"
+AUGMENTED = "image/augmented/encoded"
+
+
+@pytest.fixture(scope="module")
+def fashion(tmp_path_factory):
+    """The image-classification example's input, small: 400 Fashion-MNIST training images written as PNG files by
+    Pillow from the IDX files, and labels/part-0.csv of path,label whose first row names a file that is no PNG."""
+    image = pytest.importorskip("PIL.Image")
+    idx = Path("/usr/share/datasets/fashion-mnist")
+    if not idx.is_dir():
+        pytest.skip("dataset-fashion-mnist is not installed")
+    data = tmp_path_factory.mktemp("fashion")
+    pixels = gzip.decompress((idx / "train-images-idx3-ubyte.gz").read_bytes())[16:]
+    labels = gzip.decompress((idx / "train-labels-idx1-ubyte.gz").read_bytes())[8:]
+    rows = ["path,label", "images/train/3/bad.png,3"]
+    (data / "images" / "train" / "3").mkdir(parents=True)
+    (data / "images" / "train" / "3" / "bad.png").write_bytes(b"not a png")
+    for index in range(400):
+        path = f"images/train/{labels[index]}/{index}.png"
+        (data / path).parent.mkdir(parents=True, exist_ok=True)
+        image.frombytes("L", (28, 28), pixels[index * 784:(index + 1) * 784]).save(data / path)
+        rows.append(f"{path},{labels[index]}")
+    (data / "labels").mkdir()
+    (data / "labels" / "part-0.csv").write_text("\n".join(rows) + "\n")
+    return data
+
+
+def examples_per_partition(pb, root, drop=()):
+    """{partition directory: sorted serialized tf.Examples of its GZIP shards, features `drop` removed}."""
+    from tfrecord_util import read_tfrecord
+
+    out = {}
+    for shard in sorted(Path(root).rglob("*.tfrecord.gz")):
+        for record in read_tfrecord(shard):
+            example = pb.Example()
+            example.ParseFromString(record)
+            for name in drop:
+                del example.features.feature[name]
+            out.setdefault(shard.parent.name, []).append(example.SerializeToString(deterministic=True))
+    return {partition: sorted(records) for partition, records in out.items()}
+
+
+def letters(path):
+    """The dead letters of a file: step, file, record and error of each."""
+    return [{key: letter[key] for key in ("step", "record", "error")}
+            for letter in map(json.loads, Path(path).read_text().splitlines())]
+
+
+def test_the_image_classification_pipeline_equals_the_local_run(recflow_py, cluster, run, fashion, pb, tmp_path):
+    import recflow.dask
+
+    local = tmp_path / "local"
+    done = run("run", EXAMPLE / "pipeline.yaml", "--set", f"data={fashion}", "--set", f"out={local}", "--quiet")
+    assert done.returncode == 0, done.stderr
+    metrics = recflow.dask.run(EXAMPLE / "pipeline.yaml", cluster[0], params={"data": fashion, "out": tmp_path / "dask"},
+                               split_bytes=2048)
+    tasks = len(list((tmp_path / "dask").rglob("*.tfrecord.gz"))) // len(list((tmp_path / "dask").glob("label=*")))
+    assert tasks // 16 > 2
+    # random_flip draws per row from the unit it is in, and a task's units are its split's: the augmented image is
+    # the one feature that differs from the local run's.
+    expected = examples_per_partition(pb, local, drop=[AUGMENTED])
+    assert examples_per_partition(pb, tmp_path / "dask", drop=[AUGMENTED]) == expected
+    assert sum(map(len, expected.values())) == 400
+    assert (tmp_path / "dask" / "_SUCCESS").exists()
+    assert letters(f"{tmp_path / 'dask'}-dead-letters.jsonl") == letters(f"{local}-dead-letters.jsonl")
+    assert len(letters(f"{local}-dead-letters.jsonl")) == 1
+    assert metrics.steps["read"]["rows_out"] == 401 and metrics.steps["decode"]["dead_letters"] == 1
+    assert metrics.steps["to_example"]["rows_out"] == 400 and metrics.writes["write"]["records"] == 400
+    assert not list(tmp_path.glob("*.recflow-dask-*")) and not list(tmp_path.glob(".dask.recflow-*"))
+
+
+def test_a_grouping_pipeline_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    pipeline = tmp_path / "group.yaml"
+    pipeline.write_text(f"steps:\n  - read: {{path: {taxi}}}\n  - name: by_payment\n"
+                        f"    group_by_key: {{keys: [payment_type]}}\n  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
+    with pytest.raises(recflow_py.Error, match="step 'by_payment' \\(group_by_key\\) needs a pass of its own"):
+        recflow.dask.run(pipeline, cluster[0])
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_killed_mid_pipeline_loses_and_duplicates_nothing(recflow_py, worker_env, fashion, pb, tmp_path):
+    import recflow.dask
+
+    local, client = start_cluster()
+    outcome = {}
+    out = tmp_path / "dask"
+    try:
+        pids = live_workers(client, set(), WAIT_SECONDS)
+        expected = recflow.dask.run(EXAMPLE / "pipeline.yaml", client, params={"data": fashion, "out": tmp_path / "ref"},
+                                    split_bytes=2048)
+
+        def job():
+            try:
+                outcome["metrics"] = recflow.dask.run(EXAMPLE / "pipeline.yaml", client,
+                                                      params={"data": fashion, "out": out}, split_bytes=2048)
+            except BaseException as error:  # reported below
+                outcome["error"] = error
+
+        thread = threading.Thread(target=job)
+        thread.start()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not list(tmp_path.glob(f".{out.name}.recflow-*/_attempts/*")) and thread.is_alive():
+            assert time.monotonic() < deadline, "no task attempt started"
+            time.sleep(0.005)
+        os.kill(random.Random(19).choice(pids), signal.SIGKILL)
+        thread.join(WAIT_SECONDS)
+        assert not thread.is_alive(), "the job did not finish"
+    finally:
+        client.close()
+        local.close()
+    assert "error" not in outcome, repr(outcome.get("error"))
+    assert examples_per_partition(pb, out) == examples_per_partition(pb, tmp_path / "ref")
+    assert outcome["metrics"].writes == expected.writes
+
+
+def test_the_run_command_prints_the_step_table_summed_over_tasks(recflow_py, cluster, fashion, tmp_path):
+    _, address, env = cluster
+    done = subprocess.run([sys.executable, "-m", "recflow.dask", "run", str(EXAMPLE / "pipeline.yaml"), "--scheduler",
+                           address, "--set", f"data={fashion}", "--set", f"out={tmp_path / 'out'}", "--split-bytes",
+                           "2048"], env=env, capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split() for line in done.stderr.splitlines() if line.strip()}
+    # step, kind, stage, rows in, rows out, ..., failed
+    assert rows["to_example"][3:5] == ["400", "400"] and rows["decode"][-1] == "1", done.stderr
+    assert "401 records read" in done.stderr, done.stderr
+    assert (tmp_path / "out" / "_SUCCESS").exists()

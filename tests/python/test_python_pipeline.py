@@ -2,6 +2,7 @@
 byte, Python map / filter / flat_map over TensorFlow's records checked against the python3-protobuf decode, an
 exception in a function chained to the run's error, and Ctrl-C stopping a run through its stop token."""
 import filecmp
+import json
 import subprocess
 from pathlib import Path
 
@@ -37,7 +38,13 @@ def test_run_equals_the_cli_byte_for_byte(recflow_py, recflow_bin, tmp_path):
     assert metrics.steps["read"]["rows_out"] == 300  # read in both passes
     assert metrics.steps["one_hot"]["rows_in"] == metrics.steps["one_hot"]["rows_out"] == 150
     assert metrics.writes["write"]["records"] == 150 and metrics.writes["write"]["files"] == 2
-    assert metrics.writes["write"]["bytes"] == sum(len(b) for n, b in tree(py_out).items() if n.endswith(".tfrecord"))
+    assert metrics.writes["write"]["bytes_written"] == sum(len(b) for n, b in tree(py_out).items()
+                                                           if n.endswith(".tfrecord"))
+    # The write's numbers are named as recflow convert --json names them.
+    summary = subprocess.run([str(recflow_bin), "convert", str(py_out), "--output", str(tmp_path / "converted"),
+                              "--json"], capture_output=True, text=True, timeout=120)
+    assert summary.returncode == 0, summary.stderr
+    assert set(metrics.writes["write"]) <= set(json.loads(summary.stdout))
 
 
 def test_run_reports_the_cli_error_and_leaves_the_output(recflow_py, tmp_path):
@@ -154,6 +161,39 @@ def test_an_exception_in_fn_fails_the_run_from_it(recflow_py, testdata, tmp_path
     assert isinstance(raised.value.__cause__, ValueError) and str(raised.value.__cause__) == "no sevens"
     assert raised.value.__cause__.__traceback__ is not None
     assert not (tmp_path / "out").exists() and not list(tmp_path.iterdir())
+
+
+def test_flat_map_rows_are_attributed_to_the_source_rows_it_yields(recflow_py, testdata, tmp_path):
+    source = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"  # one batch: records 0 to 999
+
+    def explode(batch):
+        if len(batch["image_class"]) < 8:
+            return
+        values = np.ma.MaskedArray(np.arange(3), mask=[False, False, True])  # the third row's list holds a null
+        yield np.array([3, 7, 7]), {"l": recflow_py.ListColumn(values, np.array([0, 1, 2, 3], dtype=np.int32))}
+
+    p = recflow_py.Pipeline()
+    p.read(source).flat_map(explode, schema={"l": "list<int64>"}).write(tmp_path / "out", format="tfrecord")
+    with pytest.raises(recflow_py.Error, match=f"{source}: record 7, field 'l': step 'write': a list holds a null"):
+        p.run(threads=1)
+
+
+@pytest.mark.parametrize("rows, message", [
+    (np.array([0, 1]), "it yielded 2 source rows for a batch of 3 rows"),
+    (np.array([0, 1, 5000]), "it yielded source row 5000, not a row of its batch of 1000"),
+    (np.array([0.0, 1.0, 2.0]), "it yielded source rows of dtype float64, not integers"),
+])
+def test_flat_map_source_rows_are_checked(recflow_py, testdata, tmp_path, rows, message):
+    def explode(batch):
+        if len(batch["image_class"]):
+            yield rows, {"c": batch["image_class"][:3]}
+
+    p = recflow_py.Pipeline()
+    p.read(testdata / "tfrecord" / "tfx" / "mnist.tfrecord").flat_map(explode, schema={"c": "int64"}) \
+        .write(tmp_path / "out", format="jsonl")
+    with pytest.raises(recflow_py.Error, match=rf"step 'flat_map': flat_map function .*explode: {message}"):
+        p.run(threads=1)
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_map_result_of_the_wrong_shape_names_the_column(recflow_py, testdata, tmp_path):

@@ -440,3 +440,43 @@ def test_a_string_that_is_not_unicode_is_refused_by_name(recflow_py, tmp_path):
     with pytest.raises(TypeError, match="column 's': a string is not valid Unicode"):
         recflow_py.write({"s": np.array(["ok", "\ud800"], dtype=object)}, tmp_path / "out", format="jsonl")
     assert not (tmp_path / "out").exists()
+
+
+def test_object_columns_take_every_null_marker_and_scalar_kind(recflow_py, tmp_path):
+    import pandas as pd
+
+    nan = float("nan")
+    columns = {
+        "s": np.array(["a", None, nan, pd.NA, pd.NaT, "é"], dtype=object),
+        "b": np.array([b"x", bytearray(b"yz"), memoryview(b"w"), None, b"", np.float64("nan")], dtype=object),
+        "t": np.array([True, np.bool_(False), None, True, np.bool_(True), False], dtype=object),
+        "i": np.array([1, np.int32(-2), None, 2 ** 62, np.uint8(255), pd.NA], dtype=object),
+        "f": np.array([1.5, np.float32(0.25), nan, -2.0, np.float64(3.0), None], dtype=object),
+        "strided": np.array(["a", "skip", "b", "skip", None, "skip", "c", "skip", "d", "skip", "e", "skip"],
+                            dtype=object)[::2],
+        "none": np.array([None] * ROWS, dtype=object),
+    }
+    recflow_py.write(columns, tmp_path / "out", format="arrow")
+    schema, values = read_back(recflow_py, tmp_path / "out")
+    assert [(name, kind) for name, kind, _ in schema] == [
+        ("s", "utf8"), ("b", "binary"), ("t", "bool"), ("i", "int64"), ("f", "float64"), ("strided", "utf8"),
+        ("none", "null")]
+    assert values["s"] == ["a", None, None, None, None, "é"]
+    assert values["b"] == [b"x", b"yz", b"w", None, b"", None]
+    assert values["t"] == [True, False, None, True, True, False]
+    assert values["i"] == [1, -2, None, 2 ** 62, 255, None]
+    assert values["f"] == [1.5, 0.25, None, -2.0, 3.0, None]
+    assert values["strided"] == ["a", "b", None, "c", "d", "e"]
+    assert values["none"] == [None] * ROWS
+
+
+@pytest.mark.parametrize("column, error, message", [
+    (np.array(["x", 1], dtype=object), TypeError, r"column 'v': an object column holds one kind of value, not "
+                                                   r"\['int', 'str'\]"),
+    (np.array([1, 2 ** 63], dtype=object), OverflowError, "column 'v': 9223372036854775808 does not fit in int64"),
+    (np.array([object(), None], dtype=object), TypeError, "column 'v': recflow cannot write items of type object"),
+])
+def test_an_object_column_recflow_cannot_write_is_refused_by_name(recflow_py, tmp_path, column, error, message):
+    with pytest.raises(error, match=message):
+        recflow_py.write({"v": column}, tmp_path / "out", format="arrow")
+    assert not (tmp_path / "out").exists()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from range_server_util import RangeServer
 
 rasterio = pytest.importorskip("rasterio")
 
@@ -26,9 +27,9 @@ def scenes(testdata):
     ]
 
 
-def reflectance(path, scale, offset, window=None):
-    """The band as float64 reflectance, NaN where it is nodata, read by rasterio."""
-    with rasterio.open(path) as src:
+def reflectance(path, scale, offset, window=None, overview=None):
+    """The band (at `overview`, when given) as float64 reflectance, NaN where it is nodata, read by rasterio."""
+    with rasterio.open(path, **({"overview_level": overview} if overview is not None else {})) as src:
         dn = src.read(1, window=window).astype(np.float64)
         nodata = src.nodata
     value = dn * scale + offset
@@ -264,3 +265,63 @@ def test_vsicurl_reads_the_bands_over_http_range_requests(run, testdata, tmp_pat
     result = run("inspect", "--json", f"/vsicurl/{base}/sentinel2-l2a/B04.tif")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["crs"] == "EPSG:32629"
+
+
+def test_read_rasters_config_also_reads_the_bands_write_raster_computes(run, testdata, tmp_path):
+    # The band needs HTTP credentials, given to read_raster only: write_raster reads its tiles with them too, and
+    # no row holds them (the raster column carries the configuration's name).
+    band = testdata / "raster" / "sentinel2-l2a" / "B04.tif"
+    server = RangeServer(band, userpwd="reader:s3cret")
+    try:
+        (tmp_path / "scenes.csv").write_text(f"red,path\n/vsicurl/{server.url},red.tif\n")
+        (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {tmp_path / 'scenes.csv'}
+  - read_raster: {{datasets: {{red: red}}, config: {{GDAL_HTTP_USERPWD: "reader:s3cret"}}}}
+  - write_raster: {{dir: {tmp_path / 'out'}, format: gtiff, overviews: false}}
+  - write: {{path: {tmp_path / 'rows'}, format: jsonl}}
+""")
+        result = run("run", tmp_path / "p.yaml", "--quiet", "--threads", "2")
+    finally:
+        server.close()
+    assert result.returncode == 0, result.stderr
+    assert server.refused == 0
+    with rasterio.open(tmp_path / "out" / "red.tif") as got, rasterio.open(band) as src:
+        dn = src.read(1)
+        expected = np.where(dn == src.nodata, np.nan, dn).astype(np.float32)
+        assert np.array_equal(got.read(1), expected, equal_nan=True)
+    rows = "".join(p.read_text() for p in (tmp_path / "rows").glob("*.jsonl"))
+    assert '"config\\":\\"gdal-config-' in rows, rows[:500]
+    assert "s3cret" not in rows
+
+
+def test_read_rasters_config_also_reads_the_bands_warp_and_raster_stats_compute(run, testdata, tmp_path):
+    # The same band behind HTTP basic authorization, config on read_raster only: warp opens it and keeps the
+    # configuration's name in the warped raster, raster_stats reads the warped tiles with it; the statistics are
+    # those of the same pipeline on the local file.
+    band = testdata / "raster" / "sentinel2-l2a" / "B04.tif"
+
+    def stats(name, dataset):
+        (tmp_path / f"{name}.csv").write_text(f"red\n{dataset}\n")
+        (tmp_path / f"{name}.yaml").write_text(f"""
+steps:
+  - read: {tmp_path / f'{name}.csv'}
+  - read_raster: {{datasets: {{red: red}}, config: {{GDAL_HTTP_USERPWD: "reader:s3cret"}}}}
+  - warp: {{resolution: 20}}
+  - raster_stats: {{}}
+  - select: [band, valid_count, min, max, mean, std]
+  - write: {{path: {tmp_path / name}, format: jsonl}}
+""")
+        result = run("run", tmp_path / f"{name}.yaml", "--quiet", "--threads", "2")
+        assert result.returncode == 0, result.stderr
+        return "".join(p.read_text() for p in (tmp_path / name).glob("*.jsonl"))
+
+    server = RangeServer(band, userpwd="reader:s3cret")
+    try:
+        remote = stats("remote", f"/vsicurl/{server.url}")
+    finally:
+        server.close()
+    assert server.refused == 0
+    local = stats("local", band)
+    assert json.loads(remote)["valid_count"] > 0
+    assert remote == local

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from range_server_util import RangeServer
 from test_interrupt import send_and_wait_until_handled, wait_until_blocked_in
 
 pytest.importorskip("rasterio")
@@ -84,6 +85,35 @@ def test_an_interrupted_run_removes_its_staged_rasters(recflow_bin, testdata, tm
         assert proc.wait(timeout=60) == 130
     finally:
         proc.kill()
+    stderr = proc.stderr.read().decode()
+    assert "interrupted by SIGINT" in stderr, stderr
+    assert os.listdir(tmp_path / "out") == []
+    assert not (tmp_path / "stats").exists()
+
+
+def test_a_run_ended_while_writing_a_cog_removes_its_intermediate_file(recflow_bin, testdata, tmp_path):
+    # The band comes over /vsicurl/ from a server that holds every read of its pixels: write_raster is stuck reading
+    # the first tile, its COG's uncompressed intermediate created. A first SIGINT cannot stop it, a second ends it.
+    server = RangeServer(testdata / "raster" / "sentinel2-l2a" / "B04.tif", limit=16384)
+    (tmp_path / "scenes.csv").write_text(f"red,path\n/vsicurl/{server.url},red.tif\n")
+    (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {tmp_path / 'scenes.csv'}
+  - read_raster: {{datasets: {{red: red}}}}
+  - write_raster: {{dir: {tmp_path / 'out'}, format: cog}}
+  - write: {{path: {tmp_path / 'stats'}, format: jsonl}}
+""")
+    proc = subprocess.Popen([str(recflow_bin), "run", str(tmp_path / "p.yaml"), "--quiet", "--threads", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert server.stalled.wait(60), proc.stderr.read().decode() if proc.poll() is not None else "no tile read"
+        assert sorted(os.listdir(tmp_path / "out")) == ["red.tif.recflow-staged.recflow-tiles.tif"]
+        assert send_and_wait_until_handled(proc, signal.SIGINT), "it stopped: it was not stuck"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        proc.kill()
+        server.close()
     stderr = proc.stderr.read().decode()
     assert "interrupted by SIGINT" in stderr, stderr
     assert os.listdir(tmp_path / "out") == []

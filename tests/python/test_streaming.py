@@ -299,23 +299,31 @@ def test_batch_and_streaming_give_the_same_per_window_results(run, tmp_path):
             assert got == oracle
 
 
-def test_a_windowed_grouping_of_two_inputs_in_one_stage_is_refused(run, tmp_path):
-    # The watermark over several inputs is their minimum, not built yet: refused before any row moves.
-    one = write_stream(tmp_path / "one.jsonl", [elements((1000, "a", 1))])
-    two = write_stream(tmp_path / "two.jsonl", [elements((2000, "a", 2))])
+def test_a_windowed_grouping_of_two_inputs_fires_by_the_minimum_of_their_watermarks(run, tmp_path):
+    # One input's watermark passes 10 s while the other's is still at 5 s: the [0, 10 s) window stays open for the
+    # second input's element at 8 s (with the first input's watermark alone, that element would be late and fail).
+    one = write_stream(tmp_path / "one.jsonl", [elements((1000, "a", 1)), {"watermark": 20000}, elements((15000, "a", 10))])
+    two = write_stream(tmp_path / "two.jsonl", [elements((2000, "a", 2)), {"watermark": 5000}, elements((8000, "a", 3))])
     pipeline = tmp_path / "p.yaml"
-    pipeline.write_text(f"""
+    for first, second in (("one", "two"), ("two", "one")):
+        out = tmp_path / f"out_{first}"
+        pipeline.write_text(f"""
 steps:
   - {{name: one, test_stream: {{path: {one}}}}}
   - {{name: two, test_stream: {{path: {two}}}}}
-  - {{flatten: {{}}, input: [one, two]}}
+  - {{flatten: {{}}, input: [{first}, {second}]}}
   - window: {{fixed: 10s}}
   - {COUNT_SUM}
-  - write: {{path: {tmp_path / 'out'}, format: jsonl}}
+  - write: {{path: {out}, format: jsonl}}
 """)
-    done = run("run", pipeline, "--quiet")
-    assert done.returncode != 0 and "reads one input per stage" in done.stderr, done.stderr
-    assert not (tmp_path / "out").exists()
+        done = run("run", pipeline, "--quiet")
+        assert done.returncode == 0, done.stderr
+        rows = [json.loads(line) for f in sorted(out.glob("*.jsonl")) for line in f.read_text().splitlines()]
+        on_time = lambda start: pane(start, start + 10000, start + 9999, 0, 0, "on_time", True, True)
+        assert sorted(rows, key=lambda r: r["window_start"]) == [
+            {"key": "a", "count": 3, "sum": 6, **on_time(0)},
+            {"key": "a", "count": 1, "sum": 10, **on_time(10000)},
+        ], (first, rows)
 
 
 def test_panes_do_not_depend_on_the_thread_count(run, tmp_path):

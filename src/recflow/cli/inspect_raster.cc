@@ -6,7 +6,7 @@
 #include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/sniff.h"
-#include "recflow/raster/describe_raster.h"
+#include "recflow/raster/raster_plugin.h"
 
 namespace recflow::cli {
 namespace {
@@ -126,8 +126,9 @@ Result<bool> AllRasters(const std::vector<std::string>& inputs) {
 }
 
 Status InspectRasters(const std::vector<std::string>& inputs, bool json, StdoutWriter* out) {
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    ASSIGN_OR_RETURN(raster::RasterDescription d, raster::DescribeRaster(inputs[i]));
+    ASSIGN_OR_RETURN(raster::RasterDescription d, gdal->describe_raster(inputs[i], {}));
     if (json) {
       WriteJson(d, out->buffer());
     } else {

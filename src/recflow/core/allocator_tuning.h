@@ -13,7 +13,8 @@ namespace recflow {
 /// following each batch down and up (measured on 2 cores: convert's peak RSS grew 3–13 MiB).
 /// Nothing changes when GLIBC_TUNABLES is set. Call once, before any thread starts: `recflow`'s
 /// main and every benchmark binary's (bench/benchmark_main.cc) do, so benchmarks measure the
-/// allocator the command runs with.
+/// allocator the command runs with. A Dask worker, already running, calls it before its first
+/// recflow task (python/recflow/dask.py): the settings are process-wide and take effect at once.
 void TuneAllocator();
 
 /// For `recflow serve`, whose passes run on many worker threads and whose memory must go back

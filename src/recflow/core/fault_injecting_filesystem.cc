@@ -108,6 +108,16 @@ class FaultInputStream final : public InputStream {
   bool ended_ = false;
 };
 
+/// The first half of the bytes of `pieces`, the piece at the cut taken in part.
+std::vector<std::string_view> FirstHalfOf(std::span<const std::string_view> pieces) {
+  std::vector<std::string_view> half;
+  for (size_t left = TotalSize(pieces) / 2, i = 0; left > 0; ++i) {
+    half.push_back(pieces[i].substr(0, left));
+    left -= half.back().size();
+  }
+  return half;
+}
+
 /// A stream whose writes and close are counted and may fail, or write half and fail.
 class FaultOutputStream final : public OutputStream {
  public:
@@ -128,12 +138,7 @@ class FaultOutputStream final : public OutputStream {
   Status WriteGathered(std::span<const std::string_view> pieces) override {
     if (std::optional<FsFault> fault = injector_->Check(FsOperation::kWrite)) {
       if (*fault == FsFault::kShort) {
-        std::vector<std::string_view> half;
-        for (size_t left = TotalSize(pieces) / 2, i = 0; left > 0; ++i) {
-          half.push_back(pieces[i].substr(0, left));
-          left -= half.back().size();
-        }
-        RETURN_NOT_OK(base_->WriteGathered(half));
+        RETURN_NOT_OK(base_->WriteGathered(FirstHalfOf(pieces)));
         RETURN_NOT_OK(base_->Flush());
       }
       return Injected(FsOperation::kWrite, name(), *fault).WithOffset(base_->position());
@@ -158,6 +163,33 @@ class FaultOutputStream final : public OutputStream {
 
  private:
   std::unique_ptr<OutputStream> base_;
+  std::shared_ptr<Injector> injector_;
+};
+
+/// A positional file whose writes and close are counted and may fail, or write half and fail.
+class FaultPositionalFile final : public PositionalOutputFile {
+ public:
+  FaultPositionalFile(std::unique_ptr<PositionalOutputFile> base, std::shared_ptr<Injector> injector)
+      : base_(std::move(base)), injector_(std::move(injector)) {}
+  /// One counted write: a kShort fault writes the first half of the range before it fails.
+  Status WriteGatheredAt(int64_t offset, std::span<const std::string_view> pieces) override {
+    if (std::optional<FsFault> fault = injector_->Check(FsOperation::kWrite)) {
+      if (*fault == FsFault::kShort) RETURN_NOT_OK(base_->WriteGatheredAt(offset, FirstHalfOf(pieces)));
+      return Injected(FsOperation::kWrite, name(), *fault).WithOffset(offset);
+    }
+    return base_->WriteGatheredAt(offset, pieces);
+  }
+  Status Close() override {
+    if (std::optional<FsFault> fault = injector_->Check(FsOperation::kClose)) {
+      (void)base_->Close();  // the descriptor goes, the error stays
+      return Injected(FsOperation::kClose, name(), *fault);
+    }
+    return base_->Close();
+  }
+  const std::string& name() const override { return base_->name(); }
+
+ private:
+  std::unique_ptr<PositionalOutputFile> base_;
   std::shared_ptr<Injector> injector_;
 };
 
@@ -214,6 +246,7 @@ FileSystemCapabilities FaultInjectingFileSystem::capabilities() const {
   caps.locks = caps.locks && shown.locks;
   caps.hard_links = caps.hard_links && shown.hard_links;
   caps.exchange = caps.exchange && shown.exchange;
+  caps.positional_writes = caps.positional_writes && shown.positional_writes;
   return caps;
 }
 
@@ -270,6 +303,14 @@ Result<std::shared_ptr<Buffer>> FaultInjectingFileSystem::ReadRange(const std::s
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, base_->ReadRange(path, offset, length));
   if (fault) return FirstHalf(data);
   return data;
+}
+
+Result<std::unique_ptr<PositionalOutputFile>> FaultInjectingFileSystem::OpenPositionalOutput(
+    const std::string& path, const WriteOptions& options) {
+  if (!capabilities().positional_writes) return Status::IOError("cannot write '" + path + "' at offsets: hidden");
+  RECFLOW_INJECT(FsOperation::kOpenWrite, path);
+  ASSIGN_OR_RETURN(std::unique_ptr<PositionalOutputFile> out, base_->OpenPositionalOutput(path, options));
+  return std::unique_ptr<PositionalOutputFile>(std::make_unique<FaultPositionalFile>(std::move(out), injector_));
 }
 
 Result<std::unique_ptr<OutputStream>> FaultInjectingFileSystem::OpenOutputStream(const std::string& path,

@@ -12,14 +12,15 @@
 namespace recflow {
 
 /// The kinds of calls FaultInjectingFileSystem counts. Stream calls count too: each
-/// InputStream::Read (kRead), OutputStream::Write, WriteGathered or Flush (kWrite) and Close (kClose).
+/// InputStream::Read (kRead), OutputStream::Write, WriteGathered or Flush and
+/// PositionalOutputFile::WriteGatheredAt (kWrite), and their Close (kClose).
 enum class FsOperation {
   kInfo,       ///< GetFileInfo, GetTargetInfo, IsMountPoint (ResolvePath is not counted)
   kOpenRead,   ///< OpenInputStream, ReadWholeFile, MapFile, ReadRange
   kRead,       ///< InputStream::Read, and the read of ReadWholeFile / MapFile / ReadRange
-  kOpenWrite,  ///< OpenOutputStream
-  kWrite,      ///< OutputStream::Write, WriteGathered (one call, whatever its pieces) and Flush
-  kClose,      ///< OutputStream::Close
+  kOpenWrite,  ///< OpenOutputStream, OpenPositionalOutput
+  kWrite,      ///< OutputStream::Write, WriteGathered (one call, whatever its pieces) and Flush; WriteGatheredAt
+  kClose,      ///< OutputStream::Close, PositionalOutputFile::Close
   kList,       ///< ListDirectory
   kMkdir,      ///< CreateDirectory
   kChmod,      ///< SetPermissions
@@ -79,6 +80,9 @@ class FaultInjectingFileSystem final : public FileSystem {
   Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> MapFile(const std::string& path) override;
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;
+  /// Refused (IOError) when set_capabilities hid positional writes.
+  Result<std::unique_ptr<PositionalOutputFile>> OpenPositionalOutput(const std::string& path,
+                                                                     const WriteOptions& options) override;
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                          const WriteOptions& options = {}) override;
   Result<std::vector<std::string>> ListDirectory(const std::string& path) override;

@@ -43,6 +43,8 @@ struct FileSystemCapabilities {
   bool hard_links = true;
   /// TryExchange() may swap two paths atomically (it can still answer false for some paths).
   bool exchange = true;
+  /// OpenPositionalOutput() works: a file can be written at chosen offsets by several threads.
+  bool positional_writes = true;
 };
 
 /// How Move() treats an existing destination.
@@ -132,6 +134,10 @@ class FileSystem {
   virtual Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                                  const WriteOptions& options = {}) = 0;
 
+  /// A file `path` written at chosen offsets (created, truncated or, with `options.append`, kept
+  /// as it is), where capabilities().positional_writes; an error naming the path elsewhere.
+  virtual Result<std::unique_ptr<PositionalOutputFile>> OpenPositionalOutput(const std::string& path,
+                                                                             const WriteOptions& options) = 0;
   /// Names in directory `path` (not `.`/`..`), sorted.
   virtual Result<std::vector<std::string>> ListDirectory(const std::string& path) = 0;
   /// Creates one directory (never its parents); AlreadyExists when `path` exists. With

@@ -95,6 +95,46 @@ TEST_P(FileSystemTest, AGatheredWriteWritesThePiecesInOrder) {
   EXPECT_TRUE(Read("g") == expected);
 }
 
+TEST_P(FileSystemTest, PositionalWritesLandAtTheirOffsetsFromSeveralThreadsAtOnce) {
+  // 16 ranges of 100 000 bytes (three pieces each) written by 4 threads, each taking every
+  // fourth range from the last one backwards: the file grows from its end first.
+  constexpr int kRanges = 16;
+  constexpr int64_t kSize = 100000;
+  std::string expected;
+  for (int r = 0; r < kRanges; ++r) expected += std::string(kSize - 2, static_cast<char>('a' + r)) + "<>";
+  auto file = fs_->OpenPositionalOutput(Path("p"), {});
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  std::vector<std::future<Status>> writers;
+  for (int t = 0; t < 4; ++t) {
+    writers.push_back(std::async(std::launch::async, [&, t] {
+      for (int r = kRanges - 1 - t; r >= 0; r -= 4) {
+        const std::string_view range = std::string_view(expected).substr(static_cast<size_t>(r * kSize), kSize);
+        const std::vector<std::string_view> pieces = {range.substr(0, 10), range.substr(10, kSize - 12),
+                                                      range.substr(kSize - 2)};
+        RETURN_NOT_OK((*file)->WriteGatheredAt(r * kSize, pieces));
+      }
+      return Status::OK();
+    }));
+  }
+  for (auto& w : writers) ASSERT_TRUE(w.get().ok());
+  ASSERT_TRUE((*file)->Close().ok());
+  EXPECT_TRUE(Read("p") == expected);
+  EXPECT_FALSE((*file)->WriteGatheredAt(0, std::vector<std::string_view>{"x"}).ok()) << "a write after close";
+
+  WriteOptions keep;
+  keep.append = true;  // reopened as it is, as a sink reopens a file it had to close
+  auto again = fs_->OpenPositionalOutput(Path("p"), keep);
+  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE((*again)->WriteGatheredAt(kRanges * kSize, std::vector<std::string_view>{"end"}).ok());
+  ASSERT_TRUE((*again)->Close().ok());
+  EXPECT_TRUE(Read("p") == expected + "end");
+  auto truncated = fs_->OpenPositionalOutput(Path("p"), {});
+  ASSERT_TRUE(truncated.ok());
+  ASSERT_TRUE((*truncated)->Close().ok());
+  EXPECT_EQ(Read("p"), "");
+  EXPECT_FALSE(fs_->OpenPositionalOutput(root_, {}).ok()) << "a directory opened as a file";
+}
+
 TEST_P(FileSystemTest, DirectoriesListWalkAndRemove) {
   auto created = fs_->CreateDirectories(Path("a/b/c"));
   ASSERT_TRUE(created.ok()) << created.status().ToString();
@@ -242,6 +282,30 @@ TEST(FaultInjectingFileSystemTest, AShortGatheredWriteCutsThroughItsPiecesAndCou
   faults.FailNth(FsOperation::kWrite, 1, FsFault::kNoSpace);
   EXPECT_FALSE((*out)->WriteGathered(pieces).ok());
   EXPECT_EQ((*memory->ReadWholeFile("/f"))->view(), "abcdefghijabcde") << "an error writes nothing";
+}
+
+TEST(FaultInjectingFileSystemTest, PositionalWritesFailLikeStreamWritesAndCanBeHidden) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  FaultInjectingFileSystem faults(memory);
+  auto file = faults.OpenPositionalOutput("/f", {});
+  ASSERT_TRUE(file.ok());
+  const std::vector<std::string_view> pieces = {"ab", "cdefgh"};
+  faults.FailNth(FsOperation::kWrite, 2, FsFault::kShort);
+  ASSERT_TRUE((*file)->WriteGatheredAt(8, pieces).ok());
+  const Status st = (*file)->WriteGatheredAt(0, pieces);
+  EXPECT_NE(st.message().find("No space left on device"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.ToString().find("'/f'"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.ToString().find("offset 0"), std::string::npos) << st.ToString();
+  EXPECT_EQ((*memory->ReadWholeFile("/f"))->view(), std::string("abcd\0\0\0\0abcdefgh", 16)) << "half of the range";
+  faults.FailNth(FsOperation::kClose, 1);
+  EXPECT_FALSE((*file)->Close().ok());
+  faults.Clear();
+  FileSystemCapabilities shown;
+  shown.positional_writes = false;
+  faults.set_capabilities(shown);
+  EXPECT_FALSE(faults.capabilities().positional_writes);
+  const Status hidden = faults.OpenPositionalOutput("/g", {}).status();
+  EXPECT_NE(hidden.ToString().find("'/g'"), std::string::npos) << hidden.ToString();
 }
 
 TEST(FaultInjectingFileSystemTest, ACrashFailsEveryLaterCallAndExchangeCanBeHidden) {

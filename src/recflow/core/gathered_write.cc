@@ -1,7 +1,8 @@
-// IovecCursor and WritevAll: the one loop that hands gathered pieces to the kernel until all are taken.
+// IovecCursor, WritevAll and PwritevAll: the loops that hand gathered pieces to the kernel until all are taken.
 #include "recflow/core/gathered_write.h"
 
 #include <limits.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,6 +49,23 @@ Status WritevAll(int fd, const std::string& name, IovecCursor& pieces) {
       if (errno == EINTR) continue;
       return Status::IOError(name + ": cannot write (" + std::to_string(total - pieces.remaining()) + " of " +
                              std::to_string(total) + " bytes written): " + std::strerror(errno));
+    }
+    pieces.Advance(static_cast<size_t>(written));
+  }
+  return Status::OK();
+}
+
+Status PwritevAll(int fd, const std::string& name, int64_t offset, IovecCursor& pieces) {
+  const size_t total = pieces.remaining();
+  while (!pieces.done()) {
+    const std::span<iovec> next = pieces.Next();
+    const int64_t at = offset + static_cast<int64_t>(total - pieces.remaining());
+    const ssize_t written = ::pwritev(fd, next.data(), static_cast<int>(next.size()), static_cast<off_t>(at));
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return Status::IOError(name + ": cannot write " + std::to_string(total) + " bytes at offset " +
+                             std::to_string(offset) + " (" + std::to_string(total - pieces.remaining()) +
+                             " written): " + std::strerror(errno));
     }
     pieces.Advance(static_cast<size_t>(written));
   }

@@ -1,9 +1,10 @@
-// Gathered writes: byte pieces handed to writev(2)/sendmsg(2) in batches of IOV_MAX, resumed after partial writes.
+// Gathered writes: byte pieces handed to writev(2)/pwritev(2)/sendmsg(2) in batches of IOV_MAX, resumed after partial writes.
 #pragma once
 
 #include <sys/uio.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +41,11 @@ class IovecCursor {
 /// Writes everything `pieces` holds to `fd` with writev(2), retrying partial writes and EINTR;
 /// an error names `name` and says how many bytes of this write went out before it.
 Status WritevAll(int fd, const std::string& name, IovecCursor& pieces);
+
+/// Writes everything `pieces` holds to `fd` from byte `offset` on with pwritev(2), retrying
+/// partial writes and EINTR; the descriptor's file offset is left alone, so threads may write
+/// distinct ranges of one file at once. An error names `name` and the offset of the write.
+Status PwritevAll(int fd, const std::string& name, int64_t offset, IovecCursor& pieces);
 
 /// The sum of the sizes of `pieces`.
 size_t TotalSize(std::span<const std::string_view> pieces);

@@ -47,6 +47,22 @@ class OutputStream {
   virtual const std::string& name() const = 0;
 };
 
+/// A file whose writers say where each write goes, so that threads can write distinct ranges of
+/// it at the same time (FileSystem::OpenPositionalOutput). The writer makes sure every range up
+/// to the file's end is written once. Thread-safe, except Close.
+class PositionalOutputFile {
+ public:
+  virtual ~PositionalOutputFile() = default;
+  /// Writes the concatenation of `pieces` from byte `offset` on. On error an unknown part of the
+  /// range may have been written; the error names the file and the offset.
+  virtual Status WriteGatheredAt(int64_t offset, std::span<const std::string_view> pieces) = 0;
+  /// Makes the bytes durable when opened so (WriteOptions::sync_on_close) and closes; further
+  /// writes are errors. Idempotent; no write may be running.
+  virtual Status Close() = 0;
+  /// The path it was opened at.
+  virtual const std::string& name() const = 0;
+};
+
 /// Reads a local file with read(2); "-" is standard input.
 class FileInputStream final : public InputStream {
  public:

@@ -1,4 +1,4 @@
-// LocalFileSystem: lstat/statx, read(2)/pread(2)/mmap, mkdir/chmod, renameat2, link, unlink/rmdir, fsync and flock.
+// LocalFileSystem: lstat/statx, read(2)/pread(2)/mmap, pwritev(2), mkdir/chmod, renameat2, link, unlink/rmdir, fsync and flock.
 #include "recflow/core/local_filesystem.h"
 
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <system_error>
 #include <utility>
 
+#include "recflow/core/gathered_write.h"
 #include "recflow/core/local_filesystem_internal.h"
 
 namespace recflow {
@@ -43,6 +44,37 @@ Status ErrnoError(const std::string& what, const std::string& path, int err) {
   if (err == ENOENT) return Status::NotFound(std::move(text));
   return Status::IOError(std::move(text));
 }
+
+/// A local file written with pwritev(2).
+class LocalPositionalFile final : public PositionalOutputFile {
+ public:
+  LocalPositionalFile(int fd, std::string name, bool sync_on_close)
+      : fd_(fd), sync_on_close_(sync_on_close), name_(std::move(name)) {}
+  ~LocalPositionalFile() override { (void)Close(); }  // errors reach callers through Close()
+  LocalPositionalFile(const LocalPositionalFile&) = delete;
+  LocalPositionalFile& operator=(const LocalPositionalFile&) = delete;
+
+  Status WriteGatheredAt(int64_t offset, std::span<const std::string_view> pieces) override {
+    if (fd_ < 0) return Status::IOError(name_ + ": write after close");
+    IovecCursor cursor;
+    cursor.AddAll(pieces);
+    return PwritevAll(fd_, name_, offset, cursor);
+  }
+  Status Close() override {
+    if (fd_ < 0) return Status::OK();
+    Status st;
+    if (sync_on_close_ && ::fsync(fd_) != 0 && errno != EINVAL) st = ErrnoError("cannot fsync", name_, errno);
+    if (::close(fd_) != 0 && st.ok()) st = ErrnoError("cannot close", name_, errno);
+    fd_ = -1;
+    return st;
+  }
+  const std::string& name() const override { return name_; }
+
+ private:
+  int fd_;
+  bool sync_on_close_;
+  std::string name_;
+};
 
 /// flock(2), retried when a signal interrupts it.
 int Flock(int fd, int operation) {
@@ -191,6 +223,13 @@ Result<std::unique_ptr<OutputStream>> LocalFileSystem::OpenOutputStream(const st
   ASSIGN_OR_RETURN(std::unique_ptr<FileOutputStream> out, FileOutputStream::Open(path, options.append));
   out->set_sync_on_close(options.sync_on_close);
   return std::unique_ptr<OutputStream>(std::move(out));
+}
+
+Result<std::unique_ptr<PositionalOutputFile>> LocalFileSystem::OpenPositionalOutput(const std::string& path,
+                                                                                    const WriteOptions& options) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (options.append ? 0 : O_TRUNC), 0666);
+  if (fd < 0) return ErrnoError("cannot create", path, errno);
+  return std::unique_ptr<PositionalOutputFile>(std::make_unique<LocalPositionalFile>(fd, path, options.sync_on_close));
 }
 
 Result<std::vector<std::string>> LocalFileSystem::ListDirectory(const std::string& path) {

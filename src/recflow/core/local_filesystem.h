@@ -33,6 +33,9 @@ class LocalFileSystem final : public FileSystem {
   Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override;
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                          const WriteOptions& options = {}) override;
+  /// open(2) without O_APPEND, pwritev(2) at the given offsets.
+  Result<std::unique_ptr<PositionalOutputFile>> OpenPositionalOutput(const std::string& path,
+                                                                     const WriteOptions& options) override;
   Result<std::vector<std::string>> ListDirectory(const std::string& path) override;
   Status CreateDirectory(const std::string& path, std::optional<unsigned> permissions = std::nullopt) override;
   Status SetPermissions(const std::string& path, unsigned permissions) override;

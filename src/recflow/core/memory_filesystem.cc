@@ -124,6 +124,36 @@ class MemoryOutputStream final : public OutputStream {
   bool closed_ = false;
 };
 
+/// Writes a file node at given offsets under the file system's mutex (a gap reads as zeros).
+class MemoryPositionalFile final : public PositionalOutputFile {
+ public:
+  MemoryPositionalFile(std::shared_ptr<MemoryFileSystem::State> state, std::shared_ptr<Node> node, std::string name)
+      : state_(std::move(state)), node_(std::move(node)), name_(std::move(name)) {}
+  Status WriteGatheredAt(int64_t offset, std::span<const std::string_view> pieces) override {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (closed_) return Status::IOError(name_ + ": write after close");
+    size_t at = static_cast<size_t>(offset);
+    if (node_->data.size() < at + TotalSize(pieces)) node_->data.resize(at + TotalSize(pieces));
+    for (std::string_view piece : pieces) {
+      node_->data.replace(at, piece.size(), piece);
+      at += piece.size();
+    }
+    return Status::OK();
+  }
+  Status Close() override {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    closed_ = true;
+    return Status::OK();
+  }
+  const std::string& name() const override { return name_; }
+
+ private:
+  std::shared_ptr<MemoryFileSystem::State> state_;
+  std::shared_ptr<Node> node_;
+  std::string name_;
+  bool closed_ = false;
+};
+
 /// A lock on a node, released on destruction.
 class MemoryFileLock final : public FileLock {
  public:
@@ -213,10 +243,13 @@ Result<std::shared_ptr<Buffer>> MemoryFileSystem::ReadRange(const std::string& p
   return Buffer::FromString(node->data.substr(static_cast<size_t>(from), static_cast<size_t>(std::min(length, size - from))));
 }
 
-Result<std::unique_ptr<OutputStream>> MemoryFileSystem::OpenOutputStream(const std::string& path,
-                                                                         const WriteOptions& options) {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  ASSIGN_OR_RETURN(auto parent, state_->Parent("cannot create", path));
+namespace {
+
+/// The file node `path` names for writing: created, or emptied unless `options.append`. Call with
+/// the mutex held.
+Result<std::shared_ptr<Node>> WritableNode(MemoryFileSystem::State& state, const std::string& path,
+                                           const WriteOptions& options) {
+  ASSIGN_OR_RETURN(auto parent, state.Parent("cannot create", path));
   std::shared_ptr<Node>& slot = parent.first->children[parent.second];
   if (slot == nullptr) {
     slot = std::make_shared<Node>();
@@ -225,7 +258,23 @@ Result<std::unique_ptr<OutputStream>> MemoryFileSystem::OpenOutputStream(const s
   } else if (!options.append) {
     slot->data.clear();
   }
-  return std::unique_ptr<OutputStream>(std::make_unique<MemoryOutputStream>(state_, slot, path));
+  return slot;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<OutputStream>> MemoryFileSystem::OpenOutputStream(const std::string& path,
+                                                                         const WriteOptions& options) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  ASSIGN_OR_RETURN(std::shared_ptr<Node> node, WritableNode(*state_, path, options));
+  return std::unique_ptr<OutputStream>(std::make_unique<MemoryOutputStream>(state_, std::move(node), path));
+}
+
+Result<std::unique_ptr<PositionalOutputFile>> MemoryFileSystem::OpenPositionalOutput(const std::string& path,
+                                                                                     const WriteOptions& options) {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  ASSIGN_OR_RETURN(std::shared_ptr<Node> node, WritableNode(*state_, path, options));
+  return std::unique_ptr<PositionalOutputFile>(std::make_unique<MemoryPositionalFile>(state_, std::move(node), path));
 }
 
 Result<std::vector<std::string>> MemoryFileSystem::ListDirectory(const std::string& path) {

@@ -31,6 +31,9 @@ class MemoryFileSystem final : public FileSystem {
   /// Each Write is visible at once (there is no page cache to lose).
   Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
                                                          const WriteOptions& options = {}) override;
+  /// Each write is visible at once; a range not written yet reads as zeros.
+  Result<std::unique_ptr<PositionalOutputFile>> OpenPositionalOutput(const std::string& path,
+                                                                     const WriteOptions& options) override;
   Result<std::vector<std::string>> ListDirectory(const std::string& path) override;
   Status CreateDirectory(const std::string& path, std::optional<unsigned> permissions = std::nullopt) override;
   Status SetPermissions(const std::string& path, unsigned permissions) override;

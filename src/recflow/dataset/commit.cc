@@ -129,7 +129,8 @@ Status DatasetCommitter::Start() {
   RETURN_NOT_OK(internal::RemoveStaleJobs(fs(), *paths_));
   // The lock exists before anything else of the job and goes last, so names of a job without
   // a lock file never belong to a live job.
-  const std::vector<std::string> job_paths = {staging_dir(), paths_->Aside(job_id_), paths_->JobLockPath(job_id_)};
+  const std::vector<std::string> job_paths = {staging_dir(), paths_->Aside(job_id_), paths_->DiscardedAttempts(job_id_),
+                                              paths_->JobLockPath(job_id_)};
   for (const std::string& path : job_paths) registration_->AddPath(path);
   Result<internal::JobLock> lock = internal::JobLock::Create(fs(), paths_->JobLockPath(job_id_));
   if (!lock.ok()) {  // the names are not this job's (a job id given twice): leave them
@@ -192,7 +193,11 @@ Status DatasetCommitter::PrepareOnce() {
   AfterStep("output locked");
   const std::string& target = paths_->output;
   const std::string staging = staging_dir();
-  RETURN_NOT_OK(fs().RemoveTree(staging + "/" + std::string(kAttemptsDirName)));
+  // Moved out in one rename, removed at Finish: an attempt still writing there cannot fail the commit (a tree
+  // removed in place while a lost worker's attempt adds to it fails with ENOTEMPTY) nor reach the output.
+  const std::string attempts = staging + "/" + std::string(kAttemptsDirName);
+  ASSIGN_OR_RETURN(const bool attempts_there, fs().IsDirectory(attempts));
+  if (attempts_there) RETURN_NOT_OK(fs().Move(attempts, paths_->DiscardedAttempts(job_id_), MoveMode::kNoReplace));
   ASSIGN_OR_RETURN(std::vector<std::string> staged, fs().ListFilesRecursively(staging));
   ASSIGN_OR_RETURN(const FileInfo info, fs().GetFileInfo(target));
   const bool exists = info.exists();
@@ -298,6 +303,7 @@ Status DatasetCommitter::Finish() {
   } else if (job_lock_) {  // after the swap, the staging name (or the aside one) holds the old dataset
     st = fs().RemoveTree(staging_dir());
     if (st.ok()) st = fs().RemoveTree(paths_->Aside(job_id_));
+    if (st.ok()) st = fs().RemoveTree(paths_->DiscardedAttempts(job_id_));
     if (st.ok()) st = job_lock_->RemoveAndRelease();
   }
   if (!swapped_) {

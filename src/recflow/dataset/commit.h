@@ -38,8 +38,8 @@ inline constexpr std::string_view kLegacyJournalName = "JOURNAL";
 inline constexpr std::string_view kSuccessFileName = "_SUCCESS";
 
 /// The directory in a job's staging tree where the attempts of a distributed job's tasks write,
-/// one directory each (see TaskAttempt in sink_options.h); Prepare() removes it with every
-/// attempt that was not adopted.
+/// one directory each (see TaskAttempt in sink_options.h); Prepare() moves it, with every
+/// attempt that was not adopted, out of the staging tree in one rename, and the job's end removes it.
 inline constexpr std::string_view kAttemptsDirName = "_attempts";
 
 /// Options of one commit job.

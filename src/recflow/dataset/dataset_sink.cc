@@ -109,7 +109,12 @@ DatasetSink::DatasetSink(SinkOptions options, SchemaPtr data_schema, std::vector
       format_(std::move(format)),
       committer_(std::move(committer)),
       file_system_(std::move(file_system)),
-      files_(std::make_unique<internal::StagedFiles>(file_system_, options_.compression, options_.max_open_files)),
+      files_(std::make_unique<internal::StagedFiles>(
+          file_system_, options_.compression, options_.max_open_files,
+          options_.compression == Compression::kNone && format_->batch_encoding() == nullptr &&
+                  file_system_->capabilities().positional_writes
+              ? internal::StagedWrites::kPositional
+              : internal::StagedWrites::kInOrder)),
       header_(format_->FileHeader()),
       suffix_(format_->suffix() + std::string(CompressionSuffix(options_.compression))) {}
 
@@ -171,7 +176,7 @@ Status DatasetSink::Merge(SinkPartial* partial) {
 Status DatasetSink::Process(SinkPartial* partial) const {
   std::vector<SinkWork::Job>& jobs = static_cast<DatasetPartial*>(partial)->work.jobs;
   std::vector<Status> statuses(jobs.size());
-  tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) { statuses[i] = CompressJob(&jobs[i]); });
+  tbb::parallel_for(size_t{0}, jobs.size(), [&](size_t i) { statuses[i] = ProcessJob(&jobs[i]); });
   for (const Status& st : statuses) RETURN_NOT_OK(st);
   return Status::OK();
 }
@@ -276,6 +281,7 @@ void DatasetSink::TakeChunk(Target* target, SinkWork* out) {
   }
   job.raw = std::move(target->pending);
   job.runs = std::move(target->pending_runs);
+  if (files_->writes() == internal::StagedWrites::kPositional) job.offset = files_->Reserve(job.file, target->pending_size);
   out->jobs.push_back(std::move(job));
   target->pending.clear();
   target->pending_owners.clear();
@@ -410,7 +416,13 @@ Status DatasetSink::Assign(SinkBatch batch, SinkWork* out) {
   return Status::OK();
 }
 
-Status DatasetSink::CompressJob(SinkWork::Job* job) const {
+Status DatasetSink::ProcessJob(SinkWork::Job* job) const {
+  if (job->offset >= 0) {  // written here, at the offset Merge fixed; Emit has nothing left to do
+    RETURN_NOT_OK(files_->WriteAt(job->file, job->offset, job->raw));
+    job->raw.clear();
+    job->owners.clear();
+    return Status::OK();
+  }
   if (const BatchEncoding* batches = format_->batch_encoding(); batches != nullptr) {
     int64_t at = 0;
     for (std::string_view piece : job->raw) at += static_cast<int64_t>(piece.size());
@@ -436,6 +448,7 @@ Status DatasetSink::CompressJob(SinkWork::Job* job) const {
 
 Status DatasetSink::Write(SinkWork work) {
   for (const SinkWork::Job& job : work.jobs) {
+    if (job.offset >= 0) continue;  // Process wrote it
     Target& target = *targets_[static_cast<size_t>(job.file)];
     // Where the chunk starts: batch formats are never compressed (Open refuses), so the file's
     // position counts the uncompressed bytes the blocks are offsets into.

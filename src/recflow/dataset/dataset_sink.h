@@ -51,6 +51,7 @@ struct SinkWork {
   /// Bytes for one file.
   struct Job {
     int file = 0;             ///< the sink's file id
+    int64_t offset = -1;      ///< files written at offsets: where `raw` goes, fixed by Merge (else -1)
     std::vector<std::string_view> raw;  ///< uncompressed bytes, in pieces (compressed files: consumed by Compress)
     std::vector<std::shared_ptr<const void>> owners;  ///< what `raw` points into, kept until it is written
     std::vector<SinkRun> runs;  ///< batch formats: rows Compress encodes after `raw`
@@ -98,9 +99,15 @@ Result<std::unique_ptr<DatasetCommitter>> BeginDatasetJob(const SinkOptions& opt
 /// and encodes it with the thread's encoder; Merge decides the file of every record and cuts full
 /// chunks (runs of records of 64 KiB and more stay where they were encoded, the chunk points into
 /// them; shorter ones are copied); Process compresses them (the chunks of one batch in parallel
-/// too); Emit appends them to their files (uncompressed: the pieces in one gathered write); Drain cuts the partial chunks at the end; Finish finishes and names the files
-/// and completes the new dataset beside the output; Commit swaps it in. Destroying an
-/// uncommitted sink aborts the job: nothing appears in the output.
+/// too); Emit appends them to their files; Drain cuts the partial chunks at the end; Finish
+/// finishes and names the files and completes the new dataset beside the output; Commit swaps it
+/// in. Destroying an uncommitted sink aborts the job: nothing appears in the output.
+///
+/// Uncompressed record files on a file system with positional writes skip Emit: Merge fixes each
+/// chunk's offset in its file as it cuts it, and Process writes the chunk there (pwritev(2), one
+/// gathered write), so the copy into the page cache runs on the worker threads. Compressed files
+/// (a chunk's size is known only once compressed), batch formats (likewise once encoded) and file
+/// systems without positional writes are appended to in order by Emit.
 ///
 /// Output is a function of the input rows and the options only: which file a record lands in
 /// and the bytes of every file do not depend on threads or timing (see docs/formats/datasets.md,
@@ -134,7 +141,7 @@ class DatasetSink final : public Sink {
                                                 const std::shared_ptr<RecordBatch>& batch) const override;
   /// Decides the file of every record of the batch and cuts the chunks that are full.
   Status Merge(SinkPartial* partial) override;
-  /// Compresses the partial's chunks, in parallel.
+  /// Compresses the partial's chunks (uncompressed record files: writes them at their offsets), in parallel.
   Status Process(SinkPartial* partial) const override;
   /// Appends the partial's chunks to their files.
   Status Emit(SinkPartial* partial) override;
@@ -184,8 +191,8 @@ class DatasetSink final : public Sink {
   Status Prepare(RecordEncoder* encoder, const RecordBatch& batch, SinkBatch* out) const;
   // Assigns the records of `batch` to files and moves full chunks into `*out` (Merge).
   Status Assign(SinkBatch batch, SinkWork* out);
-  // Compresses one job (Process).
-  Status CompressJob(SinkWork::Job* job) const;
+  // Compresses or encodes one job, or writes it at its offset (Process).
+  Status ProcessJob(SinkWork::Job* job) const;
   // Appends the jobs' chunks to their files (Emit).
   Status Write(SinkWork work);
   /// Finishes every file and gives it its final name (the first half of Finish).

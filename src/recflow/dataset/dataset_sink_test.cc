@@ -1,5 +1,6 @@
 // Tests of DatasetSink's chunks: long runs of records written from the bytes they were encoded in, short runs
-// and the header copied, all in input order, compressed or not, flushed early or not.
+// and the header copied, all in input order, compressed or not, flushed early or not, written at offsets
+// (in whatever order Process runs) or appended in order.
 #include "recflow/dataset/dataset_sink.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include "recflow/columnar/builder.h"
 #include "recflow/core/compression.h"
+#include "recflow/core/fault_injecting_filesystem.h"
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/formats/csv/csv_output_format.h"
 
@@ -52,7 +54,38 @@ Status WriteAll(DatasetSink& sink, const Batches& batches) {
 struct Case {
   Compression compression;
   int64_t max_pending_bytes;  // the default, or 600 KiB: held batches make chunks be taken early
+  bool in_order = false;      // the file system hides positional writes: uncompressed chunks appended by Emit
 };
+
+// A memory file system; with `in_order`, one that cannot write at offsets.
+std::shared_ptr<FileSystem> OutputFileSystem(std::shared_ptr<MemoryFileSystem> memory, bool in_order) {
+  if (!in_order) return memory;
+  auto faults = std::make_shared<FaultInjectingFileSystem>(std::move(memory));
+  FileSystemCapabilities shown;
+  shown.positional_writes = false;
+  faults->set_capabilities(shown);
+  return faults;
+}
+
+// The options of the tests: CSV in two shards under /out.
+SinkOptions TwoCsvShards() {
+  SinkOptions options = SinkOptions::Defaults();
+  options.output = "/out";
+  options.sync = false;
+  options.sharding.value = 2;
+  options.format = [](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema)); };
+  return options;
+}
+
+// The two shards' bytes.
+std::string Shards(FileSystem& fs, std::string_view suffix = "") {
+  std::string out;
+  for (const char* shard : {"00000", "00001"}) {
+    auto file = fs.ReadWholeFile("/out/part-" + std::string(shard) + "-of-00002.csv" + std::string(suffix));
+    out.append(file.ok() ? std::string((*file)->view()) : file.status().ToString()).append("|");
+  }
+  return out;
+}
 
 class DatasetSinkChunkTest : public ::testing::TestWithParam<Case> {};
 
@@ -76,15 +109,11 @@ TEST_P(DatasetSinkChunkTest, LongAndShortRunsAndTheHeaderComeOutInInputOrder) {
     }
   }
   auto fs = std::make_shared<MemoryFileSystem>();
-  SinkOptions options = SinkOptions::Defaults();
-  options.output = "/out";
-  options.sync = false;
-  options.sharding.value = 2;
+  SinkOptions options = TwoCsvShards();
   options.compression = GetParam().compression;
   options.max_pending_bytes = GetParam().max_pending_bytes;
   options.chunk_bytes = std::min(options.chunk_bytes, options.max_pending_bytes * 7 / 8);
-  options.format = [](SchemaPtr schema) { return csv::MakeCsvOutputFormat(std::move(schema)); };
-  auto sink = DatasetSink::Open(options, RowSchema(), fs);
+  auto sink = DatasetSink::Open(options, RowSchema(), OutputFileSystem(fs, GetParam().in_order));
   ASSERT_TRUE(sink.ok()) << sink.status().ToString();
   ASSERT_TRUE(WriteAll(**sink, batches).ok());
   EXPECT_EQ((*sink)->stats().records, static_cast<int64_t>(lines.size()));
@@ -121,8 +150,84 @@ TEST_P(DatasetSinkChunkTest, LongAndShortRunsAndTheHeaderComeOutInInputOrder) {
 INSTANTIATE_TEST_SUITE_P(All, DatasetSinkChunkTest,
                          ::testing::Values(Case{Compression::kNone, int64_t{64} << 20},
                                            Case{Compression::kNone, int64_t{600} << 10},
+                                           Case{Compression::kNone, int64_t{64} << 20, true},
+                                           Case{Compression::kNone, int64_t{600} << 10, true},
                                            Case{Compression::kGzip, int64_t{64} << 20},
                                            Case{Compression::kGzip, int64_t{600} << 10}));
+
+// Batches of 2000 rows of 100-byte text (two 100 KiB runs each, so chunks of 1 MiB are cut every
+// few batches) and 3-row ones between them.
+Batches MixedBatches() {
+  Batches batches;
+  std::string csv;
+  int64_t next = 0;
+  for (int round = 0; round < 12; ++round) {
+    for (const auto& [rows, width] : {std::pair{2000, 100}, std::pair{3, 10}}) {
+      batches.push_back(Rows(next, rows, static_cast<size_t>(width), &csv));
+      next += rows;
+    }
+  }
+  return batches;
+}
+
+TEST(DatasetSinkPositionalTest, ChunksProcessedInAnyOrderLandWhereMergePutThem) {
+  // Every batch consumed and merged first, then processed last to first (as threads may finish
+  // them), then emitted in order: the files (ten chunks of 128 KiB each) are byte for byte those
+  // appended in order.
+  const Batches batches = MixedBatches();
+  SinkOptions options = TwoCsvShards();
+  options.chunk_bytes = 128 << 10;
+  auto appended = std::make_shared<MemoryFileSystem>();
+  {
+    auto sink = DatasetSink::Open(options, RowSchema(), OutputFileSystem(appended, true));
+    ASSERT_TRUE(sink.ok());
+    ASSERT_TRUE(WriteAll(**sink, batches).ok());
+  }
+  auto positional = std::make_shared<MemoryFileSystem>();
+  auto sink = DatasetSink::Open(options, RowSchema(), positional);
+  ASSERT_TRUE(sink.ok());
+  auto local = (*sink)->NewLocalState();
+  ASSERT_TRUE(local.ok());
+  std::vector<std::unique_ptr<SinkPartial>> partials;
+  for (const auto& batch : batches) {
+    auto partial = (*sink)->Consume(local->get(), batch);
+    ASSERT_TRUE(partial.ok());
+    ASSERT_TRUE((*sink)->Merge(partial->get()).ok());
+    partials.push_back(std::move(*partial));
+  }
+  auto rest = (*sink)->Drain();
+  ASSERT_TRUE(rest.ok());
+  partials.push_back(std::move(*rest));
+  for (auto it = partials.rbegin(); it != partials.rend(); ++it) ASSERT_TRUE((*sink)->Process(it->get()).ok());
+  const std::string expected = Shards(*appended);
+  std::string staged;  // Process wrote every byte: the staged files are whole before any Emit
+  for (const std::string& path : *positional->ListFilesRecursively("/")) {  // in the job's staging tree
+    if (path.find("/part-") != std::string::npos) staged += std::string((*positional->ReadWholeFile("/" + path))->view()) + "|";
+  }
+  EXPECT_TRUE(staged == expected) << "the staged files after Process";
+  for (auto& partial : partials) ASSERT_TRUE((*sink)->Emit(partial.get()).ok());
+  ASSERT_TRUE((*sink)->Commit().ok());
+  EXPECT_GT(expected.size(), size_t{2} << 20);
+  EXPECT_TRUE(Shards(*positional) == expected) << "positional output differs from the appended one";
+  EXPECT_EQ((*sink)->stats().written_bytes, static_cast<int64_t>(expected.size()) - 2);
+}
+
+TEST(DatasetSinkPositionalTest, AFailedWriteAtAnOffsetFailsTheJobAndAbortLeavesNothing) {
+  auto memory = std::make_shared<MemoryFileSystem>();
+  auto faults = std::make_shared<FaultInjectingFileSystem>(memory);
+  auto sink = DatasetSink::Open(TwoCsvShards(), RowSchema(), faults);
+  ASSERT_TRUE(sink.ok());
+  faults->FailNth(FsOperation::kWrite, 2, FsFault::kShort);
+  const Status st = WriteAll(**sink, MixedBatches());
+  EXPECT_NE(st.ToString().find("No space left on device"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.ToString().find("part-0000"), std::string::npos) << "names the file: " << st.ToString();
+  faults->Clear();
+  ASSERT_TRUE((*sink)->Abort().ok());
+  EXPECT_FALSE(*memory->Exists("/out"));
+  auto left = memory->ListFilesRecursively("/");
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty()) << (*left)[0];
+}
 
 }  // namespace
 }  // namespace recflow::dataset

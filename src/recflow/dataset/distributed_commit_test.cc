@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "recflow/columnar/builder.h"
+#include "recflow/core/fault_injecting_filesystem.h"
 #include "recflow/core/memory_filesystem.h"
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/csv/csv_output_format.h"
@@ -110,6 +111,38 @@ TEST(DistributedCommitTest, AnAbortedOrDroppedAttemptRemovesItsDirectoryAndAStra
             StatusCode::kAlreadyExists);
   EXPECT_EQ((*job)->AdoptAttempt("/elsewhere").code(), StatusCode::kInvalidArgument);
   EXPECT_EQ((*job)->AdoptAttempt(attempts + "/taken/key=a").code(), StatusCode::kInvalidArgument);
+}
+
+TEST(DistributedCommitTest, AnAttemptThatCannotBeRemovedFailsNeitherTheCommitNorReachesTheOutput) {
+  // A lost worker's attempt still adding files while the driver commits makes removing the attempts fail (ENOTEMPTY):
+  // here every removal fails from the commit on.
+  auto memory = std::make_shared<MemoryFileSystem>();
+  auto fs = std::make_shared<FaultInjectingFileSystem>(memory);
+  auto job = BeginDatasetJob(Options(), *RowSchema(), fs);
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  const std::string attempts = *(*job)->AttemptsDir();
+  ASSERT_TRUE(WriteTask(fs, attempts + "/t0", (*job)->job_id(), 0, 1, Rows(0, 4)).ok());
+  ASSERT_TRUE(fs->CreateDirectory(attempts + "/t0-lost").ok());
+  ASSERT_TRUE(fs->WriteSmallFile(attempts + "/t0-lost/still-writing", "0,", false).ok());
+  ASSERT_TRUE((*job)->AdoptAttempt(attempts + "/t0").ok());
+  fs->FailNth(FsOperation::kRemove, 1, FsFault::kError, 1000);
+  const Status committed = (*job)->Commit();
+  ASSERT_TRUE(committed.ok()) << committed.ToString();
+  auto listed = memory->ListFilesRecursively("/out");
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(*listed, (std::vector<std::string>{"_SUCCESS", "_recflow_schema.json", "key=a/part-00000-of-00001.csv",
+                                               "key=b/part-00000-of-00001.csv"}));
+  // What the job could not remove is a stale job's once its driver is gone: the next writer of the output removes it.
+  job->reset();
+  fs->Clear();
+  SinkOptions overwrite = Options();
+  overwrite.mode = SaveMode::kOverwrite;
+  auto next = BeginDatasetJob(overwrite, *RowSchema(), fs);
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  ASSERT_TRUE((*next)->Abort().ok());
+  auto parent = memory->ListDirectory("/");
+  ASSERT_TRUE(parent.ok());
+  EXPECT_EQ(*parent, std::vector<std::string>{"out"});
 }
 
 TEST(DistributedCommitTest, ATaskNeedsAShardCountAndAnIndexInRange) {

@@ -80,7 +80,8 @@ struct SinkOptions {
   int64_t chunk_bytes = int64_t{1} << 20;
   /// Cap on the bytes waiting in all files' chunks; above it the fullest are flushed early.
   int64_t max_pending_bytes = int64_t{64} << 20;
-  /// Files kept open at once; others are closed and reopened for appending when needed.
+  /// Files kept open at once; others are closed and reopened for appending when needed (a chunk
+  /// being written at its offset by a worker thread holds its file open until it is written).
   int max_open_files = 256;
   /// Set when the sink writes one attempt of one task of a distributed job (see TaskAttempt);
   /// the sharding must then be a shard count.

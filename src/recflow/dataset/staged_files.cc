@@ -1,9 +1,10 @@
-// StagedFiles: chunked stream writers over files that are closed and reopened under an fd budget.
+// StagedFiles: chunked stream writers, or positional files, over files closed and reopened under an fd budget.
 #include "recflow/dataset/staged_files_internal.h"
 
 namespace recflow::dataset::internal {
 
-// An OutputStream over a path that can be closed between writes and reopened for appending.
+// A path written as an OutputStream (in order) or at offsets, that can be closed between writes
+// and reopened.
 class StagedFiles::File final : public OutputStream {
  public:
   File(FileSystem& fs, std::string path, Compression compression)
@@ -27,44 +28,73 @@ class StagedFiles::File final : public OutputStream {
   int64_t position() const override { return position_; }
   const std::string& name() const override { return path_; }
 
-  /// Opens the file: created on the first call, appended to afterwards.
+  /// Opens the stream: created on the first call, appended to afterwards.
   Status EnsureOpen() {
     if (stream_) return Status::OK();
-    WriteOptions options;
-    options.append = created_;
-    ASSIGN_OR_RETURN(stream_, fs_.OpenOutputStream(path_, options));
+    ASSIGN_OR_RETURN(stream_, fs_.OpenOutputStream(path_, NextOpen()));
     created_ = true;
     return Status::OK();
   }
-  /// Closes the descriptor (flushing); the next write reopens it.
+  /// The positional file, opened like EnsureOpen's stream (kept as it is when reopened).
+  Result<std::shared_ptr<PositionalOutputFile>> Positional() {
+    if (!positional_) {
+      ASSIGN_OR_RETURN(positional_, fs_.OpenPositionalOutput(path_, NextOpen()));
+      created_ = true;
+    }
+    return positional_;
+  }
+  /// Closes the descriptor (flushing); the next write reopens it. A positional file being written
+  /// is closed when its last write ends.
   Status Suspend() {
+    positional_.reset();
     if (!stream_) return Status::OK();
     Status st = stream_->Close();
     stream_.reset();
     return st;
   }
-  bool is_open() const { return stream_ != nullptr; }
+  /// Closes for good, reporting the positional file's errors too (no write may be running).
+  Status CloseFile() {
+    if (positional_) RETURN_NOT_OK(positional_->Close());
+    return Suspend();
+  }
+  /// The next `size` bytes of a positional file.
+  int64_t Reserve(int64_t size) {
+    position_ += size;
+    return position_ - size;
+  }
   ChunkedStreamWriter& writer() { return writer_; }
   std::string& path() { return path_; }
 
  private:
+  // Truncating on the first open, keeping what is there on the next ones.
+  WriteOptions NextOpen() const {
+    WriteOptions options;
+    options.append = created_;
+    return options;
+  }
   FileSystem& fs_;
   std::string path_;
   std::unique_ptr<OutputStream> stream_;
+  std::shared_ptr<PositionalOutputFile> positional_;
   bool created_ = false;
-  int64_t position_ = 0;
+  int64_t position_ = 0;  // bytes written (in order) or reserved (positional)
   ChunkedStreamWriter writer_;
 };
 
-StagedFiles::StagedFiles(std::shared_ptr<FileSystem> fs, Compression compression, int max_open)
-    : fs_(std::move(fs)),
-      compression_(compression), max_open_(static_cast<size_t>(max_open)) {}
+StagedFiles::StagedFiles(std::shared_ptr<FileSystem> fs, Compression compression, int max_open, StagedWrites writes)
+    : fs_(std::move(fs)), compression_(compression), max_open_(static_cast<size_t>(max_open)), writes_(writes) {}
 
 StagedFiles::~StagedFiles() {
   for (auto& f : files_) (void)f->Suspend();
 }
 
+StagedFiles::File& StagedFiles::file(int id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return *files_[static_cast<size_t>(id)];
+}
+
 int StagedFiles::Add(std::string path) {
+  std::lock_guard<std::mutex> lock(mutex_);
   files_.push_back(std::make_unique<File>(*fs_, std::move(path), compression_));
   return static_cast<int>(files_.size() - 1);
 }
@@ -85,6 +115,7 @@ void StagedFiles::Touch(int id) {
 }
 
 Status StagedFiles::Append(int id, const CompressedChunk& chunk) {
+  std::lock_guard<std::mutex> lock(mutex_);
   Touch(id);
   File& f = *files_[static_cast<size_t>(id)];
   RETURN_NOT_OK(f.EnsureOpen());
@@ -92,28 +123,46 @@ Status StagedFiles::Append(int id, const CompressedChunk& chunk) {
 }
 
 Status StagedFiles::AppendUncompressed(int id, std::span<const std::string_view> pieces) {
-  if (compression_ != Compression::kNone) {
-    return Status::InvalidArgument(path(id) + ": a gathered append needs an uncompressed file");
+  if (compression_ != Compression::kNone || writes_ != StagedWrites::kInOrder) {
+    return Status::InvalidArgument(path(id) + ": a gathered append needs an uncompressed file written in order");
   }
+  std::lock_guard<std::mutex> lock(mutex_);
   Touch(id);
   return files_[static_cast<size_t>(id)]->WriteGathered(pieces);
 }
 
-Status StagedFiles::Close(int id) {
-  Touch(id);
-  File& f = *files_[static_cast<size_t>(id)];
-  RETURN_NOT_OK(f.EnsureOpen());
-  RETURN_NOT_OK(f.writer().Finish());
-  open_lru_.remove(id);
-  return f.Suspend();
+int64_t StagedFiles::Reserve(int id, int64_t size) { return file(id).Reserve(size); }
+
+Status StagedFiles::WriteAt(int id, int64_t offset, std::span<const std::string_view> pieces) {
+  std::shared_ptr<PositionalOutputFile> out;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Touch(id);
+    ASSIGN_OR_RETURN(out, files_[static_cast<size_t>(id)]->Positional());
+  }
+  return out->WriteGatheredAt(offset, pieces);  // outside the lock: other chunks are written meanwhile
 }
 
-const std::string& StagedFiles::path(int id) const { return files_[static_cast<size_t>(id)]->path(); }
+Status StagedFiles::Close(int id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Touch(id);
+  File& f = *files_[static_cast<size_t>(id)];
+  open_lru_.remove(id);
+  if (writes_ == StagedWrites::kPositional) {
+    RETURN_NOT_OK(f.Positional().status());  // an empty file is created
+    return f.CloseFile();
+  }
+  RETURN_NOT_OK(f.EnsureOpen());
+  RETURN_NOT_OK(f.writer().Finish());
+  return f.CloseFile();
+}
 
-int64_t StagedFiles::written_bytes(int id) const { return files_[static_cast<size_t>(id)]->position(); }
+const std::string& StagedFiles::path(int id) const { return file(id).path(); }
+
+int64_t StagedFiles::written_bytes(int id) const { return file(id).position(); }
 
 Status StagedFiles::Rename(int id, std::string new_path) {
-  File& f = *files_[static_cast<size_t>(id)];
+  File& f = file(id);
   RETURN_NOT_OK(fs_->Move(f.path(), new_path, MoveMode::kNoReplace));
   f.path() = std::move(new_path);
   return Status::OK();

@@ -33,6 +33,10 @@ struct OutputPaths {
   std::string JobLockPath(std::string_view job_id) const { return Staging(job_id) + ".lock"; }
   /// Where the old dataset goes on a file system without RENAME_EXCHANGE (see Commit()).
   std::string Aside(std::string_view job_id) const { return Staging(job_id) + ".old"; }
+  /// Where the commit puts the job's task attempts it did not adopt (DatasetCommitter::AttemptsDir) out of the
+  /// staging tree, to be removed with the job's other names: an attempt still running (its worker lost, not dead)
+  /// can neither fail the commit nor reach the output.
+  std::string DiscardedAttempts(std::string_view job_id) const { return Staging(job_id) + ".attempts"; }
   /// The lock file that serialises commits to the output (OutputLock).
   std::string OutputLockPath() const { return stem + "lock"; }
 

@@ -38,6 +38,12 @@ void AddExampleSteps(StepRegistry* registry);
 void AddGroupingSteps(StepRegistry* registry);
 /// read_raster, band_math, evi, ndvi, write_raster.
 void AddRasterSteps(StepRegistry* registry);
+/// warp, mosaic.
+void AddRasterGridSteps(StepRegistry* registry);
+/// raster_stats.
+void AddRasterStatsSteps(StepRegistry* registry);
+/// chips.
+void AddRasterChipSteps(StepRegistry* registry);
 /// window, test_stream.
 void AddStreamingSteps(StepRegistry* registry);
 

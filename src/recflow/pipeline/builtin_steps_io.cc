@@ -48,19 +48,20 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   if (!options.ok()) return a.Error("path", options.status().message());
   std::string description;
   for (const std::string& path : paths) description += (description.empty() ? "" : " ") + path;
-  // Opened on the pipeline's file system at build time, on the run's at run time.
-  SourceFactory open = InputsFactory(paths, *options);
+  // The inputs are opened on the pipeline's file system at build time, on the run's at run time.
   if (ctx.defer_missing_inputs) {
     // Only an input that is not there yet defers (an earlier job makes it); one that is there but
     // unreadable or of an unknown format fails the plan as it would fail the run.
     Result<std::vector<std::string>> expanded = ExpandInputs(paths, *ctx.pipeline->file_system());
     if (!expanded.ok() && expanded.status().code() == StatusCode::kNotFound) {
-      return ctx.pipeline->ReadDeferred(ctx.name, open, description, expanded.status().message());
+      return ctx.pipeline->ReadDeferred(ctx.name, InputsFactory(paths, *options), description,
+                                        expanded.status().message());
     }
   }
   // Standard input or a FIFO is read by the source opened now for the schema, and only by it.
   const bool reopenable = CanReopenInputs(paths, *ctx.pipeline->file_system());
-  return ctx.pipeline->Read(ctx.name, open, description, ctx.options.on_error, reopenable);
+  return ctx.pipeline->ReadFiles(ctx.name, InputFiles{std::move(paths), *std::move(options)}, description,
+                                 ctx.options.on_error, reopenable);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {

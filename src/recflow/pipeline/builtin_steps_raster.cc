@@ -9,20 +9,15 @@
 #include <tbb/task_arena.h>
 
 #include "recflow/pipeline/builtin_steps_internal.h"
+#include "recflow/pipeline/raster_step_args.h"
 #include "recflow/raster/expression.h"
-#include "recflow/raster/open_raster.h"
-#include "recflow/raster/write_raster.h"
+#include "recflow/raster/gdal_configs.h"
+#include "recflow/raster/raster_plugin.h"
 
 namespace recflow::pipeline {
 namespace {
 
 using BuildResult = Result<std::optional<PCollection>>;
-
-// The text of `column` (utf8 or binary) in `row`; a null is a row error naming the column (RowView::Bytes).
-Result<std::string> RowText(const RowView& row, int column) {
-  ASSIGN_OR_RETURN(std::string_view text, row.Bytes(column));
-  return std::string(text);
-}
 
 // `column` as a number in `row`, or `fallback` when the column is absent (-1) or null.
 Result<double> RowNumber(const RowView& row, int column, double fallback) {
@@ -31,20 +26,6 @@ Result<double> RowNumber(const RowView& row, int column, double fallback) {
   if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
   if (const auto* d = std::get_if<double>(&v)) return *d;
   return Status::TypeError("column '" + row.schema().field(column)->name() + "' is not a number");
-}
-
-// The optional 4-number argument `key` (a window or a bbox).
-Result<std::optional<std::array<double, 4>>> FourNumbers(StepArgs& a, std::string_view key) {
-  if (!a.Has(key)) return std::optional<std::array<double, 4>>();
-  ASSIGN_OR_RETURN(std::vector<double> v, a.DoubleList(key));
-  if (v.size() != 4) return a.Error(key, "must be 4 numbers");
-  return std::optional<std::array<double, 4>>(std::array<double, 4>{v[0], v[1], v[2], v[3]});
-}
-
-// GDAL configuration options given to the step (`config`: a mapping of option → value).
-Result<raster::GdalConfig> ConfigArg(StepArgs& a) {
-  if (!a.Has("config")) return raster::GdalConfig();
-  return a.StringMap("config");
 }
 
 // Where each band of read_raster comes from: the column naming its dataset, and its band as a
@@ -126,6 +107,9 @@ BuildResult BuildReadRaster(StepContext& ctx) {
   base.bands.resize(bands.size());
   Status valid = base.Validate();
   if (!valid.ok()) return a.Error("datasets", valid.message());
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
+  // The rasters carry the configuration's name: the steps reading their bands again set it too.
+  const std::string config = base.config.empty() ? "" : raster::KeepGdalConfig(base.config);
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
     raster::OpenOptions options = base;
     for (size_t i = 0; i < bands.size(); ++i) {
@@ -149,7 +133,8 @@ BuildResult BuildReadRaster(StepContext& ctx) {
       s.nodata = nodata;
       s.sentinel2_boa_offset = sentinel2;
     }
-    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::OpenRaster(options));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, gdal->open_raster(options));
+    ref.config = config;
     out.Emit({ref.ToJson()});
     return Status::OK();
   };
@@ -166,8 +151,7 @@ BuildResult AddComputedBand(StepContext& ctx, const std::string& default_output,
   ASSIGN_OR_RETURN(const int index, InputColumn(ctx, "column", column));
   ASSIGN_OR_RETURN(std::string expression, make(a));
   auto fn = [index, expression](const RowView& row, RowEmitter& out) -> Status {
-    ASSIGN_OR_RETURN(std::string json, RowText(row, index));
-    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(json));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, RowRaster(row, index));
     if (!ref.expression.empty()) {
       return Status::DataError("the raster is already computed ('" + ref.expression +
                                      "'); write it and read it again to compute over it");
@@ -235,17 +219,22 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
   ASSIGN_OR_RETURN(options.config, ConfigArg(a));
   Status valid = options.Validate();
   if (!valid.ok()) return a.Error("compress", valid.message());
+  ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   auto fn = [=](const RowView& row, RowEmitter& out) -> Status {
-    ASSIGN_OR_RETURN(std::string json, RowText(row, raster_index));
-    ASSIGN_OR_RETURN(raster::RasterRef ref, raster::RasterRef::FromJson(json));
+    ASSIGN_OR_RETURN(raster::RasterRef ref, RowRaster(row, raster_index));
     ASSIGN_OR_RETURN(std::string relative, RowText(row, path_index));
     ASSIGN_OR_RETURN(std::string path, OutputPathInside(row.file_system(), root, relative));
     // GDAL writes the staged file itself, at its local path; the run commits it with its outputs.
     ASSIGN_OR_RETURN(std::string staged, row.run_files().Stage(path));
     raster::WriteOptions write = options;
+    ASSIGN_OR_RETURN(write.config, ReadConfig(ref, options.config));
     write.threads = tbb::this_task_arena::max_concurrency();
     write.stop_token = row.run_files().stop_token();
-    Result<raster::WriteStats> written = raster::WriteRaster(ref, staged, write);
+    std::unique_ptr<dataset::StagingRegistration> scratch;
+    if (write.layout == raster::WriteOptions::Layout::kCog) {
+      scratch = row.run_files().RegisterScratch(path, raster::CogTilesPath(staged));
+    }
+    Result<raster::WriteStats> written = gdal->write_raster(ref, staged, write);
     if (!written.ok()) {
       (void)row.run_files().Discard(path);
       return written.status();

@@ -1,8 +1,11 @@
-// Built-in steps window (windows, trigger, accumulation, lateness, timestamps of a PCollection) and test_stream
-// (Beam's TestStream: a replayable file of element bundles and watermark and processing-time advances).
+// Built-in steps window (windows, trigger, accumulation, lateness, timestamps of a PCollection), test_stream
+// (Beam's TestStream: a replayable file of element bundles and watermark and processing-time advances) and watch
+// (the files appearing in a directory).
 #include "recflow/columnar/value_parsing.h"
 #include "recflow/pipeline/builtin_steps_internal.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/pipeline/test_stream_source.h"
+#include "recflow/pipeline/watch_source.h"
 #include "recflow/pipeline/window/duration.h"
 #include "recflow/pipeline/window_columns.h"
 #include "recflow/pipeline/yaml_value_internal.h"
@@ -209,6 +212,47 @@ Result<std::optional<PCollection>> BuildTestStream(StepContext& ctx) {
   return ctx.pipeline->Read(ctx.name, open, "test stream " + path);
 }
 
+// A duration argument (`10s`, `500ms`, milliseconds), `fallback` when missing.
+Result<window::Millis> DurationArg(StepArgs& a, std::string_view key, window::Millis fallback) {
+  if (!a.Has(key)) return fallback;
+  ASSIGN_OR_RETURN(std::string text, a.String(key));
+  auto millis = window::ParseDuration(text);
+  if (!millis.ok()) return a.Error(key, millis.status().message());
+  return millis;
+}
+
+Result<std::optional<PCollection>> BuildWatch(StepContext& ctx) {
+  StepArgs& a = *ctx.args;
+  WatchOptions options;
+  ASSIGN_OR_RETURN(options.dir, a.String("path"));
+  ASSIGN_OR_RETURN(options.dir, ctx.ArgPath("path", options.dir));
+  dataset::InputSpec spec;
+  ASSIGN_OR_RETURN(spec.from, a.String("format", "auto"));
+  ASSIGN_OR_RETURN(std::string schema_file, a.String("schema", ""));
+  if (!schema_file.empty()) {
+    ASSIGN_OR_RETURN(schema_file, ctx.ArgPath("schema", schema_file));
+  }
+  spec.schema_file = schema_file;
+  auto input = dataset::MakeInputOptions(spec, ctx.pipeline->file_system());
+  if (!input.ok()) return a.Error("format", input.status().message());
+  options.input = *input;
+  ASSIGN_OR_RETURN(options.event_time, a.String("event_time"));
+  ASSIGN_OR_RETURN(options.watermark.out_of_orderness, DurationArg(a, "out_of_orderness", 0));
+  ASSIGN_OR_RETURN(options.watermark.idle_after, DurationArg(a, "idle_after", -1));
+  ASSIGN_OR_RETURN(options.poll_ms, DurationArg(a, "poll", options.poll_ms));
+  ASSIGN_OR_RETURN(options.stop_after_idle, DurationArg(a, "stop_after_idle", -1));
+  if (Status st = options.watermark.Validate(); !st.ok()) return a.Error("idle_after", st.message());
+  if (options.poll_ms <= 0) return a.Error("poll", "must be > 0");
+  auto schema = WatchSchema(ctx.pipeline->file_system(), options, schema_file);
+  if (!schema.ok()) return a.Error("path", schema.status().message());
+  SourceFactory open = [options, schema = *schema](const std::shared_ptr<FileSystem>& fs) {
+    return OpenWatch(fs, options, schema);
+  };
+  ctx.pipeline->set_unbounded();
+  // Each file is read once: a second pass over the watch cannot be made.
+  return ctx.pipeline->Read(ctx.name, open, "watch " + options.dir, ctx.options.on_error, /*reopenable=*/false);
+}
+
 }  // namespace
 
 void AddStreamingSteps(StepRegistry* registry) {
@@ -218,6 +262,8 @@ void AddStreamingSteps(StepRegistry* registry) {
   (void)registry->Add(std::move(window));
   (void)registry->Add(StepType{"test_stream", "a replayable stream: element bundles, watermark and processing-time advances",
                                "path", 0, 0, BuildTestStream, NodeKind::kRead});
+  (void)registry->Add(StepType{"watch", "an unbounded input: the files appearing in a directory, each read once",
+                               "path", 0, 0, BuildWatch, NodeKind::kRead});
 }
 
 }  // namespace recflow::pipeline

@@ -7,13 +7,14 @@ namespace recflow::pipeline {
 
 DeadLetters::~DeadLetters() { (void)Close(); }
 
-Status DeadLetters::Open(const std::string& path, FileSystem& fs) {
+Status DeadLetters::Open(const std::string& path, FileSystem& fs, const std::string& at) {
   if (files_.count(path) != 0) return Status::OK();
+  const std::string& written = at.empty() ? path : at;
   std::unique_ptr<OutputStream> file;
-  if (path == "-") {
-    ASSIGN_OR_RETURN(file, FileOutputStream::Open(path));
+  if (written == "-") {
+    ASSIGN_OR_RETURN(file, FileOutputStream::Open(written));
   } else {
-    ASSIGN_OR_RETURN(file, fs.OpenOutputStream(path));
+    ASSIGN_OR_RETURN(file, fs.OpenOutputStream(written));
   }
   files_.emplace(path, std::move(file));
   return Status::OK();

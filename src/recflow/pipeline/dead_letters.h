@@ -38,7 +38,8 @@ class DeadLetters {
   DeadLetters& operator=(const DeadLetters&) = delete;
   ~DeadLetters();
   /// Creates (truncates) `path` of `fs` (the run's) unless already open; "-" is standard output.
-  Status Open(const std::string& path, FileSystem& fs);
+  /// `at`, when given, is where the letters of `path` are written instead.
+  Status Open(const std::string& path, FileSystem& fs, const std::string& at = "");
   /// Appends `letter` to `path` (opened before), as from input `file` at record `record`
   /// (the letter's own error context gives only the offset and field).
   Status Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record);

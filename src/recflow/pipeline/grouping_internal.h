@@ -40,8 +40,9 @@ class KeyTable {
   }
   // Records where new group's key values are: row `row` of `key_rows`.
   void AddKeyRow(const std::shared_ptr<RecordBatch>& key_rows, int64_t row) {
-    if (batches_.empty() || batches_.back() != key_rows) {
+    if (key_rows != last_) {
       batches_.push_back(key_rows);
+      last_ = key_rows;
       base_ += last_rows_;
       last_rows_ = key_rows->num_rows();
     }
@@ -64,8 +65,10 @@ class KeyTable {
  private:
   Result<std::vector<std::shared_ptr<ArrayData>>> TakeKeyRows(const SchemaPtr& key_schema, std::span<const int64_t> rows) {
     std::vector<std::shared_ptr<ArrayData>> columns;
-    if (all_ == nullptr) {
+    if (all_ == nullptr || !batches_.empty()) {  // keys added since the last call (a streaming grouping's)
+      if (all_ != nullptr) batches_.insert(batches_.begin(), all_);
       ASSIGN_OR_RETURN(all_, ConcatenateBatches(key_schema, batches_));
+      batches_.clear();
     }
     for (int c = 0; c < key_schema->num_fields(); ++c) {
       ASSIGN_OR_RETURN(auto taken, Take(*all_->column_data(c), rows));
@@ -75,8 +78,9 @@ class KeyTable {
   }
 
   std::unordered_map<std::string, int64_t> index_;
-  std::vector<std::shared_ptr<RecordBatch>> batches_;
-  std::shared_ptr<RecordBatch> all_;             // the key rows of all batches_ (made by KeyColumns)
+  std::vector<std::shared_ptr<RecordBatch>> batches_;  // key rows not in all_ yet
+  std::shared_ptr<RecordBatch> last_;            // the last batch given to AddKeyRow
+  std::shared_ptr<RecordBatch> all_;             // the key rows of every batch so far (made by KeyColumns)
   std::vector<int64_t> rows_;                     // each group's key row in the concatenation
   int64_t base_ = 0;
   int64_t last_rows_ = 0;

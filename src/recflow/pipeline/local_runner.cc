@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "recflow/dataset/staging_registry.h"
@@ -32,6 +33,27 @@ Status RunOptions::Validate() const {
 }
 
 namespace {
+
+// OK when RunOptions::inputs names read steps and RunOptions::tasks write steps of `pipeline`.
+Status CheckTaskSteps(const Pipeline& pipeline, const RunOptions& options) {
+  auto kind_of = [&](const std::string& name) -> std::optional<NodeKind> {
+    for (const Node& node : pipeline.nodes()) {
+      if (node.name == name) return node.kind;
+    }
+    return std::nullopt;
+  };
+  for (const auto& [name, factory] : options.inputs) {
+    if (kind_of(name) != NodeKind::kRead || factory == nullptr) {
+      return Status::InvalidArgument("the run's input '" + name + "' is no read step of the pipeline");
+    }
+  }
+  for (const auto& [name, task] : options.tasks) {
+    if (kind_of(name) != NodeKind::kWrite) {
+      return Status::InvalidArgument("the run's task '" + name + "' is no write step of the pipeline");
+    }
+  }
+  return Status::OK();
+}
 
 // OK when every read can be read by as many passes as the plan makes over it (a read that is a
 // root of several stages is read once per stage): an input that can be read only once fails
@@ -83,11 +105,15 @@ class Run {
   Result<RunResult> Execute() {
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
-      if (node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system));
+      if (node.on_error.mode != ErrorPolicy::Mode::kDeadLetter) continue;
+      const auto moved = options_.dead_letter_files.find(node.on_error.dead_letter);
+      RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system,
+                                  moved == options_.dead_letter_files.end() ? "" : moved->second));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
-    for (const auto& [id, reader] : links_.streamed) {
-      queues_[id] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+    for (const auto& streamed : links_.streamed) {
+      queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
+      StreamPanesLive(streamed.first);
     }
     RETURN_NOT_OK(Fail(RunStages()));
     // Every output is completed beside its directory first, so that a refusal (an append
@@ -166,7 +192,9 @@ class Run {
         other_sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({other_sinks_.back().second.get(), node.name});
       } else if (node.kind == NodeKind::kWrite) {
-        auto sink = dataset::DatasetSink::Open(node.sink, input, context_.file_system);
+        dataset::SinkOptions sink_options = node.sink;
+        if (const auto task = options_.tasks.find(node.name); task != options_.tasks.end()) sink_options.task = task->second;
+        auto sink = dataset::DatasetSink::Open(sink_options, input, context_.file_system);
         if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
           if (written->resolved_output() == (*sink)->resolved_output()) {
@@ -177,11 +205,6 @@ class Run {
         sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else if (node.windowing != nullptr) {
-        if (stage.roots.size() > 1) {
-          return StepStatus(id, Status::InvalidArgument(
-                                    "a windowed grouping reads one input per stage (the watermark of several inputs "
-                                    "is their minimum, which is not built yet): window after a flatten of grouped steps"));
-        }
         ASSIGN_OR_RETURN(auto windowed, WindowedGrouping::Make(node, input, &letters_, &metrics_->step(id)));
         run.windowed[id] = windowed.get();
         run.grouped[id] = std::move(windowed);
@@ -202,6 +225,15 @@ class Run {
       run.sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
     }
     return Status::OK();
+  }
+
+  // When grouped node `id` is windowed and its reader need not wait for the end of its stage
+  // (PanesGoLive), its panes go into the reader's queue as they fire.
+  void StreamPanesLive(int id) {
+    const size_t producer = links_.producer.at(id);
+    auto windowed = stages_[producer].windowed.find(id);
+    if (windowed == stages_[producer].windowed.end() || !PanesGoLive(links_, plan_, pipeline_, id)) return;
+    windowed->second->StreamPanes(queues_.at(id).get(), options_.group_batch_rows);
   }
 
   // Runs every stage on a thread of its own (the last on the calling thread, so a run of one
@@ -261,7 +293,9 @@ class Run {
 
   // Opens read node `node`'s source, checked against the schema the pipeline was built with.
   Result<std::unique_ptr<Source>> OpenRead(const Node& node) const {
-    auto source = node.input->Open(context_.file_system);
+    const auto task_input = options_.inputs.find(node.name);
+    auto source = task_input != options_.inputs.end() ? task_input->second(context_.file_system)
+                                                      : node.input->Open(context_.file_system);
     if (!source.ok()) return pipeline_.StepStatus(node.name, source.status());
     // Every step was typed against the schema the read had when the pipeline was built.
     if (!(*source)->schema()->Equals(*node.schema)) {
@@ -270,6 +304,37 @@ class Run {
                                                                node.schema->ToString()));
     }
     return source;
+  }
+
+  // True when stage `s` commits per epoch: an unbounded pipeline's stage that only writes what one windowed
+  // grouping hands it while its stage reads (see QueueSource).
+  bool CommitsEpochs(size_t s) const {
+    const Stage& stage = plan_.stages[s];
+    if (!pipeline_.unbounded() || stage.roots.size() != 1 || !stage.materialized.empty() || !stage.outputs.empty()) {
+      return false;
+    }
+    for (int id : stage.sinks) {
+      if (pipeline_.node(id).kind != NodeKind::kWrite) return false;
+    }
+    return PanesGoLive(links_, plan_, pipeline_, stage.roots[0]) && stages_[links_.producer.at(stage.roots[0])].windowed.count(stage.roots[0]) != 0;
+  }
+
+  // Commits what the writes of stage `s` hold (an epoch) and opens them again to append the next.
+  Status CommitEpoch(size_t s) {
+    StageRun& run = stages_[s];
+    for (int id : plan_.stages[s].sinks) {
+      const Node& node = pipeline_.node(id);
+      auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
+      RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
+      RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
+      dataset::SinkOptions options = node.sink;
+      options.mode = dataset::SaveMode::kAppend;
+      auto next = dataset::DatasetSink::Open(options, pipeline_.node(node.inputs[0]).schema, context_.file_system);
+      if (!next.ok()) return StepStatus(id, next.status());
+      run.sinks[run.consumer_sinks.at(id)].sink = next->get();
+      written->second = std::move(next).ValueUnsafe();
+    }
+    return Status::OK();
   }
 
   // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
@@ -282,7 +347,7 @@ class Run {
         sources.push_back(std::move(source));
       } else if (auto queue = queues_.find(id); queue != queues_.end()) {
         BatchQueue* q = queue->second.get();
-        sources.push_back(MakeCallbackSource(node.name, node.schema, [q] { return q->Pop(); }));
+        sources.push_back(std::make_unique<QueueSource>(node.name, node.schema, q, CommitsEpochs(s)));
       } else {
         std::lock_guard<std::mutex> lock(mutex_);
         sources.push_back(MakeBatchSource(node.name, node.schema, grouped_outputs_.at(id)));
@@ -325,6 +390,11 @@ class Run {
     stage_metrics.running = true;
     const auto start = std::chrono::steady_clock::now();
     auto stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    // An unbounded run's epochs: each committed when it ends, the next read into fresh writes.
+    while (stats.ok() && CommitsEpochs(s) && static_cast<QueueSource*>(inputs[0])->ended_epoch()) {
+      RETURN_NOT_OK(CommitEpoch(s));
+      stats = RunStage(context_, inputs, run.sinks, &program, stage_options);
+    }
     stage_metrics.running = false;
     stage_metrics.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     RETURN_NOT_OK(stats.status());
@@ -449,6 +519,7 @@ Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeli
   if (pipeline.has_deferred()) {
     return Status::InvalidArgument("the pipeline was built to be planned before its inputs exist; it cannot run");
   }
+  RETURN_NOT_OK(CheckTaskSteps(pipeline, options));
   ASSIGN_OR_RETURN(auto outputs, ResolveOutputs(pipeline, options.outputs));
   std::vector<int> output_ids;
   for (const auto& [id, sink] : outputs) output_ids.push_back(id);

@@ -31,6 +31,14 @@ struct RunOptions {
   /// the outputs' after the last stage, their Commit after the files are committed, their Abort
   /// when the run fails.
   std::map<std::string, Sink*> outputs;
+  /// A distributed task's share of the run (recflow.dask), by step name. `inputs`: read steps
+  /// whose rows the factory opens instead (a task's splits; the read's schema); `tasks`: write
+  /// steps run as one attempt of a task (dataset::TaskAttempt: files staged in the attempt's
+  /// directory, not committed); `dead_letter_files`: a dead-letter path → where this run writes
+  /// that file instead.
+  std::map<std::string, SourceFactory> inputs;
+  std::map<std::string, dataset::TaskAttempt> tasks;
+  std::map<std::string, std::string> dead_letter_files;
   /// Default bounds.
   static RunOptions Defaults() { return {}; }
   /// InvalidArgument for a negative max_in_flight, non-positive group_batch_rows or queue_batches,

@@ -7,6 +7,58 @@
 
 namespace recflow::pipeline {
 
+std::vector<int64_t> RunMetrics::Counters() const {
+  std::vector<int64_t> counters;
+  for (const StepMetrics& m : steps_) {
+    for (const auto* c : {&m.rows_in, &m.rows_out, &m.batches, &m.busy_ns, &m.failed_rows, &m.skipped_rows,
+                          &m.dead_letters}) {
+      counters.push_back(c->load(std::memory_order_relaxed));
+    }
+  }
+  for (const StageMetrics& m : stages_) {
+    const StageProgress& p = m.progress;
+    for (const auto* c : {&p.input_bytes, &p.records, &p.skipped, &p.units_read, &p.units_started, &p.units_done,
+                          &m.wall_ns}) {
+      counters.push_back(c->load(std::memory_order_relaxed));
+    }
+  }
+  return counters;
+}
+
+std::vector<int> RunMetrics::StepStages() const {
+  std::vector<int> stages;
+  for (const StepMetrics& m : steps_) stages.push_back(m.stage);
+  return stages;
+}
+
+Status RunMetrics::AddCounters(const std::vector<int64_t>& counters, const std::vector<int>& step_stages) {
+  constexpr size_t kPerStep = 7;
+  constexpr size_t kPerStage = 7;
+  if (counters.size() != steps_.size() * kPerStep + stages_.size() * kPerStage || step_stages.size() != steps_.size()) {
+    return Status::InvalidArgument("the task's metrics have " + std::to_string(counters.size()) +
+                                   " counters, not those of this pipeline's " + std::to_string(steps_.size()) +
+                                   " steps and " + std::to_string(stages_.size()) + " stages");
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    StepMetrics& m = steps_[i];
+    if (step_stages[i] != 0) m.stage = step_stages[i];
+    for (auto* c : {&m.rows_in, &m.rows_out, &m.batches, &m.busy_ns, &m.failed_rows, &m.skipped_rows,
+                    &m.dead_letters}) {
+      c->fetch_add(counters[k++], std::memory_order_relaxed);
+    }
+  }
+  for (StageMetrics& m : stages_) {
+    StageProgress& p = m.progress;
+    for (auto* c : {&p.input_bytes, &p.records, &p.skipped, &p.units_read, &p.units_started, &p.units_done,
+                    &m.wall_ns}) {
+      c->fetch_add(counters[k++], std::memory_order_relaxed);
+    }
+    m.done.store(true, std::memory_order_relaxed);
+  }
+  return Status::OK();
+}
+
 namespace {
 
 template <typename... Counters>

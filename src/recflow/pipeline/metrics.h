@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <vector>
 
+#include "recflow/core/status.h"
 #include "recflow/pipeline/pipeline.h"
 #include "recflow/pipeline/stage_executor.h"
 
@@ -61,6 +63,15 @@ class RunMetrics {
   std::string Table() const;
   /// The same as a JSON object {"stages": [...], "steps": [...]}.
   std::string Json() const;
+
+  /// Every counter, steps then stages in order, as one list: what a distributed task (recflow.dask)
+  /// sends back to be summed into its job's metrics with AddCounters.
+  std::vector<int64_t> Counters() const;
+  /// Adds `counters` (Counters() of a run of the same pipeline and plan) to these, and each
+  /// step's stage from the plan's numbering; InvalidArgument when their number does not match.
+  Status AddCounters(const std::vector<int64_t>& counters, const std::vector<int>& step_stages);
+  /// Each step's stage (1-based; 0 for a step that ran in none), as Counters' companion.
+  std::vector<int> StepStages() const;
 
  private:
   std::deque<StepMetrics> steps_;

@@ -95,6 +95,14 @@ PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string 
                     std::move(on_error));
 }
 
+PCollection Pipeline::ReadFiles(std::string name, InputFiles files, std::string description, ErrorPolicy on_error,
+                                bool reopenable) {
+  PCollection read = Read(std::move(name), InputsFactory(files.paths, files.options), std::move(description),
+                          std::move(on_error), reopenable);
+  if (read.node() >= 0) nodes_[static_cast<size_t>(read.node())].files = std::make_shared<const InputFiles>(std::move(files));
+  return read;
+}
+
 PCollection Pipeline::ReadOpened(std::string name, std::unique_ptr<Source> source, SourceFactory reopen,
                                  std::string description, ErrorPolicy on_error) {
   Node node;

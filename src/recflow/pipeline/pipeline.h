@@ -66,6 +66,12 @@ struct Windowing {
   bool event_time_micros = false;
 };
 
+/// The files a read step reads: its paths and how they are read (dataset::OpenInputs).
+struct InputFiles {
+  std::vector<std::string> paths;
+  dataset::InputOptions options;
+};
+
 /// Opens the sink of a write to something other than a dataset (Pipeline::WriteTo) for rows of
 /// schema `input`.
 using SinkFactory = std::function<Result<std::unique_ptr<Sink>>(const SchemaPtr& input)>;
@@ -80,6 +86,8 @@ struct Node {
   SchemaPtr schema;                                       ///< the output's schema (Write: its input's)
   ErrorPolicy on_error;
   std::shared_ptr<ReadInput> input;                       ///< kRead
+  /// kRead of files (Pipeline::ReadFiles): what a distributed run cuts into splits; null otherwise.
+  std::shared_ptr<const InputFiles> files;
   std::shared_ptr<const DoFn> fn;                         ///< kParDo
   std::vector<std::string> keys;                          ///< kGroupByKey, kCombinePerKey
   std::vector<Aggregate> aggregates;                      ///< kCombine*
@@ -150,6 +158,10 @@ class Pipeline {
   /// the input can be read only once (standard input, a FIFO), the factory never runs again.
   PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {},
                    bool reopenable = true);
+  /// Read of `files` (InputsFactory of its paths and options), kept on the node (Node::files) so
+  /// that a distributed run (recflow.dask) can cut them into splits; otherwise as Read.
+  PCollection ReadFiles(std::string name, InputFiles files, std::string description = "", ErrorPolicy on_error = {},
+                        bool reopenable = true);
   /// Reads `source`, already opened on file_system(): the first pass that reads the node on that
   /// file system takes it. `reopen` opens the input again for any other pass (a side input computed first over the same input, a
   /// second run); null when the input can be read only once (standard input, a FIFO), and then
@@ -204,6 +216,11 @@ class Pipeline {
   /// errors read as the command's own; set it before adding steps.
   void set_steps_named_in_errors(bool named) { steps_named_in_errors_ = named; }
   bool steps_named_in_errors() const { return steps_named_in_errors_; }
+  /// Marks the pipeline as reading an unbounded input (a directory watch): its runs commit the
+  /// writes that take a windowed grouping's panes at each output watermark after which they got
+  /// rows (an epoch), not only at the end (see docs/streaming.md, "How an unbounded run commits").
+  void set_unbounded() { unbounded_ = true; }
+  bool unbounded() const { return unbounded_; }
   /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
   /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
   Status StepStatus(const std::string& step, const Status& st) const;
@@ -272,6 +289,7 @@ class Pipeline {
   std::vector<SideFile> side_files_;
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
+  bool unbounded_ = false;
 };
 
 }  // namespace recflow::pipeline

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <string>
 
 #include "recflow/dataset/dataset_sink.h"
@@ -22,6 +25,30 @@ inline dataset::SinkOptions FeatherSink(const std::filesystem::path& dir) {
   };
   return options;
 }
+
+/// A bound on a hang, not a timing: a Latch wait ends at once when the code under test behaves.
+inline constexpr auto kHangBound = std::chrono::seconds(60);
+
+/// Opens once, from any thread; Wait returns true once it is open, false after kHangBound.
+class Latch {
+ public:
+  /// Opens the latch and wakes every waiter.
+  void Open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = true;
+    opened_.notify_all();
+  }
+  /// Waits until the latch is open (true) or kHangBound passed (false).
+  bool Wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    return opened_.wait_for(lock, kHangBound, [&] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable opened_;
+  bool open_ = false;
+};
 
 /// A fixture whose `dir_` is an empty directory named after the process and the test, removed after it.
 class TempDirTest : public ::testing::Test {

@@ -25,27 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A bound on a hang, not a timing: the waits below end at once when the run behaves.
-constexpr auto kHangBound = std::chrono::seconds(60);
-
-// Opens once; Wait returns true once it is open, false after kHangBound.
-class Latch {
- public:
-  void Open() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    open_ = true;
-    opened_.notify_all();
-  }
-  bool Wait() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return opened_.wait_for(lock, kHangBound, [&] { return open_; });
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable opened_;
-  bool open_ = false;
-};
+using testing::Latch;
 
 SchemaPtr KeyValueSchema() {
   return Schema::Make({Field::Make("key", int64(), false), Field::Make("value", int64(), false)});

@@ -40,6 +40,30 @@ Result<std::string_view> RowView::Bytes(int column) const {
   return BinaryValue(*batch_.column_data(column), row_);
 }
 
+Result<std::vector<std::string_view>> RowView::BytesList(int column) const {
+  if (column < 0 || column >= batch_.num_columns()) {
+    return Status::InvalidArgument("column index " + std::to_string(column) + " out of range");
+  }
+  const FieldPtr& field = batch_.schema()->field(column);
+  const ArrayData& data = *batch_.column_data(column);
+  if (data.type->id() != TypeId::kList || data.children.empty() || !HoldsBytes(*data.children[0]->type)) {
+    return Status::TypeError("column '" + field->name() + "' is " + field->type()->ToString() +
+                             ", not a list of bytes");
+  }
+  if (IsNull(column)) return Status::DataError("column '" + field->name() + "' is null");
+  const ChildRange range = ListRange(data, row_);
+  const ArrayData& child = *data.children[0];
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(range.length));
+  for (int64_t k = 0; k < range.length; ++k) {
+    if (!IsValidAt(child, range.start + k)) {
+      return Status::DataError("column '" + field->name() + "': element " + std::to_string(k) + " is null");
+    }
+    out.push_back(BinaryValue(child, range.start + k));
+  }
+  return out;
+}
+
 namespace {
 
 // A batch is cut into at most kMaxChunks chunks of at least kMinChunkRows rows: enough pieces

@@ -35,6 +35,10 @@ class RowView {
   /// Column `column`'s bytes in this row without a copy (see HoldsBytes for the column types),
   /// valid while the batch lives; TypeError for another type, DataError for a null.
   Result<std::string_view> Bytes(int column) const;
+  /// The elements of list column `column` (a list of one of HoldsBytes' types, as group_by_key
+  /// makes) in this row without a copy, valid while the batch lives; TypeError for another type,
+  /// DataError for a null list or a null element (naming its position).
+  Result<std::vector<std::string_view>> BytesList(int column) const;
 
  private:
   const RecordBatch& batch_;

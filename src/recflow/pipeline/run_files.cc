@@ -14,6 +14,13 @@ Result<std::string> RunFiles::Stage(const std::string& target) {
   return staged;
 }
 
+std::unique_ptr<dataset::StagingRegistration> RunFiles::RegisterScratch(const std::string& target,
+                                                                       const std::string& path) {
+  auto registration = std::make_unique<dataset::StagingRegistration>(target, file_system_);
+  registration->AddPath(path);
+  return registration;
+}
+
 Status RunFiles::Discard(const std::string& target) {
   std::unique_ptr<dataset::FileCommit> commit;
   {

@@ -10,6 +10,7 @@
 #include "recflow/core/filesystem.h"
 #include "recflow/core/stop_token.h"
 #include "recflow/dataset/file_commit.h"
+#include "recflow/dataset/staging_registry.h"
 
 namespace recflow::pipeline {
 
@@ -35,6 +36,10 @@ class RunFiles {
   /// AlreadyExists when the run declared `target` before (two rows or steps writing one file);
   /// InvalidArgument when the file system cannot rename atomically.
   Result<std::string> Stage(const std::string& target);
+  /// Registers `path`, a scratch file a step writes on the way to `target` (a COG's uncompressed
+  /// intermediate), with the termination handler until the registration is dropped: a process
+  /// terminated meanwhile removes it with the staged files. The step removes it itself otherwise.
+  std::unique_ptr<dataset::StagingRegistration> RegisterScratch(const std::string& target, const std::string& path);
   /// Removes the staged file of `target` and forgets it (its row failed and was skipped).
   Status Discard(const std::string& target);
   /// Renames every staged file over its target, in the order of the targets; the first error.

@@ -10,6 +10,8 @@
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "recflow/formats/watermark.h"
+
 namespace recflow::pipeline {
 
 namespace {
@@ -38,7 +40,8 @@ class Stage {
  public:
   Stage(const StopToken& stop_token, const StopToken& also_stop, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
         StageProgram* program, const StageOptions& options)
-      : stop_token_(stop_token), also_stop_(also_stop), inputs_(inputs), sinks_(sinks), program_(program), options_(options) {}
+      : stop_token_(stop_token), also_stop_(also_stop), inputs_(inputs), sinks_(sinks), program_(program), options_(options),
+        watermarks_(inputs.size()) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
   // of the last input / after an error / once a stop is requested.
@@ -102,6 +105,7 @@ class Stage {
   // Filter 3 (serial, in order): rebase errors, report skipped records, let the program assign.
   Token* Assign(Token* t) {
     if (t->info.input != assigned_input_) {
+      for (size_t ended = assigned_input_; ended < t->info.input && ended < inputs_.size(); ++ended) watermarks_.End(ended);
       assigned_input_ = t->info.input;
       records_ = 0;
     }
@@ -118,7 +122,7 @@ class Stage {
         for (size_t k = 0; k < sinks_.size() && !stop_.load(std::memory_order_relaxed); ++k) {
           if (t->partials[k] != nullptr) Fail(Named(k, InUnit(sinks_[k].sink->Merge(t->partials[k].get()), t->info)));
         }
-        if (t->flow.has_value()) DeliverToken(t->info, *t->flow);
+        if (t->flow.has_value()) PassToken(t->info, *t->flow);
       }
     }
     t->skipped.clear();
@@ -145,7 +149,17 @@ class Stage {
     }
   }
 
-  // In order, after the Merges of the unit carrying it: `flow` to the program, then to every sink.
+  // In order, after the Merges of the unit carrying it: a watermark of one input moves the stage's,
+  // the minimum over its inputs, which is delivered when it moved; other tokens are delivered as they are.
+  void PassToken(const UnitInfo& unit, const FlowToken& flow) {
+    if (flow.kind != FlowToken::Kind::kWatermark) return DeliverToken(unit, flow);
+    watermarks_.Advance(unit.input, flow.time);
+    if (std::optional<int64_t> moved = watermarks_.Advanced()) {
+      DeliverToken(unit, FlowToken{FlowToken::Kind::kWatermark, *moved});
+    }
+  }
+
+  // `flow` to the program, then to every sink.
   void DeliverToken(const UnitInfo& unit, const FlowToken& flow) {
     if (Fail(program_->OnToken(unit, flow))) return;
     for (size_t k = 0; k < sinks_.size(); ++k) {
@@ -248,6 +262,7 @@ class Stage {
   uint64_t units_ = 0;            // units read
   size_t assigned_input_ = 0;     // the input of the unit being assigned
   int64_t records_ = 0;           // its records before that unit
+  MinWatermark watermarks_;       // per input: its watermark (inputs before the one assigned ended)
   std::mutex error_mutex_;
   Status error_;
   StageStats stats_;

@@ -104,7 +104,9 @@ struct StageStats {
 /// Merge, then the sinks' Process in parallel and their Emit in input order; after the last
 /// unit, each sink's Drain, processed and emitted the same way. A unit's token
 /// (SourceUnit::token) goes, in input order right after that unit's Merges, to the program's and
-/// then every sink's OnToken. The first error in input order stops the stage and is returned
+/// then every sink's OnToken — a watermark as the stage's watermark: the minimum over the
+/// inputs' (an input before the one being read has ended and holds nothing back; one that sent
+/// none yet holds it at the start of time), delivered when it moved forward. The first error in input order stops the stage and is returned
 /// (with the record index counted from the start of its input; a sink's Merge error that names a
 /// record, as the sink counts them, gets the unit's file); the sinks are then the caller's to
 /// abort. A stop requested on `context.stop_token` or `options.also_stop` (checked before each

@@ -299,6 +299,33 @@ TEST(StageExecutorTest, TokensReachTheProgramAndEverySinkInOrderBetweenUnitsAtAn
   }
 }
 
+TEST(StageExecutorTest, AStagesWatermarkIsTheMinimumOfItsInputsAndNeverGoesBack) {
+  // Inputs are read one after the other: while the first is read, the second holds the watermark at the start of
+  // time; once the first ended, it holds nothing back. So each watermark is delivered once, in order (without the
+  // minimum: 0, 3, ..., 27 from the first input, then the second's going back to 0).
+  std::vector<std::string> expected;
+  for (int64_t i = 0; i < 30; i += 3) expected.push_back("t" + std::to_string(i));
+  for (int threads : {1, 4}) {
+    TokenSource first(30), second(30);
+    TokenLogSink sink;
+    TokenProgram program;
+    ExecContext context;
+    context.threads = threads;
+    auto stats = RunStage(context, {&first, &second}, {{&sink, "log"}}, &program, StageOptions());
+    ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+    std::vector<std::string> tokens;
+    size_t first_token = sink.log.size();
+    for (size_t k = 0; k < sink.log.size(); ++k) {
+      if (sink.log[k][0] != 't') continue;
+      tokens.push_back(sink.log[k]);
+      first_token = std::min(first_token, k);
+    }
+    EXPECT_EQ(tokens, expected) << threads << " threads";
+    // The first token comes with the second input's first unit: after the first input's 24 units with rows.
+    EXPECT_EQ(first_token, 24u) << threads << " threads";
+  }
+}
+
 TEST(StageExecutorTest, AFailingTokenStopsTheStageInInputOrder) {
   TokenSource source(300);
   TokenLogSink sink;

@@ -61,4 +61,25 @@ StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan) {
   return links;
 }
 
+bool PanesGoLive(const StageLinks& links, const Plan& plan, const Pipeline& pipeline, int id) {
+  const auto reader = links.streamed.find(id);
+  if (reader == links.streamed.end()) return false;
+  for (int root : plan.stages[reader->second].roots) {
+    if (root == id) break;
+    if (pipeline.node(root).kind != NodeKind::kRead) return false;
+  }
+  const size_t producer = links.producer.at(id);
+  std::vector<size_t> todo{reader->second};
+  std::set<size_t> seen;
+  while (!todo.empty()) {
+    const size_t s = todo.back();
+    todo.pop_back();
+    for (size_t d : links.waits_for[s]) {
+      if (d == producer) return false;
+      if (seen.insert(d).second) todo.push_back(d);
+    }
+  }
+  return true;
+}
+
 }  // namespace recflow::pipeline

@@ -29,4 +29,10 @@ struct StageLinks {
 /// The links of `plan` (made by MakePlan for `pipeline`).
 StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan);
 
+/// True when streamed grouped node `id` may hand its output to its reader while its own stage
+/// still reads (a windowed grouping's fired panes): the reader does not wait, even through other
+/// stages, for the grouping's stage to end, and reads no other grouped output before it (a
+/// stage reads its inputs one after the other), so a full queue always has a reader coming.
+bool PanesGoLive(const StageLinks& links, const Plan& plan, const Pipeline& pipeline, int id);
+
 }  // namespace recflow::pipeline

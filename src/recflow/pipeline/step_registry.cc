@@ -53,6 +53,9 @@ StepRegistry BuiltinSteps() {
   AddFileSteps(&registry);
   AddExampleSteps(&registry);
   AddRasterSteps(&registry);
+  AddRasterGridSteps(&registry);
+  AddRasterStatsSteps(&registry);
+  AddRasterChipSteps(&registry);
   return registry;
 }
 

@@ -2,6 +2,7 @@
 #include "recflow/pipeline/windowed_grouping.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/concatenate.h"
@@ -56,20 +57,31 @@ class WindowedBase : public WindowedGrouping {
     RETURN_NOT_OK(ReportLate(*part->batch));
     std::vector<window::Pane> panes;
     state_.EndBundle(&panes);
-    return Output(panes);
+    return Output(panes, false);
   }
 
   Status OnToken(const FlowToken& token) override {
     std::vector<window::Pane> panes;
     if (token.kind == FlowToken::Kind::kWatermark) state_.AdvanceWatermark(token.time, &panes);
     if (token.kind == FlowToken::Kind::kProcessingTime) state_.AdvanceProcessingTime(token.time, &panes);
-    return Output(panes);
+    RETURN_NOT_OK(Output(panes, true));
+    if (queue_ == nullptr) return Status::OK();
+    if (token.kind == FlowToken::Kind::kProcessingTime) {
+      (void)queue_->PushToken(token);
+    } else if (token.kind == FlowToken::Kind::kWatermark) {
+      const Millis output = std::min(token.time, state_.OutputHold());
+      if (output > output_watermark_) {
+        output_watermark_ = output;
+        (void)queue_->PushToken(FlowToken{FlowToken::Kind::kWatermark, output});
+      }
+    }
+    return Status::OK();
   }
 
   Result<std::unique_ptr<SinkPartial>> Drain() override {
     std::vector<window::Pane> panes;
     state_.AdvanceWatermark(window::kEndOfTime, &panes);  // the input ended: every window fires
-    RETURN_NOT_OK(Output(panes));
+    RETURN_NOT_OK(Output(panes, true));
     return std::unique_ptr<SinkPartial>();
   }
 
@@ -80,6 +92,8 @@ class WindowedBase : public WindowedGrouping {
   virtual Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch& batch) = 0;
   // Appends pane `pane`'s output row (when pane.output) and clears its slot unless pane.keep.
   virtual Status Emit(const window::Pane& pane) = 0;
+  // Output rows fired and not yet taken by NextOutput.
+  virtual int64_t pending_rows() const = 0;
 
   // The key columns of the output rows `groups`.
   Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(std::span<const int64_t> groups) {
@@ -89,17 +103,26 @@ class WindowedBase : public WindowedGrouping {
   const Node& node_;
   SchemaPtr input_;
   std::vector<int> keys_;
-  std::vector<int64_t> out_groups_;  // each output row's key group
-  std::vector<PaneRow> out_panes_;   // each output row's window and pane
+  std::vector<int64_t> out_groups_;  // each pending output row's key group
+  std::vector<PaneRow> out_panes_;   // each pending output row's window and pane
 
  private:
-  Status Output(const std::vector<window::Pane>& panes) {
+  // Records the fired `panes`. Streaming (StreamPanes), hands off every whole batch of pending rows, and with
+  // `all` (a token moved time on, or the input ended) the rest too: between tokens, batches are cut where the
+  // panes of a whole run cut them (so a bounded input gives the batches, and files, of NextOutput at its end).
+  Status Output(const std::vector<window::Pane>& panes, bool all) {
     for (const window::Pane& pane : panes) {
       if (pane.output) {
         out_groups_.push_back(pane.key);
         out_panes_.push_back(PaneRow{pane.window, pane.info, pane.timestamp});
       }
       RETURN_NOT_OK(Emit(pane));
+    }
+    if (queue_ == nullptr) return Status::OK();
+    while (pending_rows() >= queue_rows_ || (all && pending_rows() > 0)) {
+      ASSIGN_OR_RETURN(auto batch, NextOutput(queue_rows_));
+      metrics_->rows_out.fetch_add(batch->num_rows(), std::memory_order_relaxed);
+      (void)queue_->Push(std::move(batch));  // a reader that stopped: the panes are still made, as at the end
     }
     return Status::OK();
   }
@@ -147,9 +170,11 @@ class WindowedBase : public WindowedGrouping {
   StepMetrics* metrics_;
   std::vector<window::ContentOp> ops_;
   std::vector<window::Dropped> dropped_;
+  Millis output_watermark_ = window::kMinTime;  // the last one passed on (StreamPanes)
 };
 
-// GroupByKey per window: each slot holds its rows (indices into the concatenation of every batch seen).
+// GroupByKey per window: each slot holds its rows (indices among every input row seen); an input batch is kept
+// while a slot or a pending pane holds one of its rows.
 class WindowedGroupByKey final : public WindowedBase {
  public:
   WindowedGroupByKey(const Node& node, SchemaPtr input, std::vector<int> keys, std::vector<int> values,
@@ -159,10 +184,9 @@ class WindowedGroupByKey final : public WindowedBase {
   Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
     const int64_t begin = next_;
     const int64_t total = static_cast<int64_t>(out_panes_.size());
-    if (begin >= total) return nullptr;
-    if (all_ == nullptr) {
-      ASSIGN_OR_RETURN(all_, ConcatenateBatches(input_, batches_));
-      batches_.clear();
+    if (begin >= total) {
+      ClearOutput();
+      return nullptr;
     }
     const int64_t end = std::min(total, begin + batch_rows);
     next_ = end;
@@ -176,24 +200,40 @@ class WindowedGroupByKey final : public WindowedBase {
       RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(out_offsets_[static_cast<size_t>(i)] - first)));
     }
     const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
-    const auto rows = std::span<const int64_t>(out_rows_).subspan(static_cast<size_t>(first), static_cast<size_t>(last - first));
+    ASSIGN_OR_RETURN(const std::vector<int64_t> rows, Gather(first, last));
     const Schema& output = *node_.schema;
     for (size_t v = 0; v < values_.size(); ++v) {
-      ASSIGN_OR_RETURN(auto values, Take(*all_->column_data(values_[v]), rows));
+      ASSIGN_OR_RETURN(auto values, Take(*gathered_->column_data(values_[v]), rows));
       const FieldPtr& field = output.field(static_cast<int>(keys_.size() + v));
       columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
     }
     ASSIGN_OR_RETURN(auto window_columns,
                      WindowColumns(std::span<const PaneRow>(out_panes_).subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin))));
     columns.insert(columns.end(), window_columns.begin(), window_columns.end());
+    if (next_ == total) {
+      ClearOutput();
+    } else if (next_ > total / 2) {
+      Compact();
+    }
     return RecordBatch::Make(node_.schema, end - begin, std::move(columns));
   }
 
  private:
+  // An input batch and how many of its rows slots and pending panes hold.
+  struct Held {
+    int64_t base = 0;  // the index of its first row among every input row seen
+    std::shared_ptr<RecordBatch> batch;
+    int64_t live = 0;
+  };
+
+  int64_t pending_rows() const override { return static_cast<int64_t>(out_panes_.size()) - next_; }
+
   void BeginBatch(const std::shared_ptr<RecordBatch>& batch) override {
+    Prune();
+    held_.push_back(Held{rows_seen_, batch, 0});
     base_ = rows_seen_;
     rows_seen_ += batch->num_rows();
-    batches_.push_back(batch);
+    gathered_.reset();  // made again with this batch when a pane needs it
   }
 
   Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch&) override {
@@ -203,10 +243,11 @@ class WindowedGroupByKey final : public WindowedBase {
       std::vector<int64_t>& into = slots_[static_cast<size_t>(op.slot)];
       if (op.kind == window::ContentOp::Kind::kAdd) {
         into.push_back(base_ + op.other);
+        ++held_.back().live;
       } else {
         std::vector<int64_t>& from = slots_[static_cast<size_t>(op.other)];
         into.insert(into.end(), from.begin(), from.end());
-        from.clear();
+        std::vector<int64_t>().swap(from);
       }
     }
     return Status::OK();
@@ -217,20 +258,96 @@ class WindowedGroupByKey final : public WindowedBase {
     if (pane.output) {
       out_rows_.insert(out_rows_.end(), rows.begin(), rows.end());
       out_offsets_.push_back(static_cast<int64_t>(out_rows_.size()));
+      if (pane.keep) {
+        for (int64_t row : rows) ++held_[HeldIndex(row)].live;  // the slot and the pane each hold them
+      }
+    } else if (!pane.keep) {
+      for (int64_t row : rows) --held_[HeldIndex(row)].live;
     }
     if (!pane.keep) std::vector<int64_t>().swap(rows);
     return Status::OK();
   }
 
+  // The index in held_ of the batch holding input row `row`.
+  size_t HeldIndex(int64_t row) const {
+    auto it = std::upper_bound(held_.begin(), held_.end(), row, [](int64_t r, const Held& h) { return r < h.base; });
+    return static_cast<size_t>(it - held_.begin()) - 1;
+  }
+
+  // Lets go of the input batches no row of which is held any more.
+  void Prune() {
+    for (Held& h : held_) {
+      if (h.live == 0) h.batch.reset();
+    }
+    while (!held_.empty() && held_.front().batch == nullptr) held_.pop_front();
+  }
+
+  // The pending panes' input rows out_rows_[first, last) as indices into gathered_ — the held batches in one
+  // (made once while no batch arrives: a bounded input's panes all come from one) — which no longer holds them.
+  Result<std::vector<int64_t>> Gather(int64_t first, int64_t last) {
+    if (gathered_ == nullptr) {
+      std::vector<std::shared_ptr<RecordBatch>> parts;
+      gathered_bases_.clear();
+      gathered_at_.clear();
+      int64_t at = 0;
+      for (const Held& h : held_) {
+        if (h.batch == nullptr) continue;
+        gathered_bases_.push_back(h.base);
+        gathered_at_.push_back(at);
+        at += h.batch->num_rows();
+        parts.push_back(h.batch);
+      }
+      if (parts.size() == 1) {
+        gathered_ = parts[0];
+      } else {
+        ASSIGN_OR_RETURN(gathered_, ConcatenateBatches(input_, parts));
+      }
+    }
+    std::vector<int64_t> rows;
+    rows.reserve(static_cast<size_t>(last - first));
+    for (int64_t i = first; i < last; ++i) {
+      const int64_t row = out_rows_[static_cast<size_t>(i)];
+      --held_[HeldIndex(row)].live;
+      const size_t part = static_cast<size_t>(std::upper_bound(gathered_bases_.begin(), gathered_bases_.end(), row) -
+                                              gathered_bases_.begin()) - 1;
+      rows.push_back(gathered_at_[part] + row - gathered_bases_[part]);
+    }
+    return rows;
+  }
+
+  // Every pending pane was output.
+  void ClearOutput() {
+    out_groups_.clear();
+    out_panes_.clear();
+    out_rows_.clear();
+    out_offsets_.assign(1, 0);
+    gathered_.reset();
+    next_ = 0;
+  }
+
+  // Drops the panes output so far from the pending lists.
+  void Compact() {
+    const auto n = static_cast<std::ptrdiff_t>(next_);
+    const int64_t first = out_offsets_[static_cast<size_t>(next_)];
+    out_groups_.erase(out_groups_.begin(), out_groups_.begin() + n);
+    out_panes_.erase(out_panes_.begin(), out_panes_.begin() + n);
+    out_rows_.erase(out_rows_.begin(), out_rows_.begin() + first);
+    out_offsets_.erase(out_offsets_.begin(), out_offsets_.begin() + n);
+    for (int64_t& offset : out_offsets_) offset -= first;
+    next_ = 0;
+  }
+
   std::vector<int> values_;
-  std::vector<std::shared_ptr<RecordBatch>> batches_;
-  std::shared_ptr<RecordBatch> all_;
+  std::deque<Held> held_;                        // by base, earliest first
+  std::shared_ptr<RecordBatch> gathered_;        // the held batches in one (Gather); null when a batch came since
+  std::vector<int64_t> gathered_bases_;          // per held batch in gathered_: its base
+  std::vector<int64_t> gathered_at_;             // and where its rows start in gathered_
   std::vector<std::vector<int64_t>> slots_;
-  std::vector<int64_t> out_rows_;               // the output rows' values, pane after pane
-  std::vector<int64_t> out_offsets_{0};          // where each output row's values start in out_rows_
+  std::vector<int64_t> out_rows_;               // the pending panes' values, pane after pane
+  std::vector<int64_t> out_offsets_{0};          // where each pending output row's values start in out_rows_
   int64_t rows_seen_ = 0;
   int64_t base_ = 0;
-  int64_t next_ = 0;
+  int64_t next_ = 0;                             // the pending output rows taken so far
 };
 
 // CombinePerKey / CombineGlobally per window: each slot holds one accumulator per aggregate.
@@ -251,7 +368,8 @@ class WindowedCombine final : public WindowedBase {
   }
 
   Result<std::shared_ptr<RecordBatch>> NextOutput(int64_t batch_rows) override {
-    if (all_ == nullptr) {
+    const int64_t left = all_ != nullptr ? all_->num_rows() - next_ : 0;
+    if (left < batch_rows && !out_panes_.empty()) {  // the panes fired since join what is left
       ASSIGN_OR_RETURN(auto columns, KeyColumns(out_groups_));
       for (auto& builder : builders_) {
         ASSIGN_OR_RETURN(auto column, builder->Finish());
@@ -259,16 +377,28 @@ class WindowedCombine final : public WindowedBase {
       }
       ASSIGN_OR_RETURN(auto window_columns, WindowColumns(out_panes_));
       columns.insert(columns.end(), window_columns.begin(), window_columns.end());
-      ASSIGN_OR_RETURN(all_, RecordBatch::Make(node_.schema, static_cast<int64_t>(out_panes_.size()), std::move(columns)));
+      ASSIGN_OR_RETURN(auto fired, RecordBatch::Make(node_.schema, static_cast<int64_t>(out_panes_.size()), std::move(columns)));
+      out_groups_.clear();
+      out_panes_.clear();
+      if (left > 0) {
+        ASSIGN_OR_RETURN(fired, ConcatenateBatches(node_.schema, {all_->Slice(next_, left), fired}));
+      }
+      all_ = std::move(fired);
+      next_ = 0;
     }
-    if (next_ >= all_->num_rows()) return nullptr;
+    if (all_ == nullptr) return nullptr;
     const int64_t length = std::min(batch_rows, all_->num_rows() - next_);
     auto batch = all_->Slice(next_, length);
     next_ += length;
+    if (next_ >= all_->num_rows()) all_.reset();  // every pending pane was output
     return batch;
   }
 
  private:
+  int64_t pending_rows() const override {
+    return static_cast<int64_t>(out_panes_.size()) + (all_ != nullptr ? all_->num_rows() - next_ : 0);
+  }
+
   void BeginBatch(const std::shared_ptr<RecordBatch>&) override {}
 
   // Adds the rows waiting for slot `slot` to its accumulators.
@@ -342,9 +472,9 @@ class WindowedCombine final : public WindowedBase {
   std::shared_ptr<ArrayData> no_column_ = ArrayData::Make(null(), 0, {nullptr}, 0);  // count_all's input
   std::vector<Accumulators> slots_;
   std::vector<std::vector<int64_t>> pending_;  // per slot: rows of the current batch not yet added
-  std::vector<std::unique_ptr<ArrayBuilder>> builders_;  // per aggregate: the output rows' values
-  std::shared_ptr<RecordBatch> all_;
-  int64_t next_ = 0;
+  std::vector<std::unique_ptr<ArrayBuilder>> builders_;  // per aggregate: the pending output rows' values
+  std::shared_ptr<RecordBatch> all_;  // the pending panes being output
+  int64_t next_ = 0;                  // its rows taken so far
 };
 
 }  // namespace

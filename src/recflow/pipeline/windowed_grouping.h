@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/dead_letters.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/metrics.h"
@@ -29,8 +30,12 @@ struct RowOrigin {
 /// input's end, so batch runs give the same panes). Rows too late for a window (past the
 /// allowed lateness, or into a window whose trigger finished) follow the node's on_error:
 /// a dead-letter line with their event time, the watermark and the window; counted as
-/// skipped; or the run fails naming the row. NextOutput gives the fired panes, in firing order,
-/// as the node's rows.
+/// skipped; or the run fails naming the row. The fired panes wait, in firing order, as the
+/// node's rows for NextOutput (callable between any two Merges, from the merging thread) — or
+/// leave as they fire once StreamPanes was called. Memory: the windows' state, the input rows
+/// of open windows (a GroupByKey keeps each input batch while a row of it is in an open window
+/// or a pane not yet output) or their accumulators (a combine), the keys seen, and the panes
+/// fired and not yet taken.
 class WindowedGrouping : public GroupedState {
  public:
   /// `letters` (with the node's dead-letter file open) and `metrics` (the node's) outlive it.
@@ -38,9 +43,21 @@ class WindowedGrouping : public GroupedState {
                                                         StepMetrics* metrics);
   /// See RowOrigin.
   void SetOrigin(RowOrigin origin) { origin_ = std::move(origin); }
+  /// From now on the panes each Merge, OnToken and Drain fires go into `queue` (the stage link
+  /// to the stage reading them, which may wait for room) before it returns: in firing order, in
+  /// batches of at most `batch_rows` rows. After the panes a watermark token fires, the output
+  /// watermark follows them as a token when it moved — the input watermark held back by the
+  /// panes still to fire (WindowedState::OutputHold) — and a processing-time token as it came.
+  /// NextOutput then has nothing to give.
+  void StreamPanes(BatchQueue* queue, int64_t batch_rows) {
+    queue_ = queue;
+    queue_rows_ = batch_rows;
+  }
 
  protected:
   RowOrigin origin_;
+  BatchQueue* queue_ = nullptr;  // set by StreamPanes
+  int64_t queue_rows_ = 0;
 };
 
 }  // namespace recflow::pipeline

@@ -21,11 +21,16 @@ Result<std::unique_ptr<pipeline::Pipeline>> ReadWritePipeline(std::unique_ptr<So
   return pipeline;
 }
 
+Result<std::unique_ptr<dataset::DatasetCommitter>> BeginTaskJob(const dataset::SinkOptions& options,
+                                                                 const SchemaPtr& schema) {
+  RETURN_NOT_OK(dataset::MakeDatasetLayout(options, schema).status());
+  return dataset::BeginDatasetJob(options, *schema, LocalFileSystem::Instance());
+}
+
 Result<std::unique_ptr<dataset::DatasetCommitter>> BeginConvertJob(const dataset::OutputSpec& spec,
                                                                     const SchemaPtr& schema) {
   ASSIGN_OR_RETURN(dataset::SinkOptions options, dataset::MakeSinkOptions(spec));
-  RETURN_NOT_OK(dataset::MakeDatasetLayout(options, schema).status());
-  return dataset::BeginDatasetJob(options, *schema, LocalFileSystem::Instance());
+  return BeginTaskJob(options, schema);
 }
 
 Result<dataset::SinkStats> RunConvertTask(std::unique_ptr<Source> source, const dataset::OutputSpec& spec,

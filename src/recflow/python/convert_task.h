@@ -18,6 +18,12 @@ Result<std::unique_ptr<pipeline::Pipeline>> ReadWritePipeline(std::unique_ptr<So
                                                               dataset::SinkOptions options,
                                                               std::shared_ptr<FileSystem> file_system);
 
+/// Begins the commit job of a distributed job's output written as `options` says, of rows of
+/// `schema` (the layout checked as DatasetSink::Open checks it, then the save mode by
+/// dataset::BeginDatasetJob), on the local file system. Its tasks write under AttemptsDir().
+Result<std::unique_ptr<dataset::DatasetCommitter>> BeginTaskJob(const dataset::SinkOptions& options,
+                                                                 const SchemaPtr& schema);
+
 /// Begins the commit job of a distributed conversion of rows of `schema` into `spec`'s output
 /// (checked as a convert checks it: the sink options and the layout, then the save mode by
 /// dataset::BeginDatasetJob) on the local file system. Its tasks write under AttemptsDir().

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/allocator_tuning.h"
 #include "recflow/python/convert_task.h"
 #include "recflow/python/native_dataset.h"
+#include "recflow/python/pipeline_task.h"
 #include "recflow/python/py_errors.h"
 #include "recflow/python/write_spec.h"
 
@@ -43,6 +45,9 @@ class ConvertJob {
 }  // namespace
 
 void RegisterDask(py::module_& module) {
+  module.def("tune_worker_allocator", &TuneAllocator,
+             "glibc malloc as the recflow command runs with (TuneAllocator), for a Dask worker's tasks: Dask starts "
+             "its workers with MALLOC_TRIM_THRESHOLD_=65536, which trims the heap after each freed batch.");
   py::class_<ConvertJob>(module, "ConvertJob", "The commit job of a distributed conversion (recflow.dask).")
       .def(py::init([](const NativeDataset& dataset, const py::tuple& spec) {
              const dataset::OutputSpec output = OutputSpecOf(spec);
@@ -55,6 +60,58 @@ void RegisterDask(py::module_& module) {
       .def("adopt", &ConvertJob::Adopt, py::arg("attempt_dir"), "Adopts one finished task attempt's files.")
       .def("commit", &ConvertJob::Commit, "Completes the dataset (_SUCCESS, schema file) and swaps it in.")
       .def("abort", &ConvertJob::Abort, "Abandons the job; the output stays as it was.");
+  py::class_<PipelineJob>(module, "PipelineJob", "A one-pass pipeline's job on a Dask cluster (recflow.dask.run).")
+      .def(py::init([](const std::string& path, const PipelineParams& params) {
+             return ValueOrThrow(WithoutGil([&] { return PipelineJob::Begin(path, params); }));
+           }),
+           py::arg("path"), py::arg("params"))
+      .def_property_readonly("name", &PipelineJob::name)
+      .def_property_readonly("steps", &PipelineJob::steps)
+      .def_property_readonly("read_schema", &PipelineJob::read_schema)
+      .def_property_readonly("input_bytes", &PipelineJob::input_bytes)
+      .def_property_readonly("dead_letter_files", &PipelineJob::DeadLetterFiles)
+      .def("splits", [](const PipelineJob& job, int64_t target) { return ValueOrThrow(job.Splits(target)); },
+           py::arg("target_bytes"), "The read's files cut into splits (JSON lines).")
+      .def("writes", [](PipelineJob& job) { return ValueOrThrow(WithoutGil([&] { return job.Writes(); })); },
+           "Per write step: (name, job id, attempts directory).")
+      .def("adopt", [](PipelineJob& job, size_t write, const std::string& dir) {
+             ThrowIfError(WithoutGil([&] { return job.Adopt(write, dir); }));
+           }, py::arg("write"), py::arg("attempt_dir"), "Adopts a finished attempt of write number `write`.")
+      .def("add_metrics", [](PipelineJob& job, const std::vector<int64_t>& counters, const std::vector<int>& stages) {
+             ThrowIfError(job.AddMetrics(counters, stages));
+           }, py::arg("counters"), py::arg("step_stages"), "Adds one task's metrics.")
+      .def_property_readonly("metrics_json", [](const PipelineJob& job) { return job.metrics().Json(); })
+      .def_property_readonly("metrics_table", [](const PipelineJob& job) { return job.metrics().Table(); })
+      .def("commit", [](PipelineJob& job) { ThrowIfError(WithoutGil([&] { return job.Commit(); })); },
+           "Prepares every output, then swaps each in.")
+      .def("abort", [](PipelineJob& job) { ThrowIfError(WithoutGil([&] { return job.Abort(); })); },
+           "Abandons the job; the outputs stay as they were.");
+  module.def(
+      "pipeline_task",
+      [](const std::string& path, const PipelineParams& params, const std::string& read_schema,
+         const std::vector<std::string>& splits,
+         const std::vector<std::tuple<std::string, std::string, std::string>>& writes, int64_t index, int64_t count,
+         const std::map<std::string, std::string>& dead_letters, int threads) {
+        std::map<std::string, dataset::TaskAttempt> tasks;
+        for (const auto& [name, job_id, dir] : writes) {
+          dataset::TaskAttempt& task = tasks[name];
+          task.dir = dir;
+          task.job_id = job_id;
+          task.index = index;
+          task.count = count;
+        }
+        Result<PipelineTaskResult> run = WithoutGil([&] {
+          return RunPipelineTask(path, params, read_schema, splits, std::move(tasks), dead_letters, threads);
+        });
+        PipelineTaskResult result = ValueOrThrow(std::move(run));
+        py::dict writes_out;
+        for (const auto& [name, stats] : result.writes) writes_out[py::str(name)] = StatsDict(stats);
+        return py::make_tuple(writes_out, result.counters, result.step_stages);
+      },
+      py::arg("path"), py::arg("params"), py::arg("read_schema"), py::arg("splits"), py::arg("writes"),
+      py::arg("index"), py::arg("count"), py::arg("dead_letters"), py::arg("threads"),
+      "Runs task `index` of `count` of the pipeline at `path` over `splits`, each write (name, job id, attempt "
+      "directory) into its attempt; returns ({write: stats}, counters, step stages).");
   module.def(
       "convert_task",
       [](const NativeDataset& dataset, const std::vector<std::string>& splits, const py::tuple& spec,

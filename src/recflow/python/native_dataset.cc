@@ -19,14 +19,15 @@ Result<std::shared_ptr<NativeDataset>> NativeDataset::Open(const std::vector<std
   return opened;
 }
 
-Result<std::vector<std::string>> NativeDataset::Splits(int64_t target_bytes) const {
+Result<std::vector<std::string>> SplitLines(const dataset::ResolvedInputs& resolved, const dataset::InputOptions& read,
+                                            int64_t target_bytes) {
   dataset::SplitOptions options = dataset::SplitOptions::Defaults();
   options.target_bytes = target_bytes;
-  options.read = options_;
+  options.read = read;
   RETURN_NOT_OK(options.Validate());
   std::vector<dataset::SplitInput> inputs;
-  for (const dataset::ResolvedInput& file : inputs_.files) {
-    ASSIGN_OR_RETURN(dataset::SplitInput input, dataset::SplitInputOf(file, options.read, *inputs_.partition_schema));
+  for (const dataset::ResolvedInput& file : resolved.files) {
+    ASSIGN_OR_RETURN(dataset::SplitInput input, dataset::SplitInputOf(file, options.read, *resolved.partition_schema));
     inputs.push_back(std::move(input));
   }
   ASSIGN_OR_RETURN(const std::vector<dataset::Split> splits, dataset::MakeSplits(inputs, options));
@@ -34,6 +35,10 @@ Result<std::vector<std::string>> NativeDataset::Splits(int64_t target_bytes) con
   lines.reserve(splits.size());
   for (const dataset::Split& split : splits) lines.push_back(dataset::SplitToJson(split));
   return lines;
+}
+
+Result<std::vector<std::string>> NativeDataset::Splits(int64_t target_bytes) const {
+  return SplitLines(inputs_, options_, target_bytes);
 }
 
 Status NativeDataset::Read(int threads, ArrowArrayStream* out, StopSource stop) {

@@ -15,6 +15,11 @@
 
 namespace recflow::python {
 
+/// `inputs` (read with `options`) cut into splits of about `target_bytes` (dataset::MakeSplits),
+/// each as its JSON line (dataset::SplitToJson).
+Result<std::vector<std::string>> SplitLines(const dataset::ResolvedInputs& inputs, const dataset::InputOptions& options,
+                                            int64_t target_bytes);
+
 /// Inputs read from Python: files, directories, globs and Hive partitions of any registered
 /// format, detected and opened (schema settled) once. Thread-safe.
 class NativeDataset {

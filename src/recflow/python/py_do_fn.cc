@@ -60,6 +60,48 @@ Result<std::shared_ptr<RecordBatch>> BatchOf(py::handle result, const SchemaPtr&
   return RecordBatch::Make(schema, rows, std::move(arrays));
 }
 
+/// What a flat_map yields: a dict of columns, or (source rows, dict) naming the input row each
+/// output row comes from.
+struct Yielded {
+  py::handle columns;
+  py::handle rows;  ///< null when the item is a bare dict
+};
+
+Yielded YieldedOf(py::handle item) {
+  if (PyTuple_Check(item.ptr()) && PyTuple_GET_SIZE(item.ptr()) == 2) {
+    return {PyTuple_GET_ITEM(item.ptr(), 1), PyTuple_GET_ITEM(item.ptr(), 0)};
+  }
+  return {item, py::handle()};
+}
+
+/// Appends to `parents` the input row of each of a yielded batch's `count` rows: `rows` (an
+/// integer array of `count` input rows of the `input_rows`), or the first row when it is null.
+Status AppendSourceRows(py::handle rows, int64_t count, int64_t input_rows, std::vector<int64_t>* parents) {
+  if (!rows) {
+    parents->insert(parents->end(), static_cast<size_t>(count), 0);
+    return Status::OK();
+  }
+  const py::array array = py::module_::import("numpy").attr("asarray")(rows);
+  if (array.dtype().kind() != 'i' && array.dtype().kind() != 'u') {
+    return Status::TypeError("it yielded source rows of dtype " + std::string(py::str(array.dtype())) +
+                             ", not integers");
+  }
+  if (array.ndim() != 1 || array.shape(0) != count) {
+    return Status::TypeError("it yielded " + std::to_string(array.ndim() == 1 ? array.shape(0) : array.size()) +
+                             " source rows for a batch of " + std::to_string(count) + " rows");
+  }
+  const py::array_t<int64_t, py::array::c_style | py::array::forcecast> values(array);
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t row = values.data()[i];
+    if (row < 0 || row >= input_rows) {
+      return Status::TypeError("it yielded source row " + std::to_string(row) + ", not a row of its batch of " +
+                               std::to_string(input_rows));
+    }
+    parents->push_back(row);
+  }
+  return Status::OK();
+}
+
 /// The rows of `input` a filter's `result` (a boolean mask, masked entries dropped) keeps.
 Result<std::vector<int64_t>> KeptRows(py::handle result, int64_t rows) {
   const py::module_ numpy = py::module_::import("numpy");
@@ -146,7 +188,7 @@ Result<SchemaPtr> PyDoFn::OutputSchema(const SchemaPtr& input) const {
   ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(*batch, false), /*span=*/-1));
   if (kind_ == PyFnKind::kMap) return SchemaOfResult(result, *input);
   try {
-    for (const py::handle first : result) return SchemaOfResult(first, *input);
+    for (const py::handle first : result) return SchemaOfResult(YieldedOf(first).columns, *input);
   } catch (py::error_already_set& error) {
     errors_->Keep(error, -1);
     return Status::DataError("flat_map function " + label_ + "'s batches could not be iterated: " + error.what());
@@ -182,16 +224,17 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
       }
       case PyFnKind::kFlatMap: {
         std::vector<std::shared_ptr<RecordBatch>> batches;
-        int64_t total = 0;
         for (const py::handle item : result) {
-          Result<std::shared_ptr<RecordBatch>> batch = BatchOf(item, ctx.output_schema(), -1);
+          const Yielded yielded = YieldedOf(item);
+          Result<std::shared_ptr<RecordBatch>> batch = BatchOf(yielded.columns, ctx.output_schema(), -1);
           if (!batch.ok()) return batch.status().WithPrefix(returned).WithRecord(0);
-          total += (*batch)->num_rows();
+          // Rows yielded without their source rows come from the batch as a whole: its first record.
+          if (Status st = AppendSourceRows(yielded.rows, (*batch)->num_rows(), rows, &out.parents); !st.ok()) {
+            return st.WithPrefix(returned).WithRecord(0);
+          }
           batches.push_back(*std::move(batch));
         }
         ASSIGN_OR_RETURN(out.batch, ConcatenateBatches(ctx.output_schema(), batches));
-        // The rows come from the batch as a whole: each is attributed to its first record.
-        if (total != rows) out.parents.assign(static_cast<size_t>(total), 0);
         return out;
       }
     }

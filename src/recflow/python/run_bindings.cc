@@ -15,6 +15,7 @@
 #include "recflow/python/py_errors.h"
 #include "recflow/python/py_steps.h"
 #include "recflow/python/write_columns.h"
+#include "recflow/python/write_spec.h"
 
 namespace py = pybind11;
 
@@ -68,9 +69,9 @@ py::dict Run(const PipelineSource& source, const std::vector<std::pair<std::stri
   ThrowIfError(WithBatchRange(status, *functions->errors), functions->errors->exception());
   py::list writes;
   for (const auto& [name, stats] : result->writes) {
-    writes.append(py::dict(py::arg("step") = name, py::arg("records") = stats.records,
-                           py::arg("files") = stats.files, py::arg("bytes") = stats.written_bytes,
-                           py::arg("raw_bytes") = stats.raw_bytes, py::arg("partitions") = stats.partitions));
+    py::dict write = StatsDict(stats);
+    write["step"] = name;
+    writes.append(std::move(write));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return py::dict(py::arg("name") = loaded->name, py::arg("metrics") = metrics.Json(), py::arg("writes") = writes,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "recflow/python/object_columns.h"
 #include "recflow/python/py_errors.h"
 #include "recflow/python/write_columns.h"
 #include "recflow/python/write_job.h"
@@ -83,6 +84,9 @@ void RegisterWrite(py::module_& module) {
              "The (offsets, data) NumPy buffers of a utf8 (text) or binary column of `items`, empty where "
              "`mask` (None or a bool array, True = null) is True; int64 offsets past `int32_limit` bytes, else "
              "int32.");
+  module.def("object_node", &ObjectNode, py::arg("name"), py::arg("values"), py::arg("mask"), py::arg("int32_limit"),
+             "(kind, mask, node) of an object column: the kind of its items, its nulls (None, NaN, pandas.NA, NaT "
+             "or masked; None when none is), and its column node (None for lists and dicts).");
   py::class_<PyWriter>(module, "Writer", "One dataset written from batches (recflow.write).")
       .def(py::init([](const py::tuple& spec, int threads) {
              return std::make_unique<PyWriter>(OutputSpecOf(spec), threads);

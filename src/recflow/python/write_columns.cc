@@ -3,11 +3,7 @@
 
 #include <pybind11/numpy.h>
 
-#include <algorithm>
-#include <cstring>
-#include <limits>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -85,57 +81,6 @@ Result<std::shared_ptr<Buffer>> BufferOf(const py::handle& object, const std::st
 
 }  // namespace
 
-py::tuple StringBuffers(const py::list& items, const py::object& mask, bool text, int64_t int32_limit) {
-  const auto rows = static_cast<size_t>(py::len(items));
-  py::array_t<bool, py::array::c_style | py::array::forcecast> flags;
-  const bool* is_null = nullptr;
-  if (!mask.is_none()) {
-    flags = mask;
-    is_null = flags.data();
-  }
-  std::vector<std::string_view> values(rows);
-  std::vector<py::object> held;  // bytes made from bytes-like items, alive until copied
-  int64_t total = 0;
-  for (size_t i = 0; i < rows; ++i) {
-    if (is_null != nullptr && is_null[i]) continue;
-    PyObject* item = PyList_GET_ITEM(items.ptr(), static_cast<Py_ssize_t>(i));
-    if (text) {
-      Py_ssize_t size = 0;
-      const char* utf8 = PyUnicode_AsUTF8AndSize(item, &size);
-      if (utf8 == nullptr) throw py::error_already_set();
-      values[i] = {utf8, static_cast<size_t>(size)};
-    } else {
-      if (!PyBytes_Check(item)) {
-        held.push_back(py::reinterpret_steal<py::object>(PyObject_Bytes(item)));
-        if (!held.back()) throw py::error_already_set();
-        item = held.back().ptr();
-      }
-      values[i] = {PyBytes_AS_STRING(item), static_cast<size_t>(PyBytes_GET_SIZE(item))};
-    }
-    total += static_cast<int64_t>(values[i].size());
-  }
-  py::array_t<uint8_t> data(static_cast<py::ssize_t>(total));
-  auto* out = data.mutable_data();
-  const bool large = total > std::min<int64_t>(int32_limit, std::numeric_limits<int32_t>::max());
-  py::array offsets = large ? py::array(py::array_t<int64_t>(static_cast<py::ssize_t>(rows + 1)))
-                            : py::array(py::array_t<int32_t>(static_cast<py::ssize_t>(rows + 1)));
-  auto* ends64 = static_cast<int64_t*>(offsets.mutable_data());
-  auto* ends32 = static_cast<int32_t*>(offsets.mutable_data());
-  int64_t end = 0;
-  for (size_t i = 0; i <= rows; ++i) {
-    if (i > 0 && !values[i - 1].empty()) {  // a null's or an empty value's view has no bytes to copy
-      std::memcpy(out + end, values[i - 1].data(), values[i - 1].size());
-      end += static_cast<int64_t>(values[i - 1].size());
-    }
-    if (large) {
-      ends64[i] = end;
-    } else {
-      ends32[i] = static_cast<int32_t>(end);
-    }
-  }
-  return py::make_tuple(std::move(offsets), std::move(data));
-}
-
 Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const std::string& name,
                                                 const std::shared_ptr<PyReleases>& releases) {
   const auto parts = py::reinterpret_borrow<py::tuple>(node);
@@ -189,8 +134,14 @@ Result<std::shared_ptr<ArrayData>> ImportColumn(const py::handle& node, const st
       return Status::TypeError("column '" + name + "': recflow cannot write a column of kind '" + kind + "'");
     }
   }
+  const bool nested = !children.empty();
   auto data = ArrayData::Make(std::move(type), length, std::move(buffers), null_count, 0, std::move(children));
-  if (Status st = ValidateFull(*data); !st.ok()) return st.WithPrefix("column '" + name + "': ");
+  // A leaf's buffers are sound by construction (recflow._nodes: values as the array holds them, offsets laid out
+  // natively from str/bytes, validity packed from a mask of the values' own length): their sizes are checked. The
+  // offsets and masks of lists, maps and structs are the caller's (ListColumn, MapColumn, StructColumn): every value.
+  if (Status st = nested ? ValidateFull(*data) : Validate(*data); !st.ok()) {
+    return st.WithPrefix("column '" + name + "': ");
+  }
   return data;
 }
 

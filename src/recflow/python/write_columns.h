@@ -41,19 +41,12 @@ std::shared_ptr<const void> KeepAlive(pybind11::object object);
 ///  - buffers: the buffers after validity in Arrow's order (values; offsets then data; offsets),
 ///    C-contiguous NumPy arrays borrowed without a copy where aligned, copied where not;
 ///  - children: (name, node) pairs: a list's item, a struct's fields, a map's entries.
-/// The column is validated whole (ValidateFull: offsets, lengths, null counts, UTF-8): a bad
-/// column is an error naming it. A borrowed array is let go through `releases` (drained by the
+/// A leaf column (laid out by column_node, sound by construction) is checked for its buffers'
+/// sizes (Validate); a list, map or struct, whose offsets and masks the caller gave, whole
+/// (ValidateFull: offsets, lengths, null counts, UTF-8): a bad column is an error naming it. A borrowed array is let go through `releases` (drained by the
 /// caller under the GIL) or, when `releases` is null, by KeepAlive.
 Result<std::shared_ptr<ArrayData>> ImportColumn(const pybind11::handle& node, const std::string& name,
                                                 const std::shared_ptr<PyReleases>& releases);
-
-/// The offsets and data buffers of a utf8/binary column of `items` (str, or bytes-like when not
-/// `text`), an empty value where `mask` (None, or a bool array: True = null) is True: a tuple
-/// (offsets, data) of NumPy arrays, int32 offsets unless the bytes pass `int32_limit` (2 GiB - 1
-/// but in tests; then int64), uint8 data. Python errors (a str that is not valid Unicode, an item
-/// of another type) raise.
-pybind11::tuple StringBuffers(const pybind11::list& items, const pybind11::object& mask, bool text,
-                              int64_t int32_limit);
 
 /// The batch of `columns`, a list of (name, node) pairs, each imported by ImportColumn (its
 /// arrays let go through `releases`). `expected`, when given, is the schema every batch of a write

@@ -2,13 +2,14 @@
 #include "recflow/raster/describe_raster.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
+
+#include "recflow/raster/gdal_dataset.h"
+#include "recflow/raster/value_stats.h"
 
 namespace recflow::raster {
 namespace {
@@ -21,9 +22,7 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
   // Rows of whole blocks, at most 4 Mi pixels at a time.
   const int64_t rows = std::clamp<int64_t>((int64_t{1} << 22) / width, std::min<int64_t>(block_h, height), height);
   std::vector<double> values(static_cast<size_t>(rows * width));
-  int64_t n = 0;
-  double mean = 0, m2 = 0;  // Welford
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  ValueStats stats;
   for (int64_t y = 0; y < height; y += rows) {
     const int64_t h = std::min(rows, height - y);
     if (band->RasterIO(GF_Read, 0, static_cast<int>(y), static_cast<int>(width), static_cast<int>(h), values.data(),
@@ -32,33 +31,23 @@ Status BandStatistics(GDALRasterBand* band, const std::string& dataset, BandDesc
     }
     for (int64_t i = 0; i < h * width; ++i) {
       const double v = values[static_cast<size_t>(i)];
-      if (std::isnan(v) || (out->nodata && v == *out->nodata)) continue;
-      ++n;
-      const double delta = v - mean;
-      mean += delta / static_cast<double>(n);
-      m2 += delta * (v - mean);
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      if (out->nodata && v == *out->nodata) continue;
+      stats.Add(v);
     }
   }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  out->valid_count = n;
-  out->min = n > 0 ? lo : nan;
-  out->max = n > 0 ? hi : nan;
-  out->mean = n > 0 ? mean : nan;
-  out->std = n > 0 ? std::sqrt(m2 / static_cast<double>(n)) : nan;
+  out->valid_count = stats.count();
+  out->min = stats.min();
+  out->max = stats.max();
+  out->mean = stats.mean();
+  out->std = stats.std();
   return Status::OK();
 }
 
 }  // namespace
 
-bool IsGdalVirtualPath(const std::string& name) { return name.rfind("/vsi", 0) == 0; }
-
 Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalConfig& config) {
   GdalThreadScope scope(config);
-  std::unique_ptr<GDALDataset> ds(
-      GDALDataset::Open(dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-  if (ds == nullptr) return GdalError(dataset, "cannot open as a raster");
+  ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> ds, OpenDataset(dataset));
   RasterDescription d;
   d.dataset = dataset;
   d.driver = ds->GetDriver() != nullptr ? ds->GetDriver()->GetDescription() : "";
@@ -69,11 +58,7 @@ Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalC
   d.width = ds->GetRasterXSize();
   d.height = ds->GetRasterYSize();
   if (const OGRSpatialReference* srs = ds->GetSpatialRef()) {
-    char* wkt = nullptr;
-    const char* wkt_options[] = {"FORMAT=WKT2_2019", nullptr};
-    srs->exportToWkt(&wkt, wkt_options);
-    d.crs_wkt = wkt != nullptr ? wkt : "";
-    CPLFree(wkt);
+    d.crs_wkt = Wkt2Of(*srs);
     d.crs_name = srs->GetName() != nullptr ? srs->GetName() : "";
     const char* authority = srs->GetAuthorityName(nullptr);
     const char* code = srs->GetAuthorityCode(nullptr);

@@ -53,6 +53,6 @@ Result<RasterDescription> DescribeRaster(const std::string& dataset, const GdalC
 
 /// True when `name` is one GDAL opens but recflow's record formats do not: a GDAL virtual file
 /// system path (/vsicurl/, /vsis3/, /vsizip/, ...).
-bool IsGdalVirtualPath(const std::string& name);
+inline bool IsGdalVirtualPath(const std::string& name) { return name.rfind("/vsi", 0) == 0; }
 
 }  // namespace recflow::raster

@@ -11,6 +11,8 @@
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
+#include "recflow/raster/gdal_dataset.h"
+
 namespace recflow::raster {
 namespace {
 
@@ -101,19 +103,6 @@ double BoaAddOffset(GDALDataset& ds) {
 
 }  // namespace
 
-Status OpenOptions::Validate() const {
-  if (bands.empty()) return Status::InvalidArgument("read_raster needs at least one band");
-  if (grid_band < 0 || static_cast<size_t>(grid_band) >= bands.size()) {
-    return Status::InvalidArgument("the grid band is not one of the bands");
-  }
-  if (window && bbox) return Status::InvalidArgument("give a window or a bbox, not both");
-  if (window && ((*window)[0] < 0 || (*window)[1] < 0 || (*window)[2] < 1 || (*window)[3] < 1)) {
-    return Status::InvalidArgument("a window is x, y >= 0 and width, height >= 1");
-  }
-  if (max_pixels < 1 || max_pixels > (int64_t{1} << 36)) return Status::InvalidArgument("max_pixels must be in 1..2^36");
-  return Status::OK();
-}
-
 Result<RasterRef> OpenRaster(const OpenOptions& options) {
   RETURN_NOT_OK(options.Validate());
   GdalThreadScope scope(options.config);
@@ -122,8 +111,7 @@ Result<RasterRef> OpenRaster(const OpenOptions& options) {
   for (const BandSource& s : options.bands) {
     auto& ds = datasets[s.dataset];
     if (ds == nullptr) {
-      ds.reset(GDALDataset::Open(s.dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-      if (ds == nullptr) return GdalError(s.dataset, "cannot open as a raster");
+      ASSIGN_OR_RETURN(ds, OpenDataset(s.dataset));
     }
     ASSIGN_OR_RETURN(Level level, FindLevel(*ds, s, options.overview));
     levels.push_back(level);
@@ -157,13 +145,7 @@ Result<RasterRef> OpenRaster(const OpenOptions& options) {
   const auto& gt = grid.transform;
   ref.transform = {gt[0] + window[0] * gt[1] + window[1] * gt[2], gt[1], gt[2],
                    gt[3] + window[0] * gt[4] + window[1] * gt[5], gt[4], gt[5]};
-  if (grid.srs != nullptr) {
-    char* wkt = nullptr;
-    const char* wkt_options[] = {"FORMAT=WKT2_2019", nullptr};
-    grid.srs->exportToWkt(&wkt, wkt_options);
-    ref.crs = wkt != nullptr ? wkt : "";
-    CPLFree(wkt);
-  }
+  if (grid.srs != nullptr) ref.crs = Wkt2Of(*grid.srs);
   for (size_t i = 0; i < options.bands.size(); ++i) {
     const BandSource& s = options.bands[i];
     const Level& level = levels[i];

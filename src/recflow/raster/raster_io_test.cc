@@ -9,6 +9,7 @@
 #include <gdal_priv.h>
 #include <gtest/gtest.h>
 #include <ogr_spatialref.h>
+#include <tbb/task_arena.h>
 
 #include "recflow/raster/open_raster.h"
 #include "recflow/raster/tiles.h"
@@ -185,6 +186,62 @@ TEST(RasterIoTest, WrittenCogHoldsTheValuesGdalReads) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
+// The bytes of the file at `path`.
+std::string FileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(RasterIoTest, TilesCompressedOnTheWorkersAreWhatGdalReadsAndTheSameOnAnyThreadCount) {
+  RECFLOW_REQUIRE_TESTDATA();
+  testing::ScratchDir dir;
+  auto ref = OpenRed();
+  ASSERT_TRUE(ref.ok());
+  const auto dn = ReadWhole(S2("B04.tif"));
+  for (const char* compress : {"DEFLATE", "ZSTD", "LZW", "NONE"}) {
+    WriteOptions write = WriteOptions::Defaults();
+    write.layout = WriteOptions::Layout::kGeoTiff;
+    write.compress = compress;
+    write.block_size = 256;  // 1098 pixels: the last tile column and row are 74 pixels, padded
+    write.overviews = false;
+    std::string bytes[2];
+    WriteStats stats[2];
+    for (const int threads : {1, 2}) {
+      const std::string out = dir.File(std::string(compress) + std::to_string(threads) + ".tif");
+      tbb::task_arena arena(threads);
+      auto written = arena.execute([&] { return WriteRaster(*ref, out, write); });
+      ASSERT_TRUE(written.ok()) << written.status().ToString();
+      stats[threads - 1] = *written;
+      bytes[threads - 1] = FileBytes(out);
+    }
+    EXPECT_TRUE(bytes[0] == bytes[1]) << compress << ": the file differs between 1 and 2 threads";
+    EXPECT_EQ(stats[0].mean, stats[1].mean) << compress;
+    const std::string out = dir.File(std::string(compress) + "1.tif");
+    const auto written = ReadWhole(out);
+    ASSERT_EQ(written.size(), dn.size()) << compress;
+    for (size_t i = 0; i < dn.size(); ++i) {
+      if (dn[i] == 0) {
+        ASSERT_TRUE(std::isnan(written[i])) << compress << " " << i;
+      } else {
+        ASSERT_EQ(written[i], static_cast<float>(dn[i] * 1e-4)) << compress << " " << i;
+      }
+    }
+    std::unique_ptr<GDALDataset> ds(GDALDataset::Open(out.c_str(), GDAL_OF_RASTER));
+    ASSERT_NE(ds, nullptr);
+    const char* compression = ds->GetMetadataItem("COMPRESSION", "IMAGE_STRUCTURE");
+    EXPECT_STREQ(compression, std::string(compress) == "NONE" ? nullptr : compress);
+    const char* predictor = ds->GetMetadataItem("PREDICTOR", "IMAGE_STRUCTURE");
+    EXPECT_STREQ(predictor, std::string(compress) == "NONE" ? nullptr : "3") << compress;
+    int block_w = 0, block_h = 0;
+    ds->GetRasterBand(1)->GetBlockSize(&block_w, &block_h);
+    EXPECT_EQ(block_w, 256);
+    EXPECT_EQ(block_h, 256);
+    std::array<double, 6> gt{};
+    ASSERT_EQ(ds->GetGeoTransform(gt.data()), CE_None);
+    EXPECT_EQ(gt, ref->transform);
+  }
+}
+
 TEST(RasterIoTest, Sentinel2BoaOffsetFollowsTheProcessingBaseline) {
   testing::ScratchDir dir;
   for (const char* baseline : {"04.00", "05.09", "02.14"}) {
@@ -206,10 +263,11 @@ TEST(RasterIoTest, Sentinel2BoaOffsetFollowsTheProcessingBaseline) {
     EXPECT_EQ(ref->bands[0].nodata, 0.0) << baseline;  // DN 0 is nodata when the file declares none
     // Read back: (DN + offset) / 10000, NaN at DN 0 (pixel 0,0 has x + y = 0).
     TileReader reader(*ref, {});
-    std::vector<double> values(256);
-    ASSERT_TRUE(reader.ReadBand(0, {0, 0, 16, 16}, values.data()).ok());
-    EXPECT_TRUE(std::isnan(values[0]));
-    EXPECT_DOUBLE_EQ(values[17], 2 * 1e-4 + dn_offset * 1e-4);
+    std::vector<std::vector<double>> bands(1);
+    const int band = 0;
+    ASSERT_TRUE(reader.ReadBands({&band, 1}, {0, 0, 16, 16}, bands).ok());
+    EXPECT_TRUE(std::isnan(bands[0][0]));
+    EXPECT_DOUBLE_EQ(bands[0][17], 2 * 1e-4 + dn_offset * 1e-4);
   }
 }
 

@@ -90,9 +90,9 @@ Result<BandRef> ParseBand(simdjson::dom::element e) {
 std::string RasterRef::ToJson() const {
   std::string out = fmt::format(
       "{{\"width\":{},\"height\":{},\"crs\":{},\"transform\":[{:.17g},{:.17g},{:.17g},{:.17g},{:.17g},{:.17g}],"
-      "\"expression\":{},\"bands\":[",
+      "\"expression\":{},\"config\":{},\"bands\":[",
                                 width, height, Quote(crs), transform[0], transform[1], transform[2], transform[3],
-                                transform[4], transform[5], Quote(expression));
+                                transform[4], transform[5], Quote(expression), Quote(config));
   for (size_t i = 0; i < bands.size(); ++i) {
     const BandRef& b = bands[i];
     out += fmt::format(
@@ -119,6 +119,9 @@ Result<RasterRef> RasterRef::FromJson(std::string_view json) {
   }
   ASSIGN_OR_RETURN(r.crs, Text(o, "crs"));
   ASSIGN_OR_RETURN(r.expression, Text(o, "expression"));
+  if (o["config"].error() == simdjson::SUCCESS) {
+    ASSIGN_OR_RETURN(r.config, Text(o, "config"));
+  }
   simdjson::dom::array transform;
   if (o["transform"].get_array().get(transform) != simdjson::SUCCESS || transform.size() != 6) {
     return Bad("transform is not 6 numbers");

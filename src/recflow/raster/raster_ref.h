@@ -41,6 +41,10 @@ struct RasterRef {
   std::array<double, 6> transform{0, 1, 0, 0, 0, 1};
   std::vector<BandRef> bands;
   std::string expression;
+  /// The name of the GDAL configuration its bands are read with (read_raster's `config`, kept in
+  /// this process by KeepGdalConfig: the values, credentials among them, are never in the row),
+  /// empty for none.
+  std::string config;
 
   /// The number of bands a reader of this raster gets: 1 with an expression, else bands.size().
   int output_bands() const { return expression.empty() ? static_cast<int>(bands.size()) : 1; }

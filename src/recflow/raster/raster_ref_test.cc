@@ -1,7 +1,9 @@
-// RasterRef's JSON: a round trip keeps every field, and text that is not a raster value is refused.
+// RasterRef's JSON: a round trip keeps every field (a GDAL configuration by name only), and text that is not a raster value is refused.
 #include "recflow/raster/raster_ref.h"
 
 #include <gtest/gtest.h>
+
+#include "recflow/raster/gdal_configs.h"
 
 namespace recflow::raster {
 namespace {
@@ -13,6 +15,7 @@ TEST(RasterRefTest, RoundTripsEveryField) {
   r.crs = "PROJCRS[\"WGS 84 / UTM \\\"29N\\\"\"]\n\t";
   r.transform = {199980.5, 100, 0, 2800020, 0, -100.25};
   r.expression = "2.5 * (nir - red)";
+  r.config = KeepGdalConfig({{"GDAL_HTTP_USERPWD", "reader:s3cret"}});
   BandRef b{"red", "/vsicurl/http://127.0.0.1/B04.tif", 3, 1, "UInt16", 1e-4, -0.1, 0.0, 5, 6, 512, 256};
   r.bands = {b, b};
   r.bands[1].name = "nir";
@@ -26,6 +29,29 @@ TEST(RasterRefTest, RoundTripsEveryField) {
   EXPECT_FALSE(back->bands[1].nodata.has_value());
   EXPECT_EQ(back->bands[0].scale, 1e-4);
   EXPECT_EQ(back->output_bands(), 1);
+  // The configuration travels by name only, and the name finds it again in this process.
+  EXPECT_EQ(r.ToJson().find("s3cret"), std::string::npos);
+  auto config = FindGdalConfig(back->config);
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(*config, (GdalConfig{{"GDAL_HTTP_USERPWD", "reader:s3cret"}}));
+}
+
+TEST(RasterRefTest, AConfigurationNameOfAnotherProcessIsRefused) {
+  const std::string mine = KeepGdalConfig({{"AWS_REGION", "eu-west-1"}});
+  const std::string other = "gdal-config-0000000000000000-0";
+  ASSERT_NE(mine.substr(0, other.size() - 1), other.substr(0, other.size() - 1));
+  const Status st = FindGdalConfig(other).status();
+  EXPECT_EQ(st.code(), StatusCode::kDataError);
+  EXPECT_NE(st.message().find("'" + other + "', which this process does not have"), std::string::npos) << st.ToString();
+  EXPECT_FALSE(FindGdalConfig(mine + "0").ok());
+  // A raster value without the field (written before it existed) has no configuration.
+  const std::string old =
+      R"({"width":1,"height":1,"crs":"","expression":"","transform":[0,1,0,0,0,1],"bands":[{"name":"a",)"
+      R"("dataset":"x","type":"Byte","band":1,"overview":-1,"block_width":1,"block_height":1,"x0":0,"y0":0,)"
+      R"("scale":1,"offset":0,"nodata":null}]})";
+  auto ref = RasterRef::FromJson(old);
+  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  EXPECT_EQ(ref->config, "");
 }
 
 TEST(RasterRefTest, RefusesWhatIsNotARasterValue) {

@@ -5,15 +5,16 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <utility>
 
 #include <fmt/format.h>
 #include <gdal_priv.h>
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 #include "recflow/raster/expression.h"
+#include "recflow/raster/gdal_dataset.h"
 
 namespace recflow::raster {
 
@@ -46,19 +47,37 @@ std::vector<TileRect> TilesOf(const RasterRef& ref) {
   return tiles;
 }
 
+std::vector<TileRect> BlockTilesOf(int64_t width, int64_t height, int block) {
+  std::vector<TileRect> tiles;
+  for (int64_t y = 0; y < height; y += block) {
+    for (int64_t x = 0; x < width; x += block) {
+      tiles.push_back({x, y, std::min<int64_t>(block, width - x), std::min<int64_t>(block, height - y)});
+    }
+  }
+  return tiles;
+}
+
 TileReader::TileReader(const RasterRef& ref, GdalConfig config) : ref_(ref), config_(std::move(config)) {}
 
 TileReader::~TileReader() = default;
 
 TileReader::TileReader(TileReader&& other) noexcept = default;
 
+Status TileReader::ReadBands(std::span<const int> bands, const TileRect& tile, std::vector<std::vector<double>>& out) {
+  GdalThreadScope scope(config_);
+  for (const int band : bands) {
+    std::vector<double>& values = out[static_cast<size_t>(band)];
+    values.resize(static_cast<size_t>(tile.pixels()));
+    RETURN_NOT_OK(ReadBand(band, tile, values.data()));
+  }
+  return Status::OK();
+}
+
 Status TileReader::ReadBand(int index, const TileRect& tile, double* out) {
   const BandRef& b = ref_.bands[static_cast<size_t>(index)];
-  GdalThreadScope scope(config_);
   auto& ds = datasets_[b.dataset];
   if (ds == nullptr) {
-    ds.reset(GDALDataset::Open(b.dataset.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-    if (ds == nullptr) return GdalError(b.dataset, "cannot open as a raster");
+    ASSIGN_OR_RETURN(ds, OpenDataset(b.dataset));
   }
   if (b.band > ds->GetRasterCount()) return GdalError(b.dataset, fmt::format("band {} is gone", b.band));
   GDALRasterBand* band = ds->GetRasterBand(b.band);
@@ -106,60 +125,82 @@ struct ThreadState {
   std::vector<std::vector<double>> scratch;
 };
 
+// A tile between the pipeline's steps: its index and what computing it gave.
+struct TileToken {
+  size_t index = 0;
+  Status status;
+};
+
 }  // namespace
 
-Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const StopToken& stop,
-                     const TileConsumer& consume) {
+Status EvaluateTilesInOrder(const RasterRef& ref, std::span<const TileRect> tiles, const GdalConfig& config,
+                            const StopToken& stop, size_t slots, const IndexedTileConsumer& compute,
+                            const std::function<Status(size_t index)>& commit) {
   std::vector<std::string> names;
   for (const BandRef& b : ref.bands) names.push_back(b.name);
   std::optional<Expression> expression;
+  std::vector<int> used;
   if (!ref.expression.empty()) {
     ASSIGN_OR_RETURN(Expression compiled, Expression::Compile(ref.expression, names));
     expression = std::move(compiled);
+    used = expression->used_bands();
+  } else {
+    for (size_t i = 0; i < ref.bands.size(); ++i) used.push_back(static_cast<int>(i));
   }
-  const std::vector<TileRect> tiles = TilesOf(ref);
   tbb::enumerable_thread_specific<ThreadState> states([&] { return ThreadState(ref, config); });
-  std::atomic<bool> failed{false};
-  std::mutex mutex;
-  size_t first_failed = tiles.size();
+  size_t next = 0;
+  std::atomic<bool> failed{false};  // set by the in-order step, read by the first
   Status first_error;
-  tbb::parallel_for(size_t{0}, tiles.size(), [&](size_t t) {
-    if (failed.load(std::memory_order_relaxed)) return;
-    const TileRect& tile = tiles[t];
-    ThreadState& state = states.local();
-    const auto n = static_cast<size_t>(tile.pixels());
-    state.bands.resize(ref.bands.size());
-    std::vector<const double*> inputs(ref.bands.size(), nullptr);
-    Status st = stop.Poll();
-    for (size_t i = 0; i < ref.bands.size() && st.ok(); ++i) {
-      if (expression && !std::binary_search(expression->used_bands().begin(), expression->used_bands().end(),
-                                            static_cast<int>(i))) {
-        continue;
-      }
-      state.bands[i].resize(n);
-      st = state.reader.ReadBand(static_cast<int>(i), tile, state.bands[i].data());
-      inputs[i] = state.bands[i].data();
-    }
-    if (st.ok()) {
-      if (expression) {
-        state.result.resize(n);
-        expression->Evaluate(inputs, tile.pixels(), state.result.data(), state.scratch);
-        const double* out = state.result.data();
-        st = consume(tile, std::span<const double* const>(&out, 1));
-      } else {
-        st = consume(tile, inputs);
-      }
-    }
-    if (!st.ok()) {
-      std::lock_guard lock(mutex);
-      if (t < first_failed) {
-        first_failed = t;
-        first_error = st;
-      }
-      failed.store(true, std::memory_order_relaxed);
-    }
-  });
+  tbb::parallel_pipeline(
+      std::max<size_t>(1, slots),
+      tbb::make_filter<void, TileToken>(tbb::filter_mode::serial_in_order,
+                                        [&](tbb::flow_control& fc) -> TileToken {
+                                          if (failed.load() || next == tiles.size()) {
+                                            fc.stop();
+                                            return {};
+                                          }
+                                          return {next++, Status::OK()};
+                                        }) &
+          tbb::make_filter<TileToken, TileToken>(
+              tbb::filter_mode::parallel,
+              [&](TileToken token) {
+                token.status = stop.Poll();
+                if (!token.status.ok()) return token;
+                const TileRect& tile = tiles[token.index];
+                ThreadState& state = states.local();
+                state.bands.resize(ref.bands.size());
+                token.status = state.reader.ReadBands(used, tile, state.bands);
+                if (!token.status.ok()) return token;
+                std::vector<const double*> inputs(ref.bands.size(), nullptr);
+                for (const int i : used) inputs[static_cast<size_t>(i)] = state.bands[static_cast<size_t>(i)].data();
+                if (expression) {
+                  state.result.resize(static_cast<size_t>(tile.pixels()));
+                  expression->Evaluate(inputs, tile.pixels(), state.result.data(), state.scratch);
+                  const double* out = state.result.data();
+                  token.status = compute(token.index, tile, std::span<const double* const>(&out, 1));
+                } else {
+                  token.status = compute(token.index, tile, inputs);
+                }
+                return token;
+              }) &
+          tbb::make_filter<TileToken, void>(tbb::filter_mode::serial_in_order, [&](const TileToken& token) {
+            if (failed.load()) return;
+            Status st = token.status.ok() ? commit(token.index) : token.status;
+            if (!st.ok()) {
+              failed.store(true);
+              first_error = std::move(st);
+            }
+          }));
   return first_error;
+}
+
+Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const StopToken& stop,
+                     const TileConsumer& consume) {
+  const std::vector<TileRect> tiles = TilesOf(ref);
+  return EvaluateTilesInOrder(
+      ref, tiles, config, stop, 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency()),
+      [&](size_t, const TileRect& tile, std::span<const double* const> bands) { return consume(tile, bands); },
+      [](size_t) { return Status::OK(); });
 }
 
 }  // namespace recflow::raster

@@ -39,6 +39,10 @@ inline constexpr int64_t kMinTilePixels = int64_t{1} << 18;
 /// multiples of it between kMinTilePixels and kMaxTilePixels.
 std::vector<TileRect> TilesOf(const RasterRef& ref);
 
+/// The tiles of a `width` × `height` grid cut into `block` × `block` squares from its top-left
+/// corner, row by row: a tiled TIFF's tiles in their order (the last column and row narrower).
+std::vector<TileRect> BlockTilesOf(int64_t width, int64_t height, int block);
+
 /// Reads tiles of one raster's bands on one thread: each dataset is opened once, by that thread
 /// (GDAL handles are not thread-safe), and closed with the reader.
 class TileReader {
@@ -48,13 +52,15 @@ class TileReader {
   ~TileReader();
   TileReader(TileReader&& other) noexcept;
 
-  /// Band `band`'s values over `tile` into `out` (tile.pixels() values, row-major): DN × scale +
-  /// offset, NaN where the DN is the band's nodata or NaN. Errors name the dataset (as their file), the
-  /// band, the block and, for a TIFF, the block's byte offset (in the message: the error's own byte
-  /// offset is the pipeline input's).
-  Status ReadBand(int band, const TileRect& tile, double* out);
+  /// The bands `bands` (indexes into the reference's bands) over `tile`, band bands[i] into
+  /// out[bands[i]] (resized to tile.pixels() values, row-major), under one GdalThreadScope: DN ×
+  /// scale + offset, NaN where the DN is the band's nodata or NaN. Errors name the dataset (as
+  /// their file), the band, the block and, for a TIFF, the block's byte offset (in the message:
+  /// the error's own byte offset is the pipeline input's).
+  Status ReadBands(std::span<const int> bands, const TileRect& tile, std::vector<std::vector<double>>& out);
 
  private:
+  Status ReadBand(int band, const TileRect& tile, double* out);
   const RasterRef& ref_;
   GdalConfig config_;
   std::map<std::string, std::unique_ptr<GDALDataset>> datasets_;
@@ -62,12 +68,23 @@ class TileReader {
 
 /// Output bands of one tile (RasterRef::output_bands() arrays of tile.pixels() values).
 using TileConsumer = std::function<Status(const TileRect& tile, std::span<const double* const> bands)>;
+/// A TileConsumer told the tile's index in the evaluated list.
+using IndexedTileConsumer =
+    std::function<Status(size_t index, const TileRect& tile, std::span<const double* const> bands)>;
 
-/// Computes `ref`'s values (its bands, or its expression over them) tile by tile, the tiles
-/// spread over the calling task arena's threads, each thread with its own TileReader; `consume`
-/// runs concurrently for different tiles. Stops at the first error (in tile order among those
-/// that failed) and returns it; `stop` is checked before each tile (Cancelled once a stop was
-/// requested: no tile starts after it). Memory: a few tiles per thread, whatever the grid's size.
+/// Computes `ref`'s values (its bands, or its expression over them) over `tiles`, spread over the
+/// calling task arena's threads, each thread with its own TileReader: `compute` runs concurrently
+/// for different tiles, then `commit` runs for each tile in the order of `tiles`, one at a time
+/// (on any thread). At most `slots` tiles are between compute and its commit, so whatever compute
+/// keeps for tile i may live in slot i % slots until commit(i). Stops at the first error in tile
+/// order and returns it; `stop` is checked before each tile (Cancelled once a stop was requested:
+/// no tile starts after it). Memory: `slots` tiles' worth, whatever the grid's size.
+Status EvaluateTilesInOrder(const RasterRef& ref, std::span<const TileRect> tiles, const GdalConfig& config,
+                            const StopToken& stop, size_t slots, const IndexedTileConsumer& compute,
+                            const std::function<Status(size_t index)>& commit);
+
+/// EvaluateTilesInOrder over TilesOf(ref) (tiles on the first band's blocks) with no in-order
+/// step: `consume` runs concurrently for different tiles.
 Status EvaluateTiles(const RasterRef& ref, const GdalConfig& config, const StopToken& stop,
                      const TileConsumer& consume);
 

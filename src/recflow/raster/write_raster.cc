@@ -1,11 +1,10 @@
-// WriteRaster: tiles written to a tiled GeoTIFF (turned into a COG by GDAL's COG driver); a failure removes what it wrote.
+// WriteRaster: tiles encoded on the workers and written raw into a tiled GeoTIFF (turned into a COG by GDAL's COG driver); a failure removes what it wrote.
 #include "recflow/raster/write_raster.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include <cpl_string.h>
@@ -14,6 +13,12 @@
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/task_arena.h>
+
+#include "recflow/raster/gdal_dataset.h"
+#include "recflow/raster/raw_tile_writer.h"
+#include "recflow/raster/tiff_tile_encoder.h"
 #include "recflow/raster/tiles.h"
 
 namespace recflow::raster {
@@ -36,7 +41,7 @@ std::vector<int> OverviewFactors(const RasterRef& ref, int block) {
   return factors;
 }
 
-// Accumulates WriteStats over tiles written one at a time.
+// Accumulates WriteStats over a tile's values, and over tiles in their order.
 struct StatsAccumulator {
   int64_t valid = 0;
   double min = std::numeric_limits<double>::infinity();
@@ -52,6 +57,12 @@ struct StatsAccumulator {
       sum += f;
     }
   }
+  void Merge(const StatsAccumulator& other) {
+    valid += other.valid;
+    min = std::min(min, other.min);
+    max = std::max(max, other.max);
+    sum += other.sum;
+  }
   WriteStats Result() const {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     if (valid == 0) return {0, nan, nan, nan};
@@ -59,20 +70,22 @@ struct StatsAccumulator {
   }
 };
 
-// Writes every tile of `ref` into a new tiled float32 GeoTIFF at `path`.
-Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, const WriteOptions& options,
-                             const std::string& compress) {
+// Creates the tiled float32 GeoTIFF `path` with `ref`'s grid, CRS, NaN nodata and band names and
+// no tile written (SPARSE_OK): RawTileWriter appends the tiles.
+Status CreateEmptyTiff(const RasterRef& ref, const std::string& path, const WriteOptions& options,
+                       TiffCompression compression) {
   GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("GTiff");
   if (driver == nullptr) return Status::Internal("GDAL has no GTiff driver");
   CPLStringList create;
   create.SetNameValue("TILED", "YES");
   create.SetNameValue("BLOCKXSIZE", std::to_string(options.block_size).c_str());
   create.SetNameValue("BLOCKYSIZE", std::to_string(options.block_size).c_str());
-  create.SetNameValue("COMPRESS", compress.c_str());
-  if (compress != "NONE") create.SetNameValue("PREDICTOR", "3");
-  create.SetNameValue("NUM_THREADS", std::to_string(std::max(1, options.threads)).c_str());
+  create.SetNameValue("COMPRESS", compression == TiffCompression::kNone ? "NONE" : options.compress.c_str());
+  create.SetNameValue("PREDICTOR", std::to_string(PredictorOf(compression)).c_str());
+  create.SetNameValue("SPARSE_OK", "TRUE");
   create.SetNameValue("BIGTIFF", "IF_SAFER");
   create.SetNameValue("INTERLEAVE", "BAND");
+  create.SetNameValue("ENDIANNESS", "LITTLE");  // what TileEncoder writes
   const int bands = ref.output_bands();
   std::unique_ptr<GDALDataset> ds(driver->Create(path.c_str(), static_cast<int>(ref.width),
                                                  static_cast<int>(ref.height), bands, GDT_Float32, create.List()));
@@ -91,35 +104,73 @@ Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, cons
     band->SetNoDataValue(std::numeric_limits<double>::quiet_NaN());
     if (ref.expression.empty()) band->SetDescription(ref.bands[static_cast<size_t>(b - 1)].name.c_str());
   }
-  std::mutex mutex;  // one writer at a time: the dataset is not thread-safe
+  return Close(ds, path);
+}
+
+// One tile between its worker and the in-order write: each band's encoded bytes and its statistics.
+struct EncodedTile {
+  std::vector<std::vector<uint8_t>> bands;
   StatsAccumulator stats;
-  Status st = EvaluateTiles(ref, options.config, options.stop_token, [&](const TileRect& tile, std::span<const double* const> values) {
-    GdalThreadScope scope;
-    std::lock_guard lock(mutex);
-    for (int b = 0; b < bands; ++b) {
-      const double* v = values[static_cast<size_t>(b)];
-      stats.Add(v, tile.pixels());
-      GDALRasterIOExtraArg extra;
-      INIT_RASTERIO_EXTRA_ARG(extra);
-      if (ds->GetRasterBand(b + 1)->RasterIO(GF_Write, static_cast<int>(tile.x), static_cast<int>(tile.y),
-                                             static_cast<int>(tile.width), static_cast<int>(tile.height),
-                                             const_cast<double*>(v), static_cast<int>(tile.width),
-                                             static_cast<int>(tile.height), GDT_Float64, 0, 0, &extra) != CE_None) {
-        return GdalError(path, fmt::format("cannot write band {} at pixels {},{}", b + 1, tile.x, tile.y));
-      }
-    }
-    return Status::OK();
-  });
-  if (st.ok() && options.overviews && options.layout == WriteOptions::Layout::kGeoTiff) {
-    const std::vector<int> factors = OverviewFactors(ref, options.block_size);
-    if (!factors.empty() && ds->BuildOverviews("AVERAGE", static_cast<int>(factors.size()), factors.data(), 0,
-                                               nullptr, nullptr, nullptr) != CE_None) {
-      st = GdalError(path, "cannot build overviews");
-    }
+};
+
+// Builds GDAL's averaged overviews of the GeoTIFF `path` (compressed as its full resolution).
+Status BuildOverviews(const RasterRef& ref, const std::string& path, const WriteOptions& options) {
+  const std::vector<int> factors = OverviewFactors(ref, options.block_size);
+  if (factors.empty()) return Status::OK();
+  CPLStringList open;
+  open.SetNameValue("NUM_THREADS", std::to_string(std::max(1, options.threads)).c_str());
+  std::unique_ptr<GDALDataset> ds(GDALDataset::Open(path.c_str(), GDAL_OF_RASTER | GDAL_OF_UPDATE, nullptr,
+                                                    open.List(), nullptr));
+  if (ds == nullptr) return GdalError(path, "cannot reopen to build overviews");
+  Status st;
+  if (ds->BuildOverviews("AVERAGE", static_cast<int>(factors.size()), factors.data(), 0, nullptr, nullptr,
+                         nullptr) != CE_None) {
+    st = GdalError(path, "cannot build overviews");
   }
   Status closed = Close(ds, path);
   RETURN_NOT_OK(st);
+  return closed;
+}
+
+// Writes every tile of `ref` into a new tiled float32 GeoTIFF at `path`, each tile encoded on
+// the worker that computed it and written raw in tile order (the file's bytes do not depend on
+// the thread count), the statistics merged in the same order.
+Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, const WriteOptions& options,
+                             TiffCompression compression) {
+  RETURN_NOT_OK(CreateEmptyTiff(ref, path, options, compression));
+  ASSIGN_OR_RETURN(std::unique_ptr<RawTileWriter> file, RawTileWriter::Open(path));
+  const std::vector<TileRect> tiles = BlockTilesOf(ref.width, ref.height, options.block_size);
+  const auto slots = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  std::vector<EncodedTile> encoded(slots);
+  tbb::enumerable_thread_specific<TileEncoder> encoders([&] { return TileEncoder(compression, options.block_size); });
+  StatsAccumulator stats;
+  Status st = EvaluateTilesInOrder(
+      ref, tiles, options.config, options.stop_token, slots,
+      [&](size_t index, const TileRect& tile, std::span<const double* const> values) -> Status {
+        EncodedTile& out = encoded[index % slots];
+        out.bands.resize(values.size());
+        out.stats = {};
+        TileEncoder& encoder = encoders.local();
+        for (size_t b = 0; b < values.size(); ++b) {
+          out.stats.Add(values[b], tile.pixels());
+          RETURN_NOT_OK(encoder.Encode(values[b], tile.width, tile.height, &out.bands[b]));
+        }
+        return Status::OK();
+      },
+      [&](size_t index) -> Status {
+        const EncodedTile& tile = encoded[index % slots];
+        for (size_t b = 0; b < tile.bands.size(); ++b) {
+          RETURN_NOT_OK(file->Write(static_cast<int>(b), tiles[index].x, tiles[index].y, tile.bands[b]));
+        }
+        stats.Merge(tile.stats);
+        return Status::OK();
+      });
+  Status closed = file->Close();
+  RETURN_NOT_OK(st);
   RETURN_NOT_OK(closed);
+  if (options.overviews && options.layout == WriteOptions::Layout::kGeoTiff) {
+    RETURN_NOT_OK(BuildOverviews(ref, path, options));
+  }
   return stats.Result();
 }
 
@@ -127,9 +178,7 @@ Result<WriteStats> WriteTiff(const RasterRef& ref, const std::string& path, cons
 Status TranslateToCog(const std::string& from, const std::string& to, const WriteOptions& options) {
   GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("COG");
   if (driver == nullptr) return Status::Internal("GDAL has no COG driver");
-  std::unique_ptr<GDALDataset> source(
-      GDALDataset::Open(from.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR));
-  if (source == nullptr) return GdalError(from, "cannot reopen");
+  ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> source, OpenDataset(from));
   CPLStringList create;
   create.SetNameValue("COMPRESS", options.compress.c_str());
   if (options.compress != "NONE") create.SetNameValue("PREDICTOR", "YES");
@@ -146,16 +195,6 @@ Status TranslateToCog(const std::string& from, const std::string& to, const Writ
 
 }  // namespace
 
-Status WriteOptions::Validate() const {
-  if (compress != "DEFLATE" && compress != "ZSTD" && compress != "LZW" && compress != "NONE") {
-    return Status::InvalidArgument("compress must be DEFLATE, ZSTD, LZW or NONE, not '" + compress + "'");
-  }
-  if (block_size < 16 || block_size > 4096 || block_size % 16 != 0) {
-    return Status::InvalidArgument("block_size must be a multiple of 16 in 16..4096");
-  }
-  return Status::OK();
-}
-
 Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, const WriteOptions& options) {
   RETURN_NOT_OK(options.Validate());
   if (ref.width > INT32_MAX || ref.height > INT32_MAX) {
@@ -165,8 +204,9 @@ Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, co
   GdalThreadScope scope(options.config);
   const bool cog = options.layout == WriteOptions::Layout::kCog;
   // A COG is translated from an uncompressed tiled GeoTIFF: its overviews must precede the data.
-  const std::string tiff = cog ? path + ".recflow-tiles.tif" : path;
-  Result<WriteStats> stats = WriteTiff(ref, tiff, options, cog ? "NONE" : options.compress);
+  const std::string tiff = cog ? CogTilesPath(path) : path;
+  ASSIGN_OR_RETURN(const TiffCompression compression, ParseTiffCompression(options.compress));
+  Result<WriteStats> stats = WriteTiff(ref, tiff, options, cog ? TiffCompression::kNone : compression);
   Status st = stats.status();
   if (st.ok() && cog) st = TranslateToCog(tiff, path, options);
   if (cog) VSIUnlink(tiff.c_str());

@@ -21,7 +21,7 @@ struct WriteOptions {
   std::string compress = "DEFLATE";  ///< DEFLATE, ZSTD, LZW or NONE
   int block_size = 512;              ///< tile edge in pixels (a multiple of 16)
   bool overviews = true;             ///< overviews down to one tile (averages; nodata left out)
-  int threads = 1;                   ///< GDAL's compression threads (NUM_THREADS)
+  int threads = 1;                   ///< GDAL's threads (NUM_THREADS) for overviews and the COG translation
   GdalConfig config;
   StopToken stop_token;  ///< checked before each tile: a stop ends the write (Cancelled) between tiles
 
@@ -38,12 +38,17 @@ struct WriteStats {
   double mean = 0;
 };
 
-/// Computes `ref` tile by tile on the calling arena's threads (EvaluateTiles) and writes it to
-/// `path` as float32 with NaN as nodata, `ref`'s CRS and geotransform. GDAL creates `path`
+/// The uncompressed tiled GeoTIFF WriteRaster writes first when writing a COG at `path`.
+inline std::string CogTilesPath(const std::string& path) { return path + ".recflow-tiles.tif"; }
+
+/// Computes `ref` tile by tile on the calling arena's threads (EvaluateTilesInOrder over the
+/// file's `block_size` tiles), each tile compressed on its worker (TileEncoder) and written raw
+/// in tile order, and writes it to `path` as float32 with NaN as nodata, `ref`'s CRS and
+/// geotransform: the same bytes whatever the thread count. GDAL creates `path`
 /// itself, so it is a local file (or a GDAL virtual path): a caller publishing it atomically
 /// passes a staged name and commits it (pipeline::RunFiles). A COG is first written as an
-/// uncompressed tiled GeoTIFF at `path` + ".recflow-tiles.tif", always removed before this
-/// returns; on failure (a stop included) `path` is removed too.
+/// uncompressed tiled GeoTIFF at CogTilesPath(path), always removed before this returns (a caller
+/// registers it with the termination handler: pipeline::RunFiles::RegisterScratch); on failure (a stop included) `path` is removed too.
 Result<WriteStats> WriteRaster(const RasterRef& ref, const std::string& path, const WriteOptions& options);
 
 }  // namespace recflow::raster

@@ -63,15 +63,31 @@ Status ColumnDecoder::Take(uint64_t serial, int64_t row, const std::vector<Span>
   }
 }
 
+Status ColumnDecoder::TakeList(uint64_t serial, FeatureKind kind, Span list) {
+  serial_ = serial;
+  error_ = Status::OK();
+  sink_->BeginFeature();
+  RETURN_NOT_OK(TakeMember(outer_, kind, list, msg::kDepthContextFeature));
+  return EndFeature();
+}
+
+Status ColumnDecoder::TakeMember(ListBuilder* lists, FeatureKind kind, Span list, int depth) {
+  if (lists != nullptr && sink_->kind() == FeatureKind::kNone) RETURN_NOT_OK(lists->Append());
+  sink_->SetKind(kind);
+  return sink_->AppendList(list, depth + 1);
+}
+
 Status ColumnDecoder::TakeFeature(const std::vector<Span>& features) {
   sink_->BeginFeature();
   for (const Span& f : features) {
     RETURN_NOT_OK(msg::ForEachMember(f, msg::kDepthContextFeature, [this](FeatureKind kind, Span list) {
-      if (outer_ != nullptr && sink_->kind() == FeatureKind::kNone) RETURN_NOT_OK(outer_->Append());
-      sink_->SetKind(kind);
-      return sink_->AppendList(list, msg::kDepthContextFeature + 1);
+      return TakeMember(outer_, kind, list, msg::kDepthContextFeature);
     }));
   }
+  return EndFeature();
+}
+
+Status ColumnDecoder::EndFeature() {
   if (sink_->kind() == FeatureKind::kNone) return AppendNullRow();  // a Feature with no kind is null
   if (shape_ == ColumnShape::kScalar) {
     const int64_t count = sink_->count();
@@ -90,9 +106,7 @@ Status ColumnDecoder::TakeFeatureList(const std::vector<Span>& feature_lists) {
   RETURN_NOT_OK(msg::ForEachStep(feature_lists.data(), feature_lists.size(), msg::kDepthFeatureList, [this](Span f) {
     sink_->BeginFeature();
     RETURN_NOT_OK(msg::ForEachMember(f, msg::kDepthStepFeature, [this](FeatureKind kind, Span list) {
-      if (sink_->kind() == FeatureKind::kNone) RETURN_NOT_OK(inner_->Append());
-      sink_->SetKind(kind);
-      return sink_->AppendList(list, msg::kDepthStepFeature + 1);
+      return TakeMember(inner_, kind, list, msg::kDepthStepFeature);
     }));
     if (sink_->kind() == FeatureKind::kNone) return inner_->AppendNull();  // a step with no kind
     if (error_.ok()) error_ = sink_->EndFeature();

@@ -32,6 +32,14 @@ class ColumnDecoder {
   /// record first truncates the column back to `row`. Returns wire errors (and running out of
   /// memory); conversion errors go to error().
   Status Take(uint64_t serial, int64_t row, const std::vector<wire::Span>& values);
+  /// Take() of an entry holding one Feature with one member, `kind`'s list message `list`
+  /// (RecordLayout's records); only for a column that TakesOneList() and was not taken yet in
+  /// record `serial`.
+  Status TakeList(uint64_t serial, FeatureKind kind, wire::Span list);
+  /// Whether a row is one Feature's list (a scalar or list column of the features), as TakeList takes.
+  bool TakesOneList() const {
+    return !feature_list_ && (shape_ == ColumnShape::kScalar || shape_ == ColumnShape::kList);
+  }
   /// Whether record `serial` had this feature.
   bool present(uint64_t serial) const { return serial_ == serial; }
   /// The conversion error of the entry taken last (OK when none).
@@ -51,6 +59,13 @@ class ColumnDecoder {
  private:
   ColumnDecoder(FieldPtr field, const ColumnLayout& layout, std::unique_ptr<ArrayBuilder> root);
   Status TakeFeature(const std::vector<wire::Span>& features);
+  /// Appends a Feature's oneof member `kind` holding `list`, in a Feature at `depth`; `lists`
+  /// (the outer list of a list column, a step list's inner one, or null) gets the Feature's list
+  /// on its first member.
+  Status TakeMember(ListBuilder* lists, FeatureKind kind, wire::Span list, int depth);
+  /// Ends a Feature: no member or, in a scalar column, no value is null; more than one value or a
+  /// value sink error goes to error().
+  Status EndFeature();
   Status TakeFeatureList(const std::vector<wire::Span>& feature_lists);
   /// Appends a null row (or sets error() when the column is not nullable).
   Status AppendNullRow();

@@ -1,4 +1,5 @@
-// Decoder: one walk over a record's map entries appends each column's Feature; a failed record is truncated away.
+// Decoder: one walk over a record's map entries appends each column's Feature (a record laid out as the one
+// before it: the lists straight from a framing walk); a failed record is truncated away.
 #include "recflow/formats/example/decoder.h"
 
 #include <vector>
@@ -7,6 +8,7 @@
 #include "recflow/formats/example/column_decoder_internal.h"
 #include "recflow/formats/example/message_internal.h"
 #include "recflow/formats/example/name_table_internal.h"
+#include "recflow/formats/example/record_layout_internal.h"
 
 namespace recflow::example {
 
@@ -49,7 +51,8 @@ class DecoderImpl {
     ++serial_;
     touched_ = 0;
     column_error_ = false;
-    Status st = Walk(record);
+    const Span span = wire::SpanOf(record);
+    Status st = type_ == RecordType::kExample && layout_.Match(span, &layout_lists_) ? TakeLaidOut() : Walk(span);
     // Every column had its feature without error: every row is complete.
     if (st.ok() && (touched_ != columns_.size() || column_error_)) st = EndRow();
     if (!st.ok()) [[unlikely]] {
@@ -91,12 +94,39 @@ class DecoderImpl {
     return Status::OK();
   }
 
+  // Appends the list of each entry of a record that matched layout_ (no entry names a column twice).
+  Status TakeLaidOut() {
+    const std::vector<RecordLayout::Entry>& entries = layout_.entries();
+    for (size_t i = 0; i < entries.size(); ++i) {
+      ColumnDecoder& column = *columns_[static_cast<size_t>(entries[i].column)];
+      Status st = column.TakeList(serial_, entries[i].kind, layout_lists_[i]);
+      if (!st.ok()) [[unlikely]] return st.WithField(entries[i].key);
+      if (!column.error().ok()) [[unlikely]] column_error_ = true;
+    }
+    touched_ = entries.size();
+    return Status::OK();
+  }
+
+  // WalkEntries(), then learns the record's layout for the next records (after a record that is not
+  // plain, only every kLearnEvery records: not every record pays for a second framing walk).
+  Status Walk(Span record) {
+    RETURN_NOT_OK(WalkEntries(record));
+    if (type_ != RecordType::kExample || --learn_countdown_ > 0) return Status::OK();
+    const auto column_of = [this](std::string_view key, size_t position) {
+      const int index = context_.Find(key, position);
+      return index >= 0 && columns_[static_cast<size_t>(index)]->TakesOneList() ? index : -1;
+    };
+    const bool plain = layout_.Learn(record, static_cast<int>(columns_.size()), column_of);
+    learn_countdown_ = plain ? 1 : kLearnEvery;
+    return Status::OK();
+  }
+
   // Appends the Feature of every map entry that names a column; validates the others as
   // libprotobuf would parse them.
-  Status Walk(std::string_view record) {
+  Status WalkEntries(Span record) {
     size_t context_position = 0;
     size_t list_position = 0;
-    return msg::ForEachMap(type_, wire::SpanOf(record), [&](bool is_lists, Span map) {
+    return msg::ForEachMap(type_, record, [&](bool is_lists, Span map) {
       NameTable& table = is_lists ? feature_lists_ : context_;
       size_t& position = is_lists ? list_position : context_position;
       return msg::ForEachMapEntry(map, &entry_values_, [&](Span key, const std::vector<Span>& values) {
@@ -141,6 +171,11 @@ class DecoderImpl {
   size_t touched_ = 0;            // columns the record had
   bool column_error_ = false;     // a column error was seen in the record
   std::vector<Span> entry_values_;
+  // kExample: the layout of the last plain record, and the list messages of a record matching it.
+  static constexpr int kLearnEvery = 64;
+  RecordLayout layout_;
+  std::vector<Span> layout_lists_;
+  int learn_countdown_ = 1;  // records walked until the next Learn
 };
 
 Result<std::unique_ptr<Decoder>> Decoder::Make(SchemaPtr schema, RecordType type) {

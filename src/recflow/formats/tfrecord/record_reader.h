@@ -105,6 +105,10 @@ class RecordReader {
   const std::string& name() const { return name_; }
   /// Decompressed bytes consumed so far (records, framing and skipped bytes).
   int64_t bytes_read() const { return window_origin_ + pos_; }
+  /// The whole input when it is read in place (an uncompressed file or buffer): every record
+  /// Next returns is a view into it, valid as long as the buffer lives. Null for streamed input,
+  /// whose views last only until the next call.
+  const std::shared_ptr<Buffer>& whole_input() const { return whole_; }
 
  private:
   enum class Fault : uint8_t;

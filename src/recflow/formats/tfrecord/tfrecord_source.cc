@@ -1,4 +1,5 @@
-// TfrecordSource: inference over a kept sample, then units of copied records decoded in parallel.
+// TfrecordSource: inference over a kept sample, then units of records (views into an input read in place, copies of
+// a streamed one) decoded in parallel.
 #include "recflow/formats/tfrecord/tfrecord_source.h"
 
 #include <new>
@@ -20,17 +21,27 @@ struct SharedContext {
   std::string name;
 };
 
-// Records copied back to back, with where each ends and where it was in the input.
+// Records as views into the reader's whole input when it is read in place (a mapped file: kept alive by the unit,
+// nothing copied), else copied back to back; with where each lies and where it was in the input.
 class TfrecordUnit final : public SourceUnit {
  public:
-  TfrecordUnit(std::shared_ptr<const SharedContext> context, SchemaPtr schema)
-      : context_(std::move(context)), schema_(std::move(schema)) {}
+  /// `in_place`: the buffer every record added is a view into (RecordReader::whole_input); null:
+  /// the records are copied in.
+  TfrecordUnit(std::shared_ptr<const SharedContext> context, SchemaPtr schema, std::shared_ptr<Buffer> in_place)
+      : context_(std::move(context)), schema_(std::move(schema)), in_place_(std::move(in_place)) {}
 
-  /// Copies the record in; OutOfMemory (naming the file, record and offset) when it cannot.
+  /// Takes the record in (its place in the input, or a copy); OutOfMemory (naming the file,
+  /// record and offset) when it cannot.
   Status Add(std::string_view record, int64_t index, int64_t offset) {
     try {
-      bytes_.append(record);
-      ends_.push_back(bytes_.size());
+      size_t start = bytes_.size();
+      if (in_place_ != nullptr) {
+        start = static_cast<size_t>(record.data() - reinterpret_cast<const char*>(in_place_->data()));
+      } else {
+        bytes_.append(record);
+      }
+      starts_.push_back(start);
+      ends_.push_back(start + record.size());
       offsets_.push_back(offset);
     } catch (const std::bad_alloc&) {
       return Status::OutOfMemory("cannot hold a record of " + std::to_string(record.size()) + " bytes in memory")
@@ -38,10 +49,11 @@ class TfrecordUnit final : public SourceUnit {
           .WithRecord(index)
           .WithOffset(offset);
     }
+    record_bytes_ += record.size();
     input_bytes_ += static_cast<int64_t>(record.size()) + kFramingOverhead;
     return Status::OK();
   }
-  size_t size() const { return bytes_.size(); }
+  size_t size() const { return record_bytes_; }
   size_t count() const { return ends_.size(); }
   void set_schema(SchemaPtr schema) { schema_ = std::move(schema); }
 
@@ -50,7 +62,7 @@ class TfrecordUnit final : public SourceUnit {
       return DecodeRecords();
     } catch (const std::bad_alloc&) {
       return Status::OutOfMemory("cannot decode " + std::to_string(ends_.size()) + " records of " +
-                                 std::to_string(bytes_.size()) + " bytes: out of memory")
+                                 std::to_string(record_bytes_) + " bytes: out of memory")
           .WithFile(context_->name)
           .WithOffset(offsets_.empty() ? 0 : offsets_.front());
     }
@@ -62,10 +74,9 @@ class TfrecordUnit final : public SourceUnit {
   Result<DecodedUnit> DecodeRecords() {
     ASSIGN_OR_RETURN(auto decoder, example::Decoder::Make(schema_, context_->options.record_type));
     DecodedUnit out;
-    size_t begin = 0;
+    const char* base = in_place_ != nullptr ? reinterpret_cast<const char*>(in_place_->data()) : bytes_.data();
     for (size_t r = 0; r < ends_.size(); ++r) {
-      const std::string_view record(bytes_.data() + begin, ends_[r] - begin);
-      begin = ends_[r];
+      const std::string_view record(base + starts_[r], ends_[r] - starts_[r]);
       const int64_t index = out.input_records++;
       Status st = decoder->Append(record);
       if (st.ok()) continue;
@@ -79,9 +90,12 @@ class TfrecordUnit final : public SourceUnit {
 
   std::shared_ptr<const SharedContext> context_;
   SchemaPtr schema_;
-  std::string bytes_;
+  std::shared_ptr<Buffer> in_place_;  // the input the records lie in; null: they are in bytes_
+  std::string bytes_;                 // the copied records (streamed input)
+  std::vector<size_t> starts_;        // where each record begins and ends (in in_place_, else in bytes_)
   std::vector<size_t> ends_;
   std::vector<int64_t> offsets_;
+  size_t record_bytes_ = 0;
   int64_t input_bytes_ = 0;
 };
 
@@ -102,7 +116,7 @@ class TfrecordSource final : public Source {
       return Status::OK();
     }
     example::SchemaInferrer inferrer(options_.record_type);
-    sample_ = std::make_unique<TfrecordUnit>(context_, nullptr);
+    sample_ = std::make_unique<TfrecordUnit>(context_, nullptr, reader_->whole_input());
     std::string_view record;
     bool whole_input = false;
     while (sample_->count() < static_cast<size_t>(options_.inference_records)) {
@@ -133,7 +147,7 @@ class TfrecordSource final : public Source {
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     if (sample_ != nullptr && sample_->count() > 0) return std::unique_ptr<SourceUnit>(std::move(sample_));
     if (!error_.ok()) return error_;
-    auto unit = std::make_unique<TfrecordUnit>(context_, schema_);
+    auto unit = std::make_unique<TfrecordUnit>(context_, schema_, reader_->whole_input());
     std::string_view record;
     while (static_cast<int64_t>(unit->size()) < options_.unit_bytes) {
       auto more = reader_->Next(&record);

@@ -143,12 +143,7 @@ void WindowedState::Fire(int64_t key, WindowState& ws, bool closing, std::vector
   // (OnTimeBehavior FIRE_ALWAYS); the closing pane only when non-empty (FIRE_IF_NON_EMPTY).
   const bool output = ws.new_elements > 0 || info.timing == PaneTiming::kOnTime;
   if (output || finished) {
-    Millis timestamp = ws.window.max_timestamp();
-    if (ws.min_time <= ws.max_time) {
-      if (strategy_.timestamp_combiner == TimestampCombiner::kEarliest) timestamp = ws.min_time;
-      if (strategy_.timestamp_combiner == TimestampCombiner::kLatest) timestamp = ws.max_time;
-    }
-    panes->push_back(Pane{key, ws.window, info, timestamp, ws.slot, output, accumulating && !finished});
+    panes->push_back(Pane{key, ws.window, info, PaneTimestamp(ws), ws.slot, output, accumulating && !finished});
   }
   if (output) {
     ws.last = info;
@@ -235,6 +230,23 @@ void WindowedState::AdvanceProcessingTime(Millis t, std::vector<Pane>* panes) {
   FireDue(due, [&](int64_t key, std::vector<WindowState>&, std::vector<WindowState>::iterator it) {
     if (machine_.ShouldFire(it->trigger, Context(it->window))) Fire(key, *it, false, panes);
   });
+}
+
+Millis WindowedState::PaneTimestamp(const WindowState& ws) const {
+  if (ws.min_time > ws.max_time) return ws.window.max_timestamp();  // nothing new since the last pane
+  if (strategy_.timestamp_combiner == TimestampCombiner::kEarliest) return ws.min_time;
+  if (strategy_.timestamp_combiner == TimestampCombiner::kLatest) return ws.max_time;
+  return ws.window.max_timestamp();
+}
+
+Millis WindowedState::OutputHold() const {
+  Millis hold = kEndOfTime;
+  for (const KeyState& key : keys_) {
+    for (const WindowState& ws : key.windows) {
+      if (!ws.closed && ws.new_elements > 0) hold = std::min(hold, PaneTimestamp(ws));
+    }
+  }
+  return hold;
 }
 
 }  // namespace recflow::pipeline::window

@@ -66,6 +66,13 @@ class WindowedState {
   /// The processing-time clock moves to `t` (never back): processing-time triggers due fire.
   void AdvanceProcessingTime(Millis t, std::vector<Pane>* panes);
 
+  /// The watermark hold of the panes still to fire (Beam's WatermarkHold): the earliest output
+  /// timestamp a window with elements since its last pane would give its pane now; kEndOfTime
+  /// when none has any. A grouping's output watermark is the minimum of its input watermark and
+  /// this, so that no pane it emits later is behind the watermark it passed on. Visits every
+  /// window: once per watermark a streaming grouping passes on.
+  Millis OutputHold() const;
+
   /// Windows held (open, and closed ones not yet collected).
   int64_t windows() const { return windows_; }
 
@@ -107,6 +114,8 @@ class WindowedState {
   // Fires `ws`: the trigger's own firing, or the garbage-collection (closing) pane when `closing`.
   void Fire(int64_t key, WindowState& ws, bool closing, std::vector<Pane>* panes);
   PaneInfo Describe(const WindowState& ws, bool is_last) const;
+  // The timestamp (TimestampCombiner) of the pane `ws` would fire now.
+  Millis PaneTimestamp(const WindowState& ws) const;
   // Fires the windows in `due` (sorted here), calling `fire` on each still present.
   template <typename Fn>
   void FireDue(std::vector<Due>& due, Fn fire);

@@ -1,0 +1,169 @@
+// RecordLayout and the Decoder's path for records laid out as the one before: what matches, and that every
+// record differing from its predecessor in one key, kind, length or field decodes (or fails) exactly as
+// it does alone, where the full walk decodes it.
+#include "recflow/formats/example/record_layout_internal.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "recflow/columnar/pretty_print.h"
+#include "recflow/formats/example/decoder.h"
+#include "recflow/formats/example/test_wire_internal.h"
+
+namespace recflow::example {
+namespace {
+
+using ::recflow::testing::WireType;
+using ::recflow::testing::WireWriter;
+using testing::BytesFeature;
+using testing::Entry;
+using testing::ExampleOf;
+using testing::FloatFeature;
+using testing::Int64Feature;
+using testing::Map;
+
+SchemaPtr TestSchema() {
+  return Schema::Make({Field::Make("image", list(float32())), Field::Make("label", int64()),
+                       Field::Make("name", utf8()), Field::Make("tags", list(int64()))});
+}
+
+std::string Base(float pixel = 0.5f, int64_t label = 7) {
+  return ExampleOf({Entry("image", FloatFeature({pixel, 1, 2, 3})), Entry("label", Int64Feature({label})),
+                    Entry("name", BytesFeature({"ab"})), Entry("tags", Int64Feature({1, 2}))})
+      .Take();
+}
+
+// The learned layout of `record` in TestSchema's columns, by name.
+bool LearnOf(RecordLayout* layout, const std::string& record) {
+  const SchemaPtr schema = TestSchema();
+  return layout->Learn(wire::SpanOf(record), schema->num_fields(),
+                       [&](std::string_view key, size_t) { return schema->GetFieldIndex(key); });
+}
+
+TEST(RecordLayoutTest, MatchesRecordsWithTheSameKeysAndKindsWhateverTheirLengths) {
+  RecordLayout layout;
+  std::vector<wire::Span> lists;
+  EXPECT_FALSE(layout.Match(wire::SpanOf(Base()), &lists)) << "nothing learned yet";
+  ASSERT_TRUE(LearnOf(&layout, Base()));
+  ASSERT_EQ(layout.entries().size(), 4u);
+  EXPECT_EQ(layout.entries()[1].column, 1);
+  EXPECT_EQ(layout.entries()[1].kind, FeatureKind::kInt64List);
+  const std::string longer = ExampleOf({Entry("image", FloatFeature({1, 2, 3, 4, 5, 6})),
+                                        Entry("label", Int64Feature({300000})), Entry("name", BytesFeature({"abcdef"})),
+                                        Entry("tags", Int64Feature({}))})
+                                 .Take();
+  ASSERT_TRUE(layout.Match(wire::SpanOf(longer), &lists));
+  ASSERT_EQ(lists.size(), 4u);
+  EXPECT_EQ(lists[0].size(), 2 + 6 * 4) << "image's float_list message: one packed field";
+
+  const std::vector<std::string> others = {
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("label", Int64Feature({1})), Entry("name", BytesFeature({"a"}))})
+          .Take(),  // an entry fewer
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("label", FloatFeature({1})), Entry("name", BytesFeature({"a"})),
+                 Entry("tags", Int64Feature({1}))})
+          .Take(),  // another kind
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("lable", Int64Feature({1})), Entry("name", BytesFeature({"a"})),
+                 Entry("tags", Int64Feature({1}))})
+          .Take(),  // another key
+      ExampleOf({Entry("label", Int64Feature({1})), Entry("image", FloatFeature({1})), Entry("name", BytesFeature({"a"})),
+                 Entry("tags", Int64Feature({1}))})
+          .Take(),  // another order
+      Base() + WireWriter().VarintField(9, 1).Take(),                       // an unknown field in the record
+      Base() + WireWriter().MessageField(1, Map({})).Take(),                // features twice
+      Base().substr(0, Base().size() - 1),                                  // truncated
+  };
+  for (size_t i = 0; i < others.size(); ++i) EXPECT_FALSE(layout.Match(wire::SpanOf(others[i]), &lists)) << i;
+}
+
+TEST(RecordLayoutTest, RecordsThatAreNotPlainTeachNoLayout) {
+  RecordLayout layout;
+  const std::string twice =
+      ExampleOf({Entry("label", Int64Feature({1})), Entry("label", Int64Feature({2}))}).Take();
+  EXPECT_FALSE(LearnOf(&layout, twice)) << "a column named twice";
+  const std::string unknown = ExampleOf({Entry("label", Int64Feature({1})), Entry("other", Int64Feature({2}))}).Take();
+  EXPECT_FALSE(LearnOf(&layout, unknown)) << "a key that names no column";
+  WireWriter two;
+  two.MessageField(3, WireWriter().PackedVarints(1, {1})).MessageField(2, WireWriter().PackedFloats(1, {1}));
+  const std::string two_members = ExampleOf({Entry("label", two)}).Take();
+  EXPECT_FALSE(LearnOf(&layout, two_members)) << "a Feature with two members";
+  std::vector<wire::Span> lists;
+  EXPECT_FALSE(layout.Match(wire::SpanOf(Base()), &lists)) << "a failed Learn leaves no layout";
+}
+
+// Decodes `records` with one decoder, a batch per record, and each record alone with a fresh decoder
+// (which always takes the full walk): statuses and rows must agree.
+void ExpectSameAsAlone(const std::vector<std::string>& records) {
+  auto shared = Decoder::Make(TestSchema(), RecordType::kExample);
+  ASSERT_TRUE(shared.ok());
+  for (size_t i = 0; i < records.size(); ++i) {
+    auto alone = Decoder::Make(TestSchema(), RecordType::kExample);
+    ASSERT_TRUE(alone.ok());
+    const Status expected = (*alone)->Append(records[i]);
+    const Status got = (*shared)->Append(records[i]);
+    EXPECT_EQ(got.ToString(), expected.ToString()) << "record " << i;
+    auto want = (*alone)->Finish();
+    auto have = (*shared)->Finish();
+    ASSERT_TRUE(want.ok() && have.ok());
+    ASSERT_TRUE((*have)->ValidateFull().ok()) << "record " << i;
+    for (int c = 0; c < (*want)->num_columns(); ++c) {
+      EXPECT_EQ(ArrayToString(*(*have)->column_data(c)), ArrayToString(*(*want)->column_data(c)))
+          << "record " << i << ", column " << c;
+    }
+  }
+}
+
+TEST(RecordLayoutDecoderTest, ARecordDifferingFromItsPredecessorInOneKeyKindOrLengthDecodesAsAlone) {
+  const auto with = [](const char* key, const WireWriter& feature) {
+    // Base() with the entry of `key` replaced by `feature`.
+    std::vector<std::pair<const char*, WireWriter>> entries = {{"image", FloatFeature({0.5f, 1, 2, 3})},
+                                                               {"label", Int64Feature({7})},
+                                                               {"name", BytesFeature({"ab"})},
+                                                               {"tags", Int64Feature({1, 2})}};
+    WireWriter map;
+    for (auto& [k, f] : entries) map.MessageField(1, Entry(k, std::string_view(k) == key ? feature : f));
+    return WireWriter().MessageField(1, map).Take();
+  };
+  WireWriter bad_varint;
+  bad_varint.Tag(1, WireType::kLengthDelimited).Varint(1).Raw("\x80");
+  WireWriter unpacked;
+  unpacked.VarintField(1, 5).VarintField(1, 6);
+  WireWriter feature_with_unknown = Int64Feature({7});
+  feature_with_unknown.VarintField(9, 1);
+  const std::vector<std::string> variants = {
+      Base(1.5f, 8),                                                       // same layout, other values
+      with("image", FloatFeature({1, 2})),                                 // a length
+      with("label", Int64Feature({300000000000})),                         // a length inside a scalar's list
+      with("label", FloatFeature({7})),                                    // a kind: no conversion (TypeError)
+      with("label", Int64Feature({7, 8})),                                 // two values in a scalar column
+      with("label", Int64Feature({})),                                     // an empty scalar: null
+      with("tags", WireWriter().MessageField(3, bad_varint)),              // a malformed packed varint
+      with("tags", WireWriter().MessageField(3, unpacked)),                // unpacked values: the same layout
+      with("name", BytesFeature({"\xff"})),                                // not UTF-8 in a utf8 column
+      with("name", BytesFeature({"a", "b"})),                              // two values in a scalar column
+      with("label", feature_with_unknown),                                 // an unknown field in the Feature
+      with("label", WireWriter()),                                         // a Feature with no member: null
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("label", Int64Feature({1})), Entry("name", BytesFeature({"x"})),
+                 Entry("tag", Int64Feature({1}))})
+          .Take(),                                                         // a key: tags missing
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("name", BytesFeature({"x"})), Entry("label", Int64Feature({1})),
+                 Entry("tags", Int64Feature({1}))})
+          .Take(),                                                         // an order
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("label", Int64Feature({1})), Entry("name", BytesFeature({"x"})),
+                 Entry("tags", Int64Feature({1})), Entry("label", Int64Feature({2}))})
+          .Take(),                                                         // a column again: the last wins
+      Base().substr(0, Base().size() - 3),                                 // truncated
+      Base() + std::string("\x0a\x02\x0a\x00", 4),                         // features twice (merged)
+  };
+  std::vector<std::string> records;
+  for (const std::string& v : variants) {
+    // Learned from Base(), matched by the second Base(); the variant follows a record of Base's
+    // layout, and a Base() follows the variant.
+    records.insert(records.end(), {Base(), Base(0.25f, 3), v, v, Base()});
+  }
+  ExpectSameAsAlone(records);
+}
+
+}  // namespace
+}  // namespace recflow::example
