@@ -106,17 +106,18 @@ def _run(pipeline, client, params, split_bytes, threads):
         futures = [client.submit(_pipeline_task, path, overrides, job.read_schema, split, writes, index, len(splits),
                                  letter_dirs, int(threads), key=f"{label}-{index:05d}-{job_id}", pure=False)
                    for index, split in enumerate(splits)]
-        totals = {name: dict.fromkeys(("records", "files", "bytes", "raw_bytes", "partitions"), 0)
-                  for name, _, _ in writes}
+        totals = {name: dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0) for name, _, _ in writes}
+        partitions = {name: set() for name, _, _ in writes}
         task_letters = []
-        for attempts, stats, counters, stages, letters in client.gather(futures):
+        for attempts, stats, dirs, counters, stages, letters in client.gather(futures):
             for number, attempt in enumerate(attempts):
                 job.adopt(number, attempt)
             job.add_metrics(counters, stages)
             for name, written in stats.items():
-                for key in ("records", "files", "raw_bytes", "partitions"):
+                for key in totals[name]:
                     totals[name][key] += written[key]
-                totals[name]["bytes"] += written["bytes_written"]
+                if written["partitions"]:
+                    partitions[name].update(dirs[name])
             task_letters.append(letters)
         job.commit()
         for target, directory in letter_dirs.items():
@@ -131,15 +132,17 @@ def _run(pipeline, client, params, split_bytes, threads):
     finally:
         for directory in letter_dirs.values():
             shutil.rmtree(directory, ignore_errors=True)
+    # A task writes into each partition it has rows of: partitions are counted once over the tasks, as convert does.
     metrics = _metrics({"name": job.name, "metrics": job.metrics_json, "seconds": time.perf_counter() - start,
-                        "writes": [dict(step=name, **written) for name, written in totals.items()]})
+                        "writes": [dict(step=name, partitions=len(partitions[name]), **written)
+                                   for name, written in totals.items()]})
     return metrics, job.metrics_table
 
 
 def _pipeline_task(path, params, read_schema, split, writes, index, count, letter_dirs, threads):
     """One task attempt of a pipeline (in a worker): the pipeline over `split`, each write into an attempt directory
-    of its own and each dead-letter file into one of its own; returns those directories and files, the writes' stats
-    and the run's counters."""
+    of its own and each dead-letter file into one of its own; returns those directories and files, the writes' stats,
+    the partition directories each write wrote and the run's counters."""
     _recflow.tune_worker_allocator()
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
     attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in writes]
@@ -147,7 +150,8 @@ def _pipeline_task(path, params, read_schema, split, writes, index, count, lette
     stats, counters, stages = _recflow.pipeline_task(
         path, params, read_schema, [split], [(name, job_id, dir) for (name, job_id, _), dir in zip(writes, attempts)],
         index, count, letters, threads)
-    return attempts, stats, counters, stages, letters
+    dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(writes, attempts)}
+    return attempts, stats, dirs, counters, stages, letters
 
 
 def _split_bytes(dataset, client):
@@ -183,8 +187,12 @@ def _convert_task(state, schema, split, spec, attempts, job_id, index, count, th
     dataset = _worker_dataset(state, schema)
     attempt = os.path.join(attempts, f"task-{index:05d}-{uuid.uuid4().hex}")
     stats = _recflow.convert_task(dataset._native, [split], spec, attempt, job_id, index, count, threads)
-    dirs = {os.path.relpath(root, attempt) for root, _, files in os.walk(attempt) if files}
-    return attempt, stats, sorted(dirs)
+    return attempt, stats, _partition_dirs(attempt)
+
+
+def _partition_dirs(attempt):
+    """The directories, relative to the task attempt directory `attempt`, that hold its files."""
+    return sorted({os.path.relpath(root, attempt) for root, _, files in os.walk(attempt) if files})
 
 
 def main(argv=None):

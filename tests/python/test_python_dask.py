@@ -296,6 +296,11 @@ def test_the_image_classification_pipeline_equals_the_local_run(recflow_py, clus
     assert len(letters(f"{local}-dead-letters.jsonl")) == 1
     assert metrics.steps["read"]["rows_out"] == 401 and metrics.steps["decode"]["dead_letters"] == 1
     assert metrics.steps["to_example"]["rows_out"] == 400 and metrics.writes["write"]["records"] == 400
+    # Partitions once over the tasks, not per task; the keys recflow.run gives.
+    shards = list((tmp_path / "dask").rglob("*.tfrecord.gz"))
+    assert metrics.writes["write"]["partitions"] == len(list((tmp_path / "dask").glob("label=*"))) == 10
+    assert metrics.writes["write"]["files"] == len(shards)
+    assert metrics.writes["write"]["bytes_written"] >= sum(shard.stat().st_size for shard in shards)
     assert not list(tmp_path.glob("*.recflow-dask-*")) and not list(tmp_path.glob(".dask.recflow-*"))
 
 

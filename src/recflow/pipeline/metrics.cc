@@ -1,26 +1,40 @@
 // RunMetrics: rendering the counters as live text, a table and JSON.
 #include "recflow/pipeline/metrics.h"
 
+#include <array>
 #include <cstdio>
+#include <tuple>
+#include <utility>
 
 #include "recflow/formats/jsonl/json_writer.h"
 
 namespace recflow::pipeline {
 
+namespace {
+
+// A step's counters (StepMetrics, const or not), in the one order Counters, AddCounters and Reset go over them.
+auto StepCounters(auto& m) {
+  return std::array{&m.rows_in, &m.rows_out, &m.batches, &m.busy_ns, &m.failed_rows, &m.skipped_rows, &m.dead_letters};
+}
+
+// A stage's counters (StageMetrics, const or not), likewise.
+auto StageCounters(auto& m) {
+  auto& p = m.progress;
+  return std::array{&p.input_bytes, &p.records, &p.skipped, &p.units_read, &p.units_started, &p.units_done, &m.wall_ns};
+}
+
+constexpr size_t kPerStep = std::tuple_size_v<decltype(StepCounters(std::declval<StepMetrics&>()))>;
+constexpr size_t kPerStage = std::tuple_size_v<decltype(StageCounters(std::declval<StageMetrics&>()))>;
+
+}  // namespace
+
 std::vector<int64_t> RunMetrics::Counters() const {
   std::vector<int64_t> counters;
   for (const StepMetrics& m : steps_) {
-    for (const auto* c : {&m.rows_in, &m.rows_out, &m.batches, &m.busy_ns, &m.failed_rows, &m.skipped_rows,
-                          &m.dead_letters}) {
-      counters.push_back(c->load(std::memory_order_relaxed));
-    }
+    for (const auto* c : StepCounters(m)) counters.push_back(c->load(std::memory_order_relaxed));
   }
   for (const StageMetrics& m : stages_) {
-    const StageProgress& p = m.progress;
-    for (const auto* c : {&p.input_bytes, &p.records, &p.skipped, &p.units_read, &p.units_started, &p.units_done,
-                          &m.wall_ns}) {
-      counters.push_back(c->load(std::memory_order_relaxed));
-    }
+    for (const auto* c : StageCounters(m)) counters.push_back(c->load(std::memory_order_relaxed));
   }
   return counters;
 }
@@ -32,8 +46,6 @@ std::vector<int> RunMetrics::StepStages() const {
 }
 
 Status RunMetrics::AddCounters(const std::vector<int64_t>& counters, const std::vector<int>& step_stages) {
-  constexpr size_t kPerStep = 7;
-  constexpr size_t kPerStage = 7;
   if (counters.size() != steps_.size() * kPerStep + stages_.size() * kPerStage || step_stages.size() != steps_.size()) {
     return Status::InvalidArgument("the task's metrics have " + std::to_string(counters.size()) +
                                    " counters, not those of this pipeline's " + std::to_string(steps_.size()) +
@@ -43,30 +55,14 @@ Status RunMetrics::AddCounters(const std::vector<int64_t>& counters, const std::
   for (size_t i = 0; i < steps_.size(); ++i) {
     StepMetrics& m = steps_[i];
     if (step_stages[i] != 0) m.stage = step_stages[i];
-    for (auto* c : {&m.rows_in, &m.rows_out, &m.batches, &m.busy_ns, &m.failed_rows, &m.skipped_rows,
-                    &m.dead_letters}) {
-      c->fetch_add(counters[k++], std::memory_order_relaxed);
-    }
+    for (auto* c : StepCounters(m)) c->fetch_add(counters[k++], std::memory_order_relaxed);
   }
   for (StageMetrics& m : stages_) {
-    StageProgress& p = m.progress;
-    for (auto* c : {&p.input_bytes, &p.records, &p.skipped, &p.units_read, &p.units_started, &p.units_done,
-                    &m.wall_ns}) {
-      c->fetch_add(counters[k++], std::memory_order_relaxed);
-    }
+    for (auto* c : StageCounters(m)) c->fetch_add(counters[k++], std::memory_order_relaxed);
     m.done.store(true, std::memory_order_relaxed);
   }
   return Status::OK();
 }
-
-namespace {
-
-template <typename... Counters>
-void Zero(Counters&... counters) {
-  (counters.store(0, std::memory_order_relaxed), ...);
-}
-
-}  // namespace
 
 void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
   if (steps_.size() != pipeline.nodes().size() || stages_.size() != stages) {
@@ -82,11 +78,10 @@ void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
     if (m.name != node.name) m.name = node.name;
     if (m.kind != NodeKindName(node.kind)) m.kind = std::string(NodeKindName(node.kind));
     m.stage = 0;
-    Zero(m.rows_in, m.rows_out, m.batches, m.busy_ns, m.failed_rows, m.skipped_rows, m.dead_letters);
+    for (auto* c : StepCounters(m)) c->store(0, std::memory_order_relaxed);
   }
   for (StageMetrics& m : stages_) {
-    StageProgress& p = m.progress;
-    Zero(p.input_bytes, p.records, p.skipped, p.units_read, p.units_started, p.units_done, m.wall_ns);
+    for (auto* c : StageCounters(m)) c->store(0, std::memory_order_relaxed);
     m.running.store(false, std::memory_order_relaxed);
     m.done.store(false, std::memory_order_relaxed);
   }

@@ -2,6 +2,7 @@
 // live watermark's tokens; poll while idle; end after the stated idle time.
 #include "recflow/pipeline/watch_source.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <set>
@@ -113,7 +114,8 @@ class WatchSource final : public Source {
     // A bad event time names its record within the block; the stage adds the input's records before it.
     Status st = EventTimes(*decoded.batch->column_data(event_time_), *schema_->field(event_time_), false, &times_);
     if (!st.ok()) return st.WithFile(file_);
-    for (window::Millis t : times_) marks_.Observe(partition_, t);
+    // Once per block: only the latest event time counts, and each observation reads the clock.
+    if (!times_.empty()) marks_.Observe(partition_, *std::max_element(times_.begin(), times_.end()));
     ASSIGN_OR_RETURN(decoded.batch, RecordBatch::Make(schema_, decoded.batch->num_rows(), decoded.batch->columns()));
     ready_.push_back(std::make_unique<ReadyUnit>(std::move(decoded), bytes, std::nullopt));
     return Tick();

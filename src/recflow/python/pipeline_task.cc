@@ -124,7 +124,7 @@ Status PipelineJob::AddMetrics(const std::vector<int64_t>& counters, const std::
 Status PipelineJob::Commit() {
   std::vector<dataset::DatasetCommitter*> order;
   for (auto& [id, committer] : writes_) order.push_back(committer.get());
-  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->output() < b->output(); });
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->resolved_output() < b->resolved_output(); });
   for (dataset::DatasetCommitter* committer : order) RETURN_NOT_OK(committer->Prepare());
   for (dataset::DatasetCommitter* committer : order) RETURN_NOT_OK(committer->Commit());
   return Status::OK();

@@ -30,9 +30,8 @@ bool SameCrs(const std::string& a, const std::string& b) {
 bool Near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)}); }
 
 // Min x, min y, max x, max y of a north-up grid.
-std::array<double, 4> Bounds(const RasterRef& r) {
-  const auto& t = r.transform;
-  return {t[0], t[3] + r.height * t[5], t[0] + r.width * t[1], t[3]};
+std::array<double, 4> Bounds(const std::array<double, 6>& t, int64_t width, int64_t height) {
+  return {t[0], t[3] + height * t[5], t[0] + width * t[1], t[3]};
 }
 
 std::string Escape(const std::string& text) {
@@ -122,14 +121,14 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
                  std::fabs(fx - std::round(fx)) < 1e-6 && std::fabs(fy - std::round(fy)) < 1e-6 &&
                  std::all_of(r.bands.begin(), r.bands.end(), [](const BandRef& b) { return b.overview < 0; });
     if (aligned[i]) {
-      bounds[i] = Bounds(r);
+      bounds[i] = Bounds(r.transform, r.width, r.height);
       continue;
     }
     WarpOptions footprint = warp;
     footprint.crs = first.crs;
     footprint.resolution = std::array<double, 2>{std::fabs(dx), std::fabs(dy)};
-    ASSIGN_OR_RETURN(RasterRef on_grid, WarpRaster(r, footprint));
-    bounds[i] = Bounds(on_grid);
+    ASSIGN_OR_RETURN(const TargetGrid grid, WarpGrid(r, footprint));
+    bounds[i] = Bounds(grid.transform, grid.width, grid.height);
   }
   // The union, widened to whole pixels of the first raster's alignment.
   auto column = [&](double x, bool up) {

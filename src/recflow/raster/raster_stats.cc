@@ -1,8 +1,7 @@
 // ComputeRasterStats: per-tile ValueStats of every output band, merged in tile order.
 #include "recflow/raster/raster_stats.h"
 
-#include <map>
-#include <utility>
+#include <tbb/task_arena.h>
 
 #include "recflow/raster/tiles.h"
 
@@ -11,23 +10,26 @@ namespace recflow::raster {
 Result<std::vector<ValueStats>> ComputeRasterStats(const RasterRef& ref, const GdalConfig& config,
                                                    const StopToken& stop) {
   const std::vector<TileRect> tiles = TilesOf(ref);
-  std::map<std::pair<int64_t, int64_t>, size_t> tile_index;
-  for (size_t i = 0; i < tiles.size(); ++i) tile_index[{tiles[i].y, tiles[i].x}] = i;
   const auto bands = static_cast<size_t>(ref.output_bands());
-  // One slot per tile, each written by the one thread computing that tile.
-  std::vector<std::vector<ValueStats>> partials(tiles.size(), std::vector<ValueStats>(bands));
-  RETURN_NOT_OK(EvaluateTiles(ref, config, stop, [&](const TileRect& tile, std::span<const double* const> values) {
-    std::vector<ValueStats>& slot = partials[tile_index.at({tile.y, tile.x})];
-    for (size_t b = 0; b < bands; ++b) {
-      const double* v = values[b];
-      for (int64_t i = 0; i < tile.pixels(); ++i) slot[b].Add(v[i]);
-    }
-    return Status::OK();
-  }));
+  // Tile i's statistics live in slot i % slots until they are merged, in tile order.
+  const auto slots = 2 * static_cast<size_t>(tbb::this_task_arena::max_concurrency());
+  std::vector<std::vector<ValueStats>> partials(slots, std::vector<ValueStats>(bands));
   std::vector<ValueStats> out(bands);
-  for (const auto& slot : partials) {
-    for (size_t b = 0; b < bands; ++b) out[b].Merge(slot[b]);
-  }
+  RETURN_NOT_OK(EvaluateTilesInOrder(
+      ref, tiles, config, stop, slots,
+      [&](size_t index, const TileRect& tile, std::span<const double* const> values) {
+        std::vector<ValueStats>& slot = partials[index % slots];
+        for (size_t b = 0; b < bands; ++b) {
+          slot[b] = ValueStats();
+          const double* v = values[b];
+          for (int64_t i = 0; i < tile.pixels(); ++i) slot[b].Add(v[i]);
+        }
+        return Status::OK();
+      },
+      [&](size_t index) {
+        for (size_t b = 0; b < bands; ++b) out[b].Merge(partials[index % slots][b]);
+        return Status::OK();
+      }));
   return out;
 }
 

@@ -84,6 +84,18 @@ Result<DatasetPtr> ProxyOf(const RasterRef& ref) {
   return proxy;
 }
 
+// The grid gdalwarp makes from `proxy` (ProxyOf(ref)) and the options, or `like`.
+Result<TargetGrid> GridOf(GDALDataset* proxy, const RasterRef& ref, const WarpOptions& options) {
+  if (options.like) return *options.like;
+  ASSIGN_OR_RETURN(DatasetPtr grid, WarpToVrt(proxy, TargetArgs(options), ref.bands.front().dataset));
+  TargetGrid out;
+  grid->GetGeoTransform(out.transform.data());
+  out.width = grid->GetRasterXSize();
+  out.height = grid->GetRasterYSize();
+  out.crs = Wkt2(grid->GetSpatialRef());
+  return out;
+}
+
 // The target grid and the resampling kernel's scale (source pixels per target pixel, x and y).
 struct Target {
   TargetGrid grid;
@@ -99,15 +111,7 @@ Result<Target> ComputeTarget(const RasterRef& ref, const WarpOptions& options) {
   const std::string& file = ref.bands.front().dataset;
   ASSIGN_OR_RETURN(DatasetPtr proxy, ProxyOf(ref));
   Target target;
-  if (options.like) {
-    target.grid = *options.like;
-  } else {
-    ASSIGN_OR_RETURN(DatasetPtr grid, WarpToVrt(proxy.get(), TargetArgs(options), file));
-    grid->GetGeoTransform(target.grid.transform.data());
-    target.grid.width = grid->GetRasterXSize();
-    target.grid.height = grid->GetRasterYSize();
-    target.grid.crs = Wkt2(grid->GetSpatialRef());
-  }
+  ASSIGN_OR_RETURN(target.grid, GridOf(proxy.get(), ref, options));
   ASSIGN_OR_RETURN(DatasetPtr natural, WarpToVrt(proxy.get(), {"-t_srs", target.grid.crs}, file));
   std::array<double, 6> gt{};
   natural->GetGeoTransform(gt.data());
@@ -144,6 +148,14 @@ Status WarpOptions::Validate() const {
   }
   if (max_pixels < 1) return Status::InvalidArgument("max_pixels must be positive");
   return Status::OK();
+}
+
+Result<TargetGrid> WarpGrid(const RasterRef& ref, const WarpOptions& options) {
+  RETURN_NOT_OK(options.Validate());
+  if (ref.bands.empty()) return Status::DataError("not a raster value: no bands");
+  GdalThreadScope scope(options.config);
+  ASSIGN_OR_RETURN(DatasetPtr proxy, ProxyOf(ref));
+  return GridOf(proxy.get(), ref, options);
 }
 
 Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options) {

@@ -55,6 +55,10 @@ struct WarpOptions {
   Status Validate() const;
 };
 
+/// The grid WarpRaster(ref, options) puts `ref` on, computed without making the warped bands (no
+/// dataset opened, nothing read). In the raster plugin.
+Result<TargetGrid> WarpGrid(const RasterRef& ref, const WarpOptions& options);
+
 /// `ref` warped: the target grid as gdalwarp computes it from the options and `ref`'s grid (its
 /// window's footprint when no extent is given), and each band a warped VRT (GDAL's XML as the
 /// band's dataset) of its source dataset in the source's data type: DN resampled, nodata DN
