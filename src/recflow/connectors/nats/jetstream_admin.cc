@@ -1,7 +1,9 @@
-// JetStream administration: STREAM.INFO/CREATE, CONSUMER.INFO/DURABLE.CREATE as JSON requests, their errors read.
+// JetStream administration: STREAM.INFO/CREATE, CONSUMER.INFO/DURABLE.CREATE as JSON requests, their errors and the consumer's state read.
 #include "recflow/connectors/nats/jetstream_admin.h"
 
 #include <simdjson.h>
+
+#include <algorithm>
 
 #include "recflow/formats/jsonl/json_writer.h"
 
@@ -86,18 +88,24 @@ Status EnsureConsumer(NatsConnection& connection, const NatsSourceOptions& optio
              ConsumerConfig(options), "creating " + consumer, nullptr).status();
 }
 
-Result<ConsumerCounts> GetConsumerCounts(NatsConnection& connection, const NatsSourceOptions& options) {
+Result<ConsumerState> GetConsumerState(NatsConnection& connection, const NatsSourceOptions& options) {
   const std::string what = "stream " + options.stream + ", consumer " + options.consumer;
   ASSIGN_OR_RETURN(std::string reply, Api(connection, "$JS.API.CONSUMER.INFO." + options.stream + "." + options.consumer,
                                           "", what, nullptr));
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  ConsumerCounts counts;
-  if (parser.parse(reply).get(doc) != simdjson::SUCCESS || doc["num_pending"].get(counts.pending) != simdjson::SUCCESS ||
-      doc["num_ack_pending"].get(counts.ack_pending) != simdjson::SUCCESS) {
-    return Status::DataError(connection.url() + ": " + what + ": the consumer's info has no num_pending and num_ack_pending");
+  ConsumerState state;
+  int64_t ack_wait_ns = 0;
+  if (parser.parse(reply).get(doc) != simdjson::SUCCESS || doc["num_pending"].get(state.pending) != simdjson::SUCCESS ||
+      doc["num_ack_pending"].get(state.ack_pending) != simdjson::SUCCESS ||
+      doc["delivered"]["stream_seq"].get(state.delivered_sequence) != simdjson::SUCCESS ||
+      doc["config"]["ack_wait"].get(ack_wait_ns) != simdjson::SUCCESS || state.pending < 0 || state.ack_pending < 0 ||
+      ack_wait_ns <= 0) {
+    return Status::DataError(connection.url() + ": " + what +
+                             ": the consumer's info lacks num_pending, num_ack_pending, delivered.stream_seq or config.ack_wait");
   }
-  return counts;
+  state.ack_wait_ms = std::max<int64_t>(1, ack_wait_ns / kNanosPerMilli);
+  return state;
 }
 
 }  // namespace recflow::nats

@@ -1,5 +1,5 @@
 // JetStream administration a NATS source needs: the stream and durable consumer made when missing, the consumer's
-// counts of pending and unacknowledged messages.
+// state (pending and unacknowledged messages, the last delivered sequence, its AckWait).
 #pragma once
 
 #include <cstdint>
@@ -16,13 +16,15 @@ namespace recflow::nats {
 /// is. Errors name the server, the stream and the consumer.
 Status EnsureConsumer(NatsConnection& connection, const NatsSourceOptions& options);
 
-/// A consumer's backlog.
-struct ConsumerCounts {
-  int64_t pending = 0;      ///< messages not delivered yet
-  int64_t ack_pending = 0;  ///< delivered and not acknowledged yet
+/// A consumer's state, from one $JS.API.CONSUMER.INFO reply (so its numbers agree with each other).
+struct ConsumerState {
+  int64_t pending = 0;               ///< messages not delivered yet
+  int64_t ack_pending = 0;           ///< delivered and not acknowledged yet
+  uint64_t delivered_sequence = 0;   ///< the stream sequence of the last message delivered (0: none yet)
+  int64_t ack_wait_ms = 0;           ///< the consumer's AckWait (its own, which may differ from the options')
 };
 
-/// The counts of `options`' consumer now ($JS.API.CONSUMER.INFO).
-Result<ConsumerCounts> GetConsumerCounts(NatsConnection& connection, const NatsSourceOptions& options);
+/// The state of `options`' consumer now; DataError when the reply lacks one of the numbers.
+Result<ConsumerState> GetConsumerState(NatsConnection& connection, const NatsSourceOptions& options);
 
 }  // namespace recflow::nats

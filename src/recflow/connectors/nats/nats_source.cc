@@ -4,12 +4,15 @@
 
 #include <nats/nats.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
+#include "recflow/connectors/nats/consumer_backlog.h"
 #include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
 #include "recflow/connectors/nats/pull_protocol.h"
@@ -142,19 +145,18 @@ class NatsSource final : public Source {
     while (true) {
       if (!pulling_) {
         if (records_in_unit_ > 0) return TakeUnit();
-        if (holding_ || (options_.until_caught_up && pull_was_empty_)) {
-          ASSIGN_OR_RETURN(ConsumerCounts counts, GetConsumerCounts(*connection_, options_));
-          // Delivered and unacknowledged, but not to this run: an earlier run's messages, to come again.
-          const bool others = counts.ack_pending > static_cast<int64_t>(held_.size());
-          if (!others) holding_ = false;
-          if (options_.until_caught_up && pull_was_empty_ && counts.pending == 0 && !others) {
-            ended_ = true;
-            return std::unique_ptr<SourceUnit>();
-          }
+        if (pull_found_nothing_ && !backlog_->caught_up()) {
+          ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
+          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
+        }
+        if (options_.until_caught_up && backlog_->caught_up()) {
+          ended_ = true;
+          return std::unique_ptr<SourceUnit>();
         }
         RETURN_NOT_OK(Pull());
       }
       const int64_t now = NowMs();
+      if (now >= next_progress_ms_) RETURN_NOT_OK(ReportProgress(now));
       if (now >= slice_end) return TakeUnit();  // with no rows, it only gives the run control (and the watermark)
       natsMsg* raw = nullptr;
       const natsStatus s = natsSubscription_NextMsg(&raw, inbox_sub_.get(), std::max<int64_t>(1, slice_end - now));
@@ -174,6 +176,19 @@ class NatsSource final : public Source {
     RETURN_NOT_OK(EnsureConsumer(*connection_, options_));
     ASSIGN_OR_RETURN(inbox_, connection_->NewInbox());
     ASSIGN_OR_RETURN(inbox_sub_, connection_->SubscribeSync(inbox_));  // at most one pull's messages wait in it
+    ASSIGN_OR_RETURN(ConsumerState start, GetConsumerState(*connection_, options_));
+    backlog_.emplace(start);
+    progress_interval_ms_ = std::max<int64_t>(1, start.ack_wait_ms / 2);
+    next_progress_ms_ = NowMs() + progress_interval_ms_;
+    return Status::OK();
+  }
+
+  // Tells the server the run is still working on every message it holds ("+WPI" restarts each one's AckWait), so
+  // none is delivered again while held: the server delivers due redeliveries before new messages, and a run holding
+  // more than its pulls can take again within AckWait would receive only its own messages, over and over.
+  Status ReportProgress(int64_t now) {
+    for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
+    next_progress_ms_ = now + progress_interval_ms_;
     return Status::OK();
   }
 
@@ -183,6 +198,7 @@ class NatsSource final : public Source {
     RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
                                        PullRequestBody(options_.batch, options_.expires_ms, heartbeat), inbox_));
     pulling_ = true;
+    pull_found_nothing_ = false;
     pull_was_empty_ = true;
     pull_received_ = 0;
     pull_deadline_ = NowMs() + options_.expires_ms + kPullGraceMs;
@@ -198,6 +214,8 @@ class NatsSource final : public Source {
       (void)natsMsgHeader_Get(msg, "Description", &description);
       ASSIGN_OR_RETURN(PullStatus kind, ParsePullStatus(status, description != nullptr ? description : ""));
       if (kind != PullStatus::kHeartbeat) pulling_ = false;
+      // 404/408: the consumer had nothing (more) for this pull.
+      if ((kind == PullStatus::kNoMessages || kind == PullStatus::kExpired) && pull_was_empty_) pull_found_nothing_ = true;
       return Status::OK();
     }
     const char* reply = natsMsg_GetReply(msg);
@@ -210,6 +228,7 @@ class NatsSource final : public Source {
       return Status::OK();
     }
     pull_was_empty_ = false;
+    backlog_->Received(meta->stream_sequence);
     const char* subject = natsMsg_GetSubject(msg);
     const std::string_view payload(natsMsg_GetData(msg), static_cast<size_t>(natsMsg_GetDataLength(msg)));
     bytes_ += static_cast<int64_t>(payload.size());
@@ -262,7 +281,7 @@ class NatsSource final : public Source {
   }
 
   std::optional<FlowToken> WatermarkToken(int64_t now) {
-    if (holding_) return std::nullopt;
+    if (backlog_->earlier_owed() > 0) return std::nullopt;
     const Millis watermark = watermarks_.Current(now);
     if (watermark <= sent_watermark_) return std::nullopt;
     sent_watermark_ = watermark;
@@ -278,14 +297,18 @@ class NatsSource final : public Source {
   std::unique_ptr<NatsConnection> connection_;
   std::string inbox_;
   NatsConnection::Subscription inbox_sub_{nullptr, natsSubscription_Destroy};
-  bool pulling_ = false;         // a pull is outstanding
-  bool pull_was_empty_ = false;  // the last pull delivered no message this run did not hold already
+  bool pulling_ = false;             // a pull is outstanding
+  bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
+  bool pull_found_nothing_ = false;  // ... and ended with 404 or 408: the consumer had nothing for it
   int64_t pull_received_ = 0;
   int64_t pull_deadline_ = 0;
   bool ended_ = false;
-  // The watermark waits while an earlier run's unacknowledged messages are still to be delivered again: their event
-  // times are unknown, and the redelivery comes in no particular order.
-  bool holding_ = true;
+  // What the run owes its consumer as it was at the start. The watermark waits while an earlier run's
+  // unacknowledged messages are still to be delivered again: their event times are unknown, and the redelivery
+  // comes in no particular order.
+  std::optional<ConsumerBacklog> backlog_;
+  int64_t progress_interval_ms_ = 0;  // half the consumer's AckWait
+  int64_t next_progress_ms_ = 0;
   // The unit being filled.
   BinaryBuilder subjects_{utf8()};
   NumericBuilder<int64_t> sequences_;

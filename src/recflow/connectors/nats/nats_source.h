@@ -42,8 +42,10 @@ struct NatsSourceOptions {
   bool create = true;
   int64_t ack_wait_ms = 600000;     ///< the consumer's AckWait when created
   int64_t max_ack_pending = 100000; ///< the consumer's MaxAckPending when created
-  /// End the input once the consumer has nothing left for this run: no message pending and none
-  /// delivered but unacknowledged besides those this run holds. Otherwise the input never ends.
+  /// End the input once the run received every message its consumer had for it when the run
+  /// connected: those not delivered yet and those an earlier run left unacknowledged (counted
+  /// by stream sequence, redeliveries of held messages not counted; messages published later are
+  /// not waited for). Otherwise the input never ends.
   bool until_caught_up = false;
   /// Bad payloads are left out as skipped records (the read's on_error) instead of failing.
   bool skip_bad = false;
@@ -64,9 +66,11 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 /// pipeline is planned without a server), creating the stream and consumer when asked. Units are
 /// the messages of one pull (at most one pull outstanding), each followed by the watermark when
 /// it moved; an empty unit every 200 ms while nothing arrives, so the run sees its stop token.
-/// Messages delivered again while held (AckWait passed) are dropped by stream sequence. While
-/// the consumer has unacknowledged messages this run does not hold (a killed run's, delivered
-/// again after their AckWait, in no particular order) the watermark stays where it is. Every
+/// The source restarts the AckWait of every message it holds ("+WPI") every half AckWait while
+/// it is read; messages delivered again all the same (AckWait passed) are dropped by stream
+/// sequence. While an earlier run's unacknowledged messages (a killed run's, delivered again
+/// after their AckWait, in no particular order) are still to come, the watermark stays where it
+/// is. Every
 /// message read is acknowledged (AckSync) by Committed(), after the run committed; a source
 /// destroyed without it negatively acknowledges them, so they are delivered again at once.
 /// A payload that is not a JSON object of the schema is a DataError naming the server and
