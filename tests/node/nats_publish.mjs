@@ -1,17 +1,18 @@
 // Test oracle: publishes messages to NATS JetStream with the npm `nats` client (independent of recflow's nats.c).
-// Usage: node nats_publish.mjs URL STREAM SUBJECTS < messages.jsonl
-//   Creates the stream STREAM on SUBJECTS (comma-separated) when missing, then publishes each stdin line
+// Usage: node nats_publish.mjs URL STREAM SUBJECTS [DUPLICATE_WINDOW_SECONDS] < messages.jsonl
+//   Creates the stream STREAM on SUBJECTS (comma-separated) when missing (its duplicate window 120 s unless given),
+//   then publishes each stdin line
 //   {"subject": S, "data": "<payload text>"} in order, each acknowledged by the stream.
-import { connect, StringCodec } from "nats";
+import { connect, nanos, StringCodec } from "nats";
 import { readFileSync } from "node:fs";
 
-const [url, stream, subjects] = process.argv.slice(2);
+const [url, stream, subjects, duplicateSeconds = "120"] = process.argv.slice(2);
 const nc = await connect({ servers: url });
 const jsm = await nc.jetstreamManager();
 try {
   await jsm.streams.info(stream);
 } catch {
-  await jsm.streams.add({ name: stream, subjects: subjects.split(",") });
+  await jsm.streams.add({ name: stream, subjects: subjects.split(","), duplicate_window: nanos(Number(duplicateSeconds) * 1000) });
 }
 const js = nc.jetstream();
 const sc = StringCodec();

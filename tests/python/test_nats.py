@@ -24,32 +24,63 @@ SCHEMA = "{key: utf8, value: int64, ts: int64}"
 T0 = 1_700_000_000_000
 
 
+class NatsServer:
+    """`nats-server -js` on a loopback port with its store under a directory; restart() stops it (by `sig`) and starts
+    it again on the same port and store (a server restart mid-stream)."""
+
+    def __init__(self, store):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.store = store
+        self.url = f"nats://127.0.0.1:{self.port}"
+        self.process = None
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(["nats-server", "-js", "-a", "127.0.0.1", "-p", str(self.port), "-sd", str(self.store)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while True:  # poll, with a bound, until it takes connections
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                assert self.process.poll() is None, "nats-server exited"
+                assert time.monotonic() < deadline, "nats-server did not listen within 30 s"
+                time.sleep(0.02)
+
+    def stop(self, sig=signal.SIGTERM):
+        self.process.send_signal(sig)
+        self.process.wait(timeout=30)
+
+    def restart(self, sig=signal.SIGTERM):
+        self.stop(sig)
+        self.start()
+
+
 @pytest.fixture
-def nats(tmp_path):
-    """A JetStream server on a free loopback port, its store under tmp_path; yields its URL, stops it after."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen(["nats-server", "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(tmp_path / "store")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:  # poll, with a bound, until it takes connections
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert server.poll() is None, "nats-server exited"
-            assert time.monotonic() < deadline, "nats-server did not listen within 30 s"
-            time.sleep(0.02)
-    yield f"nats://127.0.0.1:{port}"
-    server.terminate()
-    server.wait(timeout=30)
+def nats_server(tmp_path):
+    """A JetStream server on a free loopback port, its store under tmp_path; stopped after the test."""
+    server = NatsServer(tmp_path / "store")
+    yield server
+    server.stop()
 
 
-def publish(url, stream, subjects, messages):
-    """Publishes [(subject, payload text)] with the npm client, creating the stream on `subjects` when missing."""
-    lines = "".join(json.dumps({"subject": s, "data": d}) + "\n" for s, d in messages)
-    done = run_node("nats_publish.mjs", url, stream, subjects, input=lines)
+@pytest.fixture
+def nats(nats_server):
+    """The URL of the test's JetStream server."""
+    return nats_server.url
+
+
+def publish_lines(messages):
+    return "".join(json.dumps({"subject": s, "data": d}) + "\n" for s, d in messages)
+
+
+def publish(url, stream, subjects, messages, duplicate_window_s=120):
+    """Publishes [(subject, payload text)] with the npm client, creating the stream on `subjects` when missing (with
+    that duplicate window)."""
+    done = run_node("nats_publish.mjs", url, stream, subjects, str(duplicate_window_s), input=publish_lines(messages))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"published": len(messages)}
 
@@ -67,6 +98,14 @@ def backlog(url, stream, consumer):
     assert done.returncode == 0, done.stderr
     info = json.loads(done.stdout)
     return None if info is None else (info["num_pending"], info["num_ack_pending"])
+
+
+def wait_for_backlog(nats, job, want, what):
+    """Polls, with a bound, until the consumer's backlog is `want` while the run `job` still runs."""
+    deadline = time.monotonic() + 60
+    while backlog(nats, "EVENTS", "counts") != want:
+        assert job.poll() is None, job.stderr.read()
+        assert time.monotonic() < deadline, f"the run did not {what} within 60 s: backlog {backlog(nats, 'EVENTS', 'counts')}"
 
 
 def next_line(proc, others, seconds=120):
@@ -89,19 +128,26 @@ def events(n, keys, seed, spacing=20):
     return out
 
 
-def streaming_pipeline(tmp_path, url, window, consumer="counts", ack_wait="10m", name="stream"):
+def streaming_pipeline(tmp_path, url, window, consumer="counts", ack_wait="10m", name="stream", source_extra=""):
     path = tmp_path / f"{name}.yaml"
     path.write_text(f"""
 steps:
   - name: events
     nats: {{url: "{url}", stream: EVENTS, consumer: {consumer}, subject: "events.>", schema: {SCHEMA},
-            event_time: ts, out_of_orderness: 3s, ack_wait: {ack_wait}, until_caught_up: true}}
+            event_time: ts, out_of_orderness: 3s, ack_wait: {ack_wait}, until_caught_up: true{source_extra}}}
     dead_letter: {tmp_path / f"{name}_bad.jsonl"}
   - window: {window}
     event_time: ts
   - {COUNT_SUM}
   - write_nats: {{url: "{url}", subject: out.counts, key: [key]}}
 """)
+    return path
+
+
+def unbounded_pipeline(tmp_path, url, window, **kwargs):
+    """streaming_pipeline without until_caught_up: the run never ends by itself."""
+    path = streaming_pipeline(tmp_path, url, window, name="unbounded", **kwargs)
+    path.write_text(path.read_text().replace(", until_caught_up: true", ""))
     return path
 
 
@@ -126,6 +172,25 @@ steps:
 
 def by_pane(rows):
     return sorted(rows, key=lambda r: (r["window_start"], r["key"], r["pane_index"]))
+
+
+def caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, window):
+    """A caught-up run over the consumer publishes the oracle's panes, the output stream then holds each once, and the
+    consumer is left with nothing pending or unacknowledged."""
+    done = run("run", streaming_pipeline(tmp_path, nats, window), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, window))
+    assert backlog(nats, "EVENTS", "counts") == (0, 0)
+
+
+def assert_every_pane_once(nats, want):
+    """The output stream holds each of the oracle's panes exactly once (one message per Nats-Msg-Id), nothing else."""
+    out = read_stream(nats, "OUT")
+    ids = [m["msg_id"] for m in out]
+    assert len(ids) == len(set(ids)), "a pane was published twice"
+    assert len(ids) == len(want)
+    assert by_pane([json.loads(m["data"]) for m in out]) == by_pane(want)
+
 
 
 def test_windowed_counts_from_jetstream_equal_the_batch_run(run, tmp_path, nats):
@@ -177,10 +242,7 @@ def test_a_run_killed_while_publishing_and_restarted_publishes_every_pane_once(r
     # the stream's duplicate window drops the ones the killed run had published.
     done = run("run", pipeline, "--quiet")
     assert done.returncode == 0, done.stderr
-    out = read_stream(nats, "OUT")
-    ids = [m["msg_id"] for m in out]
-    assert len(ids) == len(set(ids)) == len(want)
-    assert by_pane([json.loads(m["data"]) for m in out]) == by_pane(want)
+    assert_every_pane_once(nats, want)
     assert backlog(nats, "EVENTS", "counts") == (0, 0)
 
 
@@ -211,14 +273,10 @@ def test_ctrl_c_stops_an_unbounded_run_and_its_messages_are_delivered_again(run,
     evs = events(500, keys=3, seed=9)
     publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])
     publish(nats, "OUT", "out.counts", [])
-    unbounded = streaming_pipeline(tmp_path, nats, "{fixed: 10s}", name="unbounded")
-    unbounded.write_text(unbounded.read_text().replace(", until_caught_up: true", ""))
+    unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 10s}")
     proc = subprocess.Popen([str(recflow_bin), "run", str(unbounded), "--quiet"], stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while backlog(nats, "EVENTS", "counts") != (0, len(evs)):  # poll, with a bound, until it holds every message
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < deadline, "the run did not read the messages within 60 s"
+        wait_for_backlog(nats, proc, (0, len(evs)), "read the messages")
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130, proc.stderr.read()
     finally:
@@ -229,13 +287,7 @@ def test_ctrl_c_stops_an_unbounded_run_and_its_messages_are_delivered_again(run,
     # them at once, not after their 10 minutes of AckWait (the run fixture gives up after 2 minutes). Panes leave as
     # they fire, so the stopped run may have published some: the rerun's carry the same Nats-Msg-Id, and the stream
     # keeps each pane once.
-    done = run("run", streaming_pipeline(tmp_path, nats, "{fixed: 10s}"), "--quiet")
-    assert done.returncode == 0, done.stderr
-    want = batch_counts(run, tmp_path, evs, "{fixed: 10s}")
-    out = read_stream(nats, "OUT")
-    assert len({m["msg_id"] for m in out}) == len(out)
-    assert by_pane([json.loads(m["data"]) for m in out]) == by_pane(want)
-    assert backlog(nats, "EVENTS", "counts") == (0, 0)
+    caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 10s}")
 
 
 def test_publishing_where_no_stream_listens_fails_naming_the_subject_and_the_row(run, tmp_path, nats):
@@ -246,3 +298,84 @@ def test_publishing_where_no_stream_listens_fails_naming_the_subject_and_the_row
     assert done.returncode == 1
     assert (f"step 'write_nats': {nats}: publishing row 0 on nowhere.counts "
             f"(Nats-Msg-Id nowhere.counts|w{T0}-{T0 + 10000}|p0|[\"a\"]): no JetStream stream takes the subject") in done.stderr
+
+
+def test_a_nats_server_restarted_mid_stream_is_reconnected_to_and_the_output_is_complete(run, recflow_bin, tmp_path,
+                                                                                         nats_server):
+    nats = nats_server.url
+    evs = events(4000, keys=20, seed=11)
+    first, second = evs[:2000], evs[2000:]
+    publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in first])
+    publish(nats, "OUT", "out.counts", [])
+    # Its pulls expire after 5 minutes: one lost with the server is not noticed by its expiry within the test's bounds,
+    # so the run must issue it again because it reconnected.
+    unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 10s}", source_extra=", expires: 5m")
+    job = subprocess.Popen([str(recflow_bin), "run", str(unbounded), "--quiet"], stderr=subprocess.PIPE, text=True)
+    try:
+        # Holding every message, the run waits on a pull the server keeps; the server is killed (it cannot end that
+        # pull with a status, as a graceful stop does) and started again on the same port and store.
+        wait_for_backlog(nats, job, (0, len(first)), "read the first messages")
+        nats_server.restart(signal.SIGKILL)
+        publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in second])
+        wait_for_backlog(nats, job, (0, len(evs)), "read the messages published after the restart")
+        job.send_signal(signal.SIGINT)
+        assert job.wait(timeout=60) == 130, job.stderr.read()
+    finally:
+        if job.poll() is None:
+            job.kill()
+            job.wait()
+    # Stopped, the run gave its messages back; a caught-up run over the restarted server publishes every pane once.
+    caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 10s}")
+
+
+# bench/nats_kill_trials.sh runs the issue's proof with these: 20 trials while 100 000 events are published.
+KILL_TRIALS = int(os.environ.get("RECFLOW_NATS_KILL_TRIALS", "3"))
+KILL_EVENTS = int(os.environ.get("RECFLOW_NATS_KILL_EVENTS", "5000"))
+KILL_SEED = int(os.environ.get("RECFLOW_NATS_KILL_SEED", "41"))
+
+
+def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_the_oracles_windows(
+        run, recflow_bin, tmp_path, nats):
+    evs = events(KILL_EVENTS, keys=100, seed=KILL_SEED, spacing=10)
+    publish(nats, "EVENTS", "events.>", [])
+    publish(nats, "OUT", "out.counts", [], duplicate_window_s=3600)  # longer than all the trials
+    rng = random.Random(KILL_SEED)
+    unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 1s}", ack_wait="2s")
+    messages = tmp_path / "messages.jsonl"
+    messages.write_text(publish_lines([(f"events.{e['key']}", json.dumps(e)) for e in evs]))
+    with messages.open() as lines:
+        publisher = subprocess.Popen(["node", str(NODE_DIR / "nats_publish.mjs"), nats, "EVENTS", "events.>"],
+                                     stdin=lines, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(KILL_TRIALS):
+            job = subprocess.Popen([str(recflow_bin), "run", str(unbounded), "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                job.wait(timeout=rng.uniform(0.3, 3.0))  # a random moment: the unbounded run does not end by itself
+            except subprocess.TimeoutExpired:
+                pass
+            assert job.poll() is None, job.stderr.read()
+            job.send_signal(signal.SIGKILL)
+            job.wait(timeout=60)
+        published, errors = publisher.communicate(timeout=600)
+        assert publisher.returncode == 0, errors
+        assert json.loads(published) == {"published": len(evs)}
+    finally:
+        if publisher.poll() is None:
+            publisher.kill()
+            publisher.wait()
+    # The last run catches up with everything the killed runs left unacknowledged and publishes every window; the
+    # stream's duplicate window drops the panes the killed runs had published.
+    caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 1s}")
+
+
+def test_a_pull_the_consumer_refuses_fails_the_run_naming_the_409(run, tmp_path, nats):
+    publish(nats, "EVENTS", "events.>", [("events.a", json.dumps({"key": "a", "value": 1, "ts": T0}))])
+    # An existing consumer is used as it is: this one takes pulls of at most 10 messages, the source asks for 256.
+    config = {"durable_name": "counts", "ack_policy": "explicit", "filter_subject": "events.>", "max_batch": 10}
+    done = run_node("nats_add_consumer.mjs", nats, "EVENTS", json.dumps(config))
+    assert done.returncode == 0, done.stderr
+    done = run("run", streaming_pipeline(tmp_path, nats, "{fixed: 10s}"), "--quiet")
+    assert done.returncode == 1
+    assert (f"{nats}/EVENTS, consumer counts: the server refused the pull: 409 Exceeded MaxRequestBatch of 10"
+            in done.stderr), done.stderr

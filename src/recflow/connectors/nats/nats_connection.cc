@@ -1,4 +1,4 @@
-// NatsConnection: connecting with reconnects, publishing, requests, and JetStream API error replies read with simdjson.
+// NatsConnection: connecting with reconnects (counted), publishing, requests, and JetStream API error replies read with simdjson.
 #include "recflow/connectors/nats/nats_connection.h"
 
 #include <nats/nats.h>
@@ -25,12 +25,18 @@ Result<std::unique_ptr<NatsConnection>> NatsConnection::Connect(const std::strin
   RETURN_NOT_OK(NatsStatus(natsOptions_SetTimeout(options, 5000), "nats options"));
   RETURN_NOT_OK(NatsStatus(natsOptions_SetMaxReconnect(options, -1), "nats options"));
   RETURN_NOT_OK(NatsStatus(natsOptions_SetReconnectWait(options, 250), "nats options"));
-  natsConnection* connection = nullptr;
-  RETURN_NOT_OK(NatsStatus(natsConnection_Connect(&connection, options), "cannot connect to " + url));
-  return std::make_unique<NatsConnection>(connection, url);
+  auto connection = std::make_unique<NatsConnection>(url);
+  RETURN_NOT_OK(NatsStatus(natsOptions_SetReconnectedCB(options, &NatsConnection::OnReconnected, connection.get()), "nats options"));
+  RETURN_NOT_OK(NatsStatus(natsConnection_Connect(&connection->connection_, options), "cannot connect to " + url));
+  return connection;
+}
+
+void NatsConnection::OnReconnected(natsConnection*, void* self) {
+  static_cast<NatsConnection*>(self)->reconnects_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 NatsConnection::~NatsConnection() {
+  if (connection_ == nullptr) return;
   natsConnection_Close(connection_);
   natsConnection_Destroy(connection_);
 }

@@ -1,6 +1,7 @@
 // NatsConnection: one connection to a NATS server (nats.c), its errors as Status, and JetStream API requests.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,6 +28,9 @@ class NatsConnection {
   __natsConnection* get() const { return connection_; }
   /// The URL it was made with, for messages.
   const std::string& url() const { return url_; }
+  /// How many times the connection was lost and made again so far (a reconnect ends every pull
+  /// the server had waiting: they must be issued again).
+  int64_t reconnects() const { return reconnects_.load(std::memory_order_acquire); }
 
   /// Publishes `data` on `subject` (with reply subject `reply` when not empty).
   Status Publish(const std::string& subject, std::string_view data, const std::string& reply = "");
@@ -45,11 +49,14 @@ class NatsConnection {
   Result<Subscription> SubscribeSync(const std::string& subject);
 
   /// Use Connect().
-  NatsConnection(__natsConnection* connection, std::string url) : connection_(connection), url_(std::move(url)) {}
+  explicit NatsConnection(std::string url) : url_(std::move(url)) {}
 
  private:
-  __natsConnection* connection_;
+  static void OnReconnected(__natsConnection* connection, void* self);
+
+  __natsConnection* connection_ = nullptr;
   std::string url_;
+  std::atomic<int64_t> reconnects_{0};  // counted on nats.c's thread
 };
 
 /// IOError "WHAT: <nats.c's text for `status`> (<its last error>)" for a nats.c status that is not

@@ -143,17 +143,26 @@ class NatsSource final : public Source {
     if (connection_ == nullptr) RETURN_NOT_OK(Connect());
     const int64_t slice_end = NowMs() + kWaitSliceMs;
     while (true) {
-      if (!pulling_) {
+      // Caught up ends the input at once, not when the pull ends (it may wait until it expires).
+      const bool caught_up = options_.until_caught_up && backlog_->caught_up();
+      if (!pulling_ || caught_up) {
         if (records_in_unit_ > 0) return TakeUnit();
-        if (pull_found_nothing_ && !backlog_->caught_up()) {
-          ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
-          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
-        }
-        if (options_.until_caught_up && backlog_->caught_up()) {
+        if (caught_up) {
           ended_ = true;
           return std::unique_ptr<SourceUnit>();
         }
+        if (pull_found_nothing_ && !backlog_->caught_up()) {  // removed from the stream before delivery?
+          ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
+          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
+          pull_found_nothing_ = false;
+          continue;
+        }
         RETURN_NOT_OK(Pull());
+      }
+      if (connection_->reconnects() != reconnects_seen_) {  // the pull ended with the old connection: issue it again
+        reconnects_seen_ = connection_->reconnects();
+        pulling_ = false;
+        continue;
       }
       const int64_t now = NowMs();
       if (now >= next_progress_ms_) RETURN_NOT_OK(ReportProgress(now));
@@ -212,10 +221,11 @@ class NatsSource final : public Source {
     if (natsMsg_GetDataLength(msg) == 0 && natsMsgHeader_Get(msg, "Status", &status) == NATS_OK && status != nullptr) {
       const char* description = "";
       (void)natsMsgHeader_Get(msg, "Description", &description);
-      ASSIGN_OR_RETURN(PullStatus kind, ParsePullStatus(status, description != nullptr ? description : ""));
-      if (kind != PullStatus::kHeartbeat) pulling_ = false;
+      auto kind = ParsePullStatus(status, description != nullptr ? description : "");
+      if (!kind.ok()) return Status(kind.status().code(), name_ + ", consumer " + options_.consumer + ": " + kind.status().message());
+      if (*kind != PullStatus::kHeartbeat) pulling_ = false;
       // 404/408: the consumer had nothing (more) for this pull.
-      if ((kind == PullStatus::kNoMessages || kind == PullStatus::kExpired) && pull_was_empty_) pull_found_nothing_ = true;
+      if ((*kind == PullStatus::kNoMessages || *kind == PullStatus::kExpired) && pull_was_empty_) pull_found_nothing_ = true;
       return Status::OK();
     }
     const char* reply = natsMsg_GetReply(msg);
@@ -302,6 +312,7 @@ class NatsSource final : public Source {
   bool pull_found_nothing_ = false;  // ... and ended with 404 or 408: the consumer had nothing for it
   int64_t pull_received_ = 0;
   int64_t pull_deadline_ = 0;
+  int64_t reconnects_seen_ = 0;
   bool ended_ = false;
   // What the run owes its consumer as it was at the start. The watermark waits while an earlier run's
   // unacknowledged messages are still to be delivered again: their event times are unknown, and the redelivery

@@ -72,7 +72,16 @@ Result<PullStatus> ParsePullStatus(std::string_view status, std::string_view des
   if (status == "100") return PullStatus::kHeartbeat;
   if (status == "404") return PullStatus::kNoMessages;
   if (status == "408") return PullStatus::kExpired;
-  if (status == "409") return PullStatus::kConflict;
+  if (status == "409") {
+    // Refusals of the consumer or of the pull itself: pulling again would be refused again, at once, forever.
+    for (std::string_view fatal : {"Consumer Deleted", "Consumer is push based", "Exceeded MaxRequestBatch",
+                                   "Exceeded MaxRequestExpires", "Exceeded MaxRequestMaxBytes"}) {
+      if (description.starts_with(fatal)) {
+        return Status::IOError("the server refused the pull: 409 " + std::string(description.substr(0, 200)));
+      }
+    }
+    return PullStatus::kConflict;
+  }
   return Status::DataError("a pull received status '" + std::string(status.substr(0, 16)) + "' (" +
                            std::string(description.substr(0, 200)) + ")");
 }

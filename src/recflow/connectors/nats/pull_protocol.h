@@ -42,11 +42,14 @@ enum class PullStatus {
   kHeartbeat,   ///< 100: an idle heartbeat (or flow control) while the pull waits
   kNoMessages,  ///< 404: nothing to deliver (the pull ends)
   kExpired,     ///< 408: the pull expired (the pull ends)
-  kConflict,    ///< 409: the pull ended for another reason (max bytes, the consumer deleted, a leader change)
+  kConflict,    ///< 409 that a new pull may get past: too many pulls waiting, a message over max_bytes, a
+                ///< leader change, the server shutting down
 };
 
 /// The status of a message whose `Status` header is `status` (its `Description` header
-/// `description`, for messages); DataError for a status the pull protocol does not send.
+/// `description`, for messages). IOError naming both for a 409 no new pull gets past (the
+/// consumer deleted or push-based, a pull over the consumer's max_request_batch, _expires or
+/// _max_bytes: every pull would be refused); DataError for a status the pull protocol does not send.
 Result<PullStatus> ParsePullStatus(std::string_view status, std::string_view description);
 
 }  // namespace recflow::nats

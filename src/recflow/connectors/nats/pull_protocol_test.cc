@@ -47,11 +47,23 @@ TEST(PullProtocolTest, StatusCodes) {
   EXPECT_EQ(*ParsePullStatus("100", "Idle Heartbeat"), PullStatus::kHeartbeat);
   EXPECT_EQ(*ParsePullStatus("404", "No Messages"), PullStatus::kNoMessages);
   EXPECT_EQ(*ParsePullStatus("408", "Request Timeout"), PullStatus::kExpired);
-  EXPECT_EQ(*ParsePullStatus("409", "Consumer Deleted"), PullStatus::kConflict);
+  for (const char* again : {"Exceeded MaxWaiting", "Message Size Exceeds MaxBytes", "Leadership Change", "Server Shutdown"}) {
+    EXPECT_EQ(*ParsePullStatus("409", again), PullStatus::kConflict) << again;
+  }
   auto other = ParsePullStatus("503", "No Responders");
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.status().message().find("503"), std::string::npos);
   EXPECT_NE(other.status().message().find("No Responders"), std::string::npos);
+}
+
+TEST(PullProtocolTest, A409EveryNewPullWouldGetAgainFailsTheRunNamingIt) {
+  for (const char* refused : {"Consumer Deleted", "Consumer is push based", "Exceeded MaxRequestBatch of 100",
+                              "Exceeded MaxRequestExpires of 1s", "Exceeded MaxRequestMaxBytes of 1024"}) {
+    auto status = ParsePullStatus("409", refused);
+    ASSERT_FALSE(status.ok()) << refused;
+    EXPECT_EQ(status.status().code(), StatusCode::kIOError) << refused;
+    EXPECT_NE(status.status().message().find(std::string("409 ") + refused), std::string::npos) << status.status().ToString();
+  }
 }
 
 }  // namespace
