@@ -1,6 +1,6 @@
 // Test oracle: a JetStream consumer's backlog as the npm `nats` client reads it.
-// Usage: node nats_consumer.mjs URL STREAM CONSUMER  ->  {"num_pending": N, "num_ack_pending": M}, or null when the
-// consumer does not exist (yet)
+// Usage: node nats_consumer.mjs URL STREAM CONSUMER  ->  {"num_pending": N, "num_ack_pending": M, "ack_floor": S} (S:
+// the stream sequence up to which every message is acknowledged), or null when the consumer does not exist (yet)
 import { connect } from "nats";
 
 const [url, stream, consumer] = process.argv.slice(2);
@@ -11,5 +11,7 @@ try {
 } catch {
   info = null;  // not created yet
 }
-console.log(JSON.stringify(info === null ? null : { num_pending: info.num_pending, num_ack_pending: info.num_ack_pending }));
+console.log(JSON.stringify(info === null ? null : {
+  num_pending: info.num_pending, num_ack_pending: info.num_ack_pending, ack_floor: info.ack_floor.stream_seq,
+}));
 await nc.close();

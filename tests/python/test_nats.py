@@ -92,11 +92,16 @@ def read_stream(url, stream):
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def backlog(url, stream, consumer):
-    """The consumer's (num_pending, num_ack_pending) as the npm client reads them; None before it exists."""
+def consumer_info(url, stream, consumer):
+    """The consumer's num_pending, num_ack_pending and ack_floor as the npm client reads them; None before it exists."""
     done = run_node("nats_consumer.mjs", url, stream, consumer)
     assert done.returncode == 0, done.stderr
-    info = json.loads(done.stdout)
+    return json.loads(done.stdout)
+
+
+def backlog(url, stream, consumer):
+    """The consumer's (num_pending, num_ack_pending); None before it exists."""
+    info = consumer_info(url, stream, consumer)
     return None if info is None else (info["num_pending"], info["num_ack_pending"])
 
 
@@ -106,6 +111,12 @@ def wait_for_backlog(nats, job, want, what):
     while backlog(nats, "EVENTS", "counts") != want:
         assert job.poll() is None, job.stderr.read()
         assert time.monotonic() < deadline, f"the run did not {what} within 60 s: backlog {backlog(nats, 'EVENTS', 'counts')}"
+
+
+def kill_if_running(proc):
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
 
 
 def next_line(proc, others, seconds=120):
@@ -175,12 +186,14 @@ def by_pane(rows):
 
 
 def caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, window):
-    """A caught-up run over the consumer publishes the oracle's panes, the output stream then holds each once, and the
-    consumer is left with nothing pending or unacknowledged."""
+    """A caught-up run over the consumer publishes the oracle's panes, the output stream then holds each once, and
+    every message is acknowledged. (Not num_pending == 0: after a delivery to a killed run's pull nats-server 2.9 can
+    count the last message as pending although it is acknowledged.)"""
     done = run("run", streaming_pipeline(tmp_path, nats, window), "--quiet")
     assert done.returncode == 0, done.stderr
     assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, window))
-    assert backlog(nats, "EVENTS", "counts") == (0, 0)
+    info = consumer_info(nats, "EVENTS", "counts")
+    assert (info["ack_floor"], info["num_ack_pending"]) == (len(evs), 0)
 
 
 def assert_every_pane_once(nats, want):
@@ -280,9 +293,7 @@ def test_ctrl_c_stops_an_unbounded_run_and_its_messages_are_delivered_again(run,
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130, proc.stderr.read()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        kill_if_running(proc)
     # Nothing was committed, so nothing was acknowledged; the messages were given back (-NAK), so the next run gets
     # them at once, not after their 10 minutes of AckWait (the run fixture gives up after 2 minutes). Panes leave as
     # they fire, so the stopped run may have published some: the rerun's carry the same Nats-Msg-Id, and the stream
@@ -321,9 +332,7 @@ def test_a_nats_server_restarted_mid_stream_is_reconnected_to_and_the_output_is_
         job.send_signal(signal.SIGINT)
         assert job.wait(timeout=60) == 130, job.stderr.read()
     finally:
-        if job.poll() is None:
-            job.kill()
-            job.wait()
+        kill_if_running(job)
     # Stopped, the run gave its messages back; a caught-up run over the restarted server publishes every pane once.
     caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 10s}")
 
@@ -361,9 +370,7 @@ def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_
         assert publisher.returncode == 0, errors
         assert json.loads(published) == {"published": len(evs)}
     finally:
-        if publisher.poll() is None:
-            publisher.kill()
-            publisher.wait()
+        kill_if_running(publisher)
     # The last run catches up with everything the killed runs left unacknowledged and publishes every window; the
     # stream's duplicate window drops the panes the killed runs had published.
     caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 1s}")

@@ -6,6 +6,7 @@
 namespace recflow::nats {
 
 void ConsumerBacklog::Received(uint64_t stream_sequence) {
+  received_last_ = std::max(received_last_, stream_sequence);
   int64_t& owed = stream_sequence <= last_delivered_ ? earlier_ : undelivered_;
   if (owed > 0) --owed;
 }

@@ -108,4 +108,16 @@ Result<ConsumerState> GetConsumerState(NatsConnection& connection, const NatsSou
   return state;
 }
 
+Result<uint64_t> GetStreamLastSequence(NatsConnection& connection, const NatsSourceOptions& options) {
+  const std::string what = "stream " + options.stream;
+  ASSIGN_OR_RETURN(std::string reply, Api(connection, "$JS.API.STREAM.INFO." + options.stream, "", what, nullptr));
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  uint64_t last = 0;
+  if (parser.parse(reply).get(doc) != simdjson::SUCCESS || doc["state"]["last_seq"].get(last) != simdjson::SUCCESS) {
+    return Status::DataError(connection.url() + ": " + what + ": the stream's info lacks state.last_seq");
+  }
+  return last;
+}
+
 }  // namespace recflow::nats

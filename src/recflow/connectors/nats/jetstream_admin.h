@@ -27,4 +27,7 @@ struct ConsumerState {
 /// The state of `options`' consumer now; DataError when the reply lacks one of the numbers.
 Result<ConsumerState> GetConsumerState(NatsConnection& connection, const NatsSourceOptions& options);
 
+/// The sequence of the last message in `options`' stream now ($JS.API.STREAM.INFO state.last_seq).
+Result<uint64_t> GetStreamLastSequence(NatsConnection& connection, const NatsSourceOptions& options);
+
 }  // namespace recflow::nats

@@ -151,10 +151,10 @@ class NatsSource final : public Source {
           ended_ = true;
           return std::unique_ptr<SourceUnit>();
         }
-        if (pull_found_nothing_ && !backlog_->caught_up()) {  // removed from the stream before delivery?
+        if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
           ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
           backlog_->Resync(now, static_cast<int64_t>(held_.size()));
-          pull_found_nothing_ = false;
+          pull_was_empty_ = false;
           continue;
         }
         RETURN_NOT_OK(Pull());
@@ -186,7 +186,8 @@ class NatsSource final : public Source {
     ASSIGN_OR_RETURN(inbox_, connection_->NewInbox());
     ASSIGN_OR_RETURN(inbox_sub_, connection_->SubscribeSync(inbox_));  // at most one pull's messages wait in it
     ASSIGN_OR_RETURN(ConsumerState start, GetConsumerState(*connection_, options_));
-    backlog_.emplace(start);
+    ASSIGN_OR_RETURN(uint64_t stream_last, GetStreamLastSequence(*connection_, options_));
+    backlog_.emplace(start, stream_last);
     progress_interval_ms_ = std::max<int64_t>(1, start.ack_wait_ms / 2);
     next_progress_ms_ = NowMs() + progress_interval_ms_;
     return Status::OK();
@@ -207,7 +208,6 @@ class NatsSource final : public Source {
     RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
                                        PullRequestBody(options_.batch, options_.expires_ms, heartbeat), inbox_));
     pulling_ = true;
-    pull_found_nothing_ = false;
     pull_was_empty_ = true;
     pull_received_ = 0;
     pull_deadline_ = NowMs() + options_.expires_ms + kPullGraceMs;
@@ -224,8 +224,6 @@ class NatsSource final : public Source {
       auto kind = ParsePullStatus(status, description != nullptr ? description : "");
       if (!kind.ok()) return Status(kind.status().code(), name_ + ", consumer " + options_.consumer + ": " + kind.status().message());
       if (*kind != PullStatus::kHeartbeat) pulling_ = false;
-      // 404/408: the consumer had nothing (more) for this pull.
-      if ((*kind == PullStatus::kNoMessages || *kind == PullStatus::kExpired) && pull_was_empty_) pull_found_nothing_ = true;
       return Status::OK();
     }
     const char* reply = natsMsg_GetReply(msg);
@@ -309,7 +307,6 @@ class NatsSource final : public Source {
   NatsConnection::Subscription inbox_sub_{nullptr, natsSubscription_Destroy};
   bool pulling_ = false;             // a pull is outstanding
   bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
-  bool pull_found_nothing_ = false;  // ... and ended with 404 or 408: the consumer had nothing for it
   int64_t pull_received_ = 0;
   int64_t pull_deadline_ = 0;
   int64_t reconnects_seen_ = 0;
