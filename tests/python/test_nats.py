@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -386,3 +387,44 @@ def test_a_pull_the_consumer_refuses_fails_the_run_naming_the_409(run, tmp_path,
     assert done.returncode == 1
     assert (f"{nats}/EVENTS, consumer counts: the server refused the pull: 409 Exceeded MaxRequestBatch of 10"
             in done.stderr), done.stderr
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "streaming" / "window-counts.yaml"
+
+
+def example_windows(evs, window):
+    """The example's rows computed here: per key, 60-second fixed windows or sessions with a 60-second gap."""
+    rows = []
+    for key in sorted({e["key"] for e in evs}):
+        windows = []  # [start, end, count, sum], in time order
+        for e in sorted((e for e in evs if e["key"] == key), key=lambda e: e["ts"]):
+            start = e["ts"] - e["ts"] % 60000 if window == "fixed" else e["ts"]
+            if windows and (windows[-1][0] == start if window == "fixed" else e["ts"] < windows[-1][1]):
+                windows[-1][1] = max(windows[-1][1], start + 60000)
+                windows[-1][2] += 1
+                windows[-1][3] += e["value"]
+            else:
+                windows.append([start, start + 60000, 1, float(e["value"])])
+        rows += [{"window_start": w[0], "window_end": w[1], "key": key, "count": w[2], "sum": w[3]} for w in windows]
+    return sorted(rows, key=lambda r: (r["window_start"], r["key"]))
+
+
+@pytest.mark.parametrize("window", ["fixed", "sessions"])
+def test_the_window_counts_example_writes_each_windows_count_and_sum(run, tmp_path, nats, window):
+    rng = random.Random(3)
+    ts = T0
+    evs = []
+    for _ in range(400):  # gaps of up to 90 s, so some sessions end and others run on
+        ts += rng.choice([500, 2000, 9000, 30000, 90000])
+        evs.append({"key": rng.choice(["red", "green", "blue"]), "value": rng.randrange(-50, 100), "ts": ts})
+    publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])
+    out = tmp_path / "counts"
+    args = ["--set", f"nats={nats}", "--set", "subject=events.>", "--set", f"out={out}", "--quiet"]
+    if window == "sessions":
+        args += ["--set", "window=sessions"]
+    done = run("run", EXAMPLE, *args)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for f in sorted(out.glob("*.jsonl")) for line in f.read_text().splitlines()]
+    assert sorted(rows, key=lambda r: (r["window_start"], r["key"])) == example_windows(evs, window)
+    assert all(list(r) == ["window_start", "window_end", "key", "count", "sum"] for r in rows)
+    assert backlog(nats, "EVENTS", "window-counts") == (0, 0)
