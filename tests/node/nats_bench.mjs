@@ -1,8 +1,6 @@
-// Benchmark peer (bench/nats_throughput.py): the npm `nats` client feeding a JetStream stream, and consuming it as a
-// bare loop (pull, JSON.parse, ack) for the raw consume rate recflow's NATS source is compared with.
+// Benchmark input (bench/nats_throughput.py): the npm `nats` client feeding a JetStream stream.
 // Usage: node nats_bench.mjs publish URL STREAM SUBJECT N KEYS   (creates the stream; N events {key, value, ts})
-//        node nats_bench.mjs consume URL STREAM CONSUMER N       ->  {"messages": N, "seconds": S}
-import { AckPolicy, connect, DeliverPolicy, StringCodec } from "nats";
+import { connect, StringCodec } from "nats";
 
 const [mode, url, stream, name, count, keys] = process.argv.slice(2);
 const n = Number(count);
@@ -21,20 +19,5 @@ if (mode === "publish") {
     }
     await Promise.all(acks);
   }
-} else {
-  await jsm.consumers.add(stream, { durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
-                                    max_ack_pending: -1 });
-  const consumer = await js.consumers.get(stream, name);
-  const started = process.hrtime.bigint();
-  let seen = 0;
-  const messages = await consumer.consume({ max_messages: 256 });
-  for await (const m of messages) {
-    JSON.parse(sc.decode(m.data));
-    m.ack();
-    if (++seen === n) break;
-  }
-  await nc.flush();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  console.log(JSON.stringify({ messages: seen, seconds }));
 }
 await nc.drain();
