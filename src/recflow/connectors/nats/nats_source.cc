@@ -64,7 +64,8 @@ namespace {
 
 constexpr int64_t kWaitSliceMs = 200;     // longest wait for a message before the run gets control back
 constexpr int64_t kPullGraceMs = 2000;    // a pull with no end status this long after it expired is taken as lost
-constexpr int64_t kAckTimeoutMs = 5000;   // the longest wait for the next acknowledgement's confirmation
+constexpr int64_t kAckTimeoutMs = 30000;  // the longest wait for the confirmation of a run's acknowledgements
+constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to take a stopped run's -NAKs
 constexpr int64_t kNanosPerMilli = 1000000;
 
 int64_t NowMs() {
@@ -102,7 +103,7 @@ class NatsSource final : public Source {
     if (connection_ == nullptr || held_.empty()) return;
     // Not committed: every held message is delivered again at once (not after AckWait).
     for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
-    (void)connection_->Flush(kAckTimeoutMs);
+    (void)connection_->Flush(kNakFlushMs);
   }
 
   const SchemaPtr& schema() const override { return schema_; }
@@ -117,22 +118,23 @@ class NatsSource final : public Source {
 
   Status Committed() override {
     if (held_.empty()) return Status::OK();
-    // AckSync, pipelined: every "+ACK" is a request whose reply (on an inbox of its own) confirms it; the run ends
-    // only when the server confirmed them all.
-    ASSIGN_OR_RETURN(const std::string confirmations, connection_->NewInbox());
-    ASSIGN_OR_RETURN(NatsConnection::Subscription sub, connection_->SubscribeSync(confirmations));
-    for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+ACK", confirmations));
-    for (size_t confirmed = 0; confirmed < held_.size(); ++confirmed) {
-      natsMsg* msg = nullptr;
-      const natsStatus s = natsSubscription_NextMsg(&msg, sub.get(), kAckTimeoutMs);
-      if (s == NATS_TIMEOUT) {
-        return Status::IOError(name_ + ": " + std::to_string(held_.size() - confirmed) + " of " +
-                               std::to_string(held_.size()) + " acknowledgements not confirmed within " +
-                               std::to_string(kAckTimeoutMs) + " ms");
-      }
-      RETURN_NOT_OK(NatsStatus(s, name_ + ": acknowledging"));
-      natsMsg_Destroy(msg);
+    // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request
+    // the server answers once it processed it. The server takes one consumer's acknowledgements from one connection
+    // in order (a queue per consumer), so that reply confirms every one before it; the run ends only then.
+    ASSIGN_OR_RETURN(const std::string confirmation, connection_->NewInbox());
+    ASSIGN_OR_RETURN(NatsConnection::Subscription sub, connection_->SubscribeSync(confirmation));
+    size_t sent = 0;
+    for (const auto& [sequence, reply] : held_) {
+      RETURN_NOT_OK(connection_->Publish(reply, "+ACK", ++sent == held_.size() ? confirmation : std::string()));
     }
+    natsMsg* msg = nullptr;
+    const natsStatus s = natsSubscription_NextMsg(&msg, sub.get(), kAckTimeoutMs);
+    if (s == NATS_TIMEOUT) {
+      return Status::IOError(name_ + ": the acknowledgement of " + std::to_string(held_.size()) +
+                             " messages not confirmed within " + std::to_string(kAckTimeoutMs) + " ms");
+    }
+    RETURN_NOT_OK(NatsStatus(s, name_ + ": acknowledging"));
+    natsMsg_Destroy(msg);
     held_.clear();
     return Status::OK();
   }
