@@ -1,8 +1,10 @@
 // Arrow IPC write (into memory, /dev/null and a tmpfs file) and read throughput next to memcpy of the same bytes; mapped reads by size.
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <random>
@@ -141,6 +143,68 @@ void BM_WriteEncodedToTmpfsFile(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * stream->size());
 }
 BENCHMARK(BM_WriteEncodedToTmpfsFile);
+
+/// Ways of putting the encoded bytes into a tmpfs file (issue 15: is the new file's cost the
+/// kernel's page allocation, and does any way of writing avoid it?).
+enum TmpfsWrite : int64_t {
+  kNewFileOneWrite = 0,       ///< O_TRUNC, one write(2): BM_WriteEncodedToTmpfsFile's floor
+  kNewFile64KiBWrites = 1,    ///< O_TRUNC, write(2) of 64 KiB pieces
+  kNewFile4MiBWrites = 2,     ///< O_TRUNC, write(2) of 4 MiB pieces
+  kNewFileFallocated = 3,     ///< O_TRUNC, fallocate(2) of the whole size, then one write(2)
+  kNewFileMappedPopulated = 4,  ///< O_TRUNC, ftruncate, mmap MAP_SHARED | MAP_POPULATE, memcpy
+  kOverwriteExisting = 5,     ///< no O_TRUNC: one pwrite(2) over the pages the last pass allocated
+};
+
+/// The encoded stream written into a tmpfs file the state.range(0) way.
+void BM_TmpfsWriteHow(benchmark::State& state) {
+  const auto stream = Encoded(16, false);
+  const auto size = static_cast<size_t>(stream->size());
+  const std::string path = TmpfsPath(".how");
+  const auto how = static_cast<TmpfsWrite>(state.range(0));
+  const auto write_all = [&](int fd, size_t piece) {
+    for (size_t pos = 0; pos < size;) {
+      const ssize_t n = ::write(fd, stream->data() + pos, std::min(piece, size - pos));
+      if (n <= 0) std::abort();
+      pos += static_cast<size_t>(n);
+    }
+  };
+  for (auto _ : state) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | (how == kOverwriteExisting ? 0 : O_TRUNC), 0644);
+    if (fd < 0) std::abort();
+    switch (how) {
+      case kNewFileOneWrite:
+        write_all(fd, size);
+        break;
+      case kNewFile64KiBWrites:
+        write_all(fd, size_t{64} << 10);
+        break;
+      case kNewFile4MiBWrites:
+        write_all(fd, size_t{4} << 20);
+        break;
+      case kNewFileFallocated:
+        if (::fallocate(fd, 0, 0, static_cast<off_t>(size)) != 0) std::abort();
+        write_all(fd, size);
+        break;
+      case kNewFileMappedPopulated: {
+        const int rw = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+        if (rw < 0 || ::ftruncate(rw, static_cast<off_t>(size)) != 0) std::abort();
+        void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, rw, 0);
+        if (map == MAP_FAILED) std::abort();
+        std::memcpy(map, stream->data(), size);
+        ::munmap(map, size);
+        ::close(rw);
+        break;
+      }
+      case kOverwriteExisting:
+        if (::pwrite(fd, stream->data(), size, 0) != static_cast<ssize_t>(size)) std::abort();
+        break;
+    }
+    ::close(fd);
+  }
+  ::unlink(path.c_str());
+  state.SetBytesProcessed(state.iterations() * stream->size());
+}
+BENCHMARK(BM_TmpfsWriteHow)->ArgName("how")->DenseRange(kNewFileOneWrite, kOverwriteExisting);
 
 void BM_IpcWriteStreamToDevNull(benchmark::State& state) { WriteThroughFileSystem(state, "/dev/null", false); }
 BENCHMARK(BM_IpcWriteStreamToDevNull);

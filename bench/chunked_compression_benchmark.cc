@@ -1,12 +1,18 @@
-// Chunked GZIP (independent raw-deflate chunks by ISA-L or zlib, 1 or 2 threads) vs one zlib gzip stream vs libdeflate.
+// Chunked GZIP (independent raw-deflate chunks by ISA-L or zlib, 1 or 2 threads) vs one zlib gzip stream vs libdeflate,
+// and every level of the three libraries on the writer's 1 MiB chunks.
 #include <benchmark/benchmark.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "recflow/core/chunk_deflaters.h"
 #include "recflow/core/chunked_compression.h"
 #include "recflow/formats/tfrecord/framing.h"
 #include "recflow/testing/wire_writer.h"
@@ -80,14 +86,23 @@ std::string TfrecordLikeData(size_t size) {
   return out;
 }
 
+/// The input of every benchmark: the file named by RECFLOW_BENCH_DEFLATE_INPUT (the TFRecords a
+/// convert wrote, say; bench/gzip_convert.py --chunk-levels passes one), else kInputSize bytes of
+/// TfrecordLikeData.
 const std::string& Input() {
-  static const std::string* input = new std::string(TfrecordLikeData(kInputSize));
+  static const std::string* input = [] {
+    const char* path = std::getenv("RECFLOW_BENCH_DEFLATE_INPUT");
+    if (path == nullptr) return new std::string(TfrecordLikeData(kInputSize));
+    std::ifstream file(path, std::ios::binary);
+    return new std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  }();
   return *input;
 }
 
 void ReportThroughput(benchmark::State& state, int64_t compressed_size) {
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(kInputSize));
-  state.counters["ratio"] = static_cast<double>(compressed_size) / static_cast<double>(kInputSize);
+  const auto size = static_cast<int64_t>(Input().size());
+  state.SetBytesProcessed(state.iterations() * size);
+  state.counters["ratio"] = static_cast<double>(compressed_size) / static_cast<double>(size);
 }
 
 /// Compresses `input` in chunks of `chunk_size` bytes with CompressChunk at `level`, chunk i on
@@ -171,6 +186,49 @@ void BM_LibdeflateGzip(benchmark::State& state) {
   }
   ReportThroughput(state, compressed_size);
 }
+
+/// The deflate libraries a level can be mapped to.
+enum DeflateLibraryArg : int64_t { kZlibArg = 0, kIsalArg = 1, kLibdeflateArg = 2 };
+
+/// Raw deflate of each 1 MiB chunk of the input, one thread, by library state.range(0) at its level
+/// state.range(1): what each candidate for a `--level` costs in CPU and in size. zlib and ISA-L end
+/// each chunk with a sync flush (the writer's own calls); libdeflate's whole-buffer call ends it with
+/// a final block, which the writer could only join as one gzip member per chunk.
+void BM_DeflateChunks(benchmark::State& state) {
+  const std::string& input = Input();
+  const auto library = static_cast<DeflateLibraryArg>(state.range(0));
+  const int level = static_cast<int>(state.range(1));
+  constexpr size_t kChunk = size_t{1} << 20;
+  libdeflate_compressor* compressor = library == kLibdeflateArg ? libdeflate_alloc_compressor(level) : nullptr;
+  std::string out;
+  int64_t compressed_size = 0;
+  for (auto _ : state) {
+    compressed_size = 0;
+    for (size_t pos = 0; pos < input.size(); pos += kChunk) {
+      const std::string_view piece = std::string_view(input).substr(pos, kChunk);
+      if (library == kLibdeflateArg) {
+        out.resize(libdeflate_deflate_compress_bound(compressor, piece.size()));
+        const size_t n = libdeflate_deflate_compress(compressor, piece.data(), piece.size(), out.data(), out.size());
+        if (n == 0) return state.SkipWithError("libdeflate_deflate_compress");
+        compressed_size += static_cast<int64_t>(n);
+        continue;
+      }
+      const Status st = library == kIsalArg ? internal::IsalDeflateChunk(level, {&piece, 1}, &out)
+                                            : internal::ZlibDeflateChunk(level, {&piece, 1}, &out);
+      if (!st.ok()) return state.SkipWithError(st.ToString().c_str());
+      compressed_size += static_cast<int64_t>(out.size());
+    }
+  }
+  if (compressor != nullptr) libdeflate_free_compressor(compressor);
+  ReportThroughput(state, compressed_size);
+}
+
+BENCHMARK(BM_DeflateChunks)
+    ->ArgNames({"library", "level"})
+    ->ArgsProduct({{kZlibArg}, {1, 2, 3, 4, 5, 6}})
+    ->ArgsProduct({{kIsalArg}, {0, 1, 2, 3}})
+    ->ArgsProduct({{kLibdeflateArg}, {1, 2, 3, 4, 5, 6, 7, 8, 9}})
+    ->Unit(benchmark::kMillisecond);
 
 // Real time: the two-thread run is about wall-clock time.
 BENCHMARK(BM_ChunkedGzip)

@@ -1,9 +1,14 @@
-"""What the Dask benchmarks (dask_convert.py, dask_task_cost.py) share: the build's recflow importable here and in
-the workers, the taxi input, and CPU seconds from getrusage."""
+"""What the Dask benchmarks (dask_convert.py, dask_task_cost.py, dask_group.py) share: the build's recflow importable
+here and in the workers, the taxi input, CPU seconds from getrusage (of this process, or of a cluster), and the
+alternation of a local command with Dask jobs on 1 and 2 workers."""
+import argparse
 import gzip
 import os
 import resource
+import shutil
+import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,3 +39,56 @@ def cpu_seconds(who=resource.RUSAGE_SELF):
     """User + system CPU seconds of this process (RUSAGE_SELF) or of its waited-for children (RUSAGE_CHILDREN)."""
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+
+
+def cluster_cpu(client):
+    """CPU seconds of the cluster's workers and of this process (the driver and the LocalCluster's scheduler)."""
+    return sum(client.run(cpu_seconds, resource.RUSAGE_SELF).values()) + cpu_seconds(resource.RUSAGE_SELF)
+
+
+def local_against_dask(local, on, rounds, work, input_bytes):
+    """Alternates `local` (a function running the local command), then on(client) (a function running the Dask job)
+    on a LocalCluster of 1 and of 2 single-threaded worker processes, `rounds` times after one unmeasured Dask job on
+    each (the workers' first tasks), then removes the directory `work` and prints each run's best wall seconds (and
+    MB/s of `input_bytes`) and CPU seconds; returns ({"local", "dask1", "dask2": wall seconds per round}, {the same:
+    CPU seconds per round}): the local command's (its waited-for children), each cluster's with this process's."""
+    from distributed import Client, LocalCluster
+
+    clusters = [LocalCluster(n_workers=n, processes=True, threads_per_worker=1, host="127.0.0.1",
+                             dashboard_address=":0", silence_logs=40) for n in (1, 2)]
+    clients = [Client(cluster) for cluster in clusters]
+    runs = {"local": local, "dask1": on(clients[0]), "dask2": on(clients[1])}
+    cpu_of = {"local": lambda: cpu_seconds(resource.RUSAGE_CHILDREN), "dask1": lambda: cluster_cpu(clients[0]),
+              "dask2": lambda: cluster_cpu(clients[1])}
+    times = {name: [] for name in runs}
+    cpus = {name: [] for name in runs}
+    try:
+        runs["dask1"](), runs["dask2"]()
+        for _ in range(rounds):
+            for name, run in runs.items():
+                cpu = cpu_of[name]()
+                start = time.perf_counter()
+                run()
+                times[name].append(time.perf_counter() - start)
+                cpus[name].append(cpu_of[name]() - cpu)
+    finally:
+        for client in clients:
+            client.close()
+        for cluster in clusters:
+            cluster.close()
+        shutil.rmtree(work, ignore_errors=True)
+    for name, seconds in times.items():
+        print(f"{name}: best {min(seconds):.3f} s ({input_bytes / 1e6 / min(seconds):.1f} MB/s), "
+              f"CPU best {min(cpus[name]):.3f} s, median {statistics.median(cpus[name]):.3f} s")
+    return times, cpus
+
+
+def job_arguments(description, copies, rounds, work_dir):
+    """The arguments of a local-against-Dask benchmark: --copies (default `copies`), --tasks, --rounds (default
+    `rounds`), --work-dir (default build/`work_dir`)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--copies", type=int, default=copies, help="taxi files in the input (428 KB each)")
+    parser.add_argument("--tasks", type=int, default=8, help="tasks per Dask job (map tasks of a grouping's)")
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--work-dir", default=str(ROOT / "build" / work_dir))
+    return parser

@@ -7,7 +7,15 @@ reports per level the median over rounds of (gzip throughput / the same round's 
 throughput) and the output size against zlib level 6 (`--level 6`). It also reports the same ratio
 from CPU time (user + system, the child's rusage): on a loaded machine wall time measures the
 machine, CPU time still measures the program.
+
+With --chunk-levels it also runs bench/chunked_compression_benchmark's BM_DeflateChunks (every level of
+zlib, ISA-L and libdeflate on 1 MiB chunks, one thread) on up to 64 MiB of the uncompressed convert's
+TFRecords, and for each library level predicts the convert's CPU-time ratio to the uncompressed one:
+the default level's convert CPU (ISA-L 2, measured here) less its chunks' CPU is what a gzip convert
+costs besides compressing; each candidate adds its own chunk CPU to that (libdeflate's levels, which
+recflow cannot write, are only predicted).
 """
+import json
 import argparse
 import os
 import resource
@@ -42,12 +50,40 @@ def size(out: Path) -> int:
     return sum(p.stat().st_size for p in out.glob("*.tfrecord*"))
 
 
+def chunk_levels(out: Path, threads: int) -> dict:
+    """{(library, level): (compressed bytes, CPU seconds, MB/s a core)} of BM_DeflateChunks on up to 64 MiB
+    of the TFRecords of an uncompressed convert into `out`, bytes and seconds scaled to all of them."""
+    convert(out, threads, None)
+    records = out.parent / "records.tfrecord"
+    total = 0
+    with open(records, "wb") as sample:
+        for shard in sorted(out.glob("*.tfrecord")):
+            data = shard.read_bytes()
+            total += len(data)
+            sample.write(data[:max(0, (64 << 20) - sample.tell())])
+    run = subprocess.run([str(ROOT / "build" / "release" / "bench" / "chunked_compression_benchmark"),
+                          "--benchmark_filter=BM_DeflateChunks", "--benchmark_format=json", "--benchmark_min_time=0.5"],
+                         env={**os.environ, "RECFLOW_BENCH_DEFLATE_INPUT": str(records)},
+                         check=True, capture_output=True, text=True)
+    names = {"0": "zlib", "1": "isal", "2": "libdeflate"}
+    rows = {}
+    for bench in json.loads(run.stdout)["benchmarks"]:
+        args = dict(part.split(":") for part in bench["name"].split("/")[1:])
+        rate = bench["bytes_per_second"]  # from CPU time
+        rows[(names[args["library"]], int(args["level"]))] = (bench["ratio"] * total, total / rate, rate / 1e6)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--levels", default="-1,1,6", help="gzip levels to compare (comma-separated)")
+    parser.add_argument("--chunk-levels", action="store_true",
+                        help="also measure every library level on the convert's chunks (BM_DeflateChunks)")
     args = parser.parse_args()
+    if args.chunk_levels and "-1" not in args.levels.split(","):
+        parser.error("--chunk-levels needs level -1 among --levels (the default level calibrates the prediction)")
     if not CSV.exists():
         subprocess.run(["/usr/bin/python3", str(ROOT / "bench" / "taxi_csv.py")], check=True)
     levels = [int(x) for x in args.levels.split(",")]
@@ -56,20 +92,24 @@ def main() -> None:
         out = Path(tmp) / "out"
         ratios = {level: [] for level in levels}
         cpu_ratios = {level: [] for level in levels}
+        cpu = {level: [] for level in [None] + levels}
         best = {level: float("inf") for level in [None] + levels}
         sizes = {}
         for _ in range(args.rounds):
             plain, plain_cpu = convert(out, args.threads, None)
             best[None] = min(best[None], plain)
+            cpu[None].append(plain_cpu)
             for level in levels:
-                seconds, cpu = convert(out, args.threads, level)
+                seconds, level_cpu = convert(out, args.threads, level)
                 sizes[level] = size(out)
                 best[level] = min(best[level], seconds)
+                cpu[level].append(level_cpu)
                 ratios[level].append(plain / seconds)
-                cpu_ratios[level].append(plain_cpu / cpu)
+                cpu_ratios[level].append(plain_cpu / level_cpu)
         if 6 not in sizes:
             convert(out, args.threads, 6)
             sizes[6] = size(out)
+        chunk_rows = chunk_levels(out, args.threads) if args.chunk_levels else None
     print(f"{CSV.name}: {mb:.1f} MB, {args.threads} thread(s), {args.rounds} rounds, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"uncompressed: best {mb / best[None]:.1f} MB/s")
@@ -77,6 +117,16 @@ def main() -> None:
         print(f"gzip --level {level}: best {mb / best[level]:.1f} MB/s, median ratio to uncompressed "
               f"{statistics.median(ratios[level]):.2f} (by CPU time {statistics.median(cpu_ratios[level]):.2f}), "
               f"{sizes[level]} bytes = {sizes[level] / sizes[6]:.3f}× zlib 6")
+    if chunk_rows:
+        # CPU seconds of the default level's convert besides compressing.
+        rest = statistics.median(cpu[-1]) - chunk_rows[("isal", 2)][1]
+        plain_cpu = statistics.median(cpu[None])
+        zlib6 = chunk_rows[("zlib", 6)][0]
+        print(f"BM_DeflateChunks on the uncompressed convert's TFRecords, one thread: the convert's CPU besides "
+              f"compressing {rest:.2f} s, the uncompressed convert's {plain_cpu:.2f} s")
+        for (library, level), (compressed, seconds, mb_per_s) in chunk_rows.items():
+            print(f"{library} {level}: {mb_per_s:.0f} MB/s a core, size {compressed / zlib6:.3f}× zlib 6's, "
+                  f"predicted convert ratio to uncompressed by CPU time {plain_cpu / (rest + seconds):.2f}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""recflow.dask: a conversion or a one-pass YAML pipeline run on a Dask cluster, one native run per split in the
+"""recflow.dask: a conversion or a YAML pipeline run on a Dask cluster, one native run per split in the
 workers, committed once by the driver (`python3 -m recflow.dask convert|run ... --scheduler tcp://HOST:PORT`)."""
 import argparse
 import json
@@ -11,13 +11,15 @@ import uuid
 
 from recflow import _recflow
 from recflow._dataset import Dataset
-from recflow._pipeline import _metrics, _text
+from recflow._pipeline import Pipeline, _metrics, _text
 from recflow._write import _output_spec
 
 # Task sizes: about this many tasks per worker thread, each at least _MIN_SPLIT_BYTES and at most _MAX_SPLIT_BYTES.
 _TASKS_PER_THREAD = 4
 _MIN_SPLIT_BYTES = 8 << 20
 _MAX_SPLIT_BYTES = 256 << 20
+# Input bytes per partition of a grouping's exchange.
+_PARTITION_BYTES = 64 << 20
 
 _DATASETS = {}  # a worker's datasets, by their pickled arguments: detected and their schema settled once
 
@@ -71,60 +73,88 @@ def convert(inputs, out, client, format="tfrecord", partition_by=None, shards=0,
     return totals
 
 
-def run(pipeline, client, params=None, split_bytes=None, threads=1):
-    """Runs the YAML pipeline file ``pipeline`` (``params`` overriding its parameters as ``--set`` does) on the Dask
-    cluster of ``client``, as ``recflow run`` would on one machine, and returns its RunMetrics summed over the tasks.
-    The pipeline must be one pass: a read of files, element-wise steps, writes (group_by_key, combines and side
-    inputs are refused, naming the step). Its inputs, outputs and dead-letter files must be on storage every worker
-    shares with this process.
+def run(pipeline, client, params=None, split_bytes=None, threads=1, partitions=None):
+    """Runs ``pipeline`` — a YAML pipeline file (``params`` overriding its parameters as ``--set`` does), or a
+    ``recflow.Pipeline`` builder (its Python functions pickled to the workers by Dask) — on the Dask cluster of
+    ``client``, as ``recflow run`` or ``Pipeline.run()`` would on one machine, and returns its RunMetrics summed over
+    the tasks. Its inputs, outputs and dead-letter files must be on storage every worker shares with this process
+    (a builder's relative paths resolve against this process's current directory).
 
-    The read's files are cut into splits of ``split_bytes`` (default: from their size, as convert does); each split is
-    one task named by the pipeline's steps, the whole pipeline run natively over the split inside a worker (``threads``
-    engine threads, the GIL released), each write into an attempt directory of its own (its files named from the task
-    index: Beam shards i*S .. i*S+S-1 of n*S). When every task finished, this process adopts the first finished
-    attempt of each task and commits every output once (prepared first, then swapped in, as the local runner does);
-    until then, and if this process dies, the outputs stay as they were. Each dead-letter file holds the letters of
-    the tasks in task order, records counted from the task's split."""
-    return _run(pipeline, client, params, split_bytes, threads)[0]
+    The pipeline runs pass by pass, as `recflow plan` shows its stages. A pass starting from a read cuts the read's
+    files into splits of ``split_bytes`` (default: from their size, as convert does), one task per split. A
+    group_by_key or combine ends a pass: each task writes the rows it groups hash-partitioned by key into
+    ``partitions`` Arrow IPC files (default: from the input size and the cluster) under the job's attempts, and the
+    next pass runs one task per partition, grouping that partition's rows and running the steps after the grouping.
+    Each task runs natively inside a worker (``threads`` engine threads, the GIL released), each write and exchange
+    into an attempt directory of its own (its files named from the task index: Beam shards i*S .. i*S+S-1 of n*S).
+    After each pass this process adopts the first finished attempt of each task (an exchange's partitions are read
+    only from adopted attempts); when every pass finished it commits every output once (prepared first, then
+    swapped in, as the local runner does); until then, and if this process dies, the outputs stay as they were.
+    Each dead-letter file holds the letters of the tasks in pass and task order, records counted from the task's
+    split. Windowed groupings, flattens of several inputs, side inputs and side files are refused, naming the step."""
+    return _run(pipeline, client, params, split_bytes, threads, partitions)[0]
 
 
-def _run(pipeline, client, params, split_bytes, threads):
-    """run(), and the summed per-step table `recflow run` prints."""
+def _run(pipeline, client, params, split_bytes, threads, partitions):
+    """run(), the summed per-step table `recflow run` prints and its JSON (`recflow run --metrics`)."""
     start = time.perf_counter()
     overrides = [(str(key), _text(value)) for key, value in (params or {}).items()]
-    path = os.path.abspath(os.fspath(pipeline))
-    job = _recflow.PipelineJob(path, overrides)
+    if isinstance(pipeline, Pipeline):
+        source = ("recflow.Pipeline " + repr(pipeline.name), pipeline.to_yaml(), os.getcwd(), overrides,
+                  list(pipeline._functions))
+    else:
+        source = (os.path.abspath(os.fspath(pipeline)), "", "", overrides, [])
+    job = _recflow.PipelineJob(*source)
     futures, letter_dirs = [], {}
     try:
-        writes = job.writes()
-        splits = job.splits(int(split_bytes) if split_bytes else _split_size(job.input_bytes, client))
+        writes, exchanges = job.writes(), job.exchanges()
+        split_target = int(split_bytes) if split_bytes else _split_size(job.input_bytes, client)
+        parts = int(partitions) if partitions else _partition_count(job.input_bytes, client)
         job_id = writes[0][1][:8] if writes else uuid.uuid4().hex[:8]
         for letters in job.dead_letter_files:
             letter_dirs[letters] = f"{letters}.recflow-dask-{job_id}"
             os.makedirs(letter_dirs[letters])
-        label = f"{job.name}:{'>'.join(job.steps)}"
-        futures = [client.submit(_pipeline_task, path, overrides, job.read_schema, split, writes, index, len(splits),
-                                 letter_dirs, int(threads), key=f"{label}-{index:05d}-{job_id}", pure=False)
-                   for index, split in enumerate(splits)]
         totals = {name: dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0) for name, _, _ in writes}
-        partitions = {name: set() for name, _, _ in writes}
-        task_letters = []
-        for attempts, stats, dirs, counters, stages, letters in client.gather(futures):
-            for number, attempt in enumerate(attempts):
-                job.adopt(number, attempt)
-            job.add_metrics(counters, stages)
-            for name, written in stats.items():
-                for key in totals[name]:
-                    totals[name][key] += written[key]
-                if written["partitions"]:
-                    partitions[name].update(dirs[name])
-            task_letters.append(letters)
+        partition_dirs = {name: set() for name, _, _ in writes}
+        task_letters, exchanged = [], {}
+        for number, (steps, reads, global_reads, write_numbers, exchange_numbers) in enumerate(job.stages):
+            if not reads:
+                schema, units = job.read_schema(number), [([split], {}) for split in job.splits(number, split_target)]
+            else:
+                # A combine_globally's one row comes from task 0, over every partition; the other tasks leave it out.
+                schema, units = "", [([], {e: [f for files in exchanged[e] for f in files] if e in global_reads
+                                           else exchanged[e][p] for e in reads if p == 0 or e not in global_reads})
+                                     for p in range(parts)]
+            outputs = [writes[w] for w in write_numbers] + [exchanges[e] for e in exchange_numbers]
+            exchange_dirs = {e: job.exchange_dir(e) for e in exchange_numbers}
+            label = f"{job.name}:{'>'.join(steps)}"
+            futures = [client.submit(_pipeline_task, source, number, schema, splits, files, parts,
+                                     exchange_dirs, outputs, index, len(units), letter_dirs, int(threads),
+                                     key=f"{label}-{index:05d}-{job_id}", pure=False)
+                       for index, (splits, files) in enumerate(units)]
+            for attempts, stats, dirs, counters, stages, letters in client.gather(futures):
+                for attempt, w in zip(attempts, write_numbers):
+                    job.adopt(w, attempt)
+                for attempt, e in zip(attempts[len(write_numbers):], exchange_numbers):
+                    job.adopt_exchange(e, attempt)
+                job.add_metrics(counters, stages)
+                for name in (writes[w][0] for w in write_numbers):
+                    for key in totals[name]:
+                        totals[name][key] += stats[name][key]
+                    if stats[name]["partitions"]:
+                        partition_dirs[name].update(dirs[name])
+                task_letters.append(letters)
+            for e in exchange_numbers:
+                job.commit_exchange(e)
+                exchanged[e] = _exchange_partitions(job.exchange_dir(e), parts)
         job.commit()
         for target, directory in letter_dirs.items():
             with open(target, "wb") as out:
                 for letters in task_letters:
-                    with open(letters[target], "rb") as part:
-                        shutil.copyfileobj(part, out)
+                    # A pass none of whose steps sends letters to this file wrote none.
+                    if os.path.exists(letters[target]):
+                        with open(letters[target], "rb") as part:
+                            shutil.copyfileobj(part, out)
     except BaseException:
         client.cancel(futures)
         job.abort()
@@ -134,23 +164,35 @@ def _run(pipeline, client, params, split_bytes, threads):
             shutil.rmtree(directory, ignore_errors=True)
     # A task writes into each partition it has rows of: partitions are counted once over the tasks, as convert does.
     metrics = _metrics({"name": job.name, "metrics": job.metrics_json, "seconds": time.perf_counter() - start,
-                        "writes": [dict(step=name, partitions=len(partitions[name]), **written)
+                        "writes": [dict(step=name, partitions=len(partition_dirs[name]), **written)
                                    for name, written in totals.items()]})
-    return metrics, job.metrics_table
+    return metrics, job.metrics_table, job.metrics_json
 
 
-def _pipeline_task(path, params, read_schema, split, writes, index, count, letter_dirs, threads):
-    """One task attempt of a pipeline (in a worker): the pipeline over `split`, each write into an attempt directory
-    of its own and each dead-letter file into one of its own; returns those directories and files, the writes' stats,
-    the partition directories each write wrote and the run's counters."""
+def _exchange_partitions(directory, count):
+    """The files of each of the `count` partitions of the exchange committed in `directory`, in task order."""
+    files = []
+    for number in range(count):
+        part = os.path.join(directory, f"recflow_partition={number}")
+        names = sorted(os.listdir(part)) if os.path.isdir(part) else []
+        files.append([os.path.join(part, name) for name in names if not name.startswith((".", "_"))])
+    return files
+
+
+def _pipeline_task(source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs, outputs, index,
+                   count, letter_dirs, threads):
+    """One task attempt of a pass of the pipeline of `source` (PipelineJob's arguments; in a worker): the pass over
+    its `splits` of the pass's read or its partition's `exchange_files`, each write and exchange (`outputs`) into an
+    attempt directory of its own and each dead-letter file into one of its own; returns those directories and files,
+    the writes' stats, the partition directories each write wrote and the run's counters."""
     _recflow.tune_worker_allocator()
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
-    attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in writes]
+    attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in outputs]
     letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
     stats, counters, stages = _recflow.pipeline_task(
-        path, params, read_schema, [split], [(name, job_id, dir) for (name, job_id, _), dir in zip(writes, attempts)],
-        index, count, letters, threads)
-    dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(writes, attempts)}
+        *source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs,
+        [(name, job_id, dir) for (name, job_id, _), dir in zip(outputs, attempts)], index, count, letters, threads)
+    dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(outputs, attempts)}
     return attempts, stats, dirs, counters, stages, letters
 
 
@@ -158,6 +200,13 @@ def _split_bytes(dataset, client):
     """About _TASKS_PER_THREAD tasks per worker thread of the cluster, within the bounds."""
     total = sum(os.path.getsize(path) for path in {split.path for split in dataset.splits(_MAX_SPLIT_BYTES)})
     return _split_size(total, client)
+
+
+def _partition_count(total, client):
+    """Exchange partitions for `total` input bytes: one per _PARTITION_BYTES, at most _TASKS_PER_THREAD per worker
+    thread of the cluster."""
+    threads = max(1, sum(client.nthreads().values()))
+    return max(1, min(threads * _TASKS_PER_THREAD, total // _PARTITION_BYTES + 1))
 
 
 def _split_size(total, client):
@@ -211,11 +260,15 @@ def main(argv=None):
     run.add_argument("--compression", default="none", help="none, gzip, zlib (arrow/feather: lz4, zstd)")
     run.add_argument("--naming", default="beam", help="beam or spark file names")
     run.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
-    pipeline = commands.add_parser("run", help="run a one-pass YAML pipeline on a Dask cluster")
+    pipeline = commands.add_parser("run", help="run a YAML pipeline on a Dask cluster")
     pipeline.add_argument("pipeline", help="the pipeline file (on storage the workers share)")
     pipeline.add_argument("--scheduler", required=True, help="the Dask scheduler's address, tcp://HOST:PORT")
     pipeline.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a parameter")
     pipeline.add_argument("--split-bytes", type=int, default=0, help="bytes per task (default: from the input sizes)")
+    pipeline.add_argument("--partitions", type=int, default=0,
+                          help="partitions of each grouping's exchange (default: from the input sizes)")
+    pipeline.add_argument("--threads", type=int, default=1, help="engine threads of each task")
+    pipeline.add_argument("--metrics", default="", help="write the per-step metrics as JSON to this file")
     pipeline.add_argument("--quiet", action="store_true", help="no metrics table on standard error")
     args = parser.parse_args(argv)
     from distributed import Client
@@ -223,7 +276,11 @@ def main(argv=None):
     if args.command == "run":
         params = dict(item.split("=", 1) for item in args.set)
         with Client(args.scheduler) as client:
-            _, table = _run(args.pipeline, client, params, args.split_bytes or None, 1)
+            _, table, metrics = _run(args.pipeline, client, params, args.split_bytes or None, args.threads,
+                                     args.partitions or None)
+        if args.metrics:
+            with open(args.metrics, "w") as out:
+                out.write(metrics)
         if not args.quiet:
             sys.stderr.write(table)
         return 0

@@ -1,6 +1,7 @@
-"""recflow.dask.convert on a LocalCluster of 2 single-threaded worker processes (loopback): the partitioned taxi
-conversion equals the local `recflow convert` byte for byte per partition; SIGKILLed workers and a SIGKILLed driver
-neither duplicate, lose nor half-commit anything."""
+"""recflow.dask.convert and recflow.dask.run on a LocalCluster of 2 single-threaded worker processes (loopback): the
+partitioned taxi conversion equals the local `recflow convert` byte for byte per partition, pipelines (groupings and
+combines through the exchange among them) the local `recflow run`; SIGKILLed workers and a SIGKILLed driver neither
+duplicate, lose nor half-commit anything."""
 import gzip
 import json
 import os
@@ -304,15 +305,179 @@ def test_the_image_classification_pipeline_equals_the_local_run(recflow_py, clus
     assert not list(tmp_path.glob("*.recflow-dask-*")) and not list(tmp_path.glob(".dask.recflow-*"))
 
 
-def test_a_grouping_pipeline_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
+GROUPING = """name: taxi-groups
+params: {taxi: taxi.tfrecord, out: out}
+steps:
+  - read: {path: "${taxi}"}
+  - name: timed
+    filter: "trip_seconds > 0"
+  - name: by_area
+    group_by_key: {keys: [pickup_community_area]}
+  - name: grouped
+    write: {path: "${out}/grouped", format: jsonl}
+  - name: per_company
+    input: timed
+    combine_per_key: {keys: [company], aggregates: {trips: "count_all()", seconds: "sum(trip_seconds)", top: "max(fare)"}}
+  - name: busiest
+    filter: "trips > 1"
+  - name: totals
+    write: {path: "${out}/totals", format: jsonl, shards: 2}
+  - name: overall
+    input: timed
+    combine_globally: {aggregates: {trips: "count_all()", seconds: "sum(trip_seconds)"}}
+  - name: summary
+    write: {path: "${out}/summary", format: jsonl}
+"""
+
+
+def dataset_lines(root):
+    """The sorted JSON lines of a JSON Lines dataset's shards."""
+    return sorted(line for shard in sorted(Path(root).glob("part-*.jsonl")) for line in shard.read_text().splitlines())
+
+
+@pytest.fixture(scope="module")
+def grouping(recflow_bin, taxi, tmp_path_factory):
+    """A pipeline of a group_by_key and a combine_per_key (count, integer sum, max) over the taxi rows, and its local
+    run's output."""
+    work = tmp_path_factory.mktemp("grouping")
+    pipeline = work / "group.yaml"
+    pipeline.write_text(GROUPING)
+    done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"taxi={taxi}", "--set", f"out={work / 'local'}",
+                           "--quiet"], capture_output=True, text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    return pipeline, {name: dataset_lines(work / "local" / name) for name in ("grouped", "totals", "summary")}
+
+
+def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, grouping, tmp_path):
     import recflow.dask
 
-    pipeline = tmp_path / "group.yaml"
-    pipeline.write_text(f"steps:\n  - read: {{path: {taxi}}}\n  - name: by_payment\n"
-                        f"    group_by_key: {{keys: [payment_type]}}\n  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
-    with pytest.raises(recflow_py.Error, match="step 'by_payment' \\(group_by_key\\) needs a pass of its own"):
+    pipeline, expected = grouping
+    metrics = recflow.dask.run(pipeline, cluster[0], params={"taxi": taxi, "out": tmp_path / "dask"},
+                               split_bytes=SPLIT_BYTES, partitions=3)
+    # Each group once, its values in input order: the same rows; groups are ordered by partition, then by their first
+    # row, in the Dask run's files.
+    assert {name: dataset_lines(tmp_path / "dask" / name) for name in expected} == expected
+    assert len(expected["grouped"]) > 20 and len(expected["totals"]) > 5 and len(expected["summary"]) == 1
+    assert sorted(p.name for p in (tmp_path / "dask" / "grouped").glob("part-*")) == [
+        f"part-{index:05d}-of-00003.jsonl" for index in range(3)]
+    assert metrics.steps["timed"]["rows_out"] == metrics.steps["by_area"]["rows_in"] == 805
+    assert metrics.steps["by_area"]["rows_out"] == metrics.writes["grouped"]["records"] == len(expected["grouped"])
+    assert metrics.steps["busiest"]["rows_out"] == metrics.writes["totals"]["records"] == len(expected["totals"])
+    # The exchanges lived in the job's staging tree and went with it.
+    assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "summary", "totals"]
+
+
+def test_recflow_run_with_the_dask_runner_runs_the_pipeline_there(recflow_py, recflow_bin, cluster, taxi, grouping,
+                                                                    tmp_path):
+    _, address, env = cluster
+    pipeline, expected = grouping
+    out = tmp_path / "out"
+    # The command finds the recflow module of its build itself: no PYTHONPATH for the driver it starts.
+    driver_env = {key: value for key, value in env.items() if key != "PYTHONPATH"}
+    done = subprocess.run([recflow_bin, "run", pipeline, "--runner", "dask", "--scheduler", address, "--set",
+                           f"taxi={taxi}", "--set", f"out={out}", "--split-bytes", str(SPLIT_BYTES), "--partitions",
+                           "2", "--metrics", tmp_path / "metrics.json"], env=driver_env, capture_output=True,
+                          text=True, timeout=WAIT_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert {name: dataset_lines(out / name) for name in expected} == expected
+    assert len(list((out / "grouped").glob("part-*-of-00002.jsonl"))) == 2
+    rows = {line.split()[0]: line.split() for line in done.stderr.splitlines() if line.strip()}
+    assert rows["by_area"][3:5] == ["805", str(len(expected["grouped"]))], done.stderr
+    steps = {step["name"]: step for step in json.loads((tmp_path / "metrics.json").read_text())["steps"]}
+    assert steps["totals"]["rows_in"] == len(expected["totals"])
+
+
+def test_the_dask_runner_options_are_checked(run, grouping, tmp_path):
+    pipeline, _ = grouping
+    done = run("run", pipeline, "--runner", "dask")
+    assert done.returncode == 2 and "--runner dask needs --scheduler" in done.stderr, done.stderr
+    done = run("run", pipeline, "--scheduler", "tcp://127.0.0.1:8786")
+    assert done.returncode == 2 and "options of --runner dask" in done.stderr, done.stderr
+    for unbounded_only in (["--checkpoint", str(tmp_path / "state")], ["--stop-after-idle", "1"]):
+        done = run("run", pipeline, "--runner", "dask", "--scheduler", "tcp://127.0.0.1:8786", *unbounded_only)
+        assert done.returncode == 2 and "not of --runner dask" in done.stderr, done.stderr
+    done = run("run", pipeline, "--runner", "spark")
+    assert done.returncode == 2 and "spark" in done.stderr, done.stderr
+
+
+def minutes_per_payment(recflow_py, taxi, out):
+    """A recflow.Pipeline builder: a Python map (trip minutes), then a combine per payment type, written as JSON Lines."""
+    import numpy as np
+
+    def minutes(batch):
+        return {"payment_type": batch["payment_type"], "minutes": np.asarray(batch["trip_seconds"]) // 60}
+
+    p = recflow_py.Pipeline("taxi-minutes")
+    totals = p.read(str(taxi)).map(minutes).combine_per_key(
+        keys=["payment_type"], aggregates={"trips": "count_all()", "minutes": "sum(minutes)"})
+    totals.write(str(out), format="jsonl")
+    return p
+
+
+def test_a_builder_with_a_python_map_runs_on_dask_as_it_runs_locally(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    minutes_per_payment(recflow_py, taxi, tmp_path / "local").run()
+    metrics = recflow.dask.run(minutes_per_payment(recflow_py, taxi, tmp_path / "dask"), cluster[0],
+                               split_bytes=SPLIT_BYTES, partitions=2)
+    expected = dataset_lines(tmp_path / "local")
+    assert dataset_lines(tmp_path / "dask") == expected and len(expected) > 3
+    assert metrics.steps["map"]["rows_out"] == 826 and metrics.writes["write"]["records"] == len(expected)
+
+
+def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
+    import recflow.dask
+
+    pipeline = tmp_path / "window.yaml"
+    pipeline.write_text(f"steps:\n  - read: {{path: {taxi}}}\n  - name: hourly\n"
+                        f"    window: {{fixed: 1h}}\n    event_time: trip_start_timestamp\n"
+                        f"  - group_by_key: {{keys: [payment_type]}}\n"
+                        f"  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
+    with pytest.raises(recflow_py.Error, match="step 'hourly' \\(pardo\\) is windowed"):
         recflow.dask.run(pipeline, cluster[0])
     assert not (tmp_path / "out").exists()
+
+
+def test_a_worker_killed_mid_shuffle_loses_and_duplicates_nothing(recflow_py, worker_env, taxi, grouping, tmp_path):
+    import recflow.dask
+
+    pipeline, expected = grouping
+    local, client = start_cluster()
+    rng = random.Random(19)
+    killed = set()
+    try:
+        for trial in range(2):
+            out = tmp_path / f"dask{trial}"
+            pids = live_workers(client, killed, WAIT_SECONDS)
+            assert pids, "the cluster has not 2 workers"
+            outcome = {}
+
+            def job():
+                try:
+                    recflow.dask.run(pipeline, client, params={"taxi": taxi, "out": out}, split_bytes=SPLIT_BYTES,
+                                     partitions=3)
+                except BaseException as error:  # reported below
+                    outcome["error"] = error
+
+            thread = threading.Thread(target=job)
+            thread.start()
+            # The kill comes once some map tasks wrote their exchange attempts: mid-shuffle.
+            started = rng.randrange(1, 8)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while len(list(out.glob(".grouped.recflow-*/_attempts/.exchange-0.recflow-*/_attempts/*"))) < started:
+                assert thread.is_alive(), f"trial {trial}: the job ended before the kill: {outcome}"
+                assert time.monotonic() < deadline, "no exchange attempt started"
+                time.sleep(0.002)
+            victim = rng.choice(pids)
+            os.kill(victim, signal.SIGKILL)
+            killed.add(victim)
+            thread.join(WAIT_SECONDS)
+            assert not thread.is_alive(), f"trial {trial}: the job did not finish"
+            assert "error" not in outcome, f"trial {trial}: {outcome.get('error')!r}"
+            assert {name: dataset_lines(out / name) for name in expected} == expected, f"trial {trial}"
+    finally:
+        client.close()
+        local.close()
 
 
 def test_a_worker_killed_mid_pipeline_loses_and_duplicates_nothing(recflow_py, worker_env, fashion, pb, tmp_path):

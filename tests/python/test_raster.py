@@ -9,7 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from range_server_util import RangeServer
+from tfrecord_util import read_tfrecord
 
 rasterio = pytest.importorskip("rasterio")
 
@@ -53,12 +55,18 @@ def write_scenes(path, rows):
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
-def test_sentinel2_evi_example_matches_rasterio_and_numpy(run, testdata, tmp_path):
+def run_example(run, testdata, tmp_path):
+    """The example on both scenes into tmp_path/out; the scenes and the output directory."""
     rows = scenes(testdata)
     write_scenes(tmp_path / "scenes.jsonl", rows)
     out = tmp_path / "out"
     result = run("run", EXAMPLE, "--set", f"scenes={tmp_path / 'scenes.jsonl'}", "--set", f"out={out}", "--quiet")
     assert result.returncode == 0, result.stderr
+    return rows, out
+
+
+def test_sentinel2_evi_example_matches_rasterio_and_numpy(run, testdata, tmp_path):
+    rows, out = run_example(run, testdata, tmp_path)
     stats = {}
     for line in (out / "stats" / "part-00000-of-00001.jsonl").read_text().splitlines():
         row = json.loads(line)
@@ -83,8 +91,37 @@ def test_sentinel2_evi_example_matches_rasterio_and_numpy(run, testdata, tmp_pat
         assert "LAYOUT=COG" in info
         # GDAL's COG driver adds overviews down to one 512-pixel tile: Landsat's 379 × 386 needs none.
         assert ("Overviews:" in info) == (values.shape[1] > 512)
-    # Nothing but the rasters and the stats dataset: no staged or intermediate files.
-    assert sorted(p.name for p in out.iterdir()) == ["l8.tif", "s2.tif", "stats"]
+    # Nothing but the rasters, the stats and the chips datasets: no staged or intermediate files.
+    assert sorted(p.name for p in out.iterdir()) == ["chips", "l8.tif", "s2.tif", "stats"]
+
+
+def test_the_examples_chips_decode_to_rasterios_windowed_reads(run, testdata, tmp_path, pb):
+    """The example's chips branch: 256-pixel chips of blue, red and NIR reflectance as tf.Examples (to_example's
+    tensor layout), decoded with python3-protobuf, equal to rasterio's windowed reads scaled as the example does."""
+    rows, out = run_example(run, testdata, tmp_path)
+    chips = {}
+    for path in sorted((out / "chips").glob("part-*")):
+        for record in read_tfrecord(path):
+            ex = pb.Example()
+            ex.ParseFromString(record)
+            f = ex.features.feature
+            assert f["image/format"].bytes_list.value == [b"raw"] and f["image/dtype"].bytes_list.value == [b"float32"]
+            shape = tuple(f["image/shape"].int64_list.value)
+            key = (f["scene_id"].bytes_list.value[0].decode(), f["chip_x"].int64_list.value[0],
+                   f["chip_y"].int64_list.value[0])
+            chips[key] = np.frombuffer(f["image/encoded"].bytes_list.value[0], dtype="<f4").reshape(shape)
+    # Sentinel-2's 1098 × 1098 bands hold 4 × 4 whole chips, Landsat's 379 × 386 one.
+    assert sorted(chips) == sorted([("s2", x, y) for y in range(0, 769, 256) for x in range(0, 769, 256)] +
+                                   [("l8", 0, 0)])
+    for scene in rows:
+        scale, offset = scene.get("scale", 1e-4), scene.get("offset", 0.0)
+        for (scene_id, x, y), got in chips.items():
+            if scene_id != scene["scene_id"]:
+                continue
+            window = rasterio.windows.Window(x, y, 256, 256)
+            want = np.stack([reflectance(scene[b], scale, offset, window=window) for b in ("blue", "red", "nir")],
+                            axis=-1).astype(np.float32)
+            np.testing.assert_array_equal(got, want)
 
 
 def test_band_math_and_ndvi_on_a_window_of_an_overview(run, testdata, tmp_path):

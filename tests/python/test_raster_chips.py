@@ -1,6 +1,6 @@
 """The chips step through `recflow run` into TFRecord: the tf.Examples decoded with python3-protobuf hold the same
 float32 pixels as rasterio's windowed read of the shared Sentinel-2 bands (HWC, NaN for nodata); stride, padding,
-the nodata fraction and a label raster sampled at the chip's center."""
+the nodata fraction and a label raster sampled at the chip's center; the chips through to_example's tensor layout."""
 import json
 
 import numpy as np
@@ -11,8 +11,10 @@ from tfrecord_util import read_tfrecord
 rasterio = pytest.importorskip("rasterio")
 
 
-def chips_run(run, tmp_path, testdata, chips, read_args="window: [0, 0, 300, 200]", extra=""):
+def chips_run(run, tmp_path, testdata, chips, read_args="window: [0, 0, 300, 200]", extra="", to_example=None):
+    """read_raster (red and nir) -> `extra` -> chips -> the chip columns (or `to_example`'s arguments) -> TFRecord."""
     s2 = testdata / "raster" / "sentinel2-l2a"
+    columns = f"select: [scene_id, chip_x, chip_y, height, width, channels, pixels{', label' if 'label_raster' in chips else ''}]"
     (tmp_path / "scenes.jsonl").write_text(json.dumps({"scene_id": "s2", "red": str(s2 / "B04.tif"),
                                                        "nir": str(s2 / "B08.tif")}) + "\n")
     (tmp_path / "p.yaml").write_text(f"""
@@ -21,7 +23,7 @@ steps:
   - read_raster: {{datasets: {{red: red, nir: nir}}, scale: 0.0001, {read_args}}}
   {extra}
   - chips: {chips}
-  - select: [scene_id, chip_x, chip_y, height, width, channels, pixels{', label' if 'label_raster' in chips else ''}]
+  - {columns if to_example is None else 'to_example: ' + to_example}
   - write: {{path: {tmp_path / 'chips'}, format: tfrecord}}
 """)
     result = run("run", tmp_path / "p.yaml", "--quiet")
@@ -29,17 +31,22 @@ steps:
     return sorted((tmp_path / "chips").glob("part-*"))
 
 
-def examples(pb, files):
-    out = []
+def features(pb, files):
+    """Each record's tf.Example features, decoded by python3-protobuf."""
     for path in files:
         for record in read_tfrecord(path):
             ex = pb.Example()
             ex.ParseFromString(record)
-            f = ex.features.feature
-            shape = (f["height"].int64_list.value[0], f["width"].int64_list.value[0], f["channels"].int64_list.value[0])
-            pixels = np.frombuffer(f["pixels"].bytes_list.value[0], dtype="<f4").reshape(shape)
-            label = f["label"].float_list.value[0] if "label" in f else None
-            out.append((f["chip_x"].int64_list.value[0], f["chip_y"].int64_list.value[0], pixels, label))
+            yield ex.features.feature
+
+
+def examples(pb, files):
+    out = []
+    for f in features(pb, files):
+        shape = (f["height"].int64_list.value[0], f["width"].int64_list.value[0], f["channels"].int64_list.value[0])
+        pixels = np.frombuffer(f["pixels"].bytes_list.value[0], dtype="<f4").reshape(shape)
+        label = f["label"].float_list.value[0] if "label" in f else None
+        out.append((f["chip_x"].int64_list.value[0], f["chip_y"].int64_list.value[0], pixels, label))
     return sorted(out, key=lambda e: (e[1], e[0]))
 
 
@@ -130,3 +137,47 @@ def test_bad_chip_options_and_too_many_chip_bytes_are_refused(run, testdata, tmp
     assert result.returncode != 0
     assert message in result.stderr
     assert not (tmp_path / "chips").exists()
+
+
+def test_chips_through_to_example_decode_to_rasterios_windowed_read(run, testdata, tmp_path, pb):
+    """chips -> to_example {tensor: pixels}: image/encoded holds the raw float32 HWC bytes, image/shape its shape,
+    image/label the label raster's value; what python3-protobuf decodes equals rasterio's windowed read."""
+    s2 = testdata / "raster" / "sentinel2-l2a"
+    files = chips_run(run, tmp_path, testdata, "{size: 64, stride: 48, label_raster: labels}",
+                      extra="- read_raster: {datasets: {label: red}, window: [0, 0, 300, 200], output: labels}",
+                      to_example="{tensor: pixels, label: label, extra: [scene_id, chip_x, chip_y]}")
+    got = []
+    for f in features(pb, files):
+        assert sorted(f.keys()) == ["chip_x", "chip_y", "image/channels", "image/dtype", "image/encoded",
+                                    "image/format", "image/height", "image/label", "image/shape", "image/width",
+                                    "scene_id"]
+        assert f["image/format"].bytes_list.value == [b"raw"] and f["image/dtype"].bytes_list.value == [b"float32"]
+        shape = tuple(f["image/shape"].int64_list.value)
+        assert shape == (f["image/height"].int64_list.value[0], f["image/width"].int64_list.value[0],
+                         f["image/channels"].int64_list.value[0]) == (64, 64, 2)
+        pixels = np.frombuffer(f["image/encoded"].bytes_list.value[0], dtype="<f4").reshape(shape)
+        got.append((f["chip_x"].int64_list.value[0], f["chip_y"].int64_list.value[0], pixels,
+                    f["image/label"].float_list.value[0]))
+    got.sort(key=lambda e: (e[1], e[0]))
+    assert [(x, y) for x, y, _, _ in got] == [(x, y) for y in range(0, 97, 48) for x in range(0, 193, 48)]
+    with rasterio.open(s2 / "B04.tif") as src:
+        dn = src.read(1, window=rasterio.windows.Window(0, 0, 300, 200))
+    for x, y, pixels, label in got:
+        np.testing.assert_array_equal(pixels, window_read(testdata, x, y, 64))
+        assert label == np.float32(dn[y + 32, x + 32])
+
+
+def test_a_tensor_whose_bytes_do_not_match_its_shape_fails_naming_the_row(run, tmp_path):
+    rows = [{"pixels": "abcd", "height": 1, "width": 1, "channels": 1},
+            {"pixels": "abcdefg", "height": 1, "width": 2, "channels": 1}]
+    (tmp_path / "t.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {{path: {tmp_path / 't.jsonl'}, format: jsonl}}
+  - to_example: {{tensor: pixels}}
+  - write: {{path: {tmp_path / 'out'}, format: tfrecord}}
+""")
+    result = run("run", tmp_path / "p.yaml", "--quiet")
+    assert result.returncode != 0
+    assert "tensor 'pixels' holds 7 bytes, not height × width × channels (1 × 2 × 1) float32 values" in result.stderr
+    assert "t.jsonl" in result.stderr and "record 1" in result.stderr

@@ -194,6 +194,17 @@ def test_a_raster_without_a_crs_is_a_row_error_naming_its_file(run, testdata, tm
     assert str(plain) in result.stderr
 
 
+def test_a_block_that_cannot_be_read_through_a_warp_names_the_source_file_not_the_vrt(run, testdata, tmp_path):
+    """The warped band's dataset is GDAL's VRT XML: the error names the file the VRT reads."""
+    data = (testdata / "raster/sentinel2-l2a/B04.tif").read_bytes()
+    cut = tmp_path / "B04-cut.tif"
+    cut.write_bytes(data[: len(data) // 2])
+    result = warp_run(run, tmp_path, testdata, "{crs: 'EPSG:4326'}", bands={"red": str(cut)})
+    assert result.returncode != 0
+    assert f"cannot read band 1 ('red') (read through a VRT of {cut}), block 0,0 " in result.stderr, result.stderr
+    assert "VRTDataset" not in result.stderr, result.stderr
+
+
 def test_a_grid_over_max_pixels_is_refused_before_anything_is_read(run, testdata, tmp_path):
     result = warp_run(run, tmp_path, testdata, "{resolution: 0.001, max_pixels: 1000000}")
     assert result.returncode != 0

@@ -9,6 +9,7 @@
 
 #include "recflow/cli/cat_command.h"
 #include "recflow/cli/convert_command.h"
+#include "recflow/cli/dask_runner.h"
 #include "recflow/cli/inspect_command.h"
 #include "recflow/cli/run_command.h"
 #include "recflow/cli/serve_command.h"
@@ -236,6 +237,24 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
   c->add_option("--threads", f->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
   c->add_option("--metrics", f->metrics_file, "Write the per-step metrics as JSON to this file");
   c->add_flag("--quiet", f->quiet, "Do not print the metrics table");
+  c->add_option("--stop-after-idle", f->stop_after_idle,
+                "Drain and end once an unbounded input (watch) saw nothing new for this many seconds "
+                "(for the reads that state no stop_after_idle of their own; -1 = never)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--checkpoint", f->checkpoint,
+                "Unbounded run: save a checkpoint in this directory at each epoch commit, and resume from the one "
+                "found there");
+  c->add_option("--checkpoint-interval", f->checkpoint_interval,
+                "Seconds at least between two checkpoints (0 = at every epoch commit)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--runner", f->runner, "local, or dask: on the Dask cluster of --scheduler (python3 -m recflow.dask)")
+      ->check(CLI::IsMember({"local", "dask"}));
+  c->add_option("--scheduler", f->scheduler, "--runner dask: the Dask scheduler's address, tcp://HOST:PORT");
+  c->add_option("--split-bytes", f->split_bytes, "--runner dask: bytes per task (0 = from the input sizes)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--partitions", f->partitions,
+                "--runner dask: partitions of each grouping's exchange (0 = from the input sizes)")
+      ->check(CLI::NonNegativeNumber);
   return c;
 }
 
@@ -326,15 +345,26 @@ int RunCommandLine(int argc, char** argv) {
   } else if (splits->parsed()) {
     st = RunSplits(splits_flags, &out);
   } else if (convert->parsed()) {
-    context.stop_token = HandleTerminationSignals();
+    context.stop_token = HandleTerminationSignals().stop;
     context.threads = convert_flags.threads;
     st = RunConvert(context, convert_flags, &out);
   } else if (serve->parsed()) {
     st = RunServe(serve_flags);
+  } else if (run->parsed() && run_flags.runner == "local" &&
+             (!run_flags.scheduler.empty() || run_flags.split_bytes > 0 || run_flags.partitions > 0)) {
+    st = Status::InvalidArgument("--scheduler, --split-bytes and --partitions are options of --runner dask");
+  } else if (run->parsed() && run_flags.runner == "dask" &&
+             (!run_flags.checkpoint.empty() || run_flags.stop_after_idle >= 0)) {
+    st = Status::InvalidArgument("--checkpoint and --stop-after-idle are options of unbounded local runs, not of "
+                                 "--runner dask (it runs bounded pipelines)");
+  } else if (run->parsed() && run_flags.runner == "dask") {
+    st = ExecDaskRun(run_flags);  // returns only when python3 could not be started
   } else if (run->parsed()) {
-    context.stop_token = HandleTerminationSignals();
+    const TerminationTokens termination = HandleTerminationSignals();
+    context.stop_token = termination.stop;
+    context.drain_token = termination.drain;
     context.threads = run_flags.threads;
-    st = RunPipelineCommand(context, run_flags);
+    st = RunPipelineCommand(context, run_flags, termination.drain_first.get());
   } else if (plan->parsed()) {
     st = RunPlanCommand(run_flags, &out);
   } else if (steps->parsed()) {

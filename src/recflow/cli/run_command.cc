@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 
 #include "recflow/cli/live_display.h"
@@ -25,12 +26,16 @@ Status RunStepsCommand(StdoutWriter* out) {
   return Status::OK();
 }
 
-Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags) {
+Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags, std::atomic<bool>* drain_first) {
   const auto start = std::chrono::steady_clock::now();
   pipeline::YamlLoadOptions load;
   load.file_system = context.file_system;
+  if (flags.stop_after_idle >= 0) load.stop_after_idle = std::llround(flags.stop_after_idle * 1000);
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set, load));
-  const pipeline::RunOptions options = pipeline::RunOptions::Defaults();
+  if (loaded.pipeline->unbounded() && drain_first != nullptr) drain_first->store(true);
+  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
+  options.checkpoint_dir = flags.checkpoint;
+  options.checkpoint_interval_ms = std::llround(flags.checkpoint_interval * 1000);
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");
   {

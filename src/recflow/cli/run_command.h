@@ -1,6 +1,8 @@
 // `recflow run` and `recflow plan`: pipelines written in YAML — run them with live per-step metrics, or print their plan.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,14 @@ struct RunFlags {
   int threads = 0;
   std::string metrics_file;        ///< run: --metrics FILE.json
   bool quiet = false;              ///< run: no metrics table
+  double stop_after_idle = -1;     ///< run: --stop-after-idle SECONDS for unbounded reads; negative: none
+  std::string checkpoint;          ///< run: --checkpoint DIR of an unbounded run; empty: none
+  double checkpoint_interval = 0;  ///< run: --checkpoint-interval SECONDS between checkpoints
   bool dot = false;                ///< plan: Graphviz output
+  std::string runner = "local";    ///< run: local, or dask (ExecDaskRun)
+  std::string scheduler;           ///< run --runner dask: the scheduler's address
+  int64_t split_bytes = 0;         ///< run --runner dask: bytes per task (0: from the input sizes)
+  int partitions = 0;              ///< run --runner dask: partitions of each exchange (0: from the input sizes)
 };
 
 /// Prints every op with its one-line summary on `out`.
@@ -25,8 +34,10 @@ Status RunStepsCommand(StdoutWriter* out);
 
 /// Runs the pipeline in `context` (whose threads are --threads): live per-step counters on
 /// stderr when it is a terminal, the metrics table on stderr at the end, and --metrics as JSON.
-/// A stop on the context's token returns Cancelled, saying what was removed.
-Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags);
+/// A stop on the context's token returns Cancelled, saying what was removed. When the pipeline is
+/// unbounded, `drain_first` (may be null) is set before it runs, so the first termination signal
+/// drains it (the context's drain token) and only a second one stops it.
+Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags, std::atomic<bool>* drain_first);
 /// Prints the pipeline's stages (or Graphviz with --dot) on `out`.
 Status RunPlanCommand(const RunFlags& flags, StdoutWriter* out);
 

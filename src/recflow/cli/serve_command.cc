@@ -109,7 +109,7 @@ Status RunServe(const ServeFlags& flags) {
   }
   // Before any thread starts: the first SIGINT or SIGTERM stops the server below (and the
   // runs in flight), a second one ends the process at once.
-  const StopToken stop = HandleTerminationSignals();
+  const StopToken stop = HandleTerminationSignals().stop;
   ASSIGN_OR_RETURN(auto pass, MakePass(flags));
   serve::ConnectionOptions connections;
   connections.max_clients = flags.max_clients;

@@ -18,6 +18,11 @@ struct ExecContext {
   /// Checked between units: once a stop is requested, a job stops taking input, drains what it
   /// has in flight, aborts its outputs and returns Cancelled. Never stopped by default.
   StopToken stop_token;
+  /// Checked between units: once requested, every stage stops reading its unbounded inputs
+  /// (Source::unbounded) as if they had ended, so the run drains as at the end of a bounded
+  /// input (every open window fires) and commits; a stop of `stop_token` still cancels it.
+  /// Never requested by default (the CLI's first SIGTERM/SIGINT of an unbounded run requests it).
+  StopToken drain_token;
   /// The file system everything the run reads and writes is on: a pipeline's reads (opened on it
   /// by the runner), its datasets (DatasetSink::Open), side files, dead letters and the files
   /// steps read and write themselves (ProcessContext::file_system). Local by default; the CLI

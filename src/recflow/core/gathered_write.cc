@@ -1,4 +1,4 @@
-// IovecCursor, WritevAll and PwritevAll: the loops that hand gathered pieces to the kernel until all are taken.
+// IovecCursor, WritevAll and PwritevAll: the loops that hand gathered pieces to the kernel until all are taken; FinishWrites.
 #include "recflow/core/gathered_write.h"
 
 #include <limits.h>
@@ -40,36 +40,50 @@ void IovecCursor::Advance(size_t n) {
   }
 }
 
-Status WritevAll(int fd, const std::string& name, IovecCursor& pieces) {
+namespace {
+
+// Hands `pieces` to `write_some` (a writev or pwritev of the pieces from a byte position on) until
+// every byte is taken, retrying partial writes and EINTR; `where` describes the write in an error.
+template <typename WriteSome>
+Status WriteAllPieces(const std::string& name, const std::string& where, IovecCursor& pieces,
+                      WriteSome write_some) {
   const size_t total = pieces.remaining();
   while (!pieces.done()) {
     const std::span<iovec> next = pieces.Next();
-    const ssize_t written = ::writev(fd, next.data(), static_cast<int>(next.size()));
+    const ssize_t written = write_some(next, total - pieces.remaining());
     if (written < 0) {
       if (errno == EINTR) continue;
-      return Status::IOError(name + ": cannot write (" + std::to_string(total - pieces.remaining()) + " of " +
-                             std::to_string(total) + " bytes written): " + std::strerror(errno));
+      return Status::IOError(name + ": cannot write " + std::to_string(total) + " bytes" + where + " (" +
+                             std::to_string(total - pieces.remaining()) + " written): " + std::strerror(errno));
     }
     pieces.Advance(static_cast<size_t>(written));
   }
   return Status::OK();
 }
 
+}  // namespace
+
+Status WritevAll(int fd, const std::string& name, IovecCursor& pieces) {
+  return WriteAllPieces(name, "", pieces, [fd](std::span<iovec> next, size_t) {
+    return ::writev(fd, next.data(), static_cast<int>(next.size()));
+  });
+}
+
 Status PwritevAll(int fd, const std::string& name, int64_t offset, IovecCursor& pieces) {
-  const size_t total = pieces.remaining();
-  while (!pieces.done()) {
-    const std::span<iovec> next = pieces.Next();
-    const int64_t at = offset + static_cast<int64_t>(total - pieces.remaining());
-    const ssize_t written = ::pwritev(fd, next.data(), static_cast<int>(next.size()), static_cast<off_t>(at));
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      return Status::IOError(name + ": cannot write " + std::to_string(total) + " bytes at offset " +
-                             std::to_string(offset) + " (" + std::to_string(total - pieces.remaining()) +
-                             " written): " + std::strerror(errno));
-    }
-    pieces.Advance(static_cast<size_t>(written));
+  return WriteAllPieces(name, " at offset " + std::to_string(offset), pieces,
+                        [fd, offset](std::span<iovec> next, size_t done) {
+                          return ::pwritev(fd, next.data(), static_cast<int>(next.size()),
+                                           static_cast<off_t>(offset + static_cast<int64_t>(done)));
+                        });
+}
+
+Status FinishWrites(int fd, const std::string& name, bool sync, bool close_fd) {
+  Status st;
+  if (sync && ::fsync(fd) != 0 && errno != EINVAL) {
+    st = Status::IOError(name + ": cannot fsync: " + std::strerror(errno));
   }
-  return Status::OK();
+  if (close_fd && ::close(fd) != 0 && st.ok()) st = Status::IOError(name + ": cannot close: " + std::strerror(errno));
+  return st;
 }
 
 size_t TotalSize(std::span<const std::string_view> pieces) {

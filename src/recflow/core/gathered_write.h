@@ -1,4 +1,4 @@
-// Gathered writes: byte pieces handed to writev(2)/pwritev(2)/sendmsg(2) in batches of IOV_MAX, resumed after partial writes.
+// Gathered writes: byte pieces handed to writev(2)/pwritev(2)/sendmsg(2) in batches of IOV_MAX, resumed after partial writes; closing a written descriptor.
 #pragma once
 
 #include <sys/uio.h>
@@ -46,6 +46,11 @@ Status WritevAll(int fd, const std::string& name, IovecCursor& pieces);
 /// partial writes and EINTR; the descriptor's file offset is left alone, so threads may write
 /// distinct ranges of one file at once. An error names `name` and the offset of the write.
 Status PwritevAll(int fd, const std::string& name, int64_t offset, IovecCursor& pieces);
+
+/// Ends the writes to `fd`: fsync(2) first when `sync` (EINVAL, a descriptor that cannot sync
+/// such as a pipe, is not an error), then close(2) when `close_fd`. The first failure is returned,
+/// naming `name`; the descriptor is closed (when asked) even after a failed fsync.
+Status FinishWrites(int fd, const std::string& name, bool sync, bool close_fd);
 
 /// The sum of the sizes of `pieces`.
 size_t TotalSize(std::span<const std::string_view> pieces);

@@ -3,6 +3,7 @@
 #include "recflow/core/gathered_write.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <unistd.h>
 
@@ -94,7 +95,29 @@ TEST(WritevAllTest, AnErrorNamesTheOutputAndHowFarItGot) {
   cursor.Add("abc");
   const Status st = WritevAll(-1, "nowhere", cursor);
   EXPECT_EQ(st.code(), StatusCode::kIOError);
-  EXPECT_NE(st.message().find("nowhere: cannot write (0 of 3 bytes written)"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("nowhere: cannot write 3 bytes (0 written)"), std::string::npos) << st.ToString();
+}
+
+TEST(PwritevAllTest, AnErrorNamesTheOutputAndTheOffset) {
+  IovecCursor cursor;
+  cursor.Add("abcd");
+  const Status st = PwritevAll(-1, "nowhere", 4096, cursor);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("nowhere: cannot write 4 bytes at offset 4096 (0 written)"), std::string::npos)
+      << st.ToString();
+}
+
+TEST(FinishWritesTest, APipeThatCannotSyncClosesWithoutErrorAndABadDescriptorIsNamed) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);
+  EXPECT_TRUE(FinishWrites(fds[1], "pipe", /*sync=*/true, /*close_fd=*/true).ok());
+  EXPECT_EQ(::fcntl(fds[1], F_GETFD), -1) << "the descriptor is closed";
+  const Status st = FinishWrites(fds[1], "gone", /*sync=*/true, /*close_fd=*/true);
+  EXPECT_EQ(st.code(), StatusCode::kIOError);
+  EXPECT_NE(st.message().find("gone: cannot fsync: "), std::string::npos) << st.ToString();
+  EXPECT_NE(FinishWrites(fds[1], "gone", /*sync=*/false, /*close_fd=*/true).message().find("gone: cannot close: "),
+            std::string::npos);
 }
 
 TEST(WriteGatheredTest, AFileGetsThePiecesWhetherTheyFitItsBufferOrGoOutWithWritev) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "recflow/core/gathered_write.h"
 #include "recflow/core/input_peek_internal.h"
@@ -159,10 +160,8 @@ Status FileOutputStream::Flush() {
 Status FileOutputStream::Close() {
   if (fd_ < 0) return Status::OK();
   Status st = Flush();
-  if (st.ok() && sync_on_close_ && ::fsync(fd_) != 0 && errno != EINVAL) {
-    st = ErrnoError(name_, "cannot fsync", errno);
-  }
-  if (owned_ && ::close(fd_) != 0 && st.ok()) st = ErrnoError(name_, "cannot close", errno);
+  Status finished = FinishWrites(fd_, name_, st.ok() && sync_on_close_, owned_);
+  if (st.ok()) st = std::move(finished);
   fd_ = -1;
   return st;
 }

@@ -62,11 +62,7 @@ class LocalPositionalFile final : public PositionalOutputFile {
   }
   Status Close() override {
     if (fd_ < 0) return Status::OK();
-    Status st;
-    if (sync_on_close_ && ::fsync(fd_) != 0 && errno != EINVAL) st = ErrnoError("cannot fsync", name_, errno);
-    if (::close(fd_) != 0 && st.ok()) st = ErrnoError("cannot close", name_, errno);
-    fd_ = -1;
-    return st;
+    return FinishWrites(std::exchange(fd_, -1), name_, sync_on_close_, /*close_fd=*/true);
   }
   const std::string& name() const override { return name_; }
 

@@ -232,7 +232,9 @@ Result<std::string> DatasetSink::FinalName(const Partition& partition, int64_t s
   ShardNamer namer;
   namer.naming = options_.naming;
   namer.prefix = options_.prefix;
-  if (options_.naming == ShardNaming::kBeam && options_.mode == SaveMode::kAppend) {
+  if (options_.naming == ShardNaming::kBeam && !options_.epoch_tag.empty()) {
+    namer.prefix.append("-").append(options_.epoch_tag);
+  } else if (options_.naming == ShardNaming::kBeam && options_.mode == SaveMode::kAppend) {
     // Appended shards must not take the names of shards already there: the job's tag goes
     // between the prefix and the shard fields (part-1f5b4d1a-00000-of-00004).
     namer.prefix.append("-").append(job_id(), 0, kAppendTagLength);

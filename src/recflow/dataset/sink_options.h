@@ -67,6 +67,10 @@ struct SinkOptions {
   /// kAppendTagLength hex digits of the job id after the prefix (`part-1f5b4d1a-00000-of-00004`)
   /// so that they never take the name of a shard already there.
   ShardNaming naming = ShardNaming::kBeam;
+  /// Beam names: a tag that takes the job id's place after the prefix, in every mode
+  /// (`part-e0000003-00000-of-00001`): a checkpointed unbounded run names each epoch's files so,
+  /// and a re-made epoch gets the same names. Empty: the job id's, in append mode only.
+  std::string epoch_tag;
   /// The start of every file name.
   std::string prefix = "part";
   /// Columns whose values become `key=value/` directories (outermost first); they are dropped

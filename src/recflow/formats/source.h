@@ -84,6 +84,9 @@ class Source {
   /// records are acknowledged (a broker's messages) acknowledges them now. Does nothing by
   /// default.
   virtual Status Committed() { return Status::OK(); }
+  /// True for an input with no end of its own (a directory watch, a broker subscription): a
+  /// drain (ExecContext::drain_token) ends it, and it is never asked for another unit after.
+  virtual bool unbounded() const { return false; }
 };
 
 /// unit.Decode(), with an allocation failure (std::bad_alloc) turned into an OutOfMemory status

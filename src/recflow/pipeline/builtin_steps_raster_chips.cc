@@ -70,24 +70,33 @@ Result<std::optional<PCollection>> BuildChips(StepContext& ctx) {
           .WithFile(ref.bands.front().dataset);
     }
     const StopToken& stop = row.run_files().stop_token();
-    std::vector<float> values, center;
-    for (const raster::TileRect& rect : rects) {
-      RETURN_NOT_OK(gdal->read_chip(ref, rect, config, stop, &values));
-      const auto nodata = static_cast<double>(std::count_if(values.begin(), values.end(), [](float v) {
-        return std::isnan(v);
-      }));
-      if (nodata > max_nodata * static_cast<double>(values.size())) continue;
+    // The labels first (one pixel per chip, at its center), then the chips, each read by one pass over the row's
+    // chips whose threads open the datasets once.
+    std::vector<double> labels;
+    if (label_ref) {
+      std::vector<raster::TileRect> centers;
+      for (const raster::TileRect& rect : rects) {
+        centers.push_back({rect.x + rect.width / 2, rect.y + rect.height / 2, 1, 1});
+      }
+      labels.resize(centers.size());
+      RETURN_NOT_OK(gdal->read_chips(*label_ref, centers, label_config, stop,
+                                     [&](size_t i, std::span<const float> center) {
+                                       labels[i] = static_cast<double>(center.front());
+                                       return Status::OK();
+                                     }));
+    }
+    return gdal->read_chips(ref, rects, config, stop, [&](size_t i, std::span<const float> values) {
+      const auto nodata =
+          static_cast<double>(std::count_if(values.begin(), values.end(), [](float v) { return std::isnan(v); }));
+      if (nodata > max_nodata * static_cast<double>(values.size())) return Status::OK();
       std::string pixels(values.size() * sizeof(float), '\0');
       std::memcpy(pixels.data(), values.data(), pixels.size());
+      const raster::TileRect& rect = rects[i];
       std::vector<RowValue> chip{rect.x, rect.y, rect.height, rect.width, channels, std::move(pixels)};
-      if (label_ref) {
-        const raster::TileRect at{rect.x + rect.width / 2, rect.y + rect.height / 2, 1, 1};
-        RETURN_NOT_OK(gdal->read_chip(*label_ref, at, label_config, stop, &center));
-        chip.emplace_back(static_cast<double>(center.front()));
-      }
+      if (label_ref) chip.emplace_back(labels[i]);
       out.Emit(std::move(chip));
-    }
-    return Status::OK();
+      return Status::OK();
+    });
   };
   std::vector<FieldPtr> fields{Field::Make("chip_x", int64(), false),   Field::Make("chip_y", int64(), false),
                                Field::Make("height", int64(), false),   Field::Make("width", int64(), false),

@@ -2,6 +2,7 @@
 // another raster's grid) and mosaic (a group's rasters merged onto one grid).
 #include "recflow/pipeline/builtin_steps_internal.h"
 #include "recflow/pipeline/raster_step_args.h"
+#include "recflow/raster/gdal_configs.h"
 #include "recflow/raster/mosaic_raster.h"
 #include "recflow/raster/raster_plugin.h"
 #include "recflow/raster/warp_raster.h"
@@ -75,6 +76,8 @@ BuildResult BuildMosaic(StepContext& ctx) {
   auto parsed_rule = raster::ParseMosaicRule(rule);
   if (!parsed_rule.ok()) return a.Error("rule", parsed_rule.status().message());
   base.rule = *parsed_rule;
+  ASSIGN_OR_RETURN(base.red, a.String("red", base.red));
+  ASSIGN_OR_RETURN(base.nir, a.String("nir", base.nir));
   RETURN_NOT_OK(ReadWarpArgs(a, &base.warp));
   ASSIGN_OR_RETURN(const raster::RasterApi* gdal, raster::RasterPlugin());
   Status valid = gdal->check_warp_options(base.warp);
@@ -88,6 +91,10 @@ BuildResult BuildMosaic(StepContext& ctx) {
     }
     raster::MosaicOptions options = base;
     if (!rasters.empty()) {
+      // Every raster's configuration, merged: the mosaic (and its VRT's reads of each raster) takes it.
+      std::vector<std::string> names;
+      for (const raster::RasterRef& r : rasters) names.push_back(r.config);
+      ASSIGN_OR_RETURN(rasters.front().config, raster::MergeGdalConfigs(names));
       ASSIGN_OR_RETURN(options.warp.config, ReadConfig(rasters.front(), base.warp.config));
     }
     ASSIGN_OR_RETURN(raster::RasterRef mosaic, gdal->mosaic_rasters(rasters, options));
@@ -105,8 +112,8 @@ void AddRasterGridSteps(StepRegistry* registry) {
                                "grid (gdalwarp's grid, read tile by tile)",
                                "crs", 1, 1, BuildWarp});
   (void)registry->Add(StepType{"mosaic",
-                               "a list of rasters (a group_by_key's) merged onto one grid: the first or last valid "
-                               "value per pixel",
+                               "a list of rasters (a group_by_key's) merged onto one grid: per pixel the first, last, "
+                               "largest or smallest valid value, or the raster of largest NDVI",
                                "rule", 1, 1, BuildMosaic});
 }
 

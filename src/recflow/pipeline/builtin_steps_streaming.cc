@@ -240,7 +240,7 @@ Result<std::optional<PCollection>> BuildWatch(StepContext& ctx) {
   ASSIGN_OR_RETURN(options.watermark.out_of_orderness, DurationArg(a, "out_of_orderness", 0));
   ASSIGN_OR_RETURN(options.watermark.idle_after, DurationArg(a, "idle_after", -1));
   ASSIGN_OR_RETURN(options.poll_ms, DurationArg(a, "poll", options.poll_ms));
-  ASSIGN_OR_RETURN(options.stop_after_idle, DurationArg(a, "stop_after_idle", -1));
+  ASSIGN_OR_RETURN(options.stop_after_idle, DurationArg(a, "stop_after_idle", ctx.stop_after_idle));
   if (Status st = options.watermark.Validate(); !st.ok()) return a.Error("idle_after", st.message());
   if (options.poll_ms <= 0) return a.Error("poll", "must be > 0");
   auto schema = WatchSchema(ctx.pipeline->file_system(), options, schema_file);

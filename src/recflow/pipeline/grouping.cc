@@ -12,10 +12,6 @@
 
 namespace recflow::pipeline {
 
-namespace {
-
-// Appends row `i` of `data` to `key`: a null flag, then the value's bytes (length-prefixed
-// for variable-width values; floats canonicalized so equal values encode alike).
 void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
   if (!IsValidAt(data, i)) {
     key->push_back('\0');
@@ -44,6 +40,8 @@ void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key) {
   key->append(reinterpret_cast<const char*>(data.buffers[1]->data() + (data.offset + i) * width),
               static_cast<size_t>(width));
 }
+
+namespace {
 
 // GroupByKey: keeps every contributing batch and each group's rows; NextOutput gathers lists.
 class GroupByKeyState final : public GroupedState {

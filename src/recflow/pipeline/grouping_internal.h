@@ -13,6 +13,11 @@
 
 namespace recflow::pipeline {
 
+// Appends row `i` of `data` to `key`: a null flag, then the value's bytes (length-prefixed
+// for variable-width values; floats canonicalized so equal values encode alike). Equal keys
+// encode alike in every process of the same build (a distributed exchange partitions by it).
+void EncodeKeyValue(const ArrayData& data, int64_t i, std::string* key);
+
 // Which input columns a grouping node reads: its keys, and the other columns (GroupByKey's
 // lists) or each aggregate's column (-1 for count_all).
 struct GroupingColumns {

@@ -3,6 +3,8 @@
 // output at the end.
 #include "recflow/pipeline/local_runner.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -10,10 +12,13 @@
 #include <optional>
 #include <thread>
 
+#include "recflow/core/kill_point.h"
 #include "recflow/dataset/staging_registry.h"
 #include "recflow/formats/batch_source.h"
+#include "recflow/formats/checkpointed_source.h"
 #include "recflow/pipeline/abort_outputs.h"
 #include "recflow/pipeline/batch_queue.h"
+#include "recflow/pipeline/checkpoint.h"
 #include "recflow/pipeline/collect_sink.h"
 #include "recflow/pipeline/run_files.h"
 #include "recflow/pipeline/grouping.h"
@@ -26,6 +31,7 @@ Status RunOptions::Validate() const {
   if (max_in_flight < 0) return Status::InvalidArgument("max_in_flight must be >= 0");
   if (group_batch_rows <= 0) return Status::InvalidArgument("group_batch_rows must be > 0");
   if (queue_batches <= 0) return Status::InvalidArgument("queue_batches must be > 0");
+  if (checkpoint_interval_ms < 0) return Status::InvalidArgument("checkpoint_interval_ms must be >= 0");
   for (const auto& [step, sink] : outputs) {
     if (sink == nullptr) return Status::InvalidArgument("the output of step '" + step + "' has no sink");
   }
@@ -103,6 +109,10 @@ class Run {
         stages_(plan.stages.size()) {}
 
   Result<RunResult> Execute() {
+    if (!options_.checkpoint_dir.empty()) {
+      if (!pipeline_.unbounded()) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
+      ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
+    }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode != ErrorPolicy::Mode::kDeadLetter) continue;
@@ -111,6 +121,11 @@ class Run {
                                   moved == options_.dead_letter_files.end() ? "" : moved->second));
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
+    // A first run saves an empty checkpoint before anything commits: a restart after a crash resumes (appends) even
+    // when no epoch's checkpoint was written yet.
+    if (!options_.checkpoint_dir.empty() && !resume_.has_value()) {
+      RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, Checkpoint{})));
+    }
     for (const auto& streamed : links_.streamed) {
       queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
       StreamPanesLive(streamed.first);
@@ -125,6 +140,17 @@ class Run {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
+    // The last epoch of a checkpointed write that was committed before (re-made while its input was read again) is
+    // dropped, as every such epoch before it.
+    std::vector<size_t> kept;
+    for (size_t k : order) {
+      if (!Remade(sinks_[k].first)) {
+        kept.push_back(k);
+        continue;
+      }
+      RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Abort())));
+    }
+    order = std::move(kept);
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
@@ -138,6 +164,9 @@ class Run {
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
+    for (size_t k : order) {
+      if (epochs_.count(sinks_[k].first) != 0) RETURN_NOT_OK(EpochCommitted(sinks_[k].first, /*last=*/true));
+    }
     // Only now is what every record produced committed: the sources may acknowledge their input.
     for (auto& [id, source] : read_sources_) RETURN_NOT_OK(StepStatus(id, source->Committed()));
     return result;
@@ -194,6 +223,11 @@ class Run {
       } else if (node.kind == NodeKind::kWrite) {
         dataset::SinkOptions sink_options = node.sink;
         if (const auto task = options_.tasks.find(node.name); task != options_.tasks.end()) sink_options.task = task->second;
+        if (!options_.checkpoint_dir.empty() && CommitsEpochs(s)) {
+          epochs_[id] = 0;
+          past_restart_[id] = false;
+          sink_options = EpochOptions(id);
+        }
         auto sink = dataset::DatasetSink::Open(sink_options, input, context_.file_system);
         if (!sink.ok()) return StepStatus(id, sink.status());
         for (const auto& [other, written] : sinks_) {
@@ -319,22 +353,114 @@ class Run {
     return PanesGoLive(links_, plan_, pipeline_, stage.roots[0]) && stages_[links_.producer.at(stage.roots[0])].windowed.count(stage.roots[0]) != 0;
   }
 
-  // Commits what the writes of stage `s` hold (an epoch) and opens them again to append the next.
+  // Commits what the writes of stage `s` hold (an epoch) and opens them again to append the next. With a checkpoint,
+  // an epoch committed before the restart is dropped, and each one committed is saved in the checkpoint.
   Status CommitEpoch(size_t s) {
     StageRun& run = stages_[s];
     for (int id : plan_.stages[s].sinks) {
       const Node& node = pipeline_.node(id);
       auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
-      RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
-      RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
+      if (Remade(id)) {
+        RETURN_NOT_OK(StepStatus(id, written->second->Abort()));
+        std::lock_guard<std::mutex> lock(checkpoint_mutex_);  // another write's checkpoint reads the count
+        ++epochs_.at(id);
+      } else {
+        RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
+        RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
+        if (epochs_.count(id) != 0) RETURN_NOT_OK(EpochCommitted(id, /*last=*/false));
+      }
       dataset::SinkOptions options = node.sink;
       options.mode = dataset::SaveMode::kAppend;
+      if (epochs_.count(id) != 0) options = EpochOptions(id);
       auto next = dataset::DatasetSink::Open(options, pipeline_.node(node.inputs[0]).schema, context_.file_system);
       if (!next.ok()) return StepStatus(id, next.status());
       run.sinks[run.consumer_sinks.at(id)].sink = next->get();
       written->second = std::move(next).ValueUnsafe();
     }
     return Status::OK();
+  }
+
+  // The sink options of checkpointed write `id`'s current epoch: its files tagged with the epoch's number, so that an
+  // epoch made again after a restart has the same names; appended, but for the first epoch of a run not resumed.
+  dataset::SinkOptions EpochOptions(int id) const {
+    dataset::SinkOptions options = pipeline_.node(id).sink;
+    const int64_t epoch = epochs_.at(id);
+    options.epoch_tag = fmt::format("e{:07d}", epoch);
+    if (resume_.has_value() || epoch > 0) options.mode = dataset::SaveMode::kAppend;
+    return options;
+  }
+
+  // True when checkpointed write `id`'s current epoch was committed before the restart: the checkpoint counts it, or
+  // its files are in the output (committed after the last checkpoint: a crash before the next one, or an interval).
+  bool Remade(int id) {
+    const auto epoch = epochs_.find(id);
+    if (epoch == epochs_.end() || !resume_.has_value() || past_restart_.at(id)) return false;
+    const auto committed = resume_->epochs.find(pipeline_.node(id).name);
+    if (committed != resume_->epochs.end() && epoch->second < committed->second) return true;
+    const dataset::SinkOptions options = EpochOptions(id);
+    if (HasFileStartingWith(options.output, options.prefix + "-" + options.epoch_tag + "-")) return true;
+    past_restart_.at(id) = true;
+    return false;
+  }
+
+  // True when a file under `dir` (or its key=value partition directories) has a name starting with `start`.
+  bool HasFileStartingWith(const std::string& dir, const std::string& start) const {
+    auto names = context_.file_system->ListDirectory(dir);
+    if (!names.ok()) return false;
+    for (const std::string& name : *names) {
+      if (name.starts_with(start)) return true;
+      if (name.find('=') != std::string::npos && HasFileStartingWith(dir + "/" + name, start)) return true;
+    }
+    return false;
+  }
+
+  // Checkpointed write `id` committed its current epoch: counts it and, at the `last` or once the interval passed,
+  // saves the checkpoint (the epochs every checkpointed write committed, the position of every checkpointed read now).
+  Status EpochCommitted(int id, bool last) {
+    KillPoint("epoch-committed");
+    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+    ++epochs_.at(id);
+    const auto now = std::chrono::steady_clock::now();
+    if (!last && now - last_checkpoint_ < std::chrono::milliseconds(options_.checkpoint_interval_ms)) return Status::OK();
+    last_checkpoint_ = now;
+    Checkpoint checkpoint;
+    if (resume_.has_value()) checkpoint.epochs = resume_->epochs;
+    for (const auto& [write, epoch] : epochs_) {
+      int64_t& saved = checkpoint.epochs[pipeline_.node(write).name];
+      saved = std::max(saved, epoch);
+    }
+    checkpoint.positions = ended_positions_;
+    for (const auto& [name, source] : checkpointed_) checkpoint.positions[name] = source->Position();
+    RETURN_NOT_OK(StepStatus(id, WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, checkpoint)));
+    KillPoint("checkpoint-written");
+    return Status::OK();
+  }
+
+  // With a checkpoint: registers read `node`'s `source` for the checkpoint, resumed from its saved position.
+  Status CheckpointRead(const Node& node, Source* source) {
+    if (options_.checkpoint_dir.empty() || !source->unbounded()) return Status::OK();
+    auto* checkpointed = dynamic_cast<CheckpointedSource*>(source);
+    if (checkpointed == nullptr) {
+      return pipeline_.StepStatus(node.name, Status::InvalidArgument("this unbounded input cannot be checkpointed"));
+    }
+    if (resume_.has_value()) {
+      if (const auto saved = resume_->positions.find(node.name); saved != resume_->positions.end()) {
+        const Status st = checkpointed->Resume(saved->second);
+        if (!st.ok()) return pipeline_.StepStatus(node.name, st.WithFile(CheckpointFile(options_.checkpoint_dir)));
+      }
+    }
+    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+    checkpointed_[node.name] = checkpointed;
+    return Status::OK();
+  }
+
+  // Read `node`'s source is about to go: its last position stays for later checkpoints.
+  void EndCheckpointedRead(const Node& node) {
+    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+    const auto source = checkpointed_.find(node.name);
+    if (source == checkpointed_.end()) return;
+    ended_positions_[node.name] = source->second->Position();
+    checkpointed_.erase(source);
   }
 
   // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
@@ -367,6 +493,18 @@ class Run {
       }
     }
     ASSIGN_OR_RETURN(auto sources, OpenInputs(s));
+    // Whatever the stage's end, its checkpointed reads leave their last positions before their sources go.
+    struct EndReads {
+      Run* run;
+      const Stage& stage;
+      ~EndReads() {
+        for (int id : stage.roots) run->EndCheckpointedRead(run->pipeline_.node(id));
+      }
+    } end_reads{this, stage};
+    for (size_t k = 0; k < stage.roots.size(); ++k) {
+      const Node& node = pipeline_.node(stage.roots[k]);
+      if (node.kind == NodeKind::kRead) RETURN_NOT_OK(CheckpointRead(node, sources[k].get()));
+    }
     std::vector<Source*> inputs;
     for (const auto& source : sources) inputs.push_back(source.get());
     StageResources resources;
@@ -484,6 +622,16 @@ class Run {
   std::vector<std::pair<int, std::unique_ptr<Source>>> read_sources_;  // by read node: told when the run committed
   RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
   std::vector<StageRun> stages_;                                            // per stage of the plan
+  std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from
+  // Per checkpointed write (entries made when the stages open; each changed only by the thread committing its
+  // epochs, its count under checkpoint_mutex_): its current epoch, and whether it is past the epochs the restart
+  // found committed.
+  std::map<int, int64_t> epochs_;
+  std::map<int, bool> past_restart_;
+  std::mutex checkpoint_mutex_;       // guards the next three and the checkpoint file
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // about the first one
+  std::map<std::string, CheckpointedSource*> checkpointed_;             // per checkpointed read being read
+  std::map<std::string, std::vector<std::string>> ended_positions_;     // per checkpointed read that ended
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node
   std::mutex mutex_;                                                        // guards what follows
   std::condition_variable changed_;                                         // a stage became ready or failed

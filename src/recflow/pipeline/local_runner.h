@@ -39,6 +39,14 @@ struct RunOptions {
   std::map<std::string, SourceFactory> inputs;
   std::map<std::string, dataset::TaskAttempt> tasks;
   std::map<std::string, std::string> dead_letter_files;
+  /// An unbounded run's checkpoint directory (empty: none): at each epoch commit the epochs
+  /// committed and the positions of its unbounded reads are saved there (WriteCheckpoint); a run
+  /// that finds a checkpoint there resumes from it (docs/streaming.md, "Checkpoints").
+  std::string checkpoint_dir;
+  /// The least time between two checkpoints (milliseconds; 0: at every epoch commit). An epoch
+  /// committed since the last checkpoint is recognised by its files after a restart; the run's
+  /// end always saves one.
+  int64_t checkpoint_interval_ms = 0;
   /// Default bounds.
   static RunOptions Defaults() { return {}; }
   /// InvalidArgument for a negative max_in_flight, non-positive group_batch_rows or queue_batches,

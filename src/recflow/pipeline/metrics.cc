@@ -64,6 +64,22 @@ Status RunMetrics::AddCounters(const std::vector<int64_t>& counters, const std::
   return Status::OK();
 }
 
+void RunMetrics::AddCut(const RunMetrics& part, const std::vector<int>& origin, size_t stage) {
+  for (size_t i = 0; i < part.steps_.size() && i < origin.size(); ++i) {
+    if (origin[i] < 0) continue;
+    StepMetrics& to = steps_[static_cast<size_t>(origin[i])];
+    const auto from = StepCounters(part.steps_[i]);
+    const auto into = StepCounters(to);
+    for (size_t c = 0; c < kPerStep; ++c) into[c]->fetch_add(from[c]->load(std::memory_order_relaxed));
+    if (part.steps_[i].stage != 0) to.stage = static_cast<int>(stage) + 1;
+  }
+  if (part.stages_.empty()) return;
+  const auto from = StageCounters(part.stages_.back());
+  const auto into = StageCounters(stages_[stage]);
+  for (size_t c = 0; c < kPerStage; ++c) into[c]->fetch_add(from[c]->load(std::memory_order_relaxed));
+  stages_[stage].done.store(true, std::memory_order_relaxed);
+}
+
 void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
   if (steps_.size() != pipeline.nodes().size() || stages_.size() != stages) {
     steps_.clear();

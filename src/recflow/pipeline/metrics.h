@@ -72,6 +72,11 @@ class RunMetrics {
   Status AddCounters(const std::vector<int64_t>& counters, const std::vector<int>& step_stages);
   /// Each step's stage (1-based; 0 for a step that ran in none), as Counters' companion.
   std::vector<int> StepStages() const;
+  /// Adds `part`, the metrics of a run of stage `stage` (0-based) of this pipeline's plan cut
+  /// into a pipeline of its own (pipeline/stage_cut.h): the counters of its node i to this one's
+  /// node origin[i] (none when -1), which then ran in that stage, and its last stage's counters
+  /// to that stage's (a cut's earlier stage only reads the exchange the stage starts from).
+  void AddCut(const RunMetrics& part, const std::vector<int>& origin, size_t stage);
 
  private:
   std::deque<StepMetrics> steps_;

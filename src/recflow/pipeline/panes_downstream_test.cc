@@ -79,19 +79,10 @@ class EventSource final : public Source {
 
 // The caller's output of the grouping: counts rows and their window_start order, keeps no batch, opens `first` at
 // the first row; logs rows and tokens when asked.
-class PaneCounter final : public Sink {
+class PaneCounter final : public testing::InOrderBatchSink {
  public:
   explicit PaneCounter(Latch* first = nullptr) : first_(first) {}
-  struct Part final : SinkPartial {
-    std::shared_ptr<RecordBatch> batch;
-  };
-  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
-    auto part = std::make_unique<Part>();
-    part->batch = batch;
-    return std::unique_ptr<SinkPartial>(std::move(part));
-  }
-  Status Merge(SinkPartial* partial) override {
-    const RecordBatch& batch = *static_cast<Part*>(partial)->batch;
+  Status MergeBatch(const RecordBatch& batch) override {
     const int64_t* starts = batch.column_data(batch.schema()->GetFieldIndex("window_start"))->GetValues<int64_t>(1);
     for (int64_t i = 0; i < batch.num_rows(); ++i) {
       if (starts[i] < last_start_) out_of_order_ = true;

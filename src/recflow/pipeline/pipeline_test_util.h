@@ -12,6 +12,7 @@
 
 #include "recflow/dataset/dataset_sink.h"
 #include "recflow/formats/arrow_ipc/arrow_output_format.h"
+#include "recflow/formats/sink.h"
 
 namespace recflow::testing {
 
@@ -62,6 +63,23 @@ class TempDirTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::filesystem::path dir_;
+};
+
+/// A caller's output that looks at each batch in input order (from Merge, on the stage's
+/// in-order thread): derive and implement MergeBatch.
+class InOrderBatchSink : public Sink {
+ public:
+  struct Part final : SinkPartial {
+    std::shared_ptr<RecordBatch> batch;
+  };
+  Result<std::unique_ptr<SinkPartial>> Consume(SinkLocalState*, const std::shared_ptr<RecordBatch>& batch) const override {
+    auto part = std::make_unique<Part>();
+    part->batch = batch;
+    return std::unique_ptr<SinkPartial>(std::move(part));
+  }
+  Status Merge(SinkPartial* partial) override { return MergeBatch(*static_cast<Part*>(partial)->batch); }
+  /// The next batch, in input order.
+  virtual Status MergeBatch(const RecordBatch& batch) = 0;
 };
 
 }  // namespace recflow::testing

@@ -38,10 +38,10 @@ struct ThreadSinks {
 // The stage state shared by the filters.
 class Stage {
  public:
-  Stage(const StopToken& stop_token, const StopToken& also_stop, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
+  Stage(const ExecContext& context, const StopToken& also_stop, const std::vector<Source*>& inputs, const std::vector<StageSink>& sinks,
         StageProgram* program, const StageOptions& options)
-      : stop_token_(stop_token), also_stop_(also_stop), inputs_(inputs), sinks_(sinks), program_(program), options_(options),
-        watermarks_(inputs.size()) {}
+      : stop_token_(context.stop_token), drain_token_(context.drain_token), also_stop_(also_stop), inputs_(inputs), sinks_(sinks),
+        program_(program), options_(options), watermarks_(inputs.size()) {}
 
   // Filter 1 (serial, in order): the next unit of the current input, or nullptr at the end
   // of the last input / after an error / once a stop is requested.
@@ -50,6 +50,11 @@ class Stage {
       if (stop_token_.stop_requested() || also_stop_.stop_requested()) [[unlikely]] {
         Fail(stop_token_.stop_requested() ? stop_token_.Poll() : also_stop_.Poll());
         return nullptr;
+      }
+      // A drain ends an unbounded input here, as its own end would: the stage then drains its sinks.
+      if (inputs_[input_]->unbounded() && drain_token_.stop_requested()) [[unlikely]] {
+        ++input_;
+        continue;
       }
       auto token = std::make_unique<Token>();
       auto unit = NextSourceUnit(*inputs_[input_]);
@@ -251,6 +256,7 @@ class Stage {
   }
 
   const StopToken& stop_token_;
+  const StopToken& drain_token_;
   const StopToken& also_stop_;
   const std::vector<Source*>& inputs_;
   const std::vector<StageSink>& sinks_;
@@ -275,7 +281,7 @@ Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source
                             const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options) {
   const int threads = context.ResolvedThreads();
   const int in_flight = options.max_in_flight > 0 ? options.max_in_flight : 2 * threads + 2;
-  Stage stage(context.stop_token, options.also_stop, inputs, sinks, program, options);
+  Stage stage(context, options.also_stop, inputs, sinks, program, options);
   // The run's buffers come from its pool: on this thread, and on each worker for each unit it
   // takes (a filter may run on any thread of the arena).
   MemoryPool* pool = context.memory_pool;

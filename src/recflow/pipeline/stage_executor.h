@@ -112,9 +112,12 @@ struct StageStats {
 /// abort. A stop requested on `context.stop_token` or `options.also_stop` (checked before each
 /// unit is read, and once more after the last) stops it too: no unit is read after the check
 /// that sees it, the units in flight are dropped without further steps, nothing is drained, and
-/// the stage returns Cancelled. Finish and Commit are the caller's. Every buffer allocated by the
-/// stage's work (reading, decoding, the program, the sinks, on any thread) comes from
-/// `context.memory_pool` (a ScopedMemoryPool per unit and filter).
+/// the stage returns Cancelled. A drain requested on `context.drain_token` (checked before each
+/// unit is read) ends each unbounded input (Source::unbounded) as its end would: it is not read
+/// again, and the stage drains its sinks and returns as after a bounded input. Finish and
+/// Commit are the caller's. Every buffer allocated by the stage's work (reading, decoding, the
+/// program, the sinks, on any thread) comes from `context.memory_pool` (a ScopedMemoryPool per
+/// unit and filter).
 Result<StageStats> RunStage(const ExecContext& context, const std::vector<Source*>& inputs,
                             const std::vector<StageSink>& sinks, StageProgram* program, const StageOptions& options);
 

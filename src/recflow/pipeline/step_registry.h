@@ -22,6 +22,8 @@ struct StepContext {
   std::string base_dir;              ///< the YAML file's directory
   /// Build a read whose input does not exist yet as a deferred node (YamlLoadOptions, `plan`).
   bool defer_missing_inputs = false;
+  /// The `stop_after_idle` of an unbounded read that states none (YamlLoadOptions); negative: none.
+  int64_t stop_after_idle = -1;
 
   /// `path` (or a file:// URI, see LocalPath) resolved against base_dir when relative;
   /// InvalidArgument for a URI scheme recflow does not handle.

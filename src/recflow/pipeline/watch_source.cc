@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <mutex>
 #include <set>
 #include <thread>
 
 #include "recflow/columnar/concatenate.h"
+#include "recflow/core/kill_point.h"
+#include "recflow/formats/checkpointed_source.h"
 #include "recflow/formats/schema_json.h"
 #include "recflow/pipeline/read_input.h"
 #include "recflow/pipeline/window_columns.h"
@@ -41,7 +44,7 @@ SchemaPtr MarkEventTime(const Schema& schema, int column) {
   return Schema::Make(std::move(fields));
 }
 
-class WatchSource final : public Source {
+class WatchSource final : public Source, public CheckpointedSource {
  public:
   WatchSource(std::shared_ptr<FileSystem> fs, WatchOptions options, SchemaPtr schema)
       : fs_(std::move(fs)), options_(std::move(options)), schema_(std::move(schema)),
@@ -51,6 +54,22 @@ class WatchSource final : public Source {
   const SchemaPtr& schema() const override { return schema_; }
   const std::string& name() const override { return options_.dir; }
   const std::string& current_file() const override { return file_.empty() ? options_.dir : file_; }
+  bool unbounded() const override { return true; }
+
+  std::vector<std::string> Position() const override {
+    std::lock_guard<std::mutex> lock(consumed_mutex_);
+    return consumed_;
+  }
+
+  Status Resume(const std::vector<std::string>& position) override {
+    for (const std::string& name : position) {
+      if (!Complete(name) || name.find('/') != std::string::npos || !seen_.insert(name).second) {
+        return Status::DataError("the checkpoint's position of the watch names '" + name + "', not a file it read once");
+      }
+      waiting_.push_back(options_.dir + "/" + name);
+    }
+    return Status::OK();
+  }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     while (ready_.empty()) {
@@ -92,6 +111,11 @@ class WatchSource final : public Source {
   Status OpenNext() {
     file_ = waiting_.front();
     waiting_.pop_front();
+    {
+      std::lock_guard<std::mutex> lock(consumed_mutex_);
+      consumed_.push_back(file_.substr(options_.dir.size() + 1));
+    }
+    KillPoint("watch-file");
     last_file_ = options_.clock->NowMillis();
     ASSIGN_OR_RETURN(reader_, InputsFactory({file_}, options_.input)(fs_));
     if (!reader_->schema()->Equals(*schema_, /*check_metadata=*/false)) {
@@ -140,7 +164,9 @@ class WatchSource final : public Source {
   size_t partition_;
   int64_t last_file_;                     // processing time the last file was opened (or the watch began)
   std::set<std::string> seen_;            // names listed so far: each file is read once
-  std::deque<std::string> waiting_;       // complete files not read yet, in name order
+  std::deque<std::string> waiting_;       // complete files not read yet, in name order (after a resume's)
+  mutable std::mutex consumed_mutex_;     // Position() is called from the thread committing an epoch
+  std::vector<std::string> consumed_;     // names of the files opened, in order
   std::unique_ptr<Source> reader_;        // the file being read
   std::string file_;
   std::vector<window::Millis> times_;

@@ -38,8 +38,10 @@ struct WatchOptions {
 /// event-time column marked (kEventTimeMetadataKey). Each unit holds a block of one file, decoded
 /// on the reading thread (so the watermark after it knows its event times), followed by units of
 /// no rows carrying the tokens LiveWatermark gives (the clock, then the watermark); while no file
-/// is waiting, a unit of tokens every poll, so a stop is seen within a poll. Errors name the file
-/// and, for an event time, its record (the stage counts records from the start of the watch).
+/// is waiting, a unit of tokens every poll, so a stop or a drain is seen within a poll. Errors
+/// name the file and, for an event time, its record (the stage counts records from the start of
+/// the watch). The source is unbounded and a CheckpointedSource: its position is the names of the
+/// files it opened, in order; resumed, it reads them again first.
 Result<std::unique_ptr<Source>> OpenWatch(std::shared_ptr<FileSystem> fs, WatchOptions options, SchemaPtr schema);
 
 /// The schema a watch of `options.dir` reads: the first complete file's, with the event-time

@@ -132,6 +132,7 @@ class Builder {
     ctx.pipeline = out_->pipeline.get();
     ctx.base_dir = base_dir_;
     ctx.defer_missing_inputs = options_.defer_missing_inputs;
+    ctx.stop_after_idle = options_.stop_after_idle;
     if (step["name"]) {
       ASSIGN_OR_RETURN(ctx.name, Text(step["name"]));
     } else {

@@ -29,6 +29,9 @@ struct YamlLoadOptions {
   /// The file system the pipeline's reads find their inputs and schemas on while it is built
   /// (Pipeline::set_file_system): the one the ExecContext of its runs will have.
   std::shared_ptr<FileSystem> file_system = LocalFileSystem::Instance();
+  /// The `stop_after_idle` (milliseconds) of every unbounded read that does not state its own
+  /// (`recflow run --stop-after-idle`); negative: none.
+  int64_t stop_after_idle = -1;
 };
 
 /// Builds the pipeline in `text` (named `file` in messages; relative paths resolve against

@@ -1,4 +1,4 @@
-// ConvertJob and convert_task of recflow._recflow: DatasetCommitter and RunConvertTask with the GIL released.
+// ConvertJob, PipelineJob, convert_task and pipeline_task of recflow._recflow, with the GIL released.
 #include "recflow/python/dask_bindings.h"
 
 #include <pybind11/stl.h>
@@ -12,6 +12,7 @@
 #include "recflow/python/native_dataset.h"
 #include "recflow/python/pipeline_task.h"
 #include "recflow/python/py_errors.h"
+#include "recflow/python/py_steps.h"
 #include "recflow/python/write_spec.h"
 
 namespace py = pybind11;
@@ -60,23 +61,50 @@ void RegisterDask(py::module_& module) {
       .def("adopt", &ConvertJob::Adopt, py::arg("attempt_dir"), "Adopts one finished task attempt's files.")
       .def("commit", &ConvertJob::Commit, "Completes the dataset (_SUCCESS, schema file) and swaps it in.")
       .def("abort", &ConvertJob::Abort, "Abandons the job; the output stays as it was.");
-  py::class_<PipelineJob>(module, "PipelineJob", "A one-pass pipeline's job on a Dask cluster (recflow.dask.run).")
-      .def(py::init([](const std::string& path, const PipelineParams& params) {
-             return ValueOrThrow(WithoutGil([&] { return PipelineJob::Begin(path, params); }));
+  py::class_<PipelineJob>(module, "PipelineJob", "A pipeline's job on a Dask cluster (recflow.dask.run).")
+      .def(py::init([](const std::string& path, const std::string& text, const std::string& base_dir,
+                       const PipelineParams& params, const py::list& callables) {
+             std::shared_ptr<PyFunctions> functions;
+             const pipeline::StepRegistry registry = StepsWithPython(callables, &functions);
+             Result<std::unique_ptr<PipelineJob>> job =
+                 WithoutGil([&] { return PipelineJob::Begin(PipelineSource{path, text, base_dir}, params, registry); });
+             if (!job.ok()) ThrowIfError(job.status(), functions->errors->exception());
+             return std::move(job).ValueUnsafe();
            }),
-           py::arg("path"), py::arg("params"))
+           py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"),
+           "The job of the YAML file `path`, or of `text` (a recflow.Pipeline's, its py_* steps over `callables`).")
       .def_property_readonly("name", &PipelineJob::name)
-      .def_property_readonly("steps", &PipelineJob::steps)
-      .def_property_readonly("read_schema", &PipelineJob::read_schema)
+      .def_property_readonly("stages", [](const PipelineJob& job) {
+             py::list stages;
+             for (const JobStage& stage : job.stages()) {
+               stages.append(py::make_tuple(stage.steps, stage.reads, stage.global_reads, stage.writes, stage.exchanges));
+             }
+             return stages;
+           }, "Per stage, in the order they run: (its steps, the exchanges it reads, those of combine_globally "
+              "steps, its writes' numbers, "
+              "its exchanges' numbers).")
+      .def("read_schema", [](const PipelineJob& job, size_t stage) { return ValueOrThrow(job.ReadSchema(stage)); },
+           py::arg("stage"), "The schema of the stage's read, as text.")
       .def_property_readonly("input_bytes", &PipelineJob::input_bytes)
       .def_property_readonly("dead_letter_files", &PipelineJob::DeadLetterFiles)
-      .def("splits", [](const PipelineJob& job, int64_t target) { return ValueOrThrow(job.Splits(target)); },
-           py::arg("target_bytes"), "The read's files cut into splits (JSON lines).")
+      .def("splits", [](const PipelineJob& job, size_t stage, int64_t target) {
+             return ValueOrThrow(job.Splits(stage, target));
+           }, py::arg("stage"), py::arg("target_bytes"), "The stage's read's files cut into splits (JSON lines).")
       .def("writes", [](PipelineJob& job) { return ValueOrThrow(WithoutGil([&] { return job.Writes(); })); },
            "Per write step: (name, job id, attempts directory).")
+      .def("exchanges", [](PipelineJob& job) { return ValueOrThrow(WithoutGil([&] { return job.Exchanges(); })); },
+           "Per exchange: (the write step feeding it, job id, attempts directory).")
+      .def("exchange_dir", &PipelineJob::ExchangeDir, py::arg("exchange"),
+           "Where the exchange is committed (partition K's files in recflow_partition=K/).")
       .def("adopt", [](PipelineJob& job, size_t write, const std::string& dir) {
              ThrowIfError(WithoutGil([&] { return job.Adopt(write, dir); }));
            }, py::arg("write"), py::arg("attempt_dir"), "Adopts a finished attempt of write number `write`.")
+      .def("adopt_exchange", [](PipelineJob& job, size_t exchange, const std::string& dir) {
+             ThrowIfError(WithoutGil([&] { return job.AdoptExchange(exchange, dir); }));
+           }, py::arg("exchange"), py::arg("attempt_dir"), "Adopts a finished attempt of exchange number `exchange`.")
+      .def("commit_exchange", [](PipelineJob& job, size_t exchange) {
+             ThrowIfError(WithoutGil([&] { return job.CommitExchange(exchange); }));
+           }, py::arg("exchange"), "Commits the exchange once every task writing it was adopted.")
       .def("add_metrics", [](PipelineJob& job, const std::vector<int64_t>& counters, const std::vector<int>& stages) {
              ThrowIfError(job.AddMetrics(counters, stages));
            }, py::arg("counters"), py::arg("step_stages"), "Adds one task's metrics.")
@@ -88,30 +116,46 @@ void RegisterDask(py::module_& module) {
            "Abandons the job; the outputs stay as they were.");
   module.def(
       "pipeline_task",
-      [](const std::string& path, const PipelineParams& params, const std::string& read_schema,
-         const std::vector<std::string>& splits,
-         const std::vector<std::tuple<std::string, std::string, std::string>>& writes, int64_t index, int64_t count,
-         const std::map<std::string, std::string>& dead_letters, int threads) {
+      [](const std::string& path, const std::string& text, const std::string& base_dir, const PipelineParams& params,
+         const py::list& callables, size_t stage, const std::string& read_schema,
+         const std::vector<std::string>& splits, const std::map<int, std::vector<std::string>>& exchange_files,
+         int partitions,
+         const std::map<int, std::string>& exchange_dirs, const std::vector<TaskOutput>& outputs, int64_t index,
+         int64_t count, const std::map<std::string, std::string>& dead_letters, int threads) {
+        PipelineTaskInput input;
+        input.stage = stage;
+        input.read_schema = read_schema;
+        input.splits = splits;
+        input.exchange_files = exchange_files;
+        input.partitions = partitions;
+        input.exchange_dirs = exchange_dirs;
         std::map<std::string, dataset::TaskAttempt> tasks;
-        for (const auto& [name, job_id, dir] : writes) {
+        for (const auto& [name, job_id, dir] : outputs) {
           dataset::TaskAttempt& task = tasks[name];
           task.dir = dir;
           task.job_id = job_id;
           task.index = index;
           task.count = count;
         }
+        std::shared_ptr<PyFunctions> functions;
+        const pipeline::StepRegistry registry = StepsWithPython(callables, &functions);
         Result<PipelineTaskResult> run = WithoutGil([&] {
-          return RunPipelineTask(path, params, read_schema, splits, std::move(tasks), dead_letters, threads);
+          return RunPipelineTask(PipelineSource{path, text, base_dir}, params, registry, input, std::move(tasks),
+                                 dead_letters, threads);
         });
-        PipelineTaskResult result = ValueOrThrow(std::move(run));
+        if (!run.ok()) ThrowIfError(run.status(), functions->errors->exception());
+        PipelineTaskResult result = std::move(run).ValueUnsafe();
         py::dict writes_out;
         for (const auto& [name, stats] : result.writes) writes_out[py::str(name)] = StatsDict(stats);
         return py::make_tuple(writes_out, result.counters, result.step_stages);
       },
-      py::arg("path"), py::arg("params"), py::arg("read_schema"), py::arg("splits"), py::arg("writes"),
+      py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"), py::arg("stage"),
+      py::arg("read_schema"), py::arg("splits"),
+      py::arg("exchange_files"), py::arg("partitions"), py::arg("exchange_dirs"), py::arg("outputs"),
       py::arg("index"), py::arg("count"), py::arg("dead_letters"), py::arg("threads"),
-      "Runs task `index` of `count` of the pipeline at `path` over `splits`, each write (name, job id, attempt "
-      "directory) into its attempt; returns ({write: stats}, counters, step stages).");
+      "Runs task `index` of `count` of stage `stage` of the pipeline at `path` (or of `text` over `callables`) over `splits` (a read stage) or "
+      "`exchange_files` (an exchange stage: its partition's files of each exchange it reads), each write and exchange (name, job id, attempt directory) into its "
+      "attempt, exchanges in `partitions` partitions; returns ({write: stats}, counters, step stages).");
   module.def(
       "convert_task",
       [](const NativeDataset& dataset, const std::vector<std::string>& splits, const py::tuple& spec,

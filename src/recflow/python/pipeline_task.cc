@@ -1,5 +1,5 @@
-// PipelineJob and RunPipelineTask: a one-pass pipeline planned over its read's splits, each split's share run by the
-// local runner with RunOptions' task inputs and attempts, the attempts adopted and committed as a convert's.
+// PipelineJob and RunPipelineTask: a pipeline's plan cut at its groupings into stages of tasks, each task's stage run by
+// the local runner over its splits or exchange partition, the attempts adopted and committed as a convert's.
 #include "recflow/python/pipeline_task.h"
 
 #include <algorithm>
@@ -8,10 +8,11 @@
 #include "recflow/core/exec_context.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_factory.h"
+#include "recflow/dataset/io_specs.h"
 #include "recflow/dataset/split.h"
 #include "recflow/dataset/split_source.h"
+#include "recflow/pipeline/key_partition.h"
 #include "recflow/pipeline/local_runner.h"
-#include "recflow/pipeline/plan.h"
 #include "recflow/python/convert_task.h"
 #include "recflow/python/native_dataset.h"
 
@@ -19,73 +20,124 @@ namespace recflow::python {
 
 namespace {
 
-// The pipeline at `path`, built with the built-in steps.
-Result<pipeline::YamlPipeline> Load(const std::string& path, const PipelineParams& params) {
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, pipeline::LoadPipelineYaml(path, params, pipeline::BuiltinSteps()));
-  RETURN_NOT_OK(loaded.pipeline->status());
+// The pipeline of `source` and its plan.
+Result<pipeline::YamlPipeline> Load(const PipelineSource& source, const PipelineParams& params,
+                                    const pipeline::StepRegistry& registry, pipeline::Plan* plan) {
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry));
+  ASSIGN_OR_RETURN(*plan, pipeline::MakePlan(*loaded.pipeline));
   return loaded;
 }
 
-// The id of the one read of `plan`'s one stage, a read of files; InvalidArgument naming the step
-// that needs another pass, or the read that is not of files.
-Result<int> OnePassRead(const pipeline::Pipeline& pipeline, const pipeline::Plan& plan) {
-  for (const pipeline::Node& node : pipeline.nodes()) {
-    const bool grouping = node.kind == pipeline::NodeKind::kGroupByKey ||
-                          node.kind == pipeline::NodeKind::kCombinePerKey ||
-                          node.kind == pipeline::NodeKind::kCombineGlobally;
-    if (grouping || !node.side_inputs.empty()) {
-      return Status::InvalidArgument(
-          "step '" + node.name + "' (" + std::string(pipeline::NodeKindName(node.kind)) +
-          (grouping ? "" : " with side inputs") +
-          ") needs a pass of its own: recflow.dask.run runs one-pass pipelines (a read of files, element-wise steps, "
-          "writes); groupings and side inputs on Dask are not built yet");
-    }
+// Every stage's shape, each checked.
+Result<std::vector<pipeline::StageShape>> Shapes(const pipeline::Pipeline& graph, const pipeline::Plan& plan) {
+  std::vector<pipeline::StageShape> shapes;
+  for (const pipeline::Stage& stage : plan.stages) {
+    ASSIGN_OR_RETURN(pipeline::StageShape shape, pipeline::CheckStage(graph, stage));
+    shapes.push_back(std::move(shape));
   }
-  if (plan.stages.size() != 1 || plan.stages[0].roots.size() != 1) {
-    return Status::InvalidArgument("recflow.dask.run runs pipelines of one read (this one has " +
-                                   std::to_string(plan.stages.empty() ? 0 : plan.stages[0].roots.size()) +
-                                   " in " + std::to_string(plan.stages.size()) + " passes)");
+  return shapes;
+}
+
+// The groupings whose rows are exchanged, numbered in plan order (the driver's and every task's numbering).
+std::vector<int> ExchangedGroupings(const std::vector<pipeline::StageShape>& shapes) {
+  std::vector<int> groupings;
+  for (const pipeline::StageShape& shape : shapes) {
+    groupings.insert(groupings.end(), shape.groupings.begin(), shape.groupings.end());
   }
-  const pipeline::Node& read = pipeline.node(plan.stages[0].roots[0]);
-  if (read.kind != pipeline::NodeKind::kRead || read.files == nullptr) {
-    return Status::InvalidArgument("step '" + read.name + "' reads no files: recflow.dask.run cuts a read of files");
-  }
-  if (!pipeline.side_files().empty()) {
-    return Status::InvalidArgument("the pipeline writes the side file " + pipeline.side_files()[0].path +
-                                   ", which recflow.dask.run does not write yet");
-  }
-  return read.id;
+  return groupings;
+}
+
+// How an exchange committed in `dir` is written: Arrow IPC files partitioned by kKeyPartitionColumn, one file
+// per task and partition, not synced (the exchange lives as long as its job).
+Result<dataset::SinkOptions> ExchangeSinkOptions(const std::string& dir) {
+  dataset::OutputSpec spec;
+  spec.output = dir;
+  spec.format = "feather";
+  spec.shards = 1;
+  spec.partition_by = {pipeline::kKeyPartitionColumn};
+  spec.sync = false;
+  return dataset::MakeSinkOptions(spec);
+}
+
+// The reader of an exchange's files.
+Result<dataset::InputOptions> ExchangeInputOptions() {
+  dataset::InputSpec spec;
+  spec.from = "arrow";
+  return dataset::MakeInputOptions(spec, LocalFileSystem::Instance());
 }
 
 }  // namespace
 
-Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const std::string& path, const PipelineParams& params) {
+Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& source, const PipelineParams& params,
+                                                        const pipeline::StepRegistry& registry) {
   std::unique_ptr<PipelineJob> job(new PipelineJob());
-  ASSIGN_OR_RETURN(job->loaded_, Load(path, params));
+  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->plan_));
   const pipeline::Pipeline& graph = *job->loaded_.pipeline;
-  ASSIGN_OR_RETURN(const pipeline::Plan plan, pipeline::MakePlan(graph));
-  ASSIGN_OR_RETURN(job->read_, OnePassRead(graph, plan));
-  const pipeline::Stage& stage = plan.stages[0];
-  job->steps_.push_back(graph.node(job->read_).name);
-  for (int id : stage.steps) job->steps_.push_back(graph.node(id).name);
-  const pipeline::InputFiles& files = *graph.node(job->read_).files;
-  const std::shared_ptr<FileSystem>& fs = files.options.settings.file_system;
-  ASSIGN_OR_RETURN(job->inputs_, dataset::DetectInputs(files.paths, files.options.format, *fs));
-  for (const dataset::ResolvedInput& file : job->inputs_.files) {
-    ASSIGN_OR_RETURN(const FileInfo info, fs->GetFileInfo(file.path));
-    job->input_bytes_ += std::max<int64_t>(info.size, 0);
+  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->plan_));
+  const std::vector<int> exchanged = ExchangedGroupings(shapes);
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    const pipeline::StageShape& shape = shapes[s];
+    const pipeline::Stage& stage = job->plan_.stages[s];
+    JobStage& out = job->stages_.emplace_back();
+    for (int id : shape.roots) out.steps.push_back(graph.node(id).name);
+    for (int id : stage.steps) out.steps.push_back(graph.node(id).name);
+    for (int id : stage.sinks) out.steps.push_back(graph.node(id).name);
+    const pipeline::Node& root = graph.node(shape.roots[0]);
+    if (root.kind == pipeline::NodeKind::kRead) {
+      if (root.files == nullptr) {
+        return Status::InvalidArgument("step '" + root.name + "' reads no files: a distributed run cuts a read of files");
+      }
+      const pipeline::InputFiles& files = *root.files;
+      const std::shared_ptr<FileSystem>& fs = files.options.settings.file_system;
+      ASSIGN_OR_RETURN(dataset::ResolvedInputs inputs, dataset::DetectInputs(files.paths, files.options.format, *fs));
+      for (const dataset::ResolvedInput& file : inputs.files) {
+        ASSIGN_OR_RETURN(const FileInfo info, fs->GetFileInfo(file.path));
+        job->input_bytes_ += std::max<int64_t>(info.size, 0);
+      }
+      job->inputs_[static_cast<int>(s)] = std::move(inputs);
+    } else {
+      for (int id : shape.roots) {
+        out.reads.push_back(static_cast<int>(std::find(exchanged.begin(), exchanged.end(), id) - exchanged.begin()));
+        if (graph.node(id).kind == pipeline::NodeKind::kCombineGlobally) out.global_reads.push_back(out.reads.back());
+      }
+    }
+    for (int id : shape.writes) {
+      const pipeline::Node& write = graph.node(id);
+      ASSIGN_OR_RETURN(auto committer, BeginTaskJob(write.sink, graph.node(write.inputs[0]).schema));
+      out.writes.push_back(static_cast<int>(job->writes_.size()));
+      job->writes_.emplace_back(id, std::move(committer));
+    }
+    for (int id : shape.groupings) {
+      out.exchanges.push_back(static_cast<int>(std::find(exchanged.begin(), exchanged.end(), id) - exchanged.begin()));
+    }
   }
-  for (int id : stage.sinks) {
-    const pipeline::Node& write = graph.node(id);
-    job->steps_.push_back(write.name);
-    ASSIGN_OR_RETURN(auto committer, BeginTaskJob(write.sink, graph.node(write.inputs[0]).schema));
-    job->writes_.emplace_back(id, std::move(committer));
+  if (!exchanged.empty() && job->writes_.empty()) {
+    return Status::InvalidArgument("step '" + graph.node(exchanged[0]).name +
+                                   "' groups rows no step writes: a distributed run keeps its exchanges beside a write");
   }
-  job->metrics_.Reset(graph, plan.stages.size());
+  for (int id : exchanged) {
+    // The exchanges live in the first write's attempts directory: the job's end (or the next writer's
+    // stale-job cleanup) removes them with it.
+    ASSIGN_OR_RETURN(const std::string attempts, job->writes_[0].second->AttemptsDir());
+    Exchange& exchange = job->exchanges_.emplace_back();
+    exchange.grouping = id;
+    exchange.dir = attempts + "/exchange-" + std::to_string(job->exchanges_.size() - 1);
+    ASSIGN_OR_RETURN(dataset::SinkOptions options, ExchangeSinkOptions(exchange.dir));
+    const pipeline::Node& grouping = graph.node(id);
+    ASSIGN_OR_RETURN(const SchemaPtr numbered,
+                     pipeline::MakeKeyPartitionFn(grouping.keys, 1)->OutputSchema(graph.node(grouping.inputs[0]).schema));
+    ASSIGN_OR_RETURN(exchange.committer, BeginTaskJob(options, numbered));
+  }
+  job->metrics_.Reset(graph, job->plan_.stages.size());
   return job;
 }
 
-std::string PipelineJob::read_schema() const { return loaded_.pipeline->node(read_).schema->ToString(); }
+Result<std::string> PipelineJob::ReadSchema(size_t stage) const {
+  if (stage >= stages_.size() || !stages_[stage].reads.empty()) {
+    return Status::InvalidArgument("stage " + std::to_string(stage) + " reads no files");
+  }
+  return loaded_.pipeline->node(plan_.stages[stage].roots[0]).schema->ToString();
+}
 
 std::vector<std::string> PipelineJob::DeadLetterFiles() const {
   std::vector<std::string> files;
@@ -99,12 +151,14 @@ std::vector<std::string> PipelineJob::DeadLetterFiles() const {
   return files;
 }
 
-Result<std::vector<std::string>> PipelineJob::Splits(int64_t target_bytes) const {
-  return SplitLines(inputs_, loaded_.pipeline->node(read_).files->options, target_bytes);
+Result<std::vector<std::string>> PipelineJob::Splits(size_t stage, int64_t target_bytes) const {
+  const auto inputs = inputs_.find(static_cast<int>(stage));
+  if (inputs == inputs_.end()) return Status::InvalidArgument("stage " + std::to_string(stage) + " reads no files");
+  return SplitLines(inputs->second, loaded_.pipeline->node(plan_.stages[stage].roots[0]).files->options, target_bytes);
 }
 
-Result<std::vector<std::tuple<std::string, std::string, std::string>>> PipelineJob::Writes() {
-  std::vector<std::tuple<std::string, std::string, std::string>> writes;
+Result<std::vector<TaskOutput>> PipelineJob::Writes() {
+  std::vector<TaskOutput> writes;
   for (auto& [id, committer] : writes_) {
     ASSIGN_OR_RETURN(std::string attempts, committer->AttemptsDir());
     writes.emplace_back(loaded_.pipeline->node(id).name, committer->job_id(), std::move(attempts));
@@ -112,9 +166,32 @@ Result<std::vector<std::tuple<std::string, std::string, std::string>>> PipelineJ
   return writes;
 }
 
+Result<std::vector<TaskOutput>> PipelineJob::Exchanges() {
+  std::vector<TaskOutput> exchanges;
+  for (Exchange& exchange : exchanges_) {
+    ASSIGN_OR_RETURN(std::string attempts, exchange.committer->AttemptsDir());
+    exchanges.emplace_back(pipeline::ExchangeStepName(loaded_.pipeline->node(exchange.grouping)),
+                           exchange.committer->job_id(), std::move(attempts));
+  }
+  return exchanges;
+}
+
+const std::string& PipelineJob::ExchangeDir(size_t exchange) const { return exchanges_.at(exchange).dir; }
+
 Status PipelineJob::Adopt(size_t write, const std::string& attempt_dir) {
   if (write >= writes_.size()) return Status::InvalidArgument("no write number " + std::to_string(write));
   return writes_[write].second->AdoptAttempt(attempt_dir);
+}
+
+Status PipelineJob::AdoptExchange(size_t exchange, const std::string& attempt_dir) {
+  if (exchange >= exchanges_.size()) return Status::InvalidArgument("no exchange number " + std::to_string(exchange));
+  return exchanges_[exchange].committer->AdoptAttempt(attempt_dir);
+}
+
+Status PipelineJob::CommitExchange(size_t exchange) {
+  if (exchange >= exchanges_.size()) return Status::InvalidArgument("no exchange number " + std::to_string(exchange));
+  RETURN_NOT_OK(exchanges_[exchange].committer->Prepare());
+  return exchanges_[exchange].committer->Commit();
 }
 
 Status PipelineJob::AddMetrics(const std::vector<int64_t>& counters, const std::vector<int>& step_stages) {
@@ -131,6 +208,8 @@ Status PipelineJob::Commit() {
 }
 
 Status PipelineJob::Abort() {
+  // The exchanges first: they live in the first write's attempts directory, which its Abort removes.
+  for (Exchange& exchange : exchanges_) (void)exchange.committer->Abort();
   Status first;
   for (auto& [id, committer] : writes_) {
     const Status st = committer->Abort();
@@ -139,37 +218,69 @@ Status PipelineJob::Abort() {
   return first;
 }
 
-Result<PipelineTaskResult> RunPipelineTask(const std::string& path, const PipelineParams& params,
-                                           const std::string& read_schema, const std::vector<std::string>& splits,
+Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const PipelineParams& params,
+                                           const pipeline::StepRegistry& registry, const PipelineTaskInput& input,
                                            std::map<std::string, dataset::TaskAttempt> tasks,
                                            std::map<std::string, std::string> dead_letters, int threads) {
-  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(path, params));
+  pipeline::Plan plan;
+  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, &plan));
   const pipeline::Pipeline& graph = *loaded.pipeline;
-  ASSIGN_OR_RETURN(const pipeline::Plan plan, pipeline::MakePlan(graph));
-  ASSIGN_OR_RETURN(const int read_id, OnePassRead(graph, plan));
-  const pipeline::Node& read = graph.node(read_id);
-  if (read.schema->ToString() != read_schema) {
-    return Status::DataError("the worker reads step '" + read.name + "' with the schema " + read.schema->ToString() +
-                             ", the driver with " + read_schema);
+  ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, plan));
+  if (input.stage >= shapes.size()) {
+    return Status::InvalidArgument("the pipeline has " + std::to_string(shapes.size()) + " stages, not " +
+                                   std::to_string(input.stage + 1));
   }
-  std::vector<dataset::Split> parsed;
-  for (const std::string& line : splits) {
-    ASSIGN_OR_RETURN(dataset::Split split, dataset::ParseSplit(line));
-    parsed.push_back(std::move(split));
+  const pipeline::StageShape& shape = shapes[input.stage];
+  const pipeline::Node& root = graph.node(shape.roots[0]);
+  const std::vector<int> exchanged = ExchangedGroupings(shapes);
+  pipeline::StageCutOptions cut_options;
+  if (root.kind == pipeline::NodeKind::kRead) {
+    if (root.schema->ToString() != input.read_schema) {
+      return Status::DataError("the worker reads step '" + root.name + "' with the schema " + root.schema->ToString() +
+                               ", the driver with " + input.read_schema);
+    }
+    std::vector<dataset::Split> parsed;
+    for (const std::string& line : input.splits) {
+      ASSIGN_OR_RETURN(dataset::Split split, dataset::ParseSplit(line));
+      parsed.push_back(std::move(split));
+    }
+    cut_options.input = [parsed, schema = root.schema, files = root.files](const std::shared_ptr<FileSystem>& fs) {
+      dataset::InputOptions on = files->options;
+      on.settings.file_system = fs;
+      return dataset::OpenSplits(parsed, schema, on);
+    };
   }
-  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
-  options.inputs[read.name] = [parsed, schema = read.schema, files = read.files](const std::shared_ptr<FileSystem>& fs) {
-    dataset::InputOptions on = files->options;
-    on.settings.file_system = fs;
-    return dataset::OpenSplits(parsed, schema, on);
+  auto grouping_of = [&](int number) -> Result<int> {
+    if (number < 0 || static_cast<size_t>(number) >= exchanged.size()) {
+      return Status::InvalidArgument("no exchange number " + std::to_string(number));
+    }
+    return exchanged[static_cast<size_t>(number)];
   };
+  for (const auto& [number, files] : input.exchange_files) {
+    ASSIGN_OR_RETURN(const int grouping, grouping_of(number));
+    pipeline::SourceFactory& input = cut_options.grouped[grouping];  // null: an empty partition
+    if (files.empty()) continue;
+    ASSIGN_OR_RETURN(dataset::InputOptions options, ExchangeInputOptions());
+    input = pipeline::InputsFactory(files, std::move(options));
+  }
+  for (const auto& [number, dir] : input.exchange_dirs) {
+    ASSIGN_OR_RETURN(const int grouping, grouping_of(number));
+    ASSIGN_OR_RETURN(cut_options.exchanges[grouping], ExchangeSinkOptions(dir));
+  }
+  cut_options.partitions = input.partitions;
+  ASSIGN_OR_RETURN(const pipeline::StageCut cut,
+                   pipeline::CutStage(graph, plan.stages[input.stage], shape, cut_options));
+  pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   options.tasks = std::move(tasks);
   options.dead_letter_files = std::move(dead_letters);
   ExecContext context = ExecContext::Defaults();
   context.threads = threads;
-  pipeline::RunMetrics metrics;
-  ASSIGN_OR_RETURN(pipeline::RunResult run, pipeline::RunPipeline(context, graph, options, &metrics));
-  return PipelineTaskResult{std::move(run.writes), metrics.Counters(), metrics.StepStages()};
+  pipeline::RunMetrics part;
+  ASSIGN_OR_RETURN(pipeline::RunResult run, pipeline::RunPipeline(context, *cut.pipeline, options, &part));
+  pipeline::RunMetrics whole;
+  whole.Reset(graph, plan.stages.size());
+  whole.AddCut(part, cut.origin, input.stage);
+  return PipelineTaskResult{std::move(run.writes), whole.Counters(), whole.StepStages()};
 }
 
 }  // namespace recflow::python

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "recflow/ops/columns/type_name.h"
+#include "recflow/pipeline/step_registry.h"
+#include "recflow/python/write_columns.h"
 
 namespace recflow::python {
 
@@ -54,6 +56,16 @@ void AddPythonSteps(pipeline::StepRegistry* registry, std::shared_ptr<const PyFu
                                            return BuildPyStep(ctx, kind, functions);
                                          }});
   }
+}
+
+pipeline::StepRegistry StepsWithPython(const pybind11::list& callables, std::shared_ptr<PyFunctions>* functions) {
+  *functions = std::make_shared<PyFunctions>();
+  for (const pybind11::handle callable : callables) {
+    (*functions)->callables.push_back(KeepAlive(pybind11::reinterpret_borrow<pybind11::object>(callable)));
+  }
+  pipeline::StepRegistry registry = pipeline::BuiltinSteps();
+  AddPythonSteps(&registry, *functions);
+  return registry;
 }
 
 }  // namespace recflow::python

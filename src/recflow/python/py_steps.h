@@ -21,4 +21,9 @@ struct PyFunctions {
 /// `schema` ({column: type name}, ops::ParseTypeName), the output schema when given.
 void AddPythonSteps(pipeline::StepRegistry* registry, std::shared_ptr<const PyFunctions> functions);
 
+/// The built-in steps and the Python steps over `callables` (a recflow.Pipeline's functions, by
+/// index; held by KeepAlive references in `*functions`, which also collects their exceptions): what
+/// a builder's pipeline is loaded with, in recflow.Pipeline.run and in recflow.dask.run's job and tasks.
+pipeline::StepRegistry StepsWithPython(const pybind11::list& callables, std::shared_ptr<PyFunctions>* functions);
+
 }  // namespace recflow::python

@@ -12,6 +12,7 @@
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/yaml_pipeline.h"
 #include "recflow/python/interruptible.h"
+#include "recflow/python/pipeline_source.h"
 #include "recflow/python/py_errors.h"
 #include "recflow/python/py_steps.h"
 #include "recflow/python/write_columns.h"
@@ -22,13 +23,6 @@ namespace py = pybind11;
 namespace recflow::python {
 
 namespace {
-
-/// What a pipeline is loaded from.
-struct PipelineSource {
-  std::string path;       ///< a YAML file, or the name messages give `text`
-  std::string text;       ///< a builder's YAML (JSON) text; empty: read `path`
-  std::string base_dir;   ///< where `text`'s relative paths resolve
-};
 
 /// `status` of a failed run whose function raised an exception on a batch (see PyErrors): the
 /// records that batch held, from the record the run's error names (the batch's first) on.
@@ -45,20 +39,14 @@ Status WithBatchRange(const Status& status, const PyErrors& errors) {
 py::dict Run(const PipelineSource& source, const std::vector<std::pair<std::string, std::string>>& params,
              const py::list& callables, int threads) {
   const auto start = std::chrono::steady_clock::now();
-  auto functions = std::make_shared<PyFunctions>();
-  for (const py::handle callable : callables) {
-    functions->callables.push_back(KeepAlive(py::reinterpret_borrow<py::object>(callable)));
-  }
-  pipeline::StepRegistry registry = pipeline::BuiltinSteps();
-  AddPythonSteps(&registry, functions);
+  std::shared_ptr<PyFunctions> functions;
+  const pipeline::StepRegistry registry = StepsWithPython(callables, &functions);
   // Loading samples inputs (and calls each Python function once on an empty batch): interruptible too.
   Result<pipeline::YamlPipeline> loaded = Status::Internal("not loaded");
   pipeline::RunMetrics metrics;
   Result<pipeline::RunResult> result = Status::Internal("not run");
   const Status status = RunInterruptibly([&](const StopToken& stop) -> Status {
-    loaded = source.text.empty()
-                 ? pipeline::LoadPipelineYaml(source.path, params, registry)
-                 : pipeline::ParsePipelineYaml(source.text, source.path, source.base_dir, params, registry);
+    loaded = LoadPipeline(source, params, registry);
     RETURN_NOT_OK(loaded.status());
     ExecContext context = ExecContext::Defaults();
     context.threads = threads;

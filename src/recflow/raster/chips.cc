@@ -1,4 +1,4 @@
-// Chips: the options and the chip grid of a raster (no GDAL; ReadChip, in read_chip.cc, reads a chip in the plugin).
+// Chips: the options and the chip grid of a raster (no GDAL; ReadChips, in read_chips.cc, reads chips in the plugin).
 #include "recflow/raster/chips.h"
 
 namespace recflow::raster {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "recflow/core/result.h"
@@ -28,12 +30,19 @@ struct ChipOptions {
 /// wide and high (its rect may reach past the grid only with `pad`).
 std::vector<TileRect> ChipRects(const RasterRef& ref, const ChipOptions& options);
 
-/// `ref`'s values over `rect` (which may reach past the grid) into `out`: rect.height × rect.width
-/// × output_bands() float32 values, row-major with the bands interleaved per pixel (HWC, the
-/// layout of a tf.Example image tensor), NaN for nodata and pixels beyond the grid. The part
-/// inside the grid is read by EvaluateTiles on the calling arena's threads. Errors name the dataset.
-/// In the raster plugin (RasterApi::read_chip).
-Status ReadChip(const RasterRef& ref, const TileRect& rect, const GdalConfig& config, const StopToken& stop,
-                std::vector<float>* out);
+/// What ReadChips hands over for each chip, in the order of its rects: the chip's index and its
+/// values (rect.height × rect.width × output_bands() float32, row-major with the bands interleaved
+/// per pixel: HWC, the layout of a tf.Example image tensor; NaN for nodata and pixels beyond the
+/// grid), valid during the call.
+using ChipConsumer = std::function<Status(size_t index, std::span<const float> values)>;
+
+/// `ref`'s values over each of `rects` (which may reach past the grid), handed to `consume` one
+/// chip at a time in the order of `rects`. The chips are read on the calling arena's threads
+/// (EvaluateTilesInOrder, the chips as its tiles), each thread with its own dataset handles opened
+/// once for the call, not per chip; a chip of more than kMaxTilePixels pixels is read in pieces of
+/// whole rows. Memory: about two chips per thread. Errors name the dataset. In the raster plugin
+/// (RasterApi::read_chips).
+Status ReadChips(const RasterRef& ref, std::span<const TileRect> rects, const GdalConfig& config,
+                 const StopToken& stop, const ChipConsumer& consume);
 
 }  // namespace recflow::raster

@@ -1,4 +1,4 @@
-// GDAL set-up: one-time driver registration, thread-scoped quiet error handling and configuration.
+// GDAL set-up: one-time driver (and mosaic pixel function) registration, thread-scoped quiet error handling and configuration.
 #include "recflow/raster/gdal_env.h"
 
 #include <cstdlib>
@@ -7,6 +7,8 @@
 #include <cpl_conv.h>
 #include <cpl_error.h>
 #include <gdal.h>
+
+#include "recflow/raster/mosaic_pick.h"
 
 namespace recflow::raster {
 
@@ -17,6 +19,7 @@ void InitGdal() {
       CPLSetConfigOption("GDAL_DISABLE_READDIR_ON_OPEN", "EMPTY_DIR");
     }
     GDALAllRegister();
+    RegisterMosaicPick();
     // GDAL's default block cache is 5% of RAM (1.2 GB here), all of it resident once a scene
     // has passed through; tiles are read and written once, so a small cache loses nothing.
     if (std::getenv("GDAL_CACHEMAX") == nullptr) GDALSetCacheMax64(kGdalCacheBytes);

@@ -16,10 +16,10 @@ using GdalConfig = std::vector<std::pair<std::string, std::string>>;
 /// GDAL's block cache unless GDAL_CACHEMAX says otherwise: 128 MiB.
 inline constexpr int64_t kGdalCacheBytes = int64_t{128} << 20;
 
-/// Registers GDAL's drivers once per process, sets GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR (no
-/// directory listing per open, which on /vsicurl/ and /vsis3/ is one request per file) and the
-/// block cache to kGdalCacheBytes, each unless the environment sets it. Safe to call from any
-/// thread, any number of times.
+/// Registers GDAL's drivers and the mosaic pick pixel function (RegisterMosaicPick) once per
+/// process, sets GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR (no directory listing per open, which on
+/// /vsicurl/ and /vsis3/ is one request per file) and the block cache to kGdalCacheBytes, each
+/// unless the environment sets it. Safe to call from any thread, any number of times.
 void InitGdal();
 
 /// While alive, GDAL errors raised on this thread are kept quiet (not printed) and `config` is set

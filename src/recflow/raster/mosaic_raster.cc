@@ -1,4 +1,4 @@
-// MosaicRasters: the common grid over every raster's footprint, each raster placed on it (or warped onto its part), one VRT per band.
+// MosaicRasters: the common grid over every raster's footprint, each raster placed on it (or warped onto its part), one VRT per band, painted or picked.
 #include "recflow/raster/mosaic_raster.h"
 
 #include <algorithm>
@@ -10,6 +10,10 @@
 #include <fmt/format.h>
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
+
+#include "recflow/raster/expression.h"
+#include "recflow/raster/gdal_dataset.h"
+#include "recflow/raster/mosaic_pick.h"
 
 namespace recflow::raster {
 namespace {
@@ -41,29 +45,90 @@ std::string Escape(const std::string& text) {
   return out;
 }
 
-// Band `band` of the mosaic as a VRT: every placed raster's band painted in `order`.
+// Band `band` of a placed raster as a VRT source: its pixels at its place, its nodata left unpainted.
+std::string SourceXml(const Placed& p, size_t band) {
+  const BandRef& b = p.ref.bands[band];
+  return fmt::format(
+      "<ComplexSource><SourceFilename relativeToVRT=\"0\">{}</SourceFilename><SourceBand>{}</SourceBand>"
+      "<SrcRect xOff=\"{}\" yOff=\"{}\" xSize=\"{}\" ySize=\"{}\"/>"
+      "<DstRect xOff=\"{}\" yOff=\"{}\" xSize=\"{}\" ySize=\"{}\"/>{}</ComplexSource>",
+      Escape(b.dataset), b.band, b.x0, b.y0, p.ref.width, p.ref.height, p.x, p.y, p.ref.width, p.ref.height,
+      b.nodata ? fmt::format("<NODATA>{}</NODATA>", *b.nodata) : "");
+}
+
+// What max, min and max_ndvi compare per pixel: an expression over some bands (max_ndvi's NDVI, a computed
+// raster's expression), or, with no expression, each band's own value.
+struct PickKey {
+  std::string expression;
+  std::vector<size_t> bands;
+};
+
+Result<PickKey> KeyOf(const RasterRef& first, const MosaicOptions& options) {
+  PickKey key;
+  if (options.rule == MosaicRule::kMaxNdvi) {
+    key.expression = NdviExpression(options.red, options.nir);
+  } else if (!first.expression.empty()) {
+    key.expression = first.expression;
+  } else {
+    return key;
+  }
+  std::vector<std::string> names;
+  for (const BandRef& b : first.bands) names.push_back(b.name);
+  auto compiled = Expression::Compile(key.expression, names);
+  if (!compiled.ok()) {
+    return Status::DataError(fmt::format("mosaic: cannot compute '{}' over the rasters' bands: {}", key.expression,
+                                         compiled.status().message()))
+        .WithFile(DatasetFile(first.bands.front().dataset));
+  }
+  for (const int i : compiled->used_bands()) key.bands.push_back(static_cast<size_t>(i));
+  return key;
+}
+
+// The band element of a max / min / max_ndvi mosaic: the pick pixel function over, for each raster, band
+// `band` and then the key's bands.
+std::string PickBandXml(const std::vector<Placed>& placed, size_t band, const PickKey& key, MosaicRule rule,
+                        double nodata) {
+  const BandRef& first = placed.front().ref.bands[band];
+  std::string args = fmt::format("rule=\"{}\" nodata=\"{}\" scale=\"{}\" keys=\"{}\"",
+                                 rule == MosaicRule::kMin ? "min" : "max", nodata, first.scale, key.bands.size());
+  if (!key.bands.empty()) args += fmt::format(" key=\"{}\"", Escape(key.expression));
+  for (size_t j = 0; j < key.bands.size(); ++j) {
+    const BandRef& k = placed.front().ref.bands[key.bands[j]];
+    args += fmt::format(" key_name_{0}=\"{1}\" key_scale_{0}=\"{2}\" key_offset_{0}=\"{3}\"", j, Escape(k.name),
+                        k.scale, k.offset);
+  }
+  std::string xml = fmt::format(
+      "<VRTRasterBand dataType=\"{}\" band=\"1\" subClass=\"VRTDerivedRasterBand\"><NoDataValue>{}</NoDataValue>"
+      "<PixelFunctionType>{}</PixelFunctionType><PixelFunctionArguments {}/>"
+      "<SourceTransferType>Float64</SourceTransferType>",
+      first.type, nodata, kMosaicPickFunction, args);
+  for (const Placed& p : placed) {
+    xml += SourceXml(p, band);
+    for (const size_t k : key.bands) xml += SourceXml(p, k);
+  }
+  return xml + "</VRTRasterBand>";
+}
+
+// Band `band` of the mosaic as a VRT: every placed raster's band painted in `order` (first, last), or picked per
+// pixel by `key` (max, min, max_ndvi).
 Result<BandRef> MosaicBand(const std::vector<Placed>& placed, const std::vector<size_t>& order, size_t band,
-                           const RasterRef& grid, std::optional<double> nodata) {
+                           const RasterRef& grid, double nodata, MosaicRule rule, const PickKey& key) {
   const BandRef& first = placed.front().ref.bands[band];
   const auto& t = grid.transform;
   std::string xml = fmt::format(
       "<VRTDataset rasterXSize=\"{}\" rasterYSize=\"{}\"><SRS>{}</SRS>"
-      "<GeoTransform>{}, {}, {}, {}, {}, {}</GeoTransform>"
-      "<VRTRasterBand dataType=\"{}\" band=\"1\"><NoDataValue>{}</NoDataValue>",
-      grid.width, grid.height, Escape(grid.crs), t[0], t[1], t[2], t[3], t[4], t[5], first.type, *nodata);
-  for (const size_t i : order) {
-    const Placed& p = placed[i];
-    const BandRef& b = p.ref.bands[band];
-    xml += fmt::format(
-        "<ComplexSource><SourceFilename relativeToVRT=\"0\">{}</SourceFilename><SourceBand>{}</SourceBand>"
-        "<SrcRect xOff=\"{}\" yOff=\"{}\" xSize=\"{}\" ySize=\"{}\"/>"
-        "<DstRect xOff=\"{}\" yOff=\"{}\" xSize=\"{}\" ySize=\"{}\"/>{}</ComplexSource>",
-        Escape(b.dataset), b.band, b.x0, b.y0, p.ref.width, p.ref.height, p.x, p.y, p.ref.width, p.ref.height,
-        b.nodata ? fmt::format("<NODATA>{}</NODATA>", *b.nodata) : "");
+      "<GeoTransform>{}, {}, {}, {}, {}, {}</GeoTransform>",
+      grid.width, grid.height, Escape(grid.crs), t[0], t[1], t[2], t[3], t[4], t[5]);
+  if (rule == MosaicRule::kFirst || rule == MosaicRule::kLast) {
+    xml += fmt::format("<VRTRasterBand dataType=\"{}\" band=\"1\"><NoDataValue>{}</NoDataValue>", first.type, nodata);
+    for (const size_t i : order) xml += SourceXml(placed[i], band);
+    xml += "</VRTRasterBand>";
+  } else {
+    xml += PickBandXml(placed, band, key, rule, nodata);
   }
-  xml += "</VRTRasterBand></VRTDataset>";
+  xml += "</VRTDataset>";
   std::unique_ptr<GDALDataset> vrt(GDALDataset::Open(xml.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
-  if (vrt == nullptr) return GdalError(first.dataset, "cannot make the mosaic's VRT");
+  if (vrt == nullptr) return GdalError(DatasetFile(first.dataset), "cannot make the mosaic's VRT");
   BandRef out = first;
   out.dataset = std::move(xml);
   out.band = 1;
@@ -77,7 +142,7 @@ Result<BandRef> MosaicBand(const std::vector<Placed>& placed, const std::vector<
 
 // Why `r` (the raster at `index`) cannot join a mosaic of `first`'s bands, or OK.
 Status CheckLike(const RasterRef& first, const RasterRef& r, size_t index) {
-  const std::string& file = r.bands.empty() ? std::string() : r.bands.front().dataset;
+  const std::string file = r.bands.empty() ? std::string() : DatasetFile(r.bands.front().dataset);
   auto refuse = [&](const std::string& what) {
     return Status::DataError(fmt::format("mosaic: raster {} {}", index, what)).WithFile(file);
   };
@@ -156,7 +221,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
   if (out.width < 1 || out.height < 1 || out.width > warp.max_pixels / out.height) {
     return Status::DataError(fmt::format("mosaic: the grid is {} × {} pixels, more than max_pixels ({})", out.width,
                                          out.height, warp.max_pixels))
-        .WithFile(first.bands.front().dataset);
+        .WithFile(DatasetFile(first.bands.front().dataset));
   }
   std::vector<Placed> placed;
   for (size_t i = 0; i < rasters.size(); ++i) {
@@ -172,7 +237,7 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
           return Status::DataError(fmt::format("mosaic: raster {} is off the grid and its band '{}' declares no "
                                                "nodata for the pixels around it; give mosaic a nodata",
                                                i, band.name))
-              .WithFile(band.dataset);
+              .WithFile(DatasetFile(band.dataset));
         }
       }
       WarpOptions onto = warp;
@@ -186,15 +251,16 @@ Result<RasterRef> MosaicRasters(std::span<const RasterRef> rasters, const Mosaic
   std::vector<size_t> order(placed.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   if (options.rule == MosaicRule::kFirst) std::reverse(order.begin(), order.end());
+  ASSIGN_OR_RETURN(const PickKey key, KeyOf(first, options));
   for (size_t j = 0; j < first.bands.size(); ++j) {
     const std::optional<double> nodata = first.bands[j].nodata ? first.bands[j].nodata : warp.nodata;
     if (!nodata) {
       return Status::DataError(fmt::format("mosaic: band '{}' declares no nodata for the pixels no raster covers; "
                                            "give mosaic a nodata",
                                            first.bands[j].name))
-          .WithFile(first.bands[j].dataset);
+          .WithFile(DatasetFile(first.bands[j].dataset));
     }
-    ASSIGN_OR_RETURN(BandRef band, MosaicBand(placed, order, j, out, nodata));
+    ASSIGN_OR_RETURN(BandRef band, MosaicBand(placed, order, j, out, *nodata, options.rule, key));
     out.bands.push_back(std::move(band));
   }
   return out;

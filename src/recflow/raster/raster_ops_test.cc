@@ -1,10 +1,14 @@
 // warp, mosaic and chips on the shared Sentinel-2 red band: an identity warp and a two-raster mosaic read back equal to GDAL's read of
 // the file, the chip grid, and the refusals of each.
+#include <atomic>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include <cpl_vsi.h>
 #include <gdal_priv.h>
+#include <tbb/task_arena.h>
 #include <gtest/gtest.h>
 
 #include "recflow/raster/chips.h"
@@ -38,12 +42,19 @@ Result<RasterRef> OpenRed(std::optional<std::array<int64_t, 4>> window = std::nu
   return OpenRaster(options);
 }
 
-// `ref` whole, read through ReadChip (EvaluateTiles on this thread's arena).
-std::vector<float> ReadAll(const RasterRef& ref) {
+// `ref` over `rect`, read as one chip by ReadChips (on this thread's arena).
+std::vector<float> ReadChip(const RasterRef& ref, const TileRect& rect) {
   std::vector<float> values;
-  EXPECT_TRUE(ReadChip(ref, {0, 0, ref.width, ref.height}, {}, StopToken(), &values).ok());
+  const TileRect rects[] = {rect};
+  EXPECT_TRUE(ReadChips(ref, rects, {}, StopToken(), [&](size_t, std::span<const float> chip) {
+                values.assign(chip.begin(), chip.end());
+                return Status::OK();
+              }).ok());
   return values;
 }
+
+// `ref` whole, read as one chip.
+std::vector<float> ReadAll(const RasterRef& ref) { return ReadChip(ref, {0, 0, ref.width, ref.height}); }
 
 void ExpectSame(const std::vector<float>& got, const std::vector<float>& want) {
   ASSERT_EQ(got.size(), want.size());
@@ -116,7 +127,7 @@ TEST(RasterOpsTest, MosaicOfTwoWindowsIsTheirUnion) {
 
 TEST(RasterOpsTest, MosaicRefusals) {
   EXPECT_FALSE(MosaicRasters({}, MosaicOptions{}).ok());
-  EXPECT_FALSE(ParseMosaicRule("max").ok());
+  EXPECT_FALSE(ParseMosaicRule("median").ok());
   RECFLOW_REQUIRE_TESTDATA();
   auto a = OpenRed();
   ASSERT_TRUE(a.ok());
@@ -146,8 +157,8 @@ TEST(RasterOpsTest, APaddedChipIsNaNBeyondTheGrid) {
   RECFLOW_REQUIRE_TESTDATA();
   auto red = OpenRed(std::array<int64_t, 4>{0, 0, 50, 50});
   ASSERT_TRUE(red.ok());
-  std::vector<float> chip;
-  ASSERT_TRUE(ReadChip(*red, {40, 30, 20, 20}, {}, StopToken(), &chip).ok());
+  const std::vector<float> chip = ReadChip(*red, {40, 30, 20, 20});
+  ASSERT_EQ(chip.size(), 400u);
   const std::vector<float> inside = GdalWindow(40, 30, 10, 20);
   for (int y = 0; y < 20; ++y) {
     for (int x = 0; x < 20; ++x) {
@@ -156,6 +167,89 @@ TEST(RasterOpsTest, APaddedChipIsNaNBeyondTheGrid) {
         EXPECT_TRUE(std::isnan(v));
       } else if (!std::isnan(inside[static_cast<size_t>(y * 10 + x)])) {
         EXPECT_EQ(v, inside[static_cast<size_t>(y * 10 + x)]);
+      }
+    }
+  }
+}
+
+// `/vsicount/PATH`: PATH read through GDAL's VSI, counting each time the file is opened.
+std::atomic<int> opens{0};
+
+void InstallCountingFileSystem() {
+  static const bool installed = [] {
+    VSIFilesystemPluginCallbacksStruct* cb = VSIAllocFilesystemPluginCallbacksStruct();
+    cb->open = [](void*, const char* name, const char* access) -> void* {
+      VSILFILE* f = VSIFOpenL(name, access);  // the name without the prefix
+      if (f != nullptr) ++opens;
+      return f;
+    };
+    cb->stat = [](void*, const char* name, VSIStatBufL* st, int flags) { return VSIStatExL(name, st, flags); };
+    cb->tell = [](void* f) { return VSIFTellL(static_cast<VSILFILE*>(f)); };
+    cb->seek = [](void* f, vsi_l_offset at, int whence) { return VSIFSeekL(static_cast<VSILFILE*>(f), at, whence); };
+    cb->read = [](void* f, void* buffer, size_t size, size_t count) {
+      return VSIFReadL(buffer, size, count, static_cast<VSILFILE*>(f));
+    };
+    cb->eof = [](void* f) { return VSIFEofL(static_cast<VSILFILE*>(f)); };
+    cb->close = [](void* f) { return VSIFCloseL(static_cast<VSILFILE*>(f)); };
+    const bool ok = VSIInstallPluginHandler("/vsicount/", cb) == 0;
+    VSIFreeFilesystemPluginCallbacksStruct(cb);
+    return ok;
+  }();
+  ASSERT_TRUE(installed);
+}
+
+TEST(RasterOpsTest, ChipsOfARowOpenTheDatasetOncePerThreadNotPerChip) {
+  RECFLOW_REQUIRE_TESTDATA();
+  InitGdal();
+  InstallCountingFileSystem();
+  OpenOptions options;
+  BandSource s;
+  s.name = "red";
+  s.dataset = "/vsicount/" + Red();
+  options.bands = {s};
+  options.window = std::array<int64_t, 4>{0, 0, 300, 200};
+  auto red = OpenRaster(options);
+  ASSERT_TRUE(red.ok()) << red.status().ToString();
+  ChipOptions grid;
+  grid.size = 32;
+  grid.stride = 32;
+  const std::vector<TileRect> rects = ChipRects(*red, grid);
+  ASSERT_EQ(rects.size(), 9u * 6u);
+  tbb::task_arena arena(2);
+  opens = 0;
+  size_t next = 0;
+  const Status read = arena.execute([&] {
+    return ReadChips(*red, rects, {}, StopToken(), [&](size_t i, std::span<const float> chip) {
+      EXPECT_EQ(i, next++);  // in order
+      const TileRect& r = rects[i];
+      ExpectSame(std::vector<float>(chip.begin(), chip.end()), GdalWindow(static_cast<int>(r.x), static_cast<int>(r.y),
+                                                                          32, 32));
+      return Status::OK();
+    });
+  });
+  ASSERT_TRUE(read.ok()) << read.ToString();
+  EXPECT_EQ(next, rects.size());
+  // One handle per thread of the arena (a chip per open was 54).
+  EXPECT_GE(opens.load(), 1);
+  EXPECT_LE(opens.load(), 2);
+}
+
+TEST(RasterOpsTest, AChipLargerThanATileIsReadInPiecesOfRows) {
+  RECFLOW_REQUIRE_TESTDATA();
+  auto red = OpenRed();
+  ASSERT_TRUE(red.ok());
+  // 1098 × 1098 padded to 2100 × 2100: 4.4 Mi pixels, more than kMaxTilePixels, read in two pieces.
+  const std::vector<float> chip = ReadChip(*red, {0, 0, 2100, 2100});
+  ASSERT_EQ(chip.size(), 2100u * 2100u);
+  const std::vector<float> band = GdalWindow(0, 0, 1098, 1098);
+  for (int y = 0; y < 2100; y += 7) {
+    for (int x = 0; x < 2100; x += 5) {
+      const float v = chip[static_cast<size_t>(y) * 2100 + static_cast<size_t>(x)];
+      if (x >= 1098 || y >= 1098) {
+        ASSERT_TRUE(std::isnan(v)) << x << "," << y;
+      } else {
+        const float want = band[static_cast<size_t>(y) * 1098 + static_cast<size_t>(x)];
+        ASSERT_TRUE(std::isnan(want) ? std::isnan(v) : v == want) << x << "," << y;
       }
     }
   }

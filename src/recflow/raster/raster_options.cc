@@ -39,7 +39,10 @@ Result<Resampling> ParseResampling(const std::string& name) {
 Result<MosaicRule> ParseMosaicRule(const std::string& name) {
   if (name == "first") return MosaicRule::kFirst;
   if (name == "last") return MosaicRule::kLast;
-  return Status::InvalidArgument("rule '" + name + "' is not first or last");
+  if (name == "max") return MosaicRule::kMax;
+  if (name == "min") return MosaicRule::kMin;
+  if (name == "max_ndvi") return MosaicRule::kMaxNdvi;
+  return Status::InvalidArgument("rule '" + name + "' is not first, last, max, min or max_ndvi");
 }
 
 }  // namespace recflow::raster

@@ -22,10 +22,10 @@ namespace recflow::raster {
 inline constexpr const char* kRasterPluginName = "librecflow_gdal.so";
 
 /// What the plugin's entry point checks, so that a plugin from another build is refused.
-inline constexpr int kRasterApiVersion = 2;
+inline constexpr int kRasterApiVersion = 3;
 
 /// The plugin's functions: OpenRaster, WriteRaster, DescribeRaster, WarpOptions::Validate,
-/// WarpRaster, MosaicRasters, ComputeRasterStats and ReadChip as they are declared beside their
+/// WarpRaster, MosaicRasters, ComputeRasterStats and ReadChips as they are declared beside their
 /// options, run inside the plugin (which links GDAL).
 struct RasterApi {
   Result<RasterRef> (*open_raster)(const OpenOptions& options);
@@ -36,8 +36,8 @@ struct RasterApi {
   Result<RasterRef> (*mosaic_rasters)(std::span<const RasterRef> rasters, const MosaicOptions& options);
   Result<std::vector<ValueStats>> (*compute_raster_stats)(const RasterRef& ref, const GdalConfig& config,
                                                           const StopToken& stop);
-  Status (*read_chip)(const RasterRef& ref, const TileRect& rect, const GdalConfig& config, const StopToken& stop,
-                      std::vector<float>* out);
+  Status (*read_chips)(const RasterRef& ref, std::span<const TileRect> rects, const GdalConfig& config,
+                       const StopToken& stop, const ChipConsumer& consume);
 };
 
 /// The plugin's functions, loaded (dlopen) on the first call; every later call returns the

@@ -13,7 +13,7 @@ const recflow::raster::RasterApi kApi{
     &recflow::raster::WarpRaster,
     &recflow::raster::MosaicRasters,
     &recflow::raster::ComputeRasterStats,
-    &recflow::raster::ReadChip,
+    &recflow::raster::ReadChips,
 };
 
 }  // namespace

@@ -54,6 +54,26 @@ TEST(RasterRefTest, AConfigurationNameOfAnotherProcessIsRefused) {
   EXPECT_EQ(ref->config, "");
 }
 
+TEST(RasterRefTest, ConfigurationsOfRastersReadTogetherMergeOrNameTheOptionTheyDisagreeOn) {
+  const std::string s3 = KeepGdalConfig({{"AWS_S3_ENDPOINT", "127.0.0.1:9"}, {"AWS_SECRET_ACCESS_KEY", "secret-1"}});
+  const std::string http = KeepGdalConfig({{"GDAL_HTTP_USERPWD", "reader:two"}, {"AWS_S3_ENDPOINT", "127.0.0.1:9"}});
+  EXPECT_EQ(*MergeGdalConfigs({"", s3, "", s3}), s3);
+  EXPECT_EQ(*MergeGdalConfigs({"", ""}), "");
+  auto merged = MergeGdalConfigs({s3, "", http});
+  ASSERT_TRUE(merged.ok()) << merged.status().ToString();
+  EXPECT_EQ(*FindGdalConfig(*merged), (GdalConfig{{"AWS_S3_ENDPOINT", "127.0.0.1:9"},
+                                                  {"AWS_SECRET_ACCESS_KEY", "secret-1"},
+                                                  {"GDAL_HTTP_USERPWD", "reader:two"}}));
+  EXPECT_EQ(*MergeGdalConfigs({s3, http}), *merged);  // one kept configuration per distinct merge
+  const std::string other = KeepGdalConfig({{"AWS_SECRET_ACCESS_KEY", "secret-3"}});
+  const Status st = MergeGdalConfigs({s3, http, other}).status();
+  EXPECT_EQ(st.code(), StatusCode::kDataError);
+  EXPECT_NE(st.message().find("rasters 0 and 2 set AWS_SECRET_ACCESS_KEY to different values"), std::string::npos)
+      << st.ToString();
+  EXPECT_EQ(st.message().find("secret-1"), std::string::npos);
+  EXPECT_EQ(st.message().find("secret-3"), std::string::npos);
+}
+
 TEST(RasterRefTest, RefusesWhatIsNotARasterValue) {
   EXPECT_EQ(RasterRef::FromJson("{").status().message(), "not a raster value: invalid JSON");
   EXPECT_EQ(RasterRef::FromJson("[]").status().message(), "not a raster value: not an object");

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -79,11 +80,13 @@ Status TileReader::ReadBand(int index, const TileRect& tile, double* out) {
   if (ds == nullptr) {
     ASSIGN_OR_RETURN(ds, OpenDataset(b.dataset));
   }
-  if (b.band > ds->GetRasterCount()) return GdalError(b.dataset, fmt::format("band {} is gone", b.band));
+  if (b.band > ds->GetRasterCount()) return GdalError(DatasetFile(b.dataset), fmt::format("band {} is gone", b.band));
   GDALRasterBand* band = ds->GetRasterBand(b.band);
   if (b.overview >= 0) {
     band = b.overview < band->GetOverviewCount() ? band->GetOverview(b.overview) : nullptr;
-    if (band == nullptr) return GdalError(b.dataset, fmt::format("band {}: overview {} is gone", b.band, b.overview));
+    if (band == nullptr) {
+      return GdalError(DatasetFile(b.dataset), fmt::format("band {}: overview {} is gone", b.band, b.overview));
+    }
   }
   const int64_t x = b.x0 + tile.x;
   const int64_t y = b.y0 + tile.y;
@@ -95,13 +98,25 @@ Status TileReader::ReadBand(int index, const TileRect& tile, double* out) {
     const int bx = static_cast<int>(x / std::max(1, b.block_width));
     const int by = static_cast<int>(y / std::max(1, b.block_height));
     // The block's byte offset in a TIFF (GDAL's TIFF metadata domain), else none.
-    const std::string gdal_error = CPLGetLastErrorMsg();
+    std::string gdal_error = CPLGetLastErrorMsg();
     const char* offset = band->GetMetadataItem(fmt::format("BLOCK_OFFSET_{}_{}", bx, by).c_str(), "TIFF");
-    std::string where = fmt::format("band {} ('{}'), block {},{} (pixels {},{} {}×{}){}", b.band, b.name, bx, by, x, y,
-                                    tile.width, tile.height,
+    const std::string file = DatasetFile(b.dataset);
+    std::string through;
+    if (file != b.dataset) {
+      // A warped or mosaic band: GDAL names the VRT by (the end of) its XML; the files it reads are named instead.
+      through = " (read through a VRT of " + file + ")";
+      const std::string_view xml_end = "VRTDataset>";
+      const size_t end = gdal_error.rfind(xml_end);
+      if (end != std::string::npos) {
+        const size_t rest = gdal_error.find_first_not_of("\n, ", end + xml_end.size());
+        gdal_error = rest == std::string::npos ? std::string() : gdal_error.substr(rest);
+      }
+    }
+    std::string where = fmt::format("band {} ('{}'){}, block {},{} (pixels {},{} {}×{}){}", b.band, b.name, through,
+                                    bx, by, x, y, tile.width, tile.height,
                                     offset != nullptr ? fmt::format(" at byte offset {}", offset) : "");
     CPLErrorReset();
-    return Status::IOError("cannot read " + where + (gdal_error.empty() ? "" : ": " + gdal_error)).WithFile(b.dataset);
+    return Status::IOError("cannot read " + where + (gdal_error.empty() ? "" : ": " + gdal_error)).WithFile(file);
   }
   const int64_t n = tile.pixels();
   const double nan = std::numeric_limits<double>::quiet_NaN();

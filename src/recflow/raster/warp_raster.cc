@@ -43,12 +43,12 @@ Result<DatasetPtr> WarpToVrt(GDALDataset* source, std::vector<std::string> args,
   CPLStringList argv;
   for (const std::string& arg : args) argv.AddString(arg.c_str());
   GDALWarpAppOptions* options = GDALWarpAppOptionsNew(argv.List(), nullptr);
-  if (options == nullptr) return GdalError(file, "cannot warp (bad options)");
+  if (options == nullptr) return GdalError(DatasetFile(file), "cannot warp (bad options)");
   GDALDatasetH handle = GDALDataset::ToHandle(source);
   int usage_error = 0;
   DatasetPtr out(GDALDataset::FromHandle(GDALWarp("", nullptr, 1, &handle, options, &usage_error)));
   GDALWarpAppOptionsFree(options);
-  if (out == nullptr) return GdalError(file, "cannot warp");
+  if (out == nullptr) return GdalError(DatasetFile(file), "cannot warp");
   return out;
 }
 
@@ -69,7 +69,7 @@ std::vector<std::string> TargetArgs(const WarpOptions& options) {
 // A VRT of `ref`'s size, geotransform and CRS without pixel sources: what gdalwarp computes grids
 // from, read nothing from.
 Result<DatasetPtr> ProxyOf(const RasterRef& ref) {
-  const std::string& file = ref.bands.front().dataset;
+  const std::string file = DatasetFile(ref.bands.front().dataset);
   if (ref.crs.empty()) return Status::DataError("warp needs the raster's CRS; it has none").WithFile(file);
   if (ref.width > INT32_MAX || ref.height > INT32_MAX) {
     return Status::DataError("the raster is too large for GDAL's warper").WithFile(file);
@@ -108,7 +108,7 @@ struct Target {
 // warped VRT would resample differently from its neighbours; one scale for the grid makes every block
 // (and gdalwarp given the same XSCALE/YSCALE) agree.
 Result<Target> ComputeTarget(const RasterRef& ref, const WarpOptions& options) {
-  const std::string& file = ref.bands.front().dataset;
+  const std::string file = DatasetFile(ref.bands.front().dataset);
   ASSIGN_OR_RETURN(DatasetPtr proxy, ProxyOf(ref));
   Target target;
   ASSIGN_OR_RETURN(target.grid, GridOf(proxy.get(), ref, options));
@@ -164,7 +164,7 @@ Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options) {
   GdalThreadScope scope(options.config);
   ASSIGN_OR_RETURN(Target target, ComputeTarget(ref, options));
   const TargetGrid& grid = target.grid;
-  const std::string& first = ref.bands.front().dataset;
+  const std::string first = DatasetFile(ref.bands.front().dataset);
   if (grid.width < 1 || grid.height < 1 || grid.width > options.max_pixels / grid.height) {
     return Status::DataError(fmt::format("the warped grid is {} × {} pixels, more than max_pixels ({})", grid.width,
                                          grid.height, options.max_pixels))
@@ -201,7 +201,7 @@ Result<RasterRef> WarpRaster(const RasterRef& ref, const WarpOptions& options) {
       ASSIGN_OR_RETURN(std::unique_ptr<GDALDataset> source, OpenDataset(b.dataset));
       ASSIGN_OR_RETURN(DatasetPtr warped, WarpToVrt(source.get(), args, b.dataset));
       char** xml = warped->GetMetadata("xml:VRT");
-      if (xml == nullptr || xml[0] == nullptr) return GdalError(b.dataset, "cannot describe the warped VRT");
+      if (xml == nullptr || xml[0] == nullptr) return GdalError(DatasetFile(b.dataset), "cannot describe the warped VRT");
       if (out.bands.empty()) {
         warped->GetGeoTransform(out.transform.data());
         out.width = warped->GetRasterXSize();

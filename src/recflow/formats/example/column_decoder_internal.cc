@@ -63,7 +63,7 @@ Status ColumnDecoder::Take(uint64_t serial, int64_t row, const std::vector<Span>
   }
 }
 
-Status ColumnDecoder::TakeList(uint64_t serial, FeatureKind kind, Span list) {
+Status ColumnDecoder::TakeList(uint64_t serial, FeatureKind kind, const Span& list) {
   serial_ = serial;
   error_ = Status::OK();
   sink_->BeginFeature();
@@ -71,7 +71,7 @@ Status ColumnDecoder::TakeList(uint64_t serial, FeatureKind kind, Span list) {
   return EndFeature();
 }
 
-Status ColumnDecoder::TakeMember(ListBuilder* lists, FeatureKind kind, Span list, int depth) {
+Status ColumnDecoder::TakeMember(ListBuilder* lists, FeatureKind kind, const Span& list, int depth) {
   if (lists != nullptr && sink_->kind() == FeatureKind::kNone) RETURN_NOT_OK(lists->Append());
   sink_->SetKind(kind);
   return sink_->AppendList(list, depth + 1);

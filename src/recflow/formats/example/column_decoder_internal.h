@@ -35,7 +35,7 @@ class ColumnDecoder {
   /// Take() of an entry holding one Feature with one member, `kind`'s list message `list`
   /// (RecordLayout's records); only for a column that TakesOneList() and was not taken yet in
   /// record `serial`.
-  Status TakeList(uint64_t serial, FeatureKind kind, wire::Span list);
+  Status TakeList(uint64_t serial, FeatureKind kind, const wire::Span& list);
   /// Whether a row is one Feature's list (a scalar or list column of the features), as TakeList takes.
   bool TakesOneList() const {
     return !feature_list_ && (shape_ == ColumnShape::kScalar || shape_ == ColumnShape::kList);
@@ -62,7 +62,7 @@ class ColumnDecoder {
   /// Appends a Feature's oneof member `kind` holding `list`, in a Feature at `depth`; `lists`
   /// (the outer list of a list column, a step list's inner one, or null) gets the Feature's list
   /// on its first member.
-  Status TakeMember(ListBuilder* lists, FeatureKind kind, wire::Span list, int depth);
+  Status TakeMember(ListBuilder* lists, FeatureKind kind, const wire::Span& list, int depth);
   /// Ends a Feature: no member or, in a scalar column, no value is null; more than one value or a
   /// value sink error goes to error().
   Status EndFeature();

@@ -1,5 +1,5 @@
-// Decoder: one walk over a record's map entries appends each column's Feature (a record laid out as the one
-// before it: the lists straight from a framing walk); a failed record is truncated away.
+// Decoder: one walk over a record's map entries appends each column's Feature (a record laid out as one of the
+// records before it: the lists straight from a framing walk); a failed record is truncated away.
 #include "recflow/formats/example/decoder.h"
 
 #include <vector>
@@ -8,7 +8,7 @@
 #include "recflow/formats/example/column_decoder_internal.h"
 #include "recflow/formats/example/message_internal.h"
 #include "recflow/formats/example/name_table_internal.h"
-#include "recflow/formats/example/record_layout_internal.h"
+#include "recflow/formats/example/record_layouts_internal.h"
 
 namespace recflow::example {
 
@@ -52,7 +52,8 @@ class DecoderImpl {
     touched_ = 0;
     column_error_ = false;
     const Span span = wire::SpanOf(record);
-    Status st = type_ == RecordType::kExample && layout_.Match(span, &layout_lists_) ? TakeLaidOut() : Walk(span);
+    const RecordLayout* layout = type_ == RecordType::kExample ? layouts_.Match(span, &layout_lists_) : nullptr;
+    Status st = layout != nullptr ? TakeLaidOut(*layout) : Walk(span);
     // Every column had its feature without error: every row is complete.
     if (st.ok() && (touched_ != columns_.size() || column_error_)) st = EndRow();
     if (!st.ok()) [[unlikely]] {
@@ -94,9 +95,9 @@ class DecoderImpl {
     return Status::OK();
   }
 
-  // Appends the list of each entry of a record that matched layout_ (no entry names a column twice).
-  Status TakeLaidOut() {
-    const std::vector<RecordLayout::Entry>& entries = layout_.entries();
+  // Appends the list of each entry of a record that matched `layout` (no entry names a column twice).
+  Status TakeLaidOut(const RecordLayout& layout) {
+    const std::vector<RecordLayout::Entry>& entries = layout.entries();
     for (size_t i = 0; i < entries.size(); ++i) {
       ColumnDecoder& column = *columns_[static_cast<size_t>(entries[i].column)];
       Status st = column.TakeList(serial_, entries[i].kind, layout_lists_[i]);
@@ -108,7 +109,8 @@ class DecoderImpl {
   }
 
   // WalkEntries(), then learns the record's layout for the next records (after a record that is not
-  // plain, only every kLearnEvery records: not every record pays for a second framing walk).
+  // plain, or while the learned layouts are lost, only every kLearnEvery records: not every record
+  // pays for a second framing walk).
   Status Walk(Span record) {
     RETURN_NOT_OK(WalkEntries(record));
     if (type_ != RecordType::kExample || --learn_countdown_ > 0) return Status::OK();
@@ -116,8 +118,8 @@ class DecoderImpl {
       const int index = context_.Find(key, position);
       return index >= 0 && columns_[static_cast<size_t>(index)]->TakesOneList() ? index : -1;
     };
-    const bool plain = layout_.Learn(record, static_cast<int>(columns_.size()), column_of);
-    learn_countdown_ = plain ? 1 : kLearnEvery;
+    const bool plain = layouts_.Learn(record, static_cast<int>(columns_.size()), column_of);
+    learn_countdown_ = plain && !layouts_.lost() ? 1 : kLearnEvery;
     return Status::OK();
   }
 
@@ -171,9 +173,9 @@ class DecoderImpl {
   size_t touched_ = 0;            // columns the record had
   bool column_error_ = false;     // a column error was seen in the record
   std::vector<Span> entry_values_;
-  // kExample: the layout of the last plain record, and the list messages of a record matching it.
+  // kExample: the layouts of the last plain records, and the list messages of a record matching one.
   static constexpr int kLearnEvery = 64;
-  RecordLayout layout_;
+  RecordLayouts layouts_;
   std::vector<Span> layout_lists_;
   int learn_countdown_ = 1;  // records walked until the next Learn
 };

@@ -1,7 +1,8 @@
-// RecordLayout: the feature layout (keys in order, one list of one kind each) a tf.Example shares with the record before it.
+// RecordLayout: the feature layout (keys in order, one list of one kind each) a tf.Example shares with records before it.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ class RecordLayout {
     int column = 0;        ///< the column's index in the schema
     std::string key;       ///< the column's name
     FeatureKind kind = FeatureKind::kNone;
+    /// The entry's bytes before its Feature's length: the key field and the value field's tag.
+    std::string frame;
   };
 
   /// Learns the layout of `record`, a tf.Example decoded without error. column_of(key, position)
@@ -35,38 +38,56 @@ class RecordLayout {
   bool Learn(wire::Span record, int columns, ColumnOf&& column_of) {
     entries_.clear();
     seen_.assign(static_cast<size_t>(columns), 0);
-    valid_ = ForEachPlainEntry(record, [&](wire::Span key, FeatureKind kind, wire::Span) {
+    valid_ = ForEachPlainEntry(record, [&](wire::Span key, FeatureKind kind) {
       const int column = column_of(key.view(), entries_.size());
       if (column < 0 || seen_[static_cast<size_t>(column)]++ != 0) return false;
-      entries_.push_back({column, std::string(key.view()), kind});
+      std::string frame(static_cast<size_t>(wire::LengthDelimitedSize(key.size())) + 1, '\0');
+      auto* p = reinterpret_cast<uint8_t*>(frame.data());
+      p = wire::WriteLengthHeader(p, msg::kEntryKey, static_cast<uint64_t>(key.size()));
+      std::memcpy(p, key.begin, static_cast<size_t>(key.size()));
+      p[key.size()] = msg::kEntryValue;
+      entries_.push_back({column, std::string(key.view()), kind, std::move(frame)});
       return true;
     });
     if (!valid_) entries_.clear();
     return valid_;
   }
   /// True when `record` has the learned layout; then (*lists)[i] is entry i's list message,
-  /// not validated yet.
-  bool Match(wire::Span record, std::vector<wire::Span>* lists) const {
+  /// not validated yet. Each entry is checked against its frame (key field and value tag, in one
+  /// compare) and the lengths that nest its Feature and list in it.
+  bool Match(const wire::Span& record, std::vector<wire::Span>* lists) const {
     if (!valid_) return false;
     lists->resize(entries_.size());
-    size_t i = 0;
-    return ForEachPlainEntry(record,
-                             [&](wire::Span key, FeatureKind kind, wire::Span list) {
-                               if (i == entries_.size() || kind != entries_[i].kind || key.view() != entries_[i].key) {
-                                 return false;
-                               }
-                               (*lists)[i++] = list;
-                               return true;
-                             }) &&
-           i == entries_.size();
+    wire::Reader r(record);
+    uint32_t tag;
+    wire::Span map;
+    if (!r.NextTag(&tag) || tag != msg::kExampleFeatures || !r.ReadLengthDelimited(&map) || !r.done()) return false;
+    wire::Reader m(map);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& expected = entries_[i];
+      const size_t frame = expected.frame.size();
+      wire::Span entry, feature;
+      if (!m.NextTag(&tag) || tag != msg::kMapEntry || !m.ReadLengthDelimited(&entry)) return false;
+      if (static_cast<size_t>(entry.size()) <= frame || std::memcmp(entry.begin, expected.frame.data(), frame) != 0) {
+        return false;
+      }
+      wire::Reader e({entry.begin + frame, entry.end});
+      if (!e.ReadLengthDelimited(&feature) || !e.done()) return false;
+      wire::Reader f(feature);
+      if (!f.NextTag(&tag) || tag != msg::FeatureKindTag(expected.kind) || !f.ReadLengthDelimited(&(*lists)[i]) ||
+          !f.done()) {
+        return false;
+      }
+    }
+    return m.done();
   }
 
   /// The entries in wire order.
   const std::vector<Entry>& entries() const { return entries_; }
 
  private:
-  /// Calls fn(key, kind, list) -> bool for each entry of a plain record; false when the record is
-  /// not plain or fn returns false.
+  /// Calls fn(key, kind) -> bool for each entry of a plain record; false when the record is not
+  /// plain or fn returns false.
   template <typename Fn>
   static bool ForEachPlainEntry(wire::Span record, Fn&& fn) {
     wire::Reader r(record);
@@ -86,7 +107,7 @@ class RecordLayout {
       }
       const uint32_t number = tag >> 3;
       if (number < 1 || number > 3) return false;
-      if (!fn(key, static_cast<FeatureKind>(number), list)) return false;
+      if (!fn(key, static_cast<FeatureKind>(number))) return false;
     }
     return true;
   }

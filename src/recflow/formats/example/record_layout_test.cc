@@ -1,7 +1,8 @@
-// RecordLayout and the Decoder's path for records laid out as the one before: what matches, and that every
-// record differing from its predecessor in one key, kind, length or field decodes (or fails) exactly as
-// it does alone, where the full walk decodes it.
+// RecordLayout(s) and the Decoder's path for records laid out as one before them: what matches, which layouts are
+// kept, and that every record differing from its predecessor in one key, kind, length or field decodes (or fails)
+// exactly as it does alone, where the full walk decodes it.
 #include "recflow/formats/example/record_layout_internal.h"
+#include "recflow/formats/example/record_layouts_internal.h"
 
 #include <gtest/gtest.h>
 
@@ -92,6 +93,89 @@ TEST(RecordLayoutTest, RecordsThatAreNotPlainTeachNoLayout) {
   EXPECT_FALSE(layout.Match(wire::SpanOf(Base()), &lists)) << "a failed Learn leaves no layout";
 }
 
+// Learns the layout of `record` into `layouts`, in TestSchema's columns.
+bool LearnInto(RecordLayouts* layouts, const std::string& record) {
+  const SchemaPtr schema = TestSchema();
+  return layouts->Learn(wire::SpanOf(record), schema->num_fields(),
+                        [&](std::string_view key, size_t) { return schema->GetFieldIndex(key); });
+}
+
+// The keys of the layout `record` matches in `layouts`, joined ("" when it matches none).
+std::string MatchedKeys(RecordLayouts* layouts, const std::string& record) {
+  std::vector<wire::Span> lists;
+  const RecordLayout* layout = layouts->Match(wire::SpanOf(record), &lists);
+  std::string keys;
+  for (const auto& entry : layout ? layout->entries() : std::vector<RecordLayout::Entry>{}) keys += entry.key + ",";
+  return keys;
+}
+
+// Base() with `label` left out: a second layout.
+std::string NoLabel(float pixel = 0.5f) {
+  return ExampleOf({Entry("image", FloatFeature({pixel, 1})), Entry("name", BytesFeature({"ab"})),
+                    Entry("tags", Int64Feature({1, 2}))})
+      .Take();
+}
+
+TEST(RecordLayoutsTest, RecordsAlternatingBetweenTwoLayoutsEachMatchTheirOwn) {
+  RecordLayouts layouts;
+  EXPECT_EQ(MatchedKeys(&layouts, Base()), "") << "nothing learned yet";
+  ASSERT_TRUE(LearnInto(&layouts, Base()));
+  EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "") << "the other layout is not learned yet";
+  ASSERT_TRUE(LearnInto(&layouts, NoLabel()));
+  EXPECT_EQ(layouts.size(), 2);
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE("round " + std::to_string(i));
+    EXPECT_EQ(MatchedKeys(&layouts, Base(static_cast<float>(i), i)), "image,label,name,tags,");
+    EXPECT_EQ(MatchedKeys(&layouts, NoLabel(static_cast<float>(i))), "image,name,tags,");
+  }
+  EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "image,name,tags,") << "the same layout twice in a row";
+}
+
+TEST(RecordLayoutsTest, ANewLayoutReplacesTheOneMatchedLeastRecently) {
+  // Five layouts; the first four fill the set.
+  const std::vector<std::string> records = {
+      Base(),
+      NoLabel(),
+      ExampleOf({Entry("image", FloatFeature({1})), Entry("label", Int64Feature({1}))}).Take(),
+      ExampleOf({Entry("label", Int64Feature({1})), Entry("name", BytesFeature({"x"}))}).Take(),
+      ExampleOf({Entry("name", BytesFeature({"x"})), Entry("tags", Int64Feature({1}))}).Take(),
+  };
+  RecordLayouts layouts;
+  for (int i = 0; i < RecordLayouts::kMaxLayouts; ++i) ASSERT_TRUE(LearnInto(&layouts, records[static_cast<size_t>(i)]));
+  ASSERT_EQ(layouts.size(), RecordLayouts::kMaxLayouts);
+  // Layout 1 is now the one matched least recently (0, 2 and 3 matched after it was learned).
+  for (size_t i : {0u, 2u, 3u}) EXPECT_NE(MatchedKeys(&layouts, records[i]), "") << i;
+  ASSERT_TRUE(LearnInto(&layouts, records[4]));
+  EXPECT_EQ(layouts.size(), RecordLayouts::kMaxLayouts);
+  EXPECT_EQ(MatchedKeys(&layouts, records[1]), "") << "replaced";
+  for (size_t i : {0u, 2u, 3u, 4u}) EXPECT_NE(MatchedKeys(&layouts, records[i]), "") << i;
+}
+
+TEST(RecordLayoutsTest, ARecordThatIsNotPlainDropsNoLayout) {
+  RecordLayouts layouts;
+  ASSERT_TRUE(LearnInto(&layouts, Base()));
+  const std::string twice = ExampleOf({Entry("label", Int64Feature({1})), Entry("label", Int64Feature({2}))}).Take();
+  EXPECT_FALSE(LearnInto(&layouts, twice));
+  EXPECT_EQ(layouts.size(), 1);
+  EXPECT_EQ(MatchedKeys(&layouts, Base()), "image,label,name,tags,");
+}
+
+TEST(RecordLayoutsTest, AfterManyRecordsMatchingNoneOnlyTheLikeliestLayoutIsTriedUntilOneMatches) {
+  RecordLayouts layouts;
+  ASSERT_TRUE(LearnInto(&layouts, Base()));
+  ASSERT_TRUE(LearnInto(&layouts, NoLabel()));  // learned last: the likeliest
+  const std::string other = ExampleOf({Entry("image", FloatFeature({1}))}).Take();
+  for (int i = 0; i < RecordLayouts::kLostAfter; ++i) {
+    EXPECT_FALSE(layouts.lost()) << i;
+    EXPECT_EQ(MatchedKeys(&layouts, other), "");
+  }
+  EXPECT_TRUE(layouts.lost());
+  EXPECT_EQ(MatchedKeys(&layouts, Base()), "") << "lost: Base's layout is not tried";
+  EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "image,name,tags,");
+  EXPECT_FALSE(layouts.lost()) << "a record matched";
+  EXPECT_EQ(MatchedKeys(&layouts, Base()), "image,label,name,tags,");
+}
+
 // Decodes `records` with one decoder, a batch per record, and each record alone with a fresh decoder
 // (which always takes the full walk): statuses and rows must agree.
 void ExpectSameAsAlone(const std::vector<std::string>& records) {
@@ -162,6 +246,13 @@ TEST(RecordLayoutDecoderTest, ARecordDifferingFromItsPredecessorInOneKeyKindOrLe
     // Base's layout, and a Base() follows the variant.
     SCOPED_TRACE("variant " + std::to_string(i));
     ExpectSameAsAlone({Base(), Base(0.25f, 3), variants[i], variants[i], Base()});
+  }
+  for (size_t i = 0; i < variants.size(); ++i) {
+    // Alternating with Base() and with a second layout (a plain variant is learned beside Base's and
+    // matched from its second time on): each decodes as alone whichever layout its record matches.
+    SCOPED_TRACE("alternating variant " + std::to_string(i));
+    ExpectSameAsAlone({Base(), variants[i], Base(0.25f, 3), variants[i], NoLabel(), variants[i], Base(), NoLabel(),
+                       variants[i], Base()});
   }
 }
 

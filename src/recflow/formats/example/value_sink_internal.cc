@@ -44,7 +44,7 @@ bool ValueSink::Fits(FeatureKind kind) const {
   }
 }
 
-Status ValueSink::AppendList(Span list, int depth) {
+Status ValueSink::AppendList(const Span& list, int depth) {
   if (!fits_) [[unlikely]] {
     int64_t n;
     RETURN_NOT_OK(msg::ScanList(kind_, list, depth, &n));

@@ -38,7 +38,7 @@ class ValueSink {
     ClearValues();
   }
   /// Validates a list message of the current kind at `depth` and appends its values.
-  Status AppendList(wire::Span list, int depth);
+  Status AppendList(const wire::Span& list, int depth);
   /// Values of the Feature so far (appended, or counted when the kind does not fit).
   int64_t count() const { return leaf_->length() - start_ + skipped_; }
   /// The conversion error of the Feature, or OK: the column's int32 capacity (DataError), a

@@ -77,6 +77,9 @@ class Reader {
     uint32_t n;
     if (p_ < end_ && *p_ < 0x80) [[likely]] {
       n = *p_++;
+    } else if (end_ - p_ >= 2 && p_[1] < 0x80) {  // 128..16383, inline: lists of images and embeddings
+      n = (p_[0] & 0x7fu) | (uint32_t{p_[1]} << 7);
+      p_ += 2;
     } else if (!ReadLengthSlow(&n)) {
       return false;
     }

@@ -56,6 +56,26 @@ TEST(WireTest, LengthLimits) {
   EXPECT_FALSE(R("\x02\x00").ReadLengthDelimited(&s));
 }
 
+TEST(WireTest, TwoByteLengthsCoverExactlyTheirBytes) {
+  Span s;
+  for (size_t n : {size_t{128}, size_t{300}, size_t{16383}}) {
+    uint8_t prefix[10];
+    const std::string header(reinterpret_cast<char*>(prefix),
+                             static_cast<size_t>(WriteVarint(prefix, n) - prefix));
+    ASSERT_EQ(header.size(), 2u);
+    const std::string bytes = header + std::string(n, 'x') + "y";
+    Reader exact = R(bytes);
+    ASSERT_TRUE(exact.ReadLengthDelimited(&s)) << n;
+    EXPECT_EQ(s.size(), static_cast<int64_t>(n));
+    EXPECT_EQ(*exact.position(), 'y');
+    EXPECT_FALSE(R(header + std::string(n - 1, 'x')).ReadLengthDelimited(&s)) << n << ": one byte short";
+  }
+  EXPECT_FALSE(R("\x80").ReadLengthDelimited(&s)) << "the prefix cut after its first byte";
+  const std::string non_canonical = std::string("\x81\x00", 2) + "z";
+  EXPECT_TRUE(R(non_canonical).ReadLengthDelimited(&s)) << "a non-canonical 1";
+  EXPECT_EQ(s.view(), "z");
+}
+
 TEST(WireTest, SkipEveryWireType) {
   const std::string fields = std::string("\x08\x96\x01", 3) + "\x11" + std::string(8, 'a') + "\x1a\x02zz" +
                              "\x25" + std::string(4, 'b') + "\x2b\x08\x01\x33\x34\x2c";

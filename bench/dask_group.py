@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""A grouping pipeline (group_by_key and combine_per_key over the taxi rows) through recflow.dask.run on 1 and 2
+single-threaded Dask workers against the local `recflow run --threads 1`, alternating, whole job: what the exchange
+of Arrow IPC files costs.
+
+The input is TensorFlow's taxi Examples repeated --copies times as one uncompressed TFRecord file. Each round runs
+the local run, the Dask job on a LocalCluster of 1 worker process and on one of 2 worker processes (--tasks map
+tasks, --partitions exchange partitions), in that order; it reports the best seconds and CPU seconds of each and the
+medians over rounds of the same round's ratios (2 workers' speed over 1 worker's; the 1-worker job's time and CPU
+over the local run's: the cost of running the pipeline as two passes of tasks with the exchange between them, where
+the local runner streams the grouping's input through memory). Outputs are not synced in either.
+"""
+import os
+import statistics
+import subprocess
+from pathlib import Path
+
+from dask_bench import BUILD, job_arguments, local_against_dask, taxi_input, use_build
+
+PIPELINE = """name: taxi-groups
+params: {taxi: taxi.tfrecord, out: out}
+steps:
+  - read: {path: "${taxi}"}
+  - name: by_area
+    group_by_key: {keys: [pickup_community_area]}
+  - name: grouped
+    write: {path: "${out}/grouped", format: feather, mode: overwrite, sync: false}
+  - name: per_company
+    input: read
+    combine_per_key: {keys: [company], aggregates: {trips: "count_all()", seconds: "sum(trip_seconds)"}}
+  - name: totals
+    write: {path: "${out}/totals", format: jsonl, mode: overwrite, sync: false}
+"""
+
+
+def main():
+    parser = job_arguments(__doc__, 100, 3, "bench-dask-group")
+    parser.add_argument("--partitions", type=int, default=4, help="exchange partitions per Dask job")
+    args = parser.parse_args()
+    use_build()
+    import recflow.dask
+
+    work = Path(args.work_dir)
+    source = taxi_input(work, args.copies)
+    pipeline = work / "group.yaml"
+    pipeline.write_text(PIPELINE)
+    params = {"taxi": str(source), "out": str(work / "out")}
+    split_bytes = source.stat().st_size // args.tasks + 1
+
+    def local():
+        subprocess.run([str(BUILD / "bin" / "recflow"), "run", str(pipeline), "--threads", "1", "--quiet",
+                        *[f"--set={key}={value}" for key, value in params.items()]],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def on(client):
+        return lambda: recflow.dask.run(pipeline, client, params=params, split_bytes=split_bytes,
+                                        partitions=args.partitions)
+
+    mb = source.stat().st_size / 1e6
+    times, cpus = local_against_dask(local, on, args.rounds, work, source.stat().st_size)
+    print(f"input {mb:.1f} MB, {args.tasks} map tasks, {args.partitions} partitions, {args.rounds} rounds, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    for label, a, b, of in (("2 workers / 1 worker speed", "dask1", "dask2", times),
+                            ("1-worker Dask job / local run time", "dask1", "local", times),
+                            ("1-worker Dask job / local run CPU seconds", "dask1", "local", cpus)):
+        print(f"{label} (median of rounds): {statistics.median(x / y for x, y in zip(of[a], of[b])):.2f}x")
+
+
+if __name__ == "__main__":
+    main()

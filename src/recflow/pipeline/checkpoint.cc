@@ -1,0 +1,126 @@
+// Checkpoint files: a header line with the JSON's length and CRC32C, then the JSON; written to a hidden file, fsynced,
+// renamed in; read back with every check naming the file and the byte offset.
+#include "recflow/pipeline/checkpoint.h"
+
+#include <fmt/core.h>
+#include <simdjson.h>
+
+#include <cstdio>
+
+#include "recflow/core/crc32c.h"
+#include "recflow/core/io.h"
+#include "recflow/formats/jsonl/json_writer.h"
+
+namespace recflow::pipeline {
+
+namespace {
+
+constexpr std::string_view kMagic = "recflow-checkpoint 1 ";
+
+std::string Json(const Checkpoint& checkpoint) {
+  std::string text;
+  jsonl::JsonWriter json(&text);
+  json.BeginObject();
+  json.Key("epochs");
+  json.BeginObject();
+  for (const auto& [step, epochs] : checkpoint.epochs) {
+    json.Key(step);
+    json.Int(epochs);
+  }
+  json.EndObject();
+  json.Key("positions");
+  json.BeginObject();
+  for (const auto& [step, position] : checkpoint.positions) {
+    json.Key(step);
+    json.BeginArray();
+    for (const std::string& entry : position) json.String(entry);
+    json.EndArray();
+  }
+  json.EndObject();
+  json.EndObject();
+  return text;
+}
+
+// The checkpoint in `json`.
+Result<Checkpoint> Parse(std::string_view json) {
+  simdjson::dom::parser parser;
+  const simdjson::padded_string padded(json);
+  simdjson::dom::object root;
+  if (auto error = parser.parse(padded).get_object().get(root)) {
+    return Status::DataError(std::string("not a JSON object: ") + simdjson::error_message(error));
+  }
+  Checkpoint checkpoint;
+  simdjson::dom::object epochs, positions;
+  if (root["epochs"].get_object().get(epochs) || root["positions"].get_object().get(positions)) {
+    return Status::DataError("no \"epochs\" and \"positions\" objects");
+  }
+  for (auto [step, value] : epochs) {
+    int64_t count = 0;
+    if (value.get_int64().get(count) || count < 0) {
+      return Status::DataError("the epochs of '" + std::string(step) + "' are not a count");
+    }
+    checkpoint.epochs[std::string(step)] = count;
+  }
+  for (auto [step, value] : positions) {
+    simdjson::dom::array entries;
+    if (value.get_array().get(entries)) return Status::DataError("the position of '" + std::string(step) + "' is not a list");
+    std::vector<std::string>& position = checkpoint.positions[std::string(step)];
+    for (simdjson::dom::element entry : entries) {
+      std::string_view text;
+      if (entry.get_string().get(text)) {
+        return Status::DataError("the position of '" + std::string(step) + "' holds a non-string");
+      }
+      position.emplace_back(text);
+    }
+  }
+  return checkpoint;
+}
+
+}  // namespace
+
+std::string CheckpointFile(const std::string& dir) { return dir + "/checkpoint"; }
+
+Status WriteCheckpoint(FileSystem& fs, const std::string& dir, const Checkpoint& checkpoint) {
+  ASSIGN_OR_RETURN(const FileInfo info, fs.GetFileInfo(dir));
+  if (!info.exists()) RETURN_NOT_OK(fs.CreateDirectory(dir));
+  const std::string json = Json(checkpoint);
+  const std::string text = fmt::format("{}{} {:08x}\n{}", kMagic, json.size(), Crc32c(json.data(), json.size()), json);
+  const std::string hidden = dir + "/.checkpoint.tmp";
+  {
+    ASSIGN_OR_RETURN(auto out, fs.OpenOutputStream(hidden, WriteOptions{.append = false, .sync_on_close = true}));
+    RETURN_NOT_OK(out->Write(text.data(), static_cast<int64_t>(text.size())));
+    RETURN_NOT_OK(out->Close());
+  }
+  RETURN_NOT_OK(fs.Move(hidden, CheckpointFile(dir), MoveMode::kReplace));
+  return fs.Sync(dir);
+}
+
+Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::string& dir) {
+  const std::string path = CheckpointFile(dir);
+  auto info = fs.GetFileInfo(path);
+  if (!info.ok()) return info.status();
+  if (info->type == FileType::kNotFound) return std::optional<Checkpoint>();
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> data, fs.ReadWholeFile(path));
+  const std::string_view text(reinterpret_cast<const char*>(data->data()), static_cast<size_t>(data->size()));
+  auto refuse = [&](const std::string& why, size_t offset) {
+    return Status::DataError("not a whole recflow checkpoint: " + why + " (remove it to start over)")
+        .WithFile(path)
+        .WithOffset(static_cast<int64_t>(offset));
+  };
+  const size_t newline = text.find('\n');
+  if (!text.starts_with(kMagic) || newline == std::string_view::npos) return refuse("no header line", 0);
+  size_t length = 0;
+  uint32_t crc = 0;
+  const std::string header(text.substr(kMagic.size(), newline - kMagic.size()));
+  if (std::sscanf(header.c_str(), "%zu %x", &length, &crc) != 2) return refuse("a bad header line", kMagic.size());
+  const std::string_view json = text.substr(newline + 1);
+  if (json.size() != length) {
+    return refuse(fmt::format("{} bytes of JSON where the header says {}", json.size(), length), newline + 1);
+  }
+  if (Crc32c(json.data(), json.size()) != crc) return refuse("the JSON does not match its CRC32C", newline + 1);
+  auto checkpoint = Parse(json);
+  if (!checkpoint.ok()) return refuse(checkpoint.status().message(), newline + 1);
+  return std::optional<Checkpoint>(std::move(checkpoint).ValueUnsafe());
+}
+
+}  // namespace recflow::pipeline
