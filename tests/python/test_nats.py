@@ -193,8 +193,13 @@ def caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, window):
     done = run("run", streaming_pipeline(tmp_path, nats, window), "--quiet")
     assert done.returncode == 0, done.stderr
     assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, window))
+    assert_every_message_acknowledged(nats, len(evs))
+
+
+def assert_every_message_acknowledged(nats, n):
+    """The consumer's ack floor is at the last of the n messages and none waits for its acknowledgement."""
     info = consumer_info(nats, "EVENTS", "counts")
-    assert (info["ack_floor"], info["num_ack_pending"]) == (len(evs), 0)
+    assert (info["ack_floor"], info["num_ack_pending"]) == (n, 0)
 
 
 def assert_every_pane_once(nats, want):
@@ -284,23 +289,74 @@ def test_a_malformed_message_goes_to_dead_letters_naming_subject_sequence_and_er
     assert backlog(nats, "EVENTS", "counts") == (0, 0)
 
 
-def test_ctrl_c_stops_an_unbounded_run_and_its_messages_are_delivered_again(run, recflow_bin, tmp_path, nats):
-    evs = events(500, keys=3, seed=9)
+def unbounded_run_holding_every_message(recflow_bin, tmp_path, nats, evs):
+    """An unbounded run (10 s windows, panes to OUT) started once `evs` are published, returned once it read them all
+    (every message delivered to it and unacknowledged)."""
     publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])
     publish(nats, "OUT", "out.counts", [])
     unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 10s}")
     proc = subprocess.Popen([str(recflow_bin), "run", str(unbounded), "--quiet"], stderr=subprocess.PIPE, text=True)
     try:
         wait_for_backlog(nats, proc, (0, len(evs)), "read the messages")
+    except BaseException:
+        kill_if_running(proc)
+        raise
+    return proc
+
+
+def test_a_first_ctrl_c_drains_an_unbounded_run_which_publishes_every_pane_and_acknowledges_every_message(
+        run, recflow_bin, tmp_path, nats):
+    evs = events(500, keys=3, seed=9)
+    proc = unbounded_run_holding_every_message(recflow_bin, tmp_path, nats, evs)
+    try:
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 130, proc.stderr.read()
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+        assert "draining" in proc.stderr.read()
+    finally:
+        kill_if_running(proc)
+    # The drain ended the input as its end would: every window fired, its pane was published, and the run, committed,
+    # acknowledged every message it read.
+    assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, "{fixed: 10s}"))
+    assert_every_message_acknowledged(nats, len(evs))
+
+
+def test_a_second_signal_cancels_the_drain_and_the_messages_are_delivered_again(run, recflow_bin, tmp_path, nats):
+    evs = events(500, keys=3, seed=9)
+    proc = unbounded_run_holding_every_message(recflow_bin, tmp_path, nats, evs)
+    try:
+        # Both signals wait while the run is stopped, so the second one comes before the drain can end: the
+        # termination thread takes SIGINT first (the drain), then SIGTERM (the cancel).
+        proc.send_signal(signal.SIGSTOP)
+        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGCONT)
+        assert proc.wait(timeout=60) == 143, proc.stderr.read()
     finally:
         kill_if_running(proc)
     # Nothing was committed, so nothing was acknowledged; the messages were given back (-NAK), so the next run gets
     # them at once, not after their 10 minutes of AckWait (the run fixture gives up after 2 minutes). Panes leave as
-    # they fire, so the stopped run may have published some: the rerun's carry the same Nats-Msg-Id, and the stream
-    # keeps each pane once.
+    # they fire, so the cancelled drain may have published some: the rerun's carry the same Nats-Msg-Id, and the
+    # stream keeps each pane once.
+    assert consumer_info(nats, "EVENTS", "counts")["ack_floor"] == 0
     caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 10s}")
+
+
+def test_stop_after_idle_ends_a_nats_read_and_the_run_acknowledges_what_it_read(run, tmp_path, nats):
+    evs = events(300, keys=3, seed=4)
+    publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])
+    publish(nats, "OUT", "out.counts", [])
+    # Without the flag the unbounded run never ends (the run fixture gives up after 2 minutes).
+    done = run("run", unbounded_pipeline(tmp_path, nats, "{fixed: 10s}"), "--stop-after-idle", "5", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, "{fixed: 10s}"))
+    assert_every_message_acknowledged(nats, len(evs))
+
+
+def test_a_checkpoint_is_refused_for_a_nats_read_naming_the_step(run, tmp_path, nats):
+    done = run("run", unbounded_pipeline(tmp_path, nats, "{fixed: 10s}"), "--checkpoint", tmp_path / "ckpt", "--quiet")
+    assert done.returncode != 0
+    assert "step 'events'" in done.stderr and "--checkpoint" in done.stderr, done.stderr
+    assert backlog(nats, "EVENTS", "counts") is None  # refused before it connected
 
 
 def test_publishing_where_no_stream_listens_fails_naming_the_subject_and_the_row(run, tmp_path, nats):
@@ -332,11 +388,12 @@ def test_a_nats_server_restarted_mid_stream_is_reconnected_to_and_the_output_is_
         publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in second])
         wait_for_backlog(nats, job, (0, len(evs)), "read the messages published after the restart")
         job.send_signal(signal.SIGINT)
-        assert job.wait(timeout=60) == 130, job.stderr.read()
+        assert job.wait(timeout=60) == 0, job.stderr.read()
     finally:
         kill_if_running(job)
-    # Stopped, the run gave its messages back; a caught-up run over the restarted server publishes every pane once.
-    caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 10s}")
+    # Drained, the run published the panes of every message, before and after the restart, and acknowledged them all.
+    assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, "{fixed: 10s}"))
+    assert_every_message_acknowledged(nats, len(evs))
 
 
 # bench/nats_kill_trials.sh runs the issue's proof with these: 20 trials while 100 000 events are published.

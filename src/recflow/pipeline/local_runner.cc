@@ -110,6 +110,11 @@ class Run {
 
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
+      if (!pipeline_.acknowledged_reads().empty()) {
+        return pipeline_.StepStatus(pipeline_.acknowledged_reads().front(), Status::InvalidArgument("a checkpoint cannot replay this input: it acknowledges what it read "
+                                                                  "once the run committed, and a restart cannot read that again; "
+                                                                  "run it without --checkpoint"));
+      }
       if (!pipeline_.unbounded()) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
     }

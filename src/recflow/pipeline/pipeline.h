@@ -221,6 +221,13 @@ class Pipeline {
   /// rows (an epoch), not only at the end (see docs/streaming.md, "How an unbounded run commits").
   void set_unbounded() { unbounded_ = true; }
   bool unbounded() const { return unbounded_; }
+  /// Marks read step `step` as an unbounded input that acknowledges what it read once the whole run
+  /// committed (a broker's consumer): a drain ends it and the run commits at its end, as a bounded
+  /// one; it cannot be read again from a checkpoint, so `RunOptions::checkpoint_dir` is refused.
+  void add_acknowledged_read(std::string step) { acknowledged_reads_.push_back(std::move(step)); }
+  const std::vector<std::string>& acknowledged_reads() const { return acknowledged_reads_; }
+  /// True when a drain (SIGINT/SIGTERM) applies: the pipeline reads an unbounded input.
+  bool drains() const { return unbounded_ || !acknowledged_reads_.empty(); }
   /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
   /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
   Status StepStatus(const std::string& step, const Status& st) const;
@@ -290,6 +297,7 @@ class Pipeline {
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
   bool unbounded_ = false;
+  std::vector<std::string> acknowledged_reads_;
 };
 
 }  // namespace recflow::pipeline

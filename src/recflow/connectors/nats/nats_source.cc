@@ -66,6 +66,7 @@ constexpr int64_t kWaitSliceMs = 200;     // longest wait for a message before t
 constexpr int64_t kPullGraceMs = 2000;    // a pull with no end status this long after it expired is taken as lost
 constexpr int64_t kAckTimeoutMs = 30000;  // the longest wait for the confirmation of a run's acknowledgements
 constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to take a stopped run's -NAKs
+constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
 constexpr int64_t kNanosPerMilli = 1000000;
 
 int64_t NowMs() {
@@ -99,8 +100,10 @@ class NatsSource final : public Source {
         watermarks_(options_.out_of_orderness_ms, options_.idle_ms) {}
 
   ~NatsSource() override {
+    if (connection_ == nullptr) return;
+    GiveBackPull();
     inbox_sub_.reset();
-    if (connection_ == nullptr || held_.empty()) return;
+    if (held_.empty()) return;
     // Not committed: every held message is delivered again at once (not after AckWait).
     for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
     (void)connection_->Flush(kNakFlushMs);
@@ -108,6 +111,7 @@ class NatsSource final : public Source {
 
   const SchemaPtr& schema() const override { return schema_; }
   const std::string& name() const override { return name_; }
+  bool unbounded() const override { return true; }
 
   Result<std::unique_ptr<SourceUnit>> NextUnit() override {
     if (!error_.ok()) return error_;
@@ -117,6 +121,7 @@ class NatsSource final : public Source {
   }
 
   Status Committed() override {
+    if (connection_ != nullptr) GiveBackPull();
     if (held_.empty()) return Status::OK();
     // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request
     // the server answers once it processed it. The server takes one consumer's acknowledgements from one connection
@@ -145,11 +150,12 @@ class NatsSource final : public Source {
     if (connection_ == nullptr) RETURN_NOT_OK(Connect());
     const int64_t slice_end = NowMs() + kWaitSliceMs;
     while (true) {
-      // Caught up ends the input at once, not when the pull ends (it may wait until it expires).
-      const bool caught_up = options_.until_caught_up && backlog_->caught_up();
-      if (!pulling_ || caught_up) {
+      // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
+      const bool ends = (options_.until_caught_up && backlog_->caught_up()) ||
+                        (options_.stop_after_idle_ms >= 0 && NowMs() - last_message_ms_ >= options_.stop_after_idle_ms);
+      if (!pulling_ || ends) {
         if (records_in_unit_ > 0) return TakeUnit();
-        if (caught_up) {
+        if (ends) {
           ended_ = true;
           return std::unique_ptr<SourceUnit>();
         }
@@ -190,6 +196,7 @@ class NatsSource final : public Source {
     ASSIGN_OR_RETURN(ConsumerState start, GetConsumerState(*connection_, options_));
     ASSIGN_OR_RETURN(uint64_t stream_last, GetStreamLastSequence(*connection_, options_));
     backlog_.emplace(start, stream_last);
+    last_message_ms_ = NowMs();
     progress_interval_ms_ = std::max<int64_t>(1, start.ack_wait_ms / 2);
     next_progress_ms_ = NowMs() + progress_interval_ms_;
     return Status::OK();
@@ -202,6 +209,31 @@ class NatsSource final : public Source {
     for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
     next_progress_ms_ = now + progress_interval_ms_;
     return Status::OK();
+  }
+
+  // Gives back with -NAK what the outstanding pull brings after the run stopped reading (a drain ended the input),
+  // waiting for the pull to end (at most kGiveBackMs: a long `expires` is not waited for), so the next run gets
+  // those messages at once rather than after their AckWait. Deliveries of held messages are left to Committed's
+  // "+ACK" or the destructor's "-NAK".
+  void GiveBackPull() {
+    const int64_t deadline = std::min(pull_deadline_, NowMs() + kGiveBackMs);
+    while (pulling_ && inbox_sub_ != nullptr) {
+      const int64_t left = deadline - NowMs();
+      natsMsg* raw = nullptr;
+      if (left <= 0 || natsSubscription_NextMsg(&raw, inbox_sub_.get(), left) != NATS_OK) return;
+      MsgPtr msg(raw, natsMsg_Destroy);
+      const char* status = nullptr;
+      if (natsMsg_GetDataLength(msg.get()) == 0 && natsMsgHeader_Get(msg.get(), "Status", &status) == NATS_OK &&
+          status != nullptr) {
+        auto kind = ParsePullStatus(status, "");
+        if (!kind.ok() || *kind != PullStatus::kHeartbeat) pulling_ = false;
+        continue;
+      }
+      const char* reply = natsMsg_GetReply(msg.get());
+      auto meta = ParseAckSubject(reply != nullptr ? reply : "");
+      if (++pull_received_ >= options_.batch) pulling_ = false;
+      if (meta.ok() && held_.count(meta->stream_sequence) == 0) (void)connection_->Publish(reply, "-NAK");
+    }
   }
 
   // Issues the one outstanding pull request.
@@ -238,6 +270,7 @@ class NatsSource final : public Source {
       return Status::OK();
     }
     pull_was_empty_ = false;
+    last_message_ms_ = NowMs();
     backlog_->Received(meta->stream_sequence);
     const char* subject = natsMsg_GetSubject(msg);
     const std::string_view payload(natsMsg_GetData(msg), static_cast<size_t>(natsMsg_GetDataLength(msg)));
@@ -313,6 +346,7 @@ class NatsSource final : public Source {
   int64_t pull_deadline_ = 0;
   int64_t reconnects_seen_ = 0;
   bool ended_ = false;
+  int64_t last_message_ms_ = 0;  // when the last new message came (or the connection was made)
   // What the run owes its consumer as it was at the start. The watermark waits while an earlier run's
   // unacknowledged messages are still to be delivered again: their event times are unknown, and the redelivery
   // comes in no particular order.

@@ -47,6 +47,9 @@ struct NatsSourceOptions {
   /// by stream sequence, redeliveries of held messages not counted; messages published later are
   /// not waited for). Otherwise the input never ends.
   bool until_caught_up = false;
+  /// End the input once no new message came for this long (ms, processing time, counted from
+  /// the connection): the run then drains and commits as at any end; < 0: never.
+  int64_t stop_after_idle_ms = -1;
   /// Bad payloads are left out as skipped records (the read's on_error) instead of failing.
   bool skip_bad = false;
 
@@ -65,7 +68,8 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 /// A source reading the consumer `options` names. It connects on the first NextUnit (so a
 /// pipeline is planned without a server), creating the stream and consumer when asked. Units are
 /// the messages of one pull (at most one pull outstanding), each followed by the watermark when
-/// it moved; an empty unit every 200 ms while nothing arrives, so the run sees its stop token.
+/// it moved; an empty unit every 200 ms while nothing arrives, so the run sees its stop and drain
+/// tokens (the source is unbounded: a drain ends it, and the run then acknowledges what it read).
 /// The source restarts the AckWait of every message it holds ("+WPI") every half AckWait while
 /// it is read; messages delivered again all the same (AckWait passed) are dropped by stream
 /// sequence. While an earlier run's unacknowledged messages (a killed run's, delivered again

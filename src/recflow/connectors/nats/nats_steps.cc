@@ -46,11 +46,13 @@ Result<std::optional<pipeline::PCollection>> BuildNats(StepContext& ctx) {
   ASSIGN_OR_RETURN(o.ack_wait_ms, Duration(a, "ack_wait", o.ack_wait_ms));
   ASSIGN_OR_RETURN(o.max_ack_pending, a.Int("max_ack_pending", o.max_ack_pending));
   ASSIGN_OR_RETURN(o.until_caught_up, a.Bool("until_caught_up", o.until_caught_up));
+  ASSIGN_OR_RETURN(o.stop_after_idle_ms, Duration(a, "stop_after_idle", ctx.stop_after_idle));
   o.skip_bad = ctx.options.on_error.mode != pipeline::ErrorPolicy::Mode::kFail;
   if (Status st = o.Validate(); !st.ok()) return a.Error("url", st.message());
   const std::string description = "nats " + o.url + " stream " + o.stream + " consumer " + o.consumer;
   // The messages can be read once: a second pass would see other messages (or none).
   pipeline::SourceFactory open = [o](const std::shared_ptr<FileSystem>&) { return OpenNatsSource(o); };
+  ctx.pipeline->add_acknowledged_read(ctx.name);
   return ctx.pipeline->Read(ctx.name, open, description, ctx.options.on_error, /*reopenable=*/false);
 }
 
