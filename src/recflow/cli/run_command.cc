@@ -17,7 +17,7 @@
 namespace recflow::cli {
 
 Status RunStepsCommand(StdoutWriter* out) {
-  const pipeline::StepRegistry registry = pipeline::BuiltinSteps();
+  const pipeline::StepRegistry registry = CommandSteps();
   for (const std::string& name : registry.names()) {
     const pipeline::StepType* type = registry.Find(name);
     *out->buffer() += fmt::format("{:<18} {}{}\n", name, type->summary,
@@ -32,7 +32,7 @@ Status RunPipelineCommand(const ExecContext& context, const RunFlags& flags, std
   load.file_system = context.file_system;
   if (flags.stop_after_idle >= 0) load.stop_after_idle = std::llround(flags.stop_after_idle * 1000);
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipelineFile(flags.pipeline, flags.set, load));
-  if (loaded.pipeline->unbounded() && drain_first != nullptr) drain_first->store(true);
+  if (loaded.pipeline->drains() && drain_first != nullptr) drain_first->store(true);
   pipeline::RunOptions options = pipeline::RunOptions::Defaults();
   options.checkpoint_dir = flags.checkpoint;
   options.checkpoint_interval_ms = std::llround(flags.checkpoint_interval * 1000);

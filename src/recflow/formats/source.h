@@ -79,6 +79,11 @@ class Source {
   virtual const std::string& current_file() const { return name(); }
   /// The input's size in bytes as stored (for progress and ETA), or -1 when unknown.
   virtual int64_t stored_bytes() const { return -1; }
+  /// The run committed every output the records this source returned went into (called once,
+  /// after the last NextUnit, never when the run failed or was cancelled): a source whose
+  /// records are acknowledged (a broker's messages) acknowledges them now. Does nothing by
+  /// default.
+  virtual Status Committed() { return Status::OK(); }
   /// True for an input with no end of its own (a directory watch, a broker subscription): a
   /// drain (ExecContext::drain_token) ends it, and it is never asked for another unit after.
   virtual bool unbounded() const { return false; }

@@ -110,6 +110,11 @@ class Run {
 
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
+      if (!pipeline_.acknowledged_reads().empty()) {
+        return pipeline_.StepStatus(pipeline_.acknowledged_reads().front(), Status::InvalidArgument("a checkpoint cannot replay this input: it acknowledges what it read "
+                                                                  "once the run committed, and a restart cannot read that again; "
+                                                                  "run it without --checkpoint"));
+      }
       if (!pipeline_.unbounded()) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
     }
@@ -153,18 +158,22 @@ class Run {
     order = std::move(kept);
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
+    for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(Fail(WriteSideFile(file)));
     RETURN_NOT_OK(Fail(context_.stop_token.PassPointOfNoReturn()));
     RunResult result;
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
+    for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
     RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
     for (size_t k : order) {
       if (epochs_.count(sinks_[k].first) != 0) RETURN_NOT_OK(EpochCommitted(sinks_[k].first, /*last=*/true));
     }
+    // Only now is what every record produced committed: the sources may acknowledge their input.
+    for (auto& [id, source] : read_sources_) RETURN_NOT_OK(StepStatus(id, source->Committed()));
     return result;
   }
 
@@ -188,6 +197,7 @@ class Run {
     for (auto& [id, sink] : sinks_) sinks.push_back(sink.get());
     st = AbortOutputs(std::move(st), sinks);
     for (auto& [id, sink] : outputs_) (void)sink->Abort();
+    for (auto& [id, sink] : other_sinks_) (void)sink->Abort();
     for (const std::string& target : files_.Abort()) {
       if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(target));
     }
@@ -210,7 +220,12 @@ class Run {
       metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
-      if (node.kind == NodeKind::kWrite) {
+      if (node.kind == NodeKind::kWrite && node.open_sink != nullptr) {
+        auto sink = node.open_sink(input);
+        if (!sink.ok()) return StepStatus(id, sink.status());
+        other_sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
+        run.sinks.push_back({other_sinks_.back().second.get(), node.name});
+      } else if (node.kind == NodeKind::kWrite) {
         dataset::SinkOptions sink_options = node.sink;
         if (const auto task = options_.tasks.find(node.name); task != options_.tasks.end()) sink_options.task = task->second;
         if (!options_.checkpoint_dir.empty() && CommitsEpochs(s)) {
@@ -550,6 +565,9 @@ class Run {
       values[id] = std::move(value);
     }
     std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t r = 0; r < stage.roots.size(); ++r) {
+      if (pipeline_.node(stage.roots[r]).kind == NodeKind::kRead) read_sources_.emplace_back(stage.roots[r], std::move(sources[r]));
+    }
     side_values_.merge(values);
     grouped_outputs_.merge(outputs);
     for (int id : streamed) drains_.emplace_back([this, s, id] { Stream(s, id); });
@@ -605,6 +623,8 @@ class Run {
   const StageLinks links_;
   DeadLetters letters_;
   std::vector<std::pair<int, std::unique_ptr<dataset::DatasetSink>>> sinks_;  // committed at the end
+  std::vector<std::pair<int, std::unique_ptr<Sink>>> other_sinks_;  // the writes' sinks that are not datasets (WriteTo)
+  std::vector<std::pair<int, std::unique_ptr<Source>>> read_sources_;  // by read node: told when the run committed
   RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
   std::vector<StageRun> stages_;                                            // per stage of the plan
   std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from

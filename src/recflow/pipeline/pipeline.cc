@@ -312,6 +312,18 @@ void Pipeline::Write(std::string name, const PCollection& input, dataset::SinkOp
   Add(std::move(node));
 }
 
+void Pipeline::WriteTo(std::string name, const PCollection& input, SinkFactory open, std::string description) {
+  if (!CheckInput(name, input)) return;
+  Node node;
+  node.name = std::move(name);
+  node.kind = NodeKind::kWrite;
+  node.inputs = {input.node()};
+  node.schema = input.schema();
+  node.description = std::move(description);
+  node.open_sink = std::move(open);
+  Add(std::move(node));
+}
+
 namespace {
 
 /// Makes `node` wait for the read `input` waits for, unless it waits for one already.

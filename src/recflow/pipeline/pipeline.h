@@ -8,6 +8,7 @@
 
 #include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/sink_options.h"
+#include "recflow/formats/sink.h"
 #include "recflow/formats/source.h"
 #include "recflow/pipeline/combiner.h"
 #include "recflow/pipeline/do_fn.h"
@@ -71,6 +72,10 @@ struct InputFiles {
   dataset::InputOptions options;
 };
 
+/// Opens the sink of a write to something other than a dataset (Pipeline::WriteTo) for rows of
+/// schema `input`.
+using SinkFactory = std::function<Result<std::unique_ptr<Sink>>(const SchemaPtr& input)>;
+
 /// One transform and its inputs.
 struct Node {
   int id = 0;
@@ -89,7 +94,8 @@ struct Node {
   /// kParDo, kFlatten: the windows its rows are in; kGroupByKey, kCombine*: the windows it
   /// groups in (null: none, a batch grouping).
   std::shared_ptr<const Windowing> windowing;
-  dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite
+  dataset::SinkOptions sink = dataset::SinkOptions::Defaults();  ///< kWrite of a dataset
+  SinkFactory open_sink;  ///< kWrite to another sink (WriteTo): opened per run; null for a dataset
   std::string description;                                ///< one line for plans ("csv labels.csv")
   /// Non-empty for a node of a pipeline built to be planned before its input exists (see
   /// Pipeline::ReadDeferred): why its schema is unknown ("labels.csv: no such file
@@ -200,6 +206,10 @@ class Pipeline {
   /// Writes `input` as the dataset `options` describes (its format factory, sharding,
   /// partitioning and save mode), committed when the run succeeds.
   void Write(std::string name, const PCollection& input, dataset::SinkOptions options, std::string description = "");
+  /// Writes `input` into the sink `open` opens once per run (a message broker's publisher): it
+  /// takes the rows as any sink of its stage, is finished and committed after the datasets and
+  /// aborted when the run fails.
+  void WriteTo(std::string name, const PCollection& input, SinkFactory open, std::string description);
 
   /// Whether errors name their step ("step 'NAME': ..."; the default). A pipeline whose steps the
   /// user did not write (`recflow convert`'s read → select → write) turns it off so that its
@@ -211,6 +221,13 @@ class Pipeline {
   /// rows (an epoch), not only at the end (see docs/streaming.md, "How an unbounded run commits").
   void set_unbounded() { unbounded_ = true; }
   bool unbounded() const { return unbounded_; }
+  /// Marks read step `step` as an unbounded input that acknowledges what it read once the whole run
+  /// committed (a broker's consumer): a drain ends it and the run commits at its end, as a bounded
+  /// one; it cannot be read again from a checkpoint, so `RunOptions::checkpoint_dir` is refused.
+  void add_acknowledged_read(std::string step) { acknowledged_reads_.push_back(std::move(step)); }
+  const std::vector<std::string>& acknowledged_reads() const { return acknowledged_reads_; }
+  /// True when a drain (SIGINT/SIGTERM) applies: the pipeline reads an unbounded input.
+  bool drains() const { return unbounded_ || !acknowledged_reads_.empty(); }
   /// `st` of step `step` as the runner reports it: its code and "step 'STEP': " + its message, or
   /// `st` itself when steps are not named in errors (see set_steps_named_in_errors).
   Status StepStatus(const std::string& step, const Status& st) const;
@@ -280,6 +297,7 @@ class Pipeline {
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
   bool unbounded_ = false;
+  std::vector<std::string> acknowledged_reads_;
 };
 
 }  // namespace recflow::pipeline

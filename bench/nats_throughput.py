@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""End-to-end NATS JetStream throughput: recflow run reading a stream through its pull source, windowing (60 s fixed
+windows), counting and summing per key and publishing the panes with write_nats, against a bare libnats consume loop
+(bench/nats_consume_peer.cc, recflow-nats-peer: pulls issued by hand as the connector issues them, JSON parsed,
+acknowledged) over the same stream with the same pull size, alternating A B A B in one run. Each round reads the whole
+stream through a new durable consumer. Starts its own nats-server (store in a temporary directory); the npm `nats`
+client publishes the stream. Prints each round, the median of the per-round ratios (recflow messages/s over the
+peer's) and the CPU seconds of both per round.
+
+Usage: bench/nats_throughput.py [--messages 200000] [--keys 100] [--rounds 5] [--threads 2] [--batch 1024]
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE = ROOT / "tests" / "node" / "nats_bench.mjs"
+BIN = ROOT / "build" / "release" / "bin"
+
+
+def start_server(store):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(["nats-server", "-js", "-a", "127.0.0.1", "-p", str(port), "-sd", str(store)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server, f"nats://127.0.0.1:{port}"
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError("nats-server did not start")
+            time.sleep(0.05)
+
+
+def node(*args):
+    done = subprocess.run(["node", str(NODE), *map(str, args)], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def timed(command):
+    """Runs `command`; its wall seconds, CPU seconds and stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
+
+
+def run_recflow(binary, url, work, consumer, threads, batch):
+    pipeline = work / f"{consumer}.yaml"
+    pipeline.write_text(f"""
+steps:
+  - nats: {{url: "{url}", stream: BENCH, consumer: {consumer}, subject: "bench.>",
+           schema: {{key: utf8, value: int64, ts: int64}}, event_time: ts, batch: {batch}, max_ack_pending: 10000000, until_caught_up: true}}
+  - window: {{fixed: 60s}}
+  - combine_per_key: {{keys: [key], aggregates: {{count: "count_all()", sum: "sum(value)"}}}}
+  - write_nats: {{url: "{url}", subject: "panes.{consumer}", key: [key]}}
+""")
+    wall, cpu, _ = timed([str(binary), "run", str(pipeline), "--quiet", "--threads", str(threads)])
+    return wall, cpu
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=200000)
+    parser.add_argument("--keys", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=1024, help="messages per pull, both")
+    parser.add_argument("--recflow", default=str(BIN / "recflow"))
+    parser.add_argument("--peer", default=str(BIN / "recflow-nats-peer"))
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="recflow-nats-bench-"))
+    server, url = start_server(work / "store")
+    try:
+        node("publish", url, "BENCH", "bench", args.messages, args.keys)
+        # The panes' stream (one per round's subject).
+        node("publish", url, "PANES", "panes", 0, 1)
+        ratios = []
+        print(f"load average {os.getloadavg()}; {args.messages} messages, {args.keys} keys, {args.threads} threads")
+        for r in range(args.rounds):
+            wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch)
+            _, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
+            peer = json.loads(out)
+            a = args.messages / wall
+            b = peer["messages"] / peer["seconds"]
+            ratios.append(a / b)
+            print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU), "
+                  f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s, {peer_cpu:.2f} s CPU), ratio {a / b:.2f}")
+        print(f"median ratio recflow / peer: {statistics.median(ratios):.2f}; load average {os.getloadavg()}")
+    finally:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+// The NATS JetStream sink: each row published as a JSON message with a Nats-Msg-Id from its origin (window, pane,
+// key), each publish acknowledged by the stream before the next batch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "recflow/columnar/schema.h"
+#include "recflow/core/result.h"
+#include "recflow/formats/sink.h"
+
+namespace recflow::nats {
+
+/// Where a NATS sink publishes (the `write_nats` step's arguments, docs/streaming.md).
+struct NatsSinkOptions {
+  std::string url;      ///< nats://host:port
+  std::string subject;  ///< the subject every row is published on (a JetStream stream must take it)
+  /// The columns that, with the pane columns (window_start, window_end, pane_index) when the
+  /// rows have them, identify a row's origin: its Nats-Msg-Id is made of their values, so a row
+  /// published again (a restart firing the same pane) is dropped by the stream's duplicate window.
+  /// Rows with neither get no Nats-Msg-Id.
+  std::vector<std::string> key;
+  int64_t timeout_ms = 5000;  ///< the longest wait for one publish's acknowledgement
+
+  /// Defaults.
+  static NatsSinkOptions Defaults() { return {}; }
+  /// InvalidArgument for a missing url or subject, a subject with wildcards, or a timeout < 1 ms.
+  Status Validate() const;
+};
+
+/// The Nats-Msg-Id of row `row` of `batch` from its pane and `key` columns (indices into the
+/// batch's schema; window_start, window_end and pane_index at `pane` when `pane[0]` >= 0):
+/// `<subject>|w<start>-<end>|p<pane index>|<the key values as a JSON array>`.
+Result<std::string> MessageId(const std::string& subject, const RecordBatch& batch, int64_t row, const int pane[3],
+                              const std::vector<int>& key);
+
+/// A sink publishing rows of `input` to JetStream: rows rendered as JSON objects (as JSON Lines
+/// output writes them) in Consume, published in input order in Emit: a batch's messages are all
+/// sent as requests, then Emit waits for the stream's acknowledgement of each (a duplicate
+/// acknowledged as such counts as published). It connects
+/// when opened. An error names the server, the subject, the row (its index among the rows the sink
+/// took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
+/// a failed run may have published some, which a rerun publishes again under the same ids.
+Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
+
+}  // namespace recflow::nats

@@ -1,0 +1,378 @@
+// The NATS source: pulls issued by hand on the consumer's inbox, payloads decoded into rows, the per-subject watermark
+// after each pull's messages, the messages held until Committed() acknowledges them.
+#include "recflow/connectors/nats/nats_source.h"
+
+#include <nats/nats.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "recflow/columnar/builder.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/connectors/nats/consumer_backlog.h"
+#include "recflow/connectors/nats/jetstream_admin.h"
+#include "recflow/connectors/nats/nats_connection.h"
+#include "recflow/connectors/nats/pull_protocol.h"
+#include "recflow/connectors/nats/subject_watermarks.h"
+#include "recflow/formats/jsonl/json_object_decoder.h"
+#include "recflow/pipeline/window_columns.h"
+
+namespace recflow::nats {
+
+Status NatsSourceOptions::Validate() const {
+  if (url.empty()) return Status::InvalidArgument("url: missing (nats://host:port)");
+  if (stream.empty() || consumer.empty()) return Status::InvalidArgument("stream and consumer: both are needed");
+  for (const std::string* name : {&stream, &consumer}) {
+    if (name->find_first_of(".*> \t") != std::string::npos) {
+      return Status::InvalidArgument("'" + *name + "': stream and consumer names have no '.', '*', '>' or spaces");
+    }
+  }
+  if (payload == nullptr || payload->num_fields() == 0) return Status::InvalidArgument("schema: missing (the payload's columns)");
+  for (const char* added : {kSubjectColumn, kSequenceColumn, kPublishedColumn}) {
+    if (payload->GetFieldIndex(added) >= 0) return Status::InvalidArgument(std::string("schema: ") + added + " is a column the source adds");
+  }
+  if (!event_time.empty()) {
+    const int column = payload->GetFieldIndex(event_time);
+    if (column < 0 || !payload->field(column)->type()->is_integer()) {
+      return Status::InvalidArgument("event_time: '" + event_time + "' is not an integer column of the schema (epoch milliseconds)");
+    }
+  }
+  if (batch < 1 || batch > 1000000) return Status::InvalidArgument("batch: must be 1 to 1000000 messages");
+  if (expires_ms < 100) return Status::InvalidArgument("expires: must be at least 100ms");
+  if (out_of_orderness_ms < 0) return Status::InvalidArgument("out_of_orderness: must not be negative");
+  if (ack_wait_ms < 1000) return Status::InvalidArgument("ack_wait: must be at least 1s");
+  if (max_ack_pending < 1) return Status::InvalidArgument("max_ack_pending: must be at least 1");
+  return Status::OK();
+}
+
+SchemaPtr NatsRowSchema(const NatsSourceOptions& options) {
+  std::vector<FieldPtr> fields = options.payload->fields();
+  fields.push_back(Field::Make(kSubjectColumn, utf8(), false));
+  fields.push_back(Field::Make(kSequenceColumn, int64(), false));
+  fields.push_back(Field::Make(kPublishedColumn, int64(), false));
+  const int marked = options.event_time.empty() ? static_cast<int>(fields.size()) - 1
+                                                : options.payload->GetFieldIndex(options.event_time);
+  fields[static_cast<size_t>(marked)] = fields[static_cast<size_t>(marked)]->WithMetadata(
+      std::make_shared<const KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{{pipeline::kEventTimeMetadataKey, "ms"}}));
+  return Schema::Make(std::move(fields));
+}
+
+namespace {
+
+constexpr int64_t kWaitSliceMs = 200;     // longest wait for a message before the run gets control back
+constexpr int64_t kPullGraceMs = 2000;    // a pull with no end status this long after it expired is taken as lost
+constexpr int64_t kAckTimeoutMs = 30000;  // the longest wait for the confirmation of a run's acknowledgements
+constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to take a stopped run's -NAKs
+constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
+constexpr int64_t kNanosPerMilli = 1000000;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// A unit made on the reading thread: its batch is decoded already.
+class ReadyUnit final : public SourceUnit {
+ public:
+  ReadyUnit(DecodedUnit decoded, std::optional<FlowToken> token, int64_t bytes)
+      : decoded_(std::move(decoded)), token_(token), bytes_(bytes) {}
+  Result<DecodedUnit> Decode() override { return std::move(decoded_); }
+  int64_t input_bytes() const override { return bytes_; }
+  std::optional<FlowToken> token() const override { return token_; }
+
+ private:
+  DecodedUnit decoded_;
+  std::optional<FlowToken> token_;
+  int64_t bytes_;
+};
+
+using MsgPtr = std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)>;
+
+class NatsSource final : public Source {
+ public:
+  NatsSource(NatsSourceOptions options, SchemaPtr schema, std::unique_ptr<jsonl::JsonObjectDecoder> decoder)
+      : options_(std::move(options)),
+        schema_(std::move(schema)),
+        name_(options_.url + "/" + options_.stream),
+        decoder_(std::move(decoder)),
+        watermarks_(options_.out_of_orderness_ms, options_.idle_ms) {}
+
+  ~NatsSource() override {
+    if (connection_ == nullptr) return;
+    GiveBackPull();
+    inbox_sub_.reset();
+    if (held_.empty()) return;
+    // Not committed: every held message is delivered again at once (not after AckWait).
+    for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
+    (void)connection_->Flush(kNakFlushMs);
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  const std::string& name() const override { return name_; }
+  bool unbounded() const override { return true; }
+
+  Result<std::unique_ptr<SourceUnit>> NextUnit() override {
+    if (!error_.ok()) return error_;
+    auto unit = Next();
+    if (!unit.ok()) error_ = unit.status();
+    return unit;
+  }
+
+  Status Committed() override {
+    if (connection_ != nullptr) GiveBackPull();
+    if (held_.empty()) return Status::OK();
+    // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request
+    // the server answers once it processed it. The server takes one consumer's acknowledgements from one connection
+    // in order (a queue per consumer), so that reply confirms every one before it; the run ends only then.
+    ASSIGN_OR_RETURN(const std::string confirmation, connection_->NewInbox());
+    ASSIGN_OR_RETURN(NatsConnection::Subscription sub, connection_->SubscribeSync(confirmation));
+    size_t sent = 0;
+    for (const auto& [sequence, reply] : held_) {
+      RETURN_NOT_OK(connection_->Publish(reply, "+ACK", ++sent == held_.size() ? confirmation : std::string()));
+    }
+    natsMsg* msg = nullptr;
+    const natsStatus s = natsSubscription_NextMsg(&msg, sub.get(), kAckTimeoutMs);
+    if (s == NATS_TIMEOUT) {
+      return Status::IOError(name_ + ": the acknowledgement of " + std::to_string(held_.size()) +
+                             " messages not confirmed within " + std::to_string(kAckTimeoutMs) + " ms");
+    }
+    RETURN_NOT_OK(NatsStatus(s, name_ + ": acknowledging"));
+    natsMsg_Destroy(msg);
+    held_.clear();
+    return Status::OK();
+  }
+
+ private:
+  Result<std::unique_ptr<SourceUnit>> Next() {
+    if (ended_) return std::unique_ptr<SourceUnit>();
+    if (connection_ == nullptr) RETURN_NOT_OK(Connect());
+    const int64_t slice_end = NowMs() + kWaitSliceMs;
+    while (true) {
+      // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
+      const bool ends = (options_.until_caught_up && backlog_->caught_up()) ||
+                        (options_.stop_after_idle_ms >= 0 && NowMs() - last_message_ms_ >= options_.stop_after_idle_ms);
+      if (!pulling_ || ends) {
+        if (records_in_unit_ > 0) return TakeUnit();
+        if (ends) {
+          ended_ = true;
+          return std::unique_ptr<SourceUnit>();
+        }
+        if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
+          ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
+          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
+          pull_was_empty_ = false;
+          continue;
+        }
+        RETURN_NOT_OK(Pull());
+      }
+      if (connection_->reconnects() != reconnects_seen_) {  // the pull ended with the old connection: issue it again
+        reconnects_seen_ = connection_->reconnects();
+        pulling_ = false;
+        continue;
+      }
+      const int64_t now = NowMs();
+      if (now >= next_progress_ms_) RETURN_NOT_OK(ReportProgress(now));
+      if (now >= slice_end) return TakeUnit();  // with no rows, it only gives the run control (and the watermark)
+      natsMsg* raw = nullptr;
+      const natsStatus s = natsSubscription_NextMsg(&raw, inbox_sub_.get(), std::max<int64_t>(1, slice_end - now));
+      if (s == NATS_TIMEOUT) {
+        if (NowMs() > pull_deadline_) pulling_ = false;  // lost (a reconnect): pull again
+        continue;
+      }
+      RETURN_NOT_OK(NatsStatus(s, name_ + ": waiting for messages"));
+      MsgPtr msg(raw, natsMsg_Destroy);
+      RETURN_NOT_OK(Receive(msg.get()));
+      if (rows_ >= options_.batch) return TakeUnit();
+    }
+  }
+
+  Status Connect() {
+    ASSIGN_OR_RETURN(connection_, NatsConnection::Connect(options_.url));
+    RETURN_NOT_OK(EnsureConsumer(*connection_, options_));
+    ASSIGN_OR_RETURN(inbox_, connection_->NewInbox());
+    ASSIGN_OR_RETURN(inbox_sub_, connection_->SubscribeSync(inbox_));  // at most one pull's messages wait in it
+    ASSIGN_OR_RETURN(ConsumerState start, GetConsumerState(*connection_, options_));
+    ASSIGN_OR_RETURN(uint64_t stream_last, GetStreamLastSequence(*connection_, options_));
+    backlog_.emplace(start, stream_last);
+    last_message_ms_ = NowMs();
+    progress_interval_ms_ = std::max<int64_t>(1, start.ack_wait_ms / 2);
+    next_progress_ms_ = NowMs() + progress_interval_ms_;
+    return Status::OK();
+  }
+
+  // Tells the server the run is still working on every message it holds ("+WPI" restarts each one's AckWait), so
+  // none is delivered again while held: the server delivers due redeliveries before new messages, and a run holding
+  // more than its pulls can take again within AckWait would receive only its own messages, over and over.
+  Status ReportProgress(int64_t now) {
+    for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
+    next_progress_ms_ = now + progress_interval_ms_;
+    return Status::OK();
+  }
+
+  // Gives back with -NAK what the outstanding pull brings after the run stopped reading (a drain ended the input),
+  // waiting for the pull to end (at most kGiveBackMs: a long `expires` is not waited for), so the next run gets
+  // those messages at once rather than after their AckWait. Deliveries of held messages are left to Committed's
+  // "+ACK" or the destructor's "-NAK".
+  void GiveBackPull() {
+    const int64_t deadline = std::min(pull_deadline_, NowMs() + kGiveBackMs);
+    while (pulling_ && inbox_sub_ != nullptr) {
+      const int64_t left = deadline - NowMs();
+      natsMsg* raw = nullptr;
+      if (left <= 0 || natsSubscription_NextMsg(&raw, inbox_sub_.get(), left) != NATS_OK) return;
+      MsgPtr msg(raw, natsMsg_Destroy);
+      const char* status = nullptr;
+      if (natsMsg_GetDataLength(msg.get()) == 0 && natsMsgHeader_Get(msg.get(), "Status", &status) == NATS_OK &&
+          status != nullptr) {
+        auto kind = ParsePullStatus(status, "");
+        if (!kind.ok() || *kind != PullStatus::kHeartbeat) pulling_ = false;
+        continue;
+      }
+      const char* reply = natsMsg_GetReply(msg.get());
+      auto meta = ParseAckSubject(reply != nullptr ? reply : "");
+      if (++pull_received_ >= options_.batch) pulling_ = false;
+      if (meta.ok() && held_.count(meta->stream_sequence) == 0) (void)connection_->Publish(reply, "-NAK");
+    }
+  }
+
+  // Issues the one outstanding pull request.
+  Status Pull() {
+    const int64_t heartbeat = options_.expires_ms / 4 >= 50 ? options_.expires_ms / 4 : 0;
+    RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
+                                       PullRequestBody(options_.batch, options_.expires_ms, heartbeat), inbox_));
+    pulling_ = true;
+    pull_was_empty_ = true;
+    pull_received_ = 0;
+    pull_deadline_ = NowMs() + options_.expires_ms + kPullGraceMs;
+    return Status::OK();
+  }
+
+  // One message of the inbox: a status, or a message to decode and hold.
+  Status Receive(natsMsg* msg) {
+    pull_deadline_ = NowMs() + options_.expires_ms + kPullGraceMs;  // the pull is alive
+    const char* status = nullptr;
+    if (natsMsg_GetDataLength(msg) == 0 && natsMsgHeader_Get(msg, "Status", &status) == NATS_OK && status != nullptr) {
+      const char* description = "";
+      (void)natsMsgHeader_Get(msg, "Description", &description);
+      auto kind = ParsePullStatus(status, description != nullptr ? description : "");
+      if (!kind.ok()) return Status(kind.status().code(), name_ + ", consumer " + options_.consumer + ": " + kind.status().message());
+      if (*kind != PullStatus::kHeartbeat) pulling_ = false;
+      return Status::OK();
+    }
+    const char* reply = natsMsg_GetReply(msg);
+    auto meta = ParseAckSubject(reply != nullptr ? reply : "");
+    if (!meta.ok()) return meta.status().WithFile(name_);
+    if (++pull_received_ >= options_.batch) pulling_ = false;
+    auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
+    if (!fresh) {
+      held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
+      return Status::OK();
+    }
+    pull_was_empty_ = false;
+    last_message_ms_ = NowMs();
+    backlog_->Received(meta->stream_sequence);
+    const char* subject = natsMsg_GetSubject(msg);
+    const std::string_view payload(natsMsg_GetData(msg), static_cast<size_t>(natsMsg_GetDataLength(msg)));
+    bytes_ += static_cast<int64_t>(payload.size());
+    const int64_t published_ms = meta->published_ns / kNanosPerMilli;
+    Status decoded = decoder_->Append(payload);
+    if (!decoded.ok()) {
+      if (decoded.code() != StatusCode::kDataError) return decoded;
+      Status error = Status::DataError("subject " + std::string(subject) + ", stream sequence " +
+                                       std::to_string(meta->stream_sequence) + ": " + decoded.message())
+                         .WithFile(name_)
+                         .WithRecord(records_in_unit_);
+      if (!decoded.context().field.empty()) error = error.WithField(decoded.context().field);
+      if (!options_.skip_bad) return error;
+      skipped_.push_back(SkippedRecord{std::string(payload), std::move(error)});
+      ++records_in_unit_;
+      return Status::OK();
+    }
+    RETURN_NOT_OK(subjects_.Append(subject));
+    RETURN_NOT_OK(sequences_.Append(static_cast<int64_t>(meta->stream_sequence)));
+    RETURN_NOT_OK(published_.Append(published_ms));
+    ++rows_;
+    ++records_in_unit_;
+    return Status::OK();
+  }
+
+  // The rows decoded since the last unit, followed by the watermark when it moved.
+  Result<std::unique_ptr<SourceUnit>> TakeUnit() {
+    ASSIGN_OR_RETURN(auto payload, decoder_->Finish());
+    std::vector<std::shared_ptr<ArrayData>> columns = payload->columns();
+    for (ArrayBuilder* builder : std::initializer_list<ArrayBuilder*>{&subjects_, &sequences_, &published_}) {
+      ASSIGN_OR_RETURN(auto column, builder->Finish());
+      columns.push_back(std::move(column));
+    }
+    auto batch = std::make_shared<RecordBatch>(schema_, rows_, std::move(columns));
+    const int published = schema_->num_fields() - 1;
+    const int event_column = options_.event_time.empty() ? published : options_.payload->GetFieldIndex(options_.event_time);
+    const ArrayData& times = *batch->column_data(event_column);
+    const ArrayData& subjects = *batch->column_data(published - 2);
+    const int64_t now = NowMs();
+    for (int64_t row = 0; row < batch->num_rows(); ++row) {
+      if (IsValidAt(times, row)) watermarks_.Observe(BinaryValue(subjects, row), IntegerValue(times, row), now);
+    }
+    DecodedUnit decoded{std::move(batch), std::move(skipped_), records_in_unit_};
+    skipped_.clear();
+    rows_ = 0;
+    records_in_unit_ = 0;
+    const int64_t bytes = bytes_;
+    bytes_ = 0;
+    return std::unique_ptr<SourceUnit>(std::make_unique<ReadyUnit>(std::move(decoded), WatermarkToken(now), bytes));
+  }
+
+  std::optional<FlowToken> WatermarkToken(int64_t now) {
+    if (backlog_->earlier_owed() > 0) return std::nullopt;
+    const Millis watermark = watermarks_.Current(now);
+    if (watermark <= sent_watermark_) return std::nullopt;
+    sent_watermark_ = watermark;
+    return FlowToken{FlowToken::Kind::kWatermark, watermark};
+  }
+
+  NatsSourceOptions options_;
+  SchemaPtr schema_;
+  std::string name_;
+  std::unique_ptr<jsonl::JsonObjectDecoder> decoder_;
+  SubjectWatermarks watermarks_;
+  Millis sent_watermark_ = pipeline::window::kMinTime;
+  std::unique_ptr<NatsConnection> connection_;
+  std::string inbox_;
+  NatsConnection::Subscription inbox_sub_{nullptr, natsSubscription_Destroy};
+  bool pulling_ = false;             // a pull is outstanding
+  bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
+  int64_t pull_received_ = 0;
+  int64_t pull_deadline_ = 0;
+  int64_t reconnects_seen_ = 0;
+  bool ended_ = false;
+  int64_t last_message_ms_ = 0;  // when the last new message came (or the connection was made)
+  // What the run owes its consumer as it was at the start. The watermark waits while an earlier run's
+  // unacknowledged messages are still to be delivered again: their event times are unknown, and the redelivery
+  // comes in no particular order.
+  std::optional<ConsumerBacklog> backlog_;
+  int64_t progress_interval_ms_ = 0;  // half the consumer's AckWait
+  int64_t next_progress_ms_ = 0;
+  // The unit being filled.
+  BinaryBuilder subjects_{utf8()};
+  NumericBuilder<int64_t> sequences_;
+  NumericBuilder<int64_t> published_;
+  int64_t rows_ = 0;
+  int64_t records_in_unit_ = 0;
+  int64_t bytes_ = 0;
+  std::vector<SkippedRecord> skipped_;
+  // Every message read and not acknowledged yet: its stream sequence and latest ack subject.
+  std::unordered_map<uint64_t, std::string> held_;
+  Status error_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Source>> OpenNatsSource(NatsSourceOptions options) {
+  RETURN_NOT_OK(options.Validate());
+  ASSIGN_OR_RETURN(auto decoder, jsonl::JsonObjectDecoder::Make(options.payload));
+  SchemaPtr schema = NatsRowSchema(options);
+  return std::unique_ptr<Source>(std::make_unique<NatsSource>(std::move(options), std::move(schema), std::move(decoder)));
+}
+
+}  // namespace recflow::nats
