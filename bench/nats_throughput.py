@@ -5,7 +5,8 @@ windows), counting and summing per key and publishing the panes with write_nats,
 acknowledged) over the same stream with the same pull size, alternating A B A B in one run. Each round reads the whole
 stream through a new durable consumer. Starts its own nats-server (store in a temporary directory); the npm `nats`
 client publishes the stream. Prints each round, the median of the per-round ratios (recflow messages/s over the
-peer's) and the CPU seconds of both per round.
+peer's, the peer timed by its own clock from its first pull to its last flush), the same ratio with both timed as
+whole processes (start to exit, as a user waits for them), and the CPU per message of both.
 
 Usage: bench/nats_throughput.py [--messages 200000] [--keys 100] [--rounds 5] [--threads 2] [--batch 1024]
 """
@@ -88,18 +89,22 @@ def main():
         node("publish", url, "BENCH", "bench", args.messages, args.keys)
         # The panes' stream (one per round's subject).
         node("publish", url, "PANES", "panes", 0, 1)
-        ratios = []
+        ratios, whole = [], []
         print(f"load average {os.getloadavg()}; {args.messages} messages, {args.keys} keys, {args.threads} threads")
         for r in range(args.rounds):
             wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch)
-            _, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
+            peer_wall, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
             peer = json.loads(out)
             a = args.messages / wall
             b = peer["messages"] / peer["seconds"]
             ratios.append(a / b)
-            print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU), "
-                  f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s, {peer_cpu:.2f} s CPU), ratio {a / b:.2f}")
-        print(f"median ratio recflow / peer: {statistics.median(ratios):.2f}; load average {os.getloadavg()}")
+            whole.append(peer_wall / wall)
+            us = 1e6 / args.messages
+            print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU, {cpu * us:.2f} µs CPU/msg), "
+                  f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s by its clock, {peer_wall:.2f} s process, "
+                  f"{peer_cpu:.2f} s CPU, {peer_cpu * us:.2f} µs CPU/msg), ratio {a / b:.2f}, whole processes {peer_wall / wall:.2f}")
+        print(f"median ratio recflow / peer: {statistics.median(ratios):.2f} (whole processes {statistics.median(whole):.2f}); "
+              f"load average {os.getloadavg()}")
     finally:
         server.terminate()
         server.wait()

@@ -436,8 +436,9 @@ def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_
 
 
 def test_a_pull_the_consumer_refuses_fails_the_run_naming_the_409(run, tmp_path, nats):
-    publish(nats, "EVENTS", "events.>", [("events.a", json.dumps({"key": "a", "value": 1, "ts": T0}))])
-    # An existing consumer is used as it is: this one takes pulls of at most 10 messages, the source asks for 256.
+    publish(nats, "EVENTS", "events.>", [("events.a", json.dumps({"key": "a", "value": i, "ts": T0})) for i in range(20)])
+    # An existing consumer is used as it is: this one takes pulls of at most 10 messages, the source asks for 20 (what
+    # it is owed: a caught-up run asks no more; its batch is 256).
     config = {"durable_name": "counts", "ack_policy": "explicit", "filter_subject": "events.>", "max_batch": 10}
     done = run_node("nats_add_consumer.mjs", nats, "EVENTS", json.dumps(config))
     assert done.returncode == 0, done.stderr

@@ -36,6 +36,8 @@ class ConsumerBacklog {
 
   /// Messages an earlier run left unacknowledged that this run has not received yet.
   int64_t earlier_owed() const { return earlier_; }
+  /// Messages of the start's backlog not received yet (an upper bound: see caught_up).
+  int64_t owed() const { return earlier_ + undelivered_; }
   /// True once every message of the start's backlog was received.
   bool caught_up() const { return earlier_ == 0 && (undelivered_ == 0 || received_last_ >= stream_last_); }
 

@@ -153,19 +153,21 @@ class NatsSource final : public Source {
       // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
       const bool ends = (options_.until_caught_up && backlog_->caught_up()) ||
                         (options_.stop_after_idle_ms >= 0 && NowMs() - last_message_ms_ >= options_.stop_after_idle_ms);
-      if (!pulling_ || ends) {
+      if (ends) {
         if (records_in_unit_ > 0) return TakeUnit();
-        if (ends) {
-          ended_ = true;
-          return std::unique_ptr<SourceUnit>();
-        }
+        ended_ = true;
+        return std::unique_ptr<SourceUnit>();
+      }
+      if (!pulling_) {
         if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
           ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
           backlog_->Resync(now, static_cast<int64_t>(held_.size()));
           pull_was_empty_ = false;
           continue;
         }
+        // The next pull goes out before the last one's rows are handed on: its messages come while the run works.
         RETURN_NOT_OK(Pull());
+        if (records_in_unit_ > 0) return TakeUnit();
       }
       if (connection_->reconnects() != reconnects_seen_) {  // the pull ended with the old connection: issue it again
         reconnects_seen_ = connection_->reconnects();
@@ -184,6 +186,7 @@ class NatsSource final : public Source {
       RETURN_NOT_OK(NatsStatus(s, name_ + ": waiting for messages"));
       MsgPtr msg(raw, natsMsg_Destroy);
       RETURN_NOT_OK(Receive(msg.get()));
+      if (!pulling_) continue;  // the pull ended: the next one is issued first (above)
       if (rows_ >= options_.batch) return TakeUnit();
     }
   }
@@ -231,16 +234,19 @@ class NatsSource final : public Source {
       }
       const char* reply = natsMsg_GetReply(msg.get());
       auto meta = ParseAckSubject(reply != nullptr ? reply : "");
-      if (++pull_received_ >= options_.batch) pulling_ = false;
+      if (++pull_received_ >= pull_batch_) pulling_ = false;
       if (meta.ok() && held_.count(meta->stream_sequence) == 0) (void)connection_->Publish(reply, "-NAK");
     }
   }
 
-  // Issues the one outstanding pull request.
+  // Issues the one outstanding pull request. A run that ends once caught up asks for no more than it is owed, so that
+  // its last pull ends with its last message rather than when it expires (the end waits for the outstanding pull).
   Status Pull() {
     const int64_t heartbeat = options_.expires_ms / 4 >= 50 ? options_.expires_ms / 4 : 0;
+    pull_batch_ = options_.batch;
+    if (options_.until_caught_up && backlog_->owed() > 0) pull_batch_ = std::min(pull_batch_, backlog_->owed());
     RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
-                                       PullRequestBody(options_.batch, options_.expires_ms, heartbeat), inbox_));
+                                       PullRequestBody(pull_batch_, options_.expires_ms, heartbeat), inbox_));
     pulling_ = true;
     pull_was_empty_ = true;
     pull_received_ = 0;
@@ -263,7 +269,7 @@ class NatsSource final : public Source {
     const char* reply = natsMsg_GetReply(msg);
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
-    if (++pull_received_ >= options_.batch) pulling_ = false;
+    if (++pull_received_ >= pull_batch_) pulling_ = false;
     auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
     if (!fresh) {
       held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
@@ -342,6 +348,7 @@ class NatsSource final : public Source {
   NatsConnection::Subscription inbox_sub_{nullptr, natsSubscription_Destroy};
   bool pulling_ = false;             // a pull is outstanding
   bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
+  int64_t pull_batch_ = 0;           // the messages the outstanding pull asked for
   int64_t pull_received_ = 0;
   int64_t pull_deadline_ = 0;
   int64_t reconnects_seen_ = 0;
