@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "recflow/columnar/chunked_take.h"
 #include "recflow/columnar/concatenate.h"
 #include "recflow/columnar/record_batch.h"
 #include "recflow/columnar/take.h"
@@ -34,7 +35,10 @@ inline SchemaPtr KeySchema(const Schema& schema, const std::vector<int>& columns
   return Schema::Make(std::move(fields));
 }
 
-// Group index by key, and the global key rows (one key_rows batch per merged contribution).
+// Group index by key, and each group's key values. A group's key row is copied out of its batch once, when the next
+// KeyColumns call seals the groups added since into a chunk of their own; chunks are merged as they grow (each
+// one at most half the one before it), so a streaming grouping that outputs panes between batches copies each
+// key O(log keys) times in all, and keeps only the key rows of its groups, not the batches they came in.
 class KeyTable {
  public:
   // The group of `key`; `created` says whether it is new.
@@ -43,52 +47,70 @@ class KeyTable {
     *created = inserted;
     return it->second;
   }
-  // Records where new group's key values are: row `row` of `key_rows`.
+  // Records where the newest group's key values are: row `row` of `key_rows`.
   void AddKeyRow(const std::shared_ptr<RecordBatch>& key_rows, int64_t row) {
-    if (key_rows != last_) {
-      batches_.push_back(key_rows);
-      last_ = key_rows;
-      base_ += last_rows_;
-      last_rows_ = key_rows->num_rows();
-    }
-    rows_.push_back(base_ + row);
+    if (unsealed_.empty() || unsealed_.back().batch != key_rows) unsealed_.push_back(Unsealed{key_rows, {}});
+    unsealed_.back().rows.push_back(row);
+    ++size_;
   }
-  int64_t size() const { return static_cast<int64_t>(rows_.size()); }
+  int64_t size() const { return size_; }
   // The key columns of groups [begin, end).
   Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(const SchemaPtr& key_schema, int64_t begin, int64_t end) {
-    return TakeKeyRows(key_schema, std::span<const int64_t>(rows_.data() + begin, static_cast<size_t>(end - begin)));
+    std::vector<int64_t> groups(static_cast<size_t>(end - begin));
+    for (int64_t g = begin; g < end; ++g) groups[static_cast<size_t>(g - begin)] = g;
+    return KeyColumnsOf(key_schema, groups);
   }
   // The key columns of groups `groups` (any order, repeats allowed).
-  Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumnsOf(const SchemaPtr& key_schema,
-                                                               std::span<const int64_t> groups) {
-    std::vector<int64_t> rows;
-    rows.reserve(groups.size());
-    for (int64_t g : groups) rows.push_back(rows_[static_cast<size_t>(g)]);
-    return TakeKeyRows(key_schema, rows);
-  }
-
- private:
-  Result<std::vector<std::shared_ptr<ArrayData>>> TakeKeyRows(const SchemaPtr& key_schema, std::span<const int64_t> rows) {
+  Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumnsOf(const SchemaPtr& key_schema, std::span<const int64_t> groups) {
     std::vector<std::shared_ptr<ArrayData>> columns;
-    if (all_ == nullptr || !batches_.empty()) {  // keys added since the last call (a streaming grouping's)
-      if (all_ != nullptr) batches_.insert(batches_.begin(), all_);
-      ASSIGN_OR_RETURN(all_, ConcatenateBatches(key_schema, batches_));
-      batches_.clear();
-    }
+    if (key_schema->num_fields() == 0) return columns;  // a global combine's one group has no key values
+    RETURN_NOT_OK(Seal(key_schema));
+    std::vector<int64_t> lengths;
+    for (const auto& chunk : chunks_) lengths.push_back(chunk->num_rows());
+    ASSIGN_OR_RETURN(ChunkedIndices plan, ChunkedIndices::Make(starts_, lengths, groups));
+    std::vector<std::shared_ptr<ArrayData>> parts(chunks_.size());
     for (int c = 0; c < key_schema->num_fields(); ++c) {
-      ASSIGN_OR_RETURN(auto taken, Take(*all_->column_data(c), rows));
+      for (size_t k = 0; k < chunks_.size(); ++k) parts[k] = chunks_[k]->column_data(c);
+      ASSIGN_OR_RETURN(auto taken, plan.Take(parts, key_schema->field(c)->type()));
       columns.push_back(std::move(taken));
     }
     return columns;
   }
 
+ private:
+  // Key rows of new groups, still in the batch they came in.
+  struct Unsealed {
+    std::shared_ptr<RecordBatch> batch;
+    std::vector<int64_t> rows;
+  };
+
+  // Copies the unsealed groups' key rows into a new chunk, then merges the last chunks while the newest is more
+  // than half the one before it.
+  Status Seal(const SchemaPtr& key_schema) {
+    if (unsealed_.empty()) return Status::OK();
+    std::vector<std::shared_ptr<RecordBatch>> taken;
+    for (const Unsealed& u : unsealed_) {
+      ASSIGN_OR_RETURN(auto rows, TakeRows(*u.batch, u.rows));
+      taken.push_back(std::move(rows));
+    }
+    unsealed_.clear();
+    ASSIGN_OR_RETURN(auto chunk, ConcatenateBatches(key_schema, taken));
+    starts_.push_back(starts_.empty() ? 0 : starts_.back() + chunks_.back()->num_rows());
+    chunks_.push_back(std::move(chunk));
+    while (chunks_.size() > 1 && 2 * chunks_.back()->num_rows() > chunks_[chunks_.size() - 2]->num_rows()) {
+      ASSIGN_OR_RETURN(auto merged, ConcatenateBatches(key_schema, {chunks_[chunks_.size() - 2], chunks_.back()}));
+      chunks_.pop_back();
+      starts_.pop_back();
+      chunks_.back() = std::move(merged);
+    }
+    return Status::OK();
+  }
+
   std::unordered_map<std::string, int64_t> index_;
-  std::vector<std::shared_ptr<RecordBatch>> batches_;  // key rows not in all_ yet
-  std::shared_ptr<RecordBatch> last_;            // the last batch given to AddKeyRow
-  std::shared_ptr<RecordBatch> all_;             // the key rows of every batch so far (made by KeyColumns)
-  std::vector<int64_t> rows_;                     // each group's key row in the concatenation
-  int64_t base_ = 0;
-  int64_t last_rows_ = 0;
+  std::vector<Unsealed> unsealed_;                     // groups added since the last Seal, in group order
+  std::vector<std::shared_ptr<RecordBatch>> chunks_;   // the sealed groups' key rows, in group order
+  std::vector<int64_t> starts_;                        // the first group of each chunk
+  int64_t size_ = 0;
 };
 
 }  // namespace recflow::pipeline

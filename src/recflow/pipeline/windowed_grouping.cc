@@ -5,8 +5,8 @@
 #include <deque>
 
 #include "recflow/columnar/builder.h"
+#include "recflow/columnar/chunked_take.h"
 #include "recflow/columnar/concatenate.h"
-#include "recflow/columnar/take.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
 #include "recflow/pipeline/grouping_internal.h"
@@ -200,12 +200,11 @@ class WindowedGroupByKey final : public WindowedBase {
       RETURN_NOT_OK(offsets.AppendValue(static_cast<int32_t>(out_offsets_[static_cast<size_t>(i)] - first)));
     }
     const std::shared_ptr<Buffer> offset_buffer = offsets.Finish();
-    ASSIGN_OR_RETURN(const std::vector<int64_t> rows, Gather(first, last));
+    ASSIGN_OR_RETURN(std::vector<std::shared_ptr<ArrayData>> gathered, Gather(first, last));
     const Schema& output = *node_.schema;
     for (size_t v = 0; v < values_.size(); ++v) {
-      ASSIGN_OR_RETURN(auto values, Take(*gathered_->column_data(values_[v]), rows));
       const FieldPtr& field = output.field(static_cast<int>(keys_.size() + v));
-      columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(values)}));
+      columns.push_back(ArrayData::Make(field->type(), end - begin, {nullptr, offset_buffer}, 0, 0, {std::move(gathered[v])}));
     }
     ASSIGN_OR_RETURN(auto window_columns,
                      WindowColumns(std::span<const PaneRow>(out_panes_).subspan(static_cast<size_t>(begin), static_cast<size_t>(end - begin))));
@@ -233,7 +232,6 @@ class WindowedGroupByKey final : public WindowedBase {
     held_.push_back(Held{rows_seen_, batch, 0});
     base_ = rows_seen_;
     rows_seen_ += batch->num_rows();
-    gathered_.reset();  // made again with this batch when a pane needs it
   }
 
   Status Apply(const std::vector<window::ContentOp>& ops, const RecordBatch&) override {
@@ -282,37 +280,29 @@ class WindowedGroupByKey final : public WindowedBase {
     while (!held_.empty() && held_.front().batch == nullptr) held_.pop_front();
   }
 
-  // The pending panes' input rows out_rows_[first, last) as indices into gathered_ — the held batches in one
-  // (made once while no batch arrives: a bounded input's panes all come from one) — which no longer holds them.
-  Result<std::vector<int64_t>> Gather(int64_t first, int64_t last) {
-    if (gathered_ == nullptr) {
-      std::vector<std::shared_ptr<RecordBatch>> parts;
-      gathered_bases_.clear();
-      gathered_at_.clear();
-      int64_t at = 0;
-      for (const Held& h : held_) {
-        if (h.batch == nullptr) continue;
-        gathered_bases_.push_back(h.base);
-        gathered_at_.push_back(at);
-        at += h.batch->num_rows();
-        parts.push_back(h.batch);
-      }
-      if (parts.size() == 1) {
-        gathered_ = parts[0];
-      } else {
-        ASSIGN_OR_RETURN(gathered_, ConcatenateBatches(input_, parts));
-      }
+  // The values (per value column) of the pending panes' input rows out_rows_[first, last), taken from the held
+  // batches where they are (never concatenated: that would copy every held row for each output), which no longer
+  // hold those rows.
+  Result<std::vector<std::shared_ptr<ArrayData>>> Gather(int64_t first, int64_t last) {
+    std::vector<int64_t> starts, lengths;
+    std::vector<const RecordBatch*> batches;
+    for (const Held& h : held_) {
+      if (h.batch == nullptr) continue;
+      starts.push_back(h.base);
+      lengths.push_back(h.batch->num_rows());
+      batches.push_back(h.batch.get());
     }
-    std::vector<int64_t> rows;
-    rows.reserve(static_cast<size_t>(last - first));
-    for (int64_t i = first; i < last; ++i) {
-      const int64_t row = out_rows_[static_cast<size_t>(i)];
-      --held_[HeldIndex(row)].live;
-      const size_t part = static_cast<size_t>(std::upper_bound(gathered_bases_.begin(), gathered_bases_.end(), row) -
-                                              gathered_bases_.begin()) - 1;
-      rows.push_back(gathered_at_[part] + row - gathered_bases_[part]);
+    const std::span<const int64_t> rows(out_rows_.data() + first, static_cast<size_t>(last - first));
+    ASSIGN_OR_RETURN(ChunkedIndices plan, ChunkedIndices::Make(starts, lengths, rows));
+    for (int64_t row : rows) --held_[HeldIndex(row)].live;
+    std::vector<std::shared_ptr<ArrayData>> values;
+    std::vector<std::shared_ptr<ArrayData>> parts(batches.size());
+    for (int column : values_) {
+      for (size_t k = 0; k < batches.size(); ++k) parts[k] = batches[k]->column_data(column);
+      ASSIGN_OR_RETURN(auto taken, plan.Take(parts, input_->field(column)->type()));
+      values.push_back(std::move(taken));
     }
-    return rows;
+    return values;
   }
 
   // Every pending pane was output.
@@ -321,7 +311,6 @@ class WindowedGroupByKey final : public WindowedBase {
     out_panes_.clear();
     out_rows_.clear();
     out_offsets_.assign(1, 0);
-    gathered_.reset();
     next_ = 0;
   }
 
@@ -339,9 +328,6 @@ class WindowedGroupByKey final : public WindowedBase {
 
   std::vector<int> values_;
   std::deque<Held> held_;                        // by base, earliest first
-  std::shared_ptr<RecordBatch> gathered_;        // the held batches in one (Gather); null when a batch came since
-  std::vector<int64_t> gathered_bases_;          // per held batch in gathered_: its base
-  std::vector<int64_t> gathered_at_;             // and where its rows start in gathered_
   std::vector<std::vector<int64_t>> slots_;
   std::vector<int64_t> out_rows_;               // the pending panes' values, pane after pane
   std::vector<int64_t> out_offsets_{0};          // where each pending output row's values start in out_rows_

@@ -46,7 +46,11 @@ std::string Trigger::ToString() const {
   return "";
 }
 
-TriggerMachine::TriggerMachine(const Trigger& trigger) { Add(trigger); }
+TriggerMachine::TriggerMachine(const Trigger& trigger) {
+  Add(trigger);
+  uses_processing_time_ = std::any_of(nodes_.begin(), nodes_.end(),
+                                      [](const Node& n) { return n.kind == Trigger::Kind::kAfterProcessingTime; });
+}
 
 size_t TriggerMachine::Add(const Trigger& t) {
   const size_t n = nodes_.size();

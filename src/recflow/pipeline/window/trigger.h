@@ -91,6 +91,8 @@ class TriggerMachine {
   bool Finished(const TriggerState& state) const { return state[0].finished; }
   /// The earliest processing time at which some node of `state` may fire (kEndOfTime: none).
   Millis NextProcessingTimer(const TriggerState& state) const;
+  /// True when the trigger has an after_processing_time node (otherwise no processing time fires it).
+  bool uses_processing_time() const { return uses_processing_time_; }
 
  private:
   struct Node {
@@ -110,6 +112,7 @@ class TriggerMachine {
   int FirstUnfinished(size_t n, const TriggerState& s) const;
 
   std::vector<Node> nodes_;
+  bool uses_processing_time_ = false;
 };
 
 }  // namespace recflow::pipeline::window

@@ -219,6 +219,7 @@ void WindowedState::AdvanceWatermark(Millis w, std::vector<Pane>* panes) {
 void WindowedState::AdvanceProcessingTime(Millis t, std::vector<Pane>* panes) {
   if (t <= processing_time_) return;
   processing_time_ = t;
+  if (!machine_.uses_processing_time()) return;  // no window's trigger waits for it: nothing to visit
   std::vector<Due> due;
   for (size_t k = 0; k < keys_.size(); ++k) {
     for (const WindowState& ws : keys_[k].windows) {
