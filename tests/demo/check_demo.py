@@ -108,6 +108,17 @@ def main():
             expect((evi / "S2_29RKH_20200219.tif").read_bytes()[:4] == b"II*\0", "the EVI raster is not a TIFF")
             stats = [json.loads(line) for line in (evi / "stats" / "part-00000-of-00001.jsonl").read_text().splitlines()]
             expect([s["valid_count"] for s in stats] == [1205604, 101724], f"EVI statistics: {stats}")
+
+            # Its streaming twin on the local nats-server: one session per tile, one EVI COG and one message each,
+            # the same EVI as the batch run's (a session of one scene is that scene).
+            stream = out / "sentinel2-stream"
+            tifs = sorted(p.name for p in stream.glob("*.tif"))
+            expect(tifs == ["29RKH-1582112000000.tif", "LC08-1582112030000.tif"], f"streamed EVI rasters: {tifs}")
+            messages = [json.loads(line) for f in sorted((stream / "messages").glob("part-*"))
+                        for line in f.read_text().splitlines()]
+            got = sorted((m["tile"], m["scenes"], m["path"], m["valid_count"]) for m in messages)
+            expect(got == [("29RKH", ["S2_29RKH_20200219"], "29RKH-1582112000000.tif", 1205604),
+                           ("LC08", ["LC08_C2L2"], "LC08-1582112030000.tif", 101724)], f"streamed messages: {got}")
     print("check_demo: ok")
 
 

@@ -24,15 +24,15 @@ Result<std::string> Api(NatsConnection& connection, const std::string& subject, 
   return reply;
 }
 
-std::string StreamConfig(const NatsSourceOptions& o) {
+std::string StreamConfig(const std::string& stream, const std::string& subject) {
   std::string out;
   jsonl::JsonWriter w(&out);
   w.BeginObject();
   w.Key("name");
-  w.String(o.stream);
+  w.String(stream);
   w.Key("subjects");
   w.BeginArray();
-  w.String(o.subject.empty() ? ">" : o.subject);
+  w.String(subject.empty() ? ">" : subject);
   w.EndArray();
   w.Key("storage");
   w.String("file");
@@ -71,17 +71,21 @@ std::string ConsumerConfig(const NatsSourceOptions& o) {
 
 }  // namespace
 
-Status EnsureConsumer(NatsConnection& connection, const NatsSourceOptions& options) {
-  const std::string stream = "stream " + options.stream;
+Status EnsureStream(NatsConnection& connection, const std::string& stream, const std::string& subject, bool create) {
+  const std::string what = "stream " + stream;
   int64_t code = 0;
-  Result<std::string> info = Api(connection, "$JS.API.STREAM.INFO." + options.stream, "", stream, &code);
-  if (!info.ok()) {
-    if (code != kStreamNotFound || !options.create) return info.status();
-    RETURN_NOT_OK(Api(connection, "$JS.API.STREAM.CREATE." + options.stream, StreamConfig(options),
-                      "creating " + stream, nullptr).status());
-  }
-  const std::string consumer = stream + ", consumer " + options.consumer;
-  info = Api(connection, "$JS.API.CONSUMER.INFO." + options.stream + "." + options.consumer, "", consumer, &code);
+  Result<std::string> info = Api(connection, "$JS.API.STREAM.INFO." + stream, "", what, &code);
+  if (info.ok()) return Status::OK();
+  if (code != kStreamNotFound || !create) return info.status();
+  return Api(connection, "$JS.API.STREAM.CREATE." + stream, StreamConfig(stream, subject), "creating " + what, nullptr)
+      .status();
+}
+
+Status EnsureConsumer(NatsConnection& connection, const NatsSourceOptions& options) {
+  RETURN_NOT_OK(EnsureStream(connection, options.stream, options.subject, options.create));
+  const std::string consumer = "stream " + options.stream + ", consumer " + options.consumer;
+  int64_t code = 0;
+  Result<std::string> info = Api(connection, "$JS.API.CONSUMER.INFO." + options.stream + "." + options.consumer, "", consumer, &code);
   if (info.ok()) return Status::OK();
   if (code != kConsumerNotFound || !options.create) return info.status();
   return Api(connection, "$JS.API.CONSUMER.DURABLE.CREATE." + options.stream + "." + options.consumer,

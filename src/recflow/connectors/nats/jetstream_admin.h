@@ -1,5 +1,5 @@
-// JetStream administration a NATS source needs: the stream and durable consumer made when missing, the consumer's
-// state (pending and unacknowledged messages, the last delivered sequence, its AckWait).
+// JetStream administration a NATS source and sink need: the stream and durable consumer made when missing, the
+// consumer's state (pending and unacknowledged messages, the last delivered sequence, its AckWait).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,11 @@
 #include "recflow/connectors/nats/nats_source.h"
 
 namespace recflow::nats {
+
+/// Checks that `stream` exists; creates it when missing and `create` (file storage, taking
+/// `subject`, or `>` when it is empty); an existing one is used as it is. Errors name the server
+/// and the stream.
+Status EnsureStream(NatsConnection& connection, const std::string& stream, const std::string& subject, bool create);
 
 /// Checks that `options`' stream and consumer exist; creates what is missing when
 /// `options.create` (a file-stored stream on `options.subject`, or on `>` when it is empty; a

@@ -8,6 +8,7 @@
 #include <array>
 #include <charconv>
 
+#include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
@@ -19,6 +20,9 @@ Status NatsSinkOptions::Validate() const {
   if (subject.empty()) return Status::InvalidArgument("subject: missing");
   if (subject.find_first_of("*> \t") != std::string::npos) {
     return Status::InvalidArgument("subject: '" + subject + "' has a wildcard or a space; rows go to one subject");
+  }
+  if (stream.find_first_of(".*> \t") != std::string::npos) {
+    return Status::InvalidArgument("stream: '" + stream + "' has a '.', '*', '>' or a space");
   }
   if (timeout_ms < 1) return Status::InvalidArgument("timeout: must be at least 1ms");
   return Status::OK();
@@ -170,6 +174,7 @@ Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const
                           input->GetFieldIndex("pane_index")};
   if (pane[0] < 0 || pane[1] < 0 || pane[2] < 0) pane = {-1, -1, -1};
   ASSIGN_OR_RETURN(auto connection, NatsConnection::Connect(options.url));
+  if (!options.stream.empty()) RETURN_NOT_OK(EnsureStream(*connection, options.stream, options.subject, /*create=*/true));
   auto sink = std::make_unique<NatsSink>(options, input, std::move(connection), std::move(key), pane);
   RETURN_NOT_OK(sink->Subscribe());
   return std::unique_ptr<Sink>(std::move(sink));

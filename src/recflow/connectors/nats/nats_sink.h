@@ -17,6 +17,9 @@ namespace recflow::nats {
 struct NatsSinkOptions {
   std::string url;      ///< nats://host:port
   std::string subject;  ///< the subject every row is published on (a JetStream stream must take it)
+  /// When set: the stream that takes `subject`, created when missing (file storage, on `subject`
+  /// alone); an existing one is used as it is. Empty: a stream must exist already.
+  std::string stream;
   /// The columns that, with the pane columns (window_start, window_end, pane_index) when the
   /// rows have them, identify a row's origin: its Nats-Msg-Id is made of their values, so a row
   /// published again (a restart firing the same pane) is dropped by the stream's duplicate window.
@@ -26,7 +29,8 @@ struct NatsSinkOptions {
 
   /// Defaults.
   static NatsSinkOptions Defaults() { return {}; }
-  /// InvalidArgument for a missing url or subject, a subject with wildcards, or a timeout < 1 ms.
+  /// InvalidArgument for a missing url or subject, a subject with wildcards, a stream name with
+  /// '.', '*', '>' or spaces, or a timeout < 1 ms.
   Status Validate() const;
 };
 
@@ -39,9 +43,9 @@ Result<std::string> MessageId(const std::string& subject, const RecordBatch& bat
 /// A sink publishing rows of `input` to JetStream: rows rendered as JSON objects (as JSON Lines
 /// output writes them) in Consume, published in input order in Emit: a batch's messages are all
 /// sent as requests, then Emit waits for the stream's acknowledgement of each (a duplicate
-/// acknowledged as such counts as published). It connects
-/// when opened. An error names the server, the subject, the row (its index among the rows the sink
-/// took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
+/// acknowledged as such counts as published). It connects when opened, and creates the stream
+/// when `options.stream` names a missing one. An error names the server, the subject, the row
+/// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
 /// a failed run may have published some, which a rerun publishes again under the same ids.
 Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
 

@@ -61,6 +61,7 @@ Result<std::optional<pipeline::PCollection>> BuildWriteNats(StepContext& ctx) {
   NatsSinkOptions o = NatsSinkOptions::Defaults();
   ASSIGN_OR_RETURN(o.url, a.String("url"));
   ASSIGN_OR_RETURN(o.subject, a.String("subject"));
+  ASSIGN_OR_RETURN(o.stream, a.String("stream", ""));
   ASSIGN_OR_RETURN(o.key, a.StringList("key"));
   ASSIGN_OR_RETURN(o.timeout_ms, Duration(a, "timeout", o.timeout_ms));
   if (Status st = o.Validate(); !st.ok()) return a.Error("url", st.message());
