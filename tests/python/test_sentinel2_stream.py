@@ -12,6 +12,7 @@ import pytest
 
 from test_nats import NatsServer, backlog, publish, read_stream
 from test_raster import assert_same_values, reflectance
+from test_raster_mosaic import noisy_copy
 
 rasterio = pytest.importorskip("rasterio")
 pytestmark = pytest.mark.skipif(shutil.which("nats-server") is None, reason="nats-server is not installed (install-deps)")
@@ -26,18 +27,6 @@ def nats(tmp_path):
     server = NatsServer(tmp_path / "store")
     yield server.url
     server.stop()
-
-
-def noisy_nir(path, out):
-    """`path` (a uint16 band) with every valid DN moved by -300..300 (kept >= 1) and 10 % of it made nodata (0)."""
-    rng = np.random.default_rng(11)
-    with rasterio.open(path) as src:
-        profile, values = src.profile, src.read(1).astype(np.int64)
-    moved = np.clip(values + rng.integers(-300, 301, values.shape), 1, 65535)
-    moved = np.where((values == 0) | (rng.random(values.shape) < 0.1), 0, moved)
-    with rasterio.open(out, "w", **profile) as dst:
-        dst.write(moved.astype(np.uint16), 1)
-    return str(out)
 
 
 def evi(blue, red, nir):
@@ -69,7 +58,7 @@ def test_scene_messages_become_one_evi_raster_and_message_per_tile_session(run, 
     s2_bands = {"blue": str(s2 / "B02.tif"), "red": str(s2 / "B04.tif"), "nir": str(s2 / "B08.tif")}
     a = {"scene_id": "a", "tile": "29RKH", "acquired": T0, **s2_bands}
     b = {"scene_id": "b", "tile": "29RKH", "acquired": T0 + 20_000, **s2_bands,
-         "nir": noisy_nir(s2 / "B08.tif", tmp_path / "b_B08.tif")}
+         "nir": str(noisy_copy(s2 / "B08.tif", tmp_path / "b_B08.tif", seed=11))}
     c = {"scene_id": "c", "tile": "29RKH", "acquired": T0 + 300_000, **s2_bands}  # a second session
     landsat = {"scene_id": "l8", "tile": "LC08", "acquired": T0 + 10_000, "blue": str(l8 / "SR_B2.TIF"),
                "red": str(l8 / "SR_B4.TIF"), "nir": str(l8 / "SR_B5.TIF"), "scale": 2.75e-5, "offset": -0.2}
