@@ -34,9 +34,11 @@ constexpr int64_t kMaxPixels = int64_t{1} << 36;
 Status Bad(std::string_view what) { return Status::DataError("not a raster value: " + std::string(what)); }
 
 Result<double> Number(simdjson::dom::element e, std::string_view key) {
+  int64_t signed_value = 0;
+  uint64_t unsigned_value = 0;
   double value = 0;
-  if (e.is_int64()) return static_cast<double>(e.get_int64().value());
-  if (e.is_uint64()) return static_cast<double>(e.get_uint64().value());
+  if (e.get_int64().get(signed_value) == simdjson::SUCCESS) return static_cast<double>(signed_value);
+  if (e.get_uint64().get(unsigned_value) == simdjson::SUCCESS) return static_cast<double>(unsigned_value);
   if (e.get_double().get(value) != simdjson::SUCCESS) return Bad(std::string(key) + " is not a number");
   return value;
 }
