@@ -246,8 +246,8 @@ CLI::App* AddRunCommand(CLI::App* app, RunFlags* f) {
                 "(for the reads that state no stop_after_idle of their own; -1 = never)")
       ->check(CLI::NonNegativeNumber);
   c->add_option("--checkpoint", f->checkpoint,
-                "Unbounded run: save a checkpoint in this directory at each epoch commit, and resume from the one "
-                "found there");
+                "Unbounded run: save the window state and the input's position in this directory at each epoch "
+                "commit, and resume from the checkpoint found there");
   c->add_option("--checkpoint-interval", f->checkpoint_interval,
                 "Seconds at least between two checkpoints (0 = at every epoch commit)")
       ->check(CLI::NonNegativeNumber);

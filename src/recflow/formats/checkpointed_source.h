@@ -1,7 +1,9 @@
-// CheckpointedSource: what an unbounded source gives a checkpointed run — its position, saved at each epoch commit —
-// and how it resumes from one after a restart.
+// CheckpointedSource: what an unbounded source gives a checkpointed run — its position as of a watermark it gave,
+// saved with the window state a checkpoint snapshots — and how it resumes past one after a restart.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,16 +12,21 @@
 namespace recflow {
 
 /// Implemented beside Source by an unbounded source whose runs can be checkpointed
-/// (docs/streaming.md, "Checkpoints"). The position is what a restart must read again, in the
-/// order it was read, as opaque entries (the watch: the files it consumed, in order).
+/// (docs/streaming.md, "Checkpoints"). A checkpoint saves the source's position as of one of its
+/// watermark tokens with the state the rows before that token made; a restart skips what the
+/// position names. Positions are opaque entries (the watch: the names of the files it read).
 class CheckpointedSource {
  public:
   virtual ~CheckpointedSource() = default;
-  /// The position now: everything read so far, in order. Thread-safe: called from the thread
-  /// committing an epoch while the source is being read.
+  /// The position as of the watermark token of time `watermark` the source gave — what its
+  /// units before that token read — when a restart can resume there (the watch: the token came
+  /// between two files); nullopt otherwise. Asked in the order the tokens were given (earlier
+  /// ones may be forgotten). Thread-safe: called from the thread merging the source's rows.
+  virtual std::optional<std::vector<std::string>> PositionAt(int64_t watermark) = 0;
+  /// The position after everything read so far. Thread-safe.
   virtual std::vector<std::string> Position() const = 0;
-  /// Before the first NextUnit: read `position` (a Position() a checkpoint saved) again first, in
-  /// its order, then go on as usual. DataError when the position cannot be replayed.
+  /// Before the first NextUnit: go on past `position` (a position a checkpoint saved), never
+  /// reading again what it names. DataError when the position is not one of this source.
   virtual Status Resume(const std::vector<std::string>& position) = 0;
 };
 

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "recflow/core/crc32c.h"
@@ -15,7 +16,9 @@ namespace recflow::pipeline {
 
 namespace {
 
-constexpr std::string_view kMagic = "recflow-checkpoint 1 ";
+constexpr std::string_view kMagic = "recflow-checkpoint 2 ";
+constexpr std::string_view kOlder = "recflow-checkpoint 1 ";  // positions replayed, no state: not resumable here
+constexpr std::string_view kStatePrefix = "state-";
 
 std::string Json(const Checkpoint& checkpoint) {
   std::string text;
@@ -37,6 +40,20 @@ std::string Json(const Checkpoint& checkpoint) {
     json.EndArray();
   }
   json.EndObject();
+  json.Key("states");
+  json.BeginObject();
+  for (const auto& [step, file] : checkpoint.states) {
+    json.Key(step);
+    json.BeginObject();
+    json.Key("file");
+    json.String(file.name);
+    json.Key("bytes");
+    json.Int(file.bytes);
+    json.Key("crc32c");
+    json.Int(file.crc32c);
+    json.EndObject();
+  }
+  json.EndObject();
   json.EndObject();
   return text;
 }
@@ -50,9 +67,22 @@ Result<Checkpoint> Parse(std::string_view json) {
     return Status::DataError(std::string("not a JSON object: ") + simdjson::error_message(error));
   }
   Checkpoint checkpoint;
-  simdjson::dom::object epochs, positions;
-  if (root["epochs"].get_object().get(epochs) || root["positions"].get_object().get(positions)) {
-    return Status::DataError("no \"epochs\" and \"positions\" objects");
+  simdjson::dom::object epochs, positions, states;
+  if (root["epochs"].get_object().get(epochs) || root["positions"].get_object().get(positions) ||
+      root["states"].get_object().get(states)) {
+    return Status::DataError("no \"epochs\", \"positions\" and \"states\" objects");
+  }
+  for (auto [step, value] : states) {
+    StateFile& file = checkpoint.states[std::string(step)];
+    std::string_view name;
+    uint64_t crc = 0;
+    if (value["file"].get_string().get(name) || value["bytes"].get_int64().get(file.bytes) ||
+        value["crc32c"].get_uint64().get(crc) || !name.starts_with(kStatePrefix) ||
+        name.find('/') != std::string_view::npos || file.bytes < 0 || crc > UINT32_MAX) {
+      return Status::DataError("the state of '" + std::string(step) + "' is not a file, a length and a CRC32C");
+    }
+    file.name = name;
+    file.crc32c = static_cast<uint32_t>(crc);
   }
   for (auto [step, value] : epochs) {
     int64_t count = 0;
@@ -92,7 +122,45 @@ Status WriteCheckpoint(FileSystem& fs, const std::string& dir, const Checkpoint&
     RETURN_NOT_OK(out->Close());
   }
   RETURN_NOT_OK(fs.Move(hidden, CheckpointFile(dir), MoveMode::kReplace));
-  return fs.Sync(dir);
+  RETURN_NOT_OK(fs.Sync(dir));
+  // The state files of earlier checkpoints (and of a crashed run's unfinished one) go.
+  ASSIGN_OR_RETURN(std::vector<std::string> names, fs.ListDirectory(dir));
+  for (const std::string& name : names) {
+    if (!name.starts_with(kStatePrefix)) continue;
+    const bool named = std::any_of(checkpoint.states.begin(), checkpoint.states.end(),
+                                   [&](const auto& state) { return state.second.name == name; });
+    if (!named) (void)fs.Remove(dir + "/" + name);
+  }
+  return Status::OK();
+}
+
+Result<StateFile> WriteStateFile(FileSystem& fs, const std::string& dir, const std::string& name, const Buffer& data) {
+  ASSIGN_OR_RETURN(const FileInfo info, fs.GetFileInfo(dir));
+  if (!info.exists()) RETURN_NOT_OK(fs.CreateDirectory(dir));
+  const std::string file = std::string(kStatePrefix) + name;
+  const std::string hidden = dir + "/." + file + ".tmp";
+  {
+    ASSIGN_OR_RETURN(auto out, fs.OpenOutputStream(hidden, WriteOptions{.append = false, .sync_on_close = true}));
+    RETURN_NOT_OK(out->Write(data.data(), data.size()));
+    RETURN_NOT_OK(out->Close());
+  }
+  RETURN_NOT_OK(fs.Move(hidden, dir + "/" + file, MoveMode::kReplace));
+  return StateFile{file, data.size(), Crc32c(data.data(), static_cast<size_t>(data.size()))};
+}
+
+Result<std::shared_ptr<Buffer>> ReadStateFile(FileSystem& fs, const std::string& dir, const StateFile& file) {
+  const std::string path = dir + "/" + file.name;
+  auto data = fs.ReadWholeFile(path);
+  if (!data.ok()) return Status::DataError("the checkpoint's state file cannot be read: " + data.status().message()).WithFile(path);
+  if ((*data)->size() != file.bytes) {
+    return Status::DataError(fmt::format("{} bytes where the checkpoint says {} (remove the checkpoint to start over)",
+                                         (*data)->size(), file.bytes))
+        .WithFile(path);
+  }
+  if (Crc32c((*data)->data(), static_cast<size_t>(file.bytes)) != file.crc32c) {
+    return Status::DataError("the state does not match the checkpoint's CRC32C (remove the checkpoint to start over)").WithFile(path);
+  }
+  return std::move(data).ValueUnsafe();
 }
 
 Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::string& dir) {
@@ -108,6 +176,7 @@ Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::stri
         .WithOffset(static_cast<int64_t>(offset));
   };
   const size_t newline = text.find('\n');
+  if (text.starts_with(kOlder)) return refuse("written by an older recflow, whose restarts read the input again", 0);
   if (!text.starts_with(kMagic) || newline == std::string_view::npos) return refuse("no header line", 0);
   size_t length = 0;
   uint32_t crc = 0;

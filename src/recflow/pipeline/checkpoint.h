@@ -1,5 +1,6 @@
-// Checkpoint: the manifest an unbounded run saves at each epoch commit (epochs committed per write, positions per
-// unbounded read), written durably and atomically, and read back — a corrupt or half-written one refused by name.
+// Checkpoint: the manifest an unbounded run saves at an epoch commit (epochs committed per write, positions per
+// unbounded read, the window state files), written durably and atomically, and read back — a corrupt or half-written
+// one refused by name.
 #pragma once
 
 #include <cstdint>
@@ -8,26 +9,46 @@
 #include <string>
 #include <vector>
 
+#include "recflow/core/buffer.h"
 #include "recflow/core/filesystem.h"
 #include "recflow/core/result.h"
 
 namespace recflow::pipeline {
 
+/// A window state file of a checkpoint (a windowed grouping's GroupingSnapshot, EncodeSnapshot's
+/// bytes): its name in the checkpoint's directory, its length and CRC32C.
+struct StateFile {
+  std::string name;
+  int64_t bytes = 0;
+  uint32_t crc32c = 0;
+};
+
 /// What a restart of an unbounded run resumes from (docs/streaming.md, "Checkpoints").
 struct Checkpoint {
   /// Per write step committing per epoch: the epochs it committed (its next epoch's number).
   std::map<std::string, int64_t> epochs;
-  /// Per unbounded read step: its CheckpointedSource::Position when the checkpoint was taken.
+  /// Per unbounded read step: its CheckpointedSource::Position at the mark the state was taken at.
   std::map<std::string, std::vector<std::string>> positions;
+  /// Per windowed grouping step: the file of its state then.
+  std::map<std::string, StateFile> states;
 };
 
 /// The checkpoint file in directory `dir`.
 std::string CheckpointFile(const std::string& dir);
 
 /// Writes `checkpoint` into `dir` (created when missing) durably and atomically: a hidden file
-/// written and fsynced, renamed over the checkpoint file, the directory fsynced. The file is a
-/// header line `recflow-checkpoint 1 LENGTH CRC32C` and LENGTH bytes of JSON.
+/// written and fsynced, renamed over the checkpoint file, the directory fsynced; then removes
+/// the state files it no longer names. The file is a header line `recflow-checkpoint 2 LENGTH
+/// CRC32C` and LENGTH bytes of JSON.
 Status WriteCheckpoint(FileSystem& fs, const std::string& dir, const Checkpoint& checkpoint);
+
+/// Writes `data` as state file `name` of `dir` (created when missing): a hidden file written
+/// and fsynced, renamed in (made durable by the directory fsync of the checkpoint naming it).
+Result<StateFile> WriteStateFile(FileSystem& fs, const std::string& dir, const std::string& name, const Buffer& data);
+
+/// The bytes of state file `file` of `dir`; DataError naming the file when they are not the ones
+/// the checkpoint names (missing, cut short, another checksum).
+Result<std::shared_ptr<Buffer>> ReadStateFile(FileSystem& fs, const std::string& dir, const StateFile& file);
 
 /// The checkpoint in `dir`, nullopt when there is none. DataError naming the file and the byte
 /// offset when it is not one, was cut short or does not match its checksum.

@@ -1,5 +1,6 @@
-// Checkpoint files: what is written reads back; a torn, foreign or altered file is refused naming the file and the
-// byte offset; writing replaces the previous checkpoint and leaves no hidden file behind.
+// Checkpoint files: what is written reads back; a torn, foreign, older or altered file is refused naming the file
+// and the byte offset; writing replaces the previous checkpoint, removes the state files it no longer names and
+// leaves no hidden file behind; a state file reads back only with the length and checksum the checkpoint names.
 #include "recflow/pipeline/checkpoint.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@ Checkpoint Sample() {
   checkpoint.epochs["write"] = 3;
   checkpoint.epochs["letters"] = 0;
   checkpoint.positions["watch"] = {"b.jsonl", "a \"quoted\".jsonl", "c\n.jsonl"};
+  checkpoint.states["combine"] = StateFile{"state-0000003-2", 1234, 0xfedcba98};
   return checkpoint;
 }
 
@@ -43,6 +45,10 @@ TEST(CheckpointTest, WhatIsWrittenReadsBackAndReplacesThePreviousOne) {
   ASSERT_TRUE(back->has_value());
   EXPECT_EQ((*back)->epochs, Sample().epochs);
   EXPECT_EQ((*back)->positions, Sample().positions);
+  const StateFile& state = (*back)->states.at("combine");
+  EXPECT_EQ(state.name, "state-0000003-2");
+  EXPECT_EQ(state.bytes, 1234);
+  EXPECT_EQ(state.crc32c, 0xfedcba98u);
   auto names = fs.ListDirectory("/ckpt");
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(*names, std::vector<std::string>{"checkpoint"}) << "no hidden file left behind";
@@ -64,7 +70,8 @@ TEST(CheckpointTest, ATornForeignOrAlteredCheckpointIsRefusedNamingTheFileAndThe
   for (const Case& c : {Case{whole.substr(0, whole.size() - 7), "bytes of JSON where the header says", int64_t(json)},
                         Case{whole.substr(0, json - 4), "no header line", 0},
                         Case{"", "no header line", 0},
-                        Case{"recflow-checkpoint 1 x y\n{}", "a bad header line", 21},
+                        Case{"recflow-checkpoint 2 x y\n{}", "a bad header line", 21},
+                        Case{"recflow-checkpoint 1 2 0\n{}", "written by an older recflow", 0},
                         Case{altered, "does not match its CRC32C", int64_t(json)}}) {
     Write(fs, path, c.text);
     auto read = ReadCheckpoint(fs, "/ckpt");
@@ -73,6 +80,41 @@ TEST(CheckpointTest, ATornForeignOrAlteredCheckpointIsRefusedNamingTheFileAndThe
     EXPECT_NE(read.status().message().find(c.why), std::string::npos) << read.status().ToString();
     EXPECT_EQ(read.status().context().file, path);
     EXPECT_EQ(read.status().context().offset, c.offset) << c.why;
+  }
+}
+
+TEST(CheckpointTest, StateFilesReadBackAsNamedAndGoOnceNoCheckpointNamesThem) {
+  MemoryFileSystem fs;
+  const auto data = Buffer::FromString("the bytes of a window state");
+  auto first = WriteStateFile(fs, "/ckpt", "0000001-2", *data);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->name, "state-0000001-2");
+  Checkpoint checkpoint;
+  checkpoint.states["combine"] = *first;
+  ASSERT_TRUE(WriteCheckpoint(fs, "/ckpt", checkpoint).ok());
+  auto back = ReadStateFile(fs, "/ckpt", *first);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE((*back)->Equals(*data));
+  // A later checkpoint naming another state file removes the first.
+  auto second = WriteStateFile(fs, "/ckpt", "0000002-2", *data);
+  ASSERT_TRUE(second.ok());
+  checkpoint.states["combine"] = *second;
+  ASSERT_TRUE(WriteCheckpoint(fs, "/ckpt", checkpoint).ok());
+  auto names = fs.ListDirectory("/ckpt");
+  ASSERT_TRUE(names.ok());
+  EXPECT_EQ(*names, (std::vector<std::string>{"checkpoint", "state-0000002-2"}));
+  // Altered, cut short or gone: refused naming the file.
+  const std::string path = "/ckpt/state-0000002-2";
+  for (const std::string& text : {std::string("the bytes of a window statE"), std::string("the bytes"), std::string()}) {
+    if (text.empty()) {
+      ASSERT_TRUE(fs.Remove(path).ok());
+    } else {
+      Write(fs, path, text);
+    }
+    auto read = ReadStateFile(fs, "/ckpt", *second);
+    ASSERT_FALSE(read.ok()) << text;
+    EXPECT_EQ(read.status().code(), StatusCode::kDataError);
+    EXPECT_EQ(read.status().context().file, path) << read.status().ToString();
   }
 }
 

@@ -24,6 +24,8 @@
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_links.h"
 #include "recflow/pipeline/stage_program_internal.h"
+#include "recflow/pipeline/window_snapshot.h"
+#include "recflow/pipeline/windowed_grouping.h"
 
 namespace recflow::pipeline {
 
@@ -111,12 +113,14 @@ class Run {
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
       if (!pipeline_.acknowledged_reads().empty()) {
-        return pipeline_.StepStatus(pipeline_.acknowledged_reads().front(), Status::InvalidArgument("a checkpoint cannot replay this input: it acknowledges what it read "
-                                                                  "once the run committed, and a restart cannot read that again; "
-                                                                  "run it without --checkpoint"));
+        return pipeline_.StepStatus(
+            pipeline_.acknowledged_reads().front(),
+            Status::InvalidArgument("a checkpoint cannot resume this input: it acknowledges what it read once the run "
+                                    "committed, not at checkpoints; run it without --checkpoint"));
       }
       if (!pipeline_.unbounded()) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
+      if (resume_.has_value()) saved_ = *resume_;
     }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
@@ -145,18 +149,27 @@ class Run {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return sinks_[a].second->resolved_output() < sinks_[b].second->resolved_output();
     });
-    // The last epoch of a checkpointed write that was committed before (re-made while its input was read again) is
-    // dropped, as every such epoch before it.
+    // The last epoch of a checkpointed write that was committed before (re-made after a restart) is dropped, as every
+    // such epoch before it; when it got no rows, it is not committed (a restarted run that finds nothing new adds no
+    // file).
     std::vector<size_t> kept;
     for (size_t k : order) {
-      if (!Remade(sinks_[k].first)) {
-        kept.push_back(k);
-        continue;
+      const int id = sinks_[k].first;
+      const bool remade = Remade(id);
+      if (!remade) {
+        RETURN_NOT_OK(Fail(StepStatus(id, sinks_[k].second->Finish())));
+        if (epochs_.count(id) == 0 || sinks_[k].second->stats().records > 0) {
+          kept.push_back(k);
+          continue;
+        }
       }
-      RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Abort())));
+      RETURN_NOT_OK(Fail(StepStatus(id, sinks_[k].second->Abort())));
+      if (remade) {
+        std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+        ++epochs_.at(id);
+      }
     }
     order = std::move(kept);
-    for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Finish())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Finish())));
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(Fail(WriteSideFile(file)));
@@ -170,7 +183,10 @@ class Run {
     RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
     for (size_t k : order) {
-      if (epochs_.count(sinks_[k].first) != 0) RETURN_NOT_OK(EpochCommitted(sinks_[k].first, /*last=*/true));
+      if (epochs_.count(sinks_[k].first) != 0) EpochCommitted(sinks_[k].first);
+    }
+    for (size_t s = 0; s < plan_.stages.size() && !options_.checkpoint_dir.empty(); ++s) {
+      if (CommitsEpochs(s)) RETURN_NOT_OK(SaveCheckpoint(s));
     }
     // Only now is what every record produced committed: the sources may acknowledge their input.
     for (auto& [id, source] : read_sources_) RETURN_NOT_OK(StepStatus(id, source->Committed()));
@@ -230,6 +246,9 @@ class Run {
         if (const auto task = options_.tasks.find(node.name); task != options_.tasks.end()) sink_options.task = task->second;
         if (!options_.checkpoint_dir.empty() && CommitsEpochs(s)) {
           epochs_[id] = 0;
+          if (resume_.has_value()) {
+            if (const auto saved = resume_->epochs.find(node.name); saved != resume_->epochs.end()) epochs_[id] = saved->second;
+          }
           past_restart_[id] = false;
           sink_options = EpochOptions(id);
         }
@@ -245,6 +264,7 @@ class Run {
         run.sinks.push_back({sinks_.back().second.get(), pipeline_.steps_named_in_errors() ? node.name : ""});
       } else if (node.windowing != nullptr) {
         ASSIGN_OR_RETURN(auto windowed, WindowedGrouping::Make(node, input, &letters_, &metrics_->step(id)));
+        RETURN_NOT_OK(RestoreState(node, *windowed));
         run.windowed[id] = windowed.get();
         run.grouped[id] = std::move(windowed);
         run.sinks.push_back({run.grouped[id].get(), node.name});
@@ -367,12 +387,12 @@ class Run {
       auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
       if (Remade(id)) {
         RETURN_NOT_OK(StepStatus(id, written->second->Abort()));
-        std::lock_guard<std::mutex> lock(checkpoint_mutex_);  // another write's checkpoint reads the count
+        std::lock_guard<std::mutex> lock(checkpoint_mutex_);  // another stage's checkpoint reads the count
         ++epochs_.at(id);
       } else {
         RETURN_NOT_OK(StepStatus(id, written->second->Finish()));
         RETURN_NOT_OK(StepStatus(id, written->second->Commit()));
-        if (epochs_.count(id) != 0) RETURN_NOT_OK(EpochCommitted(id, /*last=*/false));
+        if (epochs_.count(id) != 0) EpochCommitted(id);
       }
       dataset::SinkOptions options = node.sink;
       options.mode = dataset::SaveMode::kAppend;
@@ -382,7 +402,7 @@ class Run {
       run.sinks[run.consumer_sinks.at(id)].sink = next->get();
       written->second = std::move(next).ValueUnsafe();
     }
-    return Status::OK();
+    return options_.checkpoint_dir.empty() ? Status::OK() : SaveCheckpoint(s);
   }
 
   // The sink options of checkpointed write `id`'s current epoch: its files tagged with the epoch's number, so that an
@@ -419,53 +439,112 @@ class Run {
     return false;
   }
 
-  // Checkpointed write `id` committed its current epoch: counts it and, at the `last` or once the interval passed,
-  // saves the checkpoint (the epochs every checkpointed write committed, the position of every checkpointed read now).
-  Status EpochCommitted(int id, bool last) {
+  // Checkpointed write `id` committed its current epoch: counts it.
+  void EpochCommitted(int id) {
     KillPoint("epoch-committed");
     std::lock_guard<std::mutex> lock(checkpoint_mutex_);
     ++epochs_.at(id);
+  }
+
+  // OK when unbounded read `read` of stage `s` (of a checkpointed run) feeds nothing but one windowed grouping whose
+  // panes a stage committing per epoch writes, and no step of either stage writes dead letters (committed at the
+  // run's end): the grouping's snapshot is then all the state a restart needs besides the read's position. Checked
+  // before the stage reads a row.
+  Status CheckSnapshotted(size_t s, const Node& read) const {
+    const Stage& stage = plan_.stages[s];
+    bool fits = stage.roots.size() == 1 && stage.sinks.size() == 1 && stage.materialized.empty() && stage.outputs.empty() &&
+                stages_[s].windowed.count(stage.sinks[0]) != 0 && links_.streamed.count(stage.sinks[0]) != 0;
+    const size_t reader = fits ? links_.streamed.at(stage.sinks[0]) : s;
+    fits = fits && CommitsEpochs(reader);
+    auto no_letters = [&](const std::vector<int>& ids) {
+      return std::none_of(ids.begin(), ids.end(), [&](int id) { return pipeline_.node(id).on_error.mode == ErrorPolicy::Mode::kDeadLetter; });
+    };
+    for (const Stage* st : {&stage, &plan_.stages[reader]}) fits = fits && no_letters(st->roots) && no_letters(st->steps) && no_letters(st->sinks);
+    if (fits) return Status::OK();
+    return pipeline_.StepStatus(read.name,
+                                Status::InvalidArgument("a checkpoint snapshots one windowed grouping fed by this unbounded read, "
+                                                        "whose panes only writes take, with no dead letters before it; "
+                                                        "this pipeline has another shape: run it without --checkpoint"));
+  }
+
+  // With a checkpoint to resume: restores the state the checkpoint saved for windowed grouping `node`, if any.
+  Status RestoreState(const Node& node, WindowedGrouping& grouping) {
+    if (!resume_.has_value()) return Status::OK();
+    const auto file = resume_->states.find(node.name);
+    if (file == resume_->states.end()) return Status::OK();
+    ASSIGN_OR_RETURN(auto data, ReadStateFile(*context_.file_system, options_.checkpoint_dir, file->second));
+    const std::string path = options_.checkpoint_dir + "/" + file->second.name;
+    ASSIGN_OR_RETURN(GroupingSnapshot snapshot, DecodeSnapshot(data, path));
+    const Status st = grouping.Restore(snapshot);
+    return st.ok() ? st : pipeline_.StepStatus(node.name, st.WithFile(path));
+  }
+
+  // Asked by the windowed groupings at the ends of epochs: true (and the interval starts again) when it passed.
+  bool CheckpointDue() {
+    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
     const auto now = std::chrono::steady_clock::now();
-    if (!last && now - last_checkpoint_ < std::chrono::milliseconds(options_.checkpoint_interval_ms)) return Status::OK();
+    if (now - last_checkpoint_ < std::chrono::milliseconds(options_.checkpoint_interval_ms)) return false;
     last_checkpoint_ = now;
-    Checkpoint checkpoint;
-    if (resume_.has_value()) checkpoint.epochs = resume_->epochs;
-    for (const auto& [write, epoch] : epochs_) {
-      int64_t& saved = checkpoint.epochs[pipeline_.node(write).name];
-      saved = std::max(saved, epoch);
+    return true;
+  }
+
+  // Stage `s` committed an epoch of the panes of the windowed grouping it reads: when the grouping left a snapshot at
+  // that epoch's end, saves the checkpoint — its state file, the position of its read then, the epochs every
+  // checkpointed write committed, and what the other groupings saved last.
+  Status SaveCheckpoint(size_t s) {
+    const int grouping = plan_.stages[s].roots[0];
+    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+    const int64_t epoch = ++stage_epochs_[s];
+    auto taken = snapshots_.find({grouping, epoch});
+    if (taken == snapshots_.end()) return Status::OK();  // none at its end: inside a file, or no checkpoint due
+    Taken snapshot = std::move(taken->second);
+    snapshots_.erase(snapshots_.lower_bound({grouping, 0}), std::next(taken));
+    // A name no earlier checkpoint used: the one it names stays as it is until this one replaces it.
+    const std::string name = fmt::format("{}-{:06d}-{}", run_tag_, ++states_written_, grouping);
+    auto file = WriteStateFile(*context_.file_system, options_.checkpoint_dir, name, *snapshot.state);
+    if (!file.ok()) return StepStatus(grouping, file.status());
+    saved_.states[pipeline_.node(grouping).name] = *file;
+    saved_.positions[snapshot.read] = std::move(snapshot.position);
+    for (const auto& [write, count] : epochs_) {
+      int64_t& saved = saved_.epochs[pipeline_.node(write).name];
+      saved = std::max(saved, count);
     }
-    checkpoint.positions = ended_positions_;
-    for (const auto& [name, source] : checkpointed_) checkpoint.positions[name] = source->Position();
-    RETURN_NOT_OK(StepStatus(id, WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, checkpoint)));
+    RETURN_NOT_OK(StepStatus(grouping, WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, saved_)));
     KillPoint("checkpoint-written");
     return Status::OK();
   }
 
-  // With a checkpoint: registers read `node`'s `source` for the checkpoint, resumed from its saved position.
-  Status CheckpointRead(const Node& node, Source* source) {
+  // With a checkpoint: resumes read `node`'s `source` past its saved position, and has the windowed grouping it feeds
+  // (stage `s`'s only consumer, CheckSnapshotted) hand its snapshots over with the read's position at their marks.
+  Status CheckpointRead(size_t s, const Node& node, Source* source) {
     if (options_.checkpoint_dir.empty() || !source->unbounded()) return Status::OK();
     auto* checkpointed = dynamic_cast<CheckpointedSource*>(source);
     if (checkpointed == nullptr) {
       return pipeline_.StepStatus(node.name, Status::InvalidArgument("this unbounded input cannot be checkpointed"));
     }
+    RETURN_NOT_OK(CheckSnapshotted(s, node));
     if (resume_.has_value()) {
       if (const auto saved = resume_->positions.find(node.name); saved != resume_->positions.end()) {
         const Status st = checkpointed->Resume(saved->second);
         if (!st.ok()) return pipeline_.StepStatus(node.name, st.WithFile(CheckpointFile(options_.checkpoint_dir)));
       }
     }
-    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
-    checkpointed_[node.name] = checkpointed;
+    const int grouping = plan_.stages[s].sinks[0];
+    SnapshotHook hook;
+    hook.wanted = [this, checkpointed](window::Millis watermark) {
+      return checkpointed->PositionAt(watermark).has_value() && CheckpointDue();
+    };
+    hook.taken = [this, grouping, checkpointed, read = node.name](int64_t epoch, window::Millis watermark,
+                                                                   GroupingSnapshot snapshot) -> Status {
+      std::vector<std::string> position =
+          watermark == window::kEndOfTime ? checkpointed->Position() : *checkpointed->PositionAt(watermark);
+      ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, EncodeSnapshot(snapshot));
+      std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+      snapshots_[{grouping, epoch}] = Taken{read, std::move(position), std::move(state)};
+      return Status::OK();
+    };
+    stages_[s].windowed.at(grouping)->TakeSnapshots(std::move(hook));
     return Status::OK();
-  }
-
-  // Read `node`'s source is about to go: its last position stays for later checkpoints.
-  void EndCheckpointedRead(const Node& node) {
-    std::lock_guard<std::mutex> lock(checkpoint_mutex_);
-    const auto source = checkpointed_.find(node.name);
-    if (source == checkpointed_.end()) return;
-    ended_positions_[node.name] = source->second->Position();
-    checkpointed_.erase(source);
   }
 
   // Stage `s`'s rows: its reads, and the grouped outputs of earlier stages (streaming, or whole).
@@ -498,17 +577,9 @@ class Run {
       }
     }
     ASSIGN_OR_RETURN(auto sources, OpenInputs(s));
-    // Whatever the stage's end, its checkpointed reads leave their last positions before their sources go.
-    struct EndReads {
-      Run* run;
-      const Stage& stage;
-      ~EndReads() {
-        for (int id : stage.roots) run->EndCheckpointedRead(run->pipeline_.node(id));
-      }
-    } end_reads{this, stage};
     for (size_t k = 0; k < stage.roots.size(); ++k) {
       const Node& node = pipeline_.node(stage.roots[k]);
-      if (node.kind == NodeKind::kRead) RETURN_NOT_OK(CheckpointRead(node, sources[k].get()));
+      if (node.kind == NodeKind::kRead) RETURN_NOT_OK(CheckpointRead(s, node, sources[k].get()));
     }
     std::vector<Source*> inputs;
     for (const auto& source : sources) inputs.push_back(source.get());
@@ -633,10 +704,20 @@ class Run {
   // found committed.
   std::map<int, int64_t> epochs_;
   std::map<int, bool> past_restart_;
-  std::mutex checkpoint_mutex_;       // guards the next three and the checkpoint file
-  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // about the first one
-  std::map<std::string, CheckpointedSource*> checkpointed_;             // per checkpointed read being read
-  std::map<std::string, std::vector<std::string>> ended_positions_;     // per checkpointed read that ended
+  // A windowed grouping's snapshot at an epoch's end, waiting for the epoch's commit: its read, the read's position
+  // then and the state's bytes.
+  struct Taken {
+    std::string read;
+    std::vector<std::string> position;
+    std::shared_ptr<Buffer> state;
+  };
+  std::mutex checkpoint_mutex_;  // guards the counts of epochs_, what follows and the checkpoint's files
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // a snapshot was due
+  std::map<std::pair<int, int64_t>, Taken> snapshots_;  // by windowed grouping and epoch of this run (1 for the first)
+  std::map<size_t, int64_t> stage_epochs_;              // per stage committing epochs: its epochs so far in this run
+  Checkpoint saved_;                                     // the last checkpoint written (or resumed from)
+  int64_t states_written_ = 0;                           // state files this run wrote
+  const std::string run_tag_ = fmt::format("{:x}", std::chrono::steady_clock::now().time_since_epoch().count() & 0xffffffffff);
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node
   std::mutex mutex_;                                                        // guards what follows
   std::condition_variable changed_;                                         // a stage became ready or failed

@@ -39,9 +39,11 @@ struct RunOptions {
   std::map<std::string, SourceFactory> inputs;
   std::map<std::string, dataset::TaskAttempt> tasks;
   std::map<std::string, std::string> dead_letter_files;
-  /// An unbounded run's checkpoint directory (empty: none): at each epoch commit the epochs
-  /// committed and the positions of its unbounded reads are saved there (WriteCheckpoint); a run
-  /// that finds a checkpoint there resumes from it (docs/streaming.md, "Checkpoints").
+  /// An unbounded run's checkpoint directory (empty: none): at an epoch commit the window state
+  /// at the epoch's end, the position of its unbounded read then and the epochs committed are
+  /// saved there (WriteCheckpoint); a run that finds a checkpoint there resumes from it
+  /// (docs/streaming.md, "Checkpoints"). A pipeline of another shape than read → one windowed
+  /// grouping → writes is refused.
   std::string checkpoint_dir;
   /// The least time between two checkpoints (milliseconds; 0: at every epoch commit). An epoch
   /// committed since the last checkpoint is recognised by its files after a restart; the run's

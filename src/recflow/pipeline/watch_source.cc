@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -46,6 +48,10 @@ SchemaPtr MarkEventTime(const Schema& schema, int column) {
 
 class WatchSource final : public Source, public CheckpointedSource {
  public:
+  // The watermarks between files whose positions are kept for PositionAt (a checkpointed run asks at each epoch's end,
+  // forgetting the earlier ones; a run without checkpoints never asks).
+  static constexpr size_t kMarksKept = 4096;
+
   WatchSource(std::shared_ptr<FileSystem> fs, WatchOptions options, SchemaPtr schema)
       : fs_(std::move(fs)), options_(std::move(options)), schema_(std::move(schema)),
         event_time_(schema_->GetFieldIndex(options_.event_time)), marks_(options_.clock, options_.watermark),
@@ -55,6 +61,14 @@ class WatchSource final : public Source, public CheckpointedSource {
   const std::string& name() const override { return options_.dir; }
   const std::string& current_file() const override { return file_.empty() ? options_.dir : file_; }
   bool unbounded() const override { return true; }
+
+  std::optional<std::vector<std::string>> PositionAt(int64_t watermark) override {
+    std::lock_guard<std::mutex> lock(consumed_mutex_);
+    marks_at_.erase(marks_at_.begin(), marks_at_.lower_bound(watermark));  // asked in order: earlier ones are done
+    const auto mark = marks_at_.find(watermark);
+    if (mark == marks_at_.end()) return std::nullopt;
+    return std::vector<std::string>(consumed_.begin(), consumed_.begin() + static_cast<std::ptrdiff_t>(mark->second));
+  }
 
   std::vector<std::string> Position() const override {
     std::lock_guard<std::mutex> lock(consumed_mutex_);
@@ -66,8 +80,9 @@ class WatchSource final : public Source, public CheckpointedSource {
       if (!Complete(name) || name.find('/') != std::string::npos || !seen_.insert(name).second) {
         return Status::DataError("the checkpoint's position of the watch names '" + name + "', not a file it read once");
       }
-      waiting_.push_back(options_.dir + "/" + name);
     }
+    std::lock_guard<std::mutex> lock(consumed_mutex_);
+    consumed_ = position;  // read before: positions start with them
     return Status::OK();
   }
 
@@ -126,7 +141,8 @@ class WatchSource final : public Source, public CheckpointedSource {
     return Status::OK();
   }
 
-  // The next block of the open file, decoded here, its event times observed; at the file's end, the tokens.
+  // The next block of the open file, decoded here, its event times observed after the tokens of the blocks before it;
+  // at the file's end, the tokens of its last block (between files: PositionAt knows them).
   Status ReadBlock() {
     ASSIGN_OR_RETURN(std::unique_ptr<SourceUnit> unit, NextSourceUnit(*reader_));
     if (unit == nullptr) {
@@ -138,16 +154,23 @@ class WatchSource final : public Source, public CheckpointedSource {
     // A bad event time names its record within the block; the stage adds the input's records before it.
     Status st = EventTimes(*decoded.batch->column_data(event_time_), *schema_->field(event_time_), false, &times_);
     if (!st.ok()) return st.WithFile(file_);
+    RETURN_NOT_OK(Tick());
     // Once per block: only the latest event time counts, and each observation reads the clock.
     if (!times_.empty()) marks_.Observe(partition_, *std::max_element(times_.begin(), times_.end()));
     ASSIGN_OR_RETURN(decoded.batch, RecordBatch::Make(schema_, decoded.batch->num_rows(), decoded.batch->columns()));
     ready_.push_back(std::make_unique<ReadyUnit>(std::move(decoded), bytes, std::nullopt));
-    return Tick();
+    return Status::OK();
   }
 
-  // Queues a unit of no rows for each token the clock and the event times give now.
+  // Queues a unit of no rows for each token the clock and the event times give now; a watermark between files marks
+  // how many files were read before it (PositionAt).
   Status Tick() {
     for (const FlowToken& token : marks_.Tick()) {
+      if (reader_ == nullptr && token.kind == FlowToken::Kind::kWatermark) {
+        std::lock_guard<std::mutex> lock(consumed_mutex_);
+        marks_at_[token.time] = consumed_.size();
+        if (marks_at_.size() > kMarksKept) marks_at_.erase(marks_at_.begin());
+      }
       if (empty_ == nullptr) {
         ASSIGN_OR_RETURN(empty_, ConcatenateBatches(schema_, {}));
       }
@@ -165,8 +188,9 @@ class WatchSource final : public Source, public CheckpointedSource {
   int64_t last_file_;                     // processing time the last file was opened (or the watch began)
   std::set<std::string> seen_;            // names listed so far: each file is read once
   std::deque<std::string> waiting_;       // complete files not read yet, in name order (after a resume's)
-  mutable std::mutex consumed_mutex_;     // Position() is called from the thread committing an epoch
+  mutable std::mutex consumed_mutex_;     // guards the next two: positions are asked from the thread merging the rows
   std::vector<std::string> consumed_;     // names of the files opened, in order
+  std::map<int64_t, size_t> marks_at_;    // per watermark given between files: the files read before it
   std::unique_ptr<Source> reader_;        // the file being read
   std::string file_;
   std::vector<window::Millis> times_;

@@ -37,11 +37,13 @@ struct WatchOptions {
 /// Opens a watch of `options.dir` on `fs`; its rows have `schema` (every file must have it), the
 /// event-time column marked (kEventTimeMetadataKey). Each unit holds a block of one file, decoded
 /// on the reading thread (so the watermark after it knows its event times), followed by units of
-/// no rows carrying the tokens LiveWatermark gives (the clock, then the watermark); while no file
-/// is waiting, a unit of tokens every poll, so a stop or a drain is seen within a poll. Errors
-/// name the file and, for an event time, its record (the stage counts records from the start of
-/// the watch). The source is unbounded and a CheckpointedSource: its position is the names of the
-/// files it opened, in order; resumed, it reads them again first.
+/// no rows carrying the tokens LiveWatermark gives (the clock, then the watermark) — queued when
+/// the next block or the file's end is read, so a file's last tokens come between files; while no
+/// file is waiting, a unit of tokens every poll, so a stop or a drain is seen within a poll.
+/// Errors name the file and, for an event time, its record (the stage counts records from the
+/// start of the watch). The source is unbounded and a CheckpointedSource: the position as of a
+/// watermark given between two files is the names of the files read before it, in order;
+/// resumed, it never reads those again.
 Result<std::unique_ptr<Source>> OpenWatch(std::shared_ptr<FileSystem> fs, WatchOptions options, SchemaPtr schema);
 
 /// The schema a watch of `options.dir` reads: the first complete file's, with the event-time

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <numeric>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/chunked_take.h"
 #include "recflow/columnar/concatenate.h"
+#include "recflow/columnar/element_access.h"
+#include "recflow/columnar/take.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
 #include "recflow/pipeline/grouping_internal.h"
@@ -72,6 +75,11 @@ class WindowedBase : public WindowedGrouping {
       const Millis output = std::min(token.time, state_.OutputHold());
       if (output > output_watermark_) {
         output_watermark_ = output;
+        if (rows_in_epoch_) {  // the reader's epoch ends at this token: its snapshot is handed over before it
+          rows_in_epoch_ = false;
+          ++epochs_;
+          if (hook_.has_value() && hook_->wanted(token.time)) RETURN_NOT_OK(HandSnapshot(token.time));
+        }
         (void)queue_->PushToken(FlowToken{FlowToken::Kind::kWatermark, output});
       }
     }
@@ -82,7 +90,48 @@ class WindowedBase : public WindowedGrouping {
     std::vector<window::Pane> panes;
     state_.AdvanceWatermark(window::kEndOfTime, &panes);  // the input ended: every window fires
     RETURN_NOT_OK(Output(panes, true));
+    if (hook_.has_value()) {
+      ++epochs_;
+      RETURN_NOT_OK(HandSnapshot(window::kEndOfTime));
+    }
     return std::unique_ptr<SinkPartial>();
+  }
+
+  Result<GroupingSnapshot> Snapshot() override {
+    const window::StateSnapshot state = state_.Snapshot();
+    GroupingSnapshot snapshot{state.watermark, state.processing_time, output_watermark_, nullptr, nullptr, nullptr};
+    const SchemaPtr key_schema = KeySchema(*input_, keys_);
+    std::vector<int64_t> every_key(static_cast<size_t>(table_.size()));
+    std::iota(every_key.begin(), every_key.end(), 0);
+    ASSIGN_OR_RETURN(auto key_columns, table_.KeyColumnsOf(key_schema, every_key));
+    ASSIGN_OR_RETURN(snapshot.keys, RecordBatch::Make(key_schema, table_.size(), std::move(key_columns)));
+    std::vector<FieldPtr> fields = WindowSnapshotFields();
+    ASSIGN_OR_RETURN(auto columns, WindowSnapshotColumns(state.windows));
+    RETURN_NOT_OK(SnapshotContents(state.windows, &fields, &columns, &snapshot.rows));
+    ASSIGN_OR_RETURN(snapshot.windows, RecordBatch::Make(Schema::Make(std::move(fields)),
+                                                         static_cast<int64_t>(state.windows.size()), std::move(columns)));
+    return snapshot;
+  }
+
+  Status Restore(const GroupingSnapshot& snapshot) override {
+    const SchemaPtr key_schema = KeySchema(*input_, keys_);
+    if (!snapshot.keys->schema()->Equals(*key_schema)) {
+      return Status::DataError("the snapshot's keys " + snapshot.keys->schema()->ToString() + " are not the step's " +
+                               key_schema->ToString());
+    }
+    std::vector<int> key_columns(keys_.size());
+    std::iota(key_columns.begin(), key_columns.end(), 0);
+    ASSIGN_OR_RETURN(BatchGroups groups, GroupRows(*snapshot.keys, key_columns));
+    if (static_cast<int64_t>(groups.keys.size()) != snapshot.keys->num_rows()) return Status::DataError("the snapshot's keys repeat");
+    for (size_t g = 0; g < groups.keys.size(); ++g) {
+      bool created = false;
+      (void)table_.Find(groups.keys[g], &created);
+      table_.AddKeyRow(groups.key_rows, static_cast<int64_t>(g));
+    }
+    ASSIGN_OR_RETURN(std::vector<window::WindowSnapshot> windows, ReadWindowSnapshots(*snapshot.windows));
+    RETURN_NOT_OK(state_.Restore(window::StateSnapshot{snapshot.watermark, snapshot.processing_time, windows}, table_.size()));
+    output_watermark_ = snapshot.output_watermark;
+    return RestoreContents(windows, snapshot);
   }
 
  protected:
@@ -94,6 +143,21 @@ class WindowedBase : public WindowedGrouping {
   virtual Status Emit(const window::Pane& pane) = 0;
   // Output rows fired and not yet taken by NextOutput.
   virtual int64_t pending_rows() const = 0;
+  // Appends to a snapshot's windows what each open one holds (its fields and columns), and the rows they hold.
+  virtual Status SnapshotContents(const std::vector<window::WindowSnapshot>& windows, std::vector<FieldPtr>* fields,
+                                  std::vector<std::shared_ptr<ArrayData>>* columns, std::shared_ptr<RecordBatch>* rows) = 0;
+  // Puts what each open window of `snapshot` holds into its slot (the open windows' slots are 0, 1, ... in order).
+  virtual Status RestoreContents(const std::vector<window::WindowSnapshot>& windows, const GroupingSnapshot& snapshot) = 0;
+  // The column after the WindowSnapshotFields of `snapshot`'s windows named `name` with type `type`; DataError if none.
+  static Result<std::shared_ptr<ArrayData>> ContentColumn(const GroupingSnapshot& snapshot, size_t k, const std::string& name,
+                                                          const DataType& type) {
+    const int c = static_cast<int>(WindowSnapshotFields().size() + k);
+    if (c >= snapshot.windows->num_columns() || snapshot.windows->schema()->field(c)->name() != name ||
+        !snapshot.windows->schema()->field(c)->type()->Equals(type)) {
+      return Status::DataError("the snapshot's windows have no column '" + name + "' of type " + type.ToString());
+    }
+    return snapshot.windows->column_data(c);
+  }
 
   // The key columns of the output rows `groups`.
   Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumns(std::span<const int64_t> groups) {
@@ -123,8 +187,15 @@ class WindowedBase : public WindowedGrouping {
       ASSIGN_OR_RETURN(auto batch, NextOutput(queue_rows_));
       metrics_->rows_out.fetch_add(batch->num_rows(), std::memory_order_relaxed);
       (void)queue_->Push(std::move(batch));  // a reader that stopped: the panes are still made, as at the end
+      rows_in_epoch_ = true;
     }
     return Status::OK();
+  }
+
+  // Hands the hook the snapshot at the end of epoch epochs_, at input watermark `watermark`.
+  Status HandSnapshot(Millis watermark) {
+    ASSIGN_OR_RETURN(GroupingSnapshot snapshot, Snapshot());
+    return hook_->taken(epochs_, watermark, std::move(snapshot));
   }
 
   // Rows that joined none of some window: dead letters, skips or the run's error, in row order.
@@ -171,6 +242,8 @@ class WindowedBase : public WindowedGrouping {
   std::vector<window::ContentOp> ops_;
   std::vector<window::Dropped> dropped_;
   Millis output_watermark_ = window::kMinTime;  // the last one passed on (StreamPanes)
+  bool rows_in_epoch_ = false;  // pane rows were passed on since the last epoch ended (StreamPanes)
+  int64_t epochs_ = 0;          // epochs of the reader ended so far in this run (StreamPanes)
 };
 
 // GroupByKey per window: each slot holds its rows (indices among every input row seen); an input batch is kept
@@ -226,6 +299,66 @@ class WindowedGroupByKey final : public WindowedBase {
   };
 
   int64_t pending_rows() const override { return static_cast<int64_t>(out_panes_.size()) - next_; }
+
+  Status SnapshotContents(const std::vector<window::WindowSnapshot>& windows, std::vector<FieldPtr>* fields,
+                          std::vector<std::shared_ptr<ArrayData>>* columns, std::shared_ptr<RecordBatch>* rows) override {
+    NumericBuilder<int64_t> counts;
+    std::vector<int64_t> held_rows;
+    for (const window::WindowSnapshot& w : windows) {
+      const std::vector<int64_t>* slot = w.slot >= 0 && static_cast<size_t>(w.slot) < slots_.size() ? &slots_[static_cast<size_t>(w.slot)] : nullptr;
+      RETURN_NOT_OK(counts.Append(slot != nullptr ? static_cast<int64_t>(slot->size()) : 0));
+      if (slot != nullptr) held_rows.insert(held_rows.end(), slot->begin(), slot->end());
+    }
+    fields->push_back(Field::Make("rows", int64(), false));
+    ASSIGN_OR_RETURN(auto count_column, counts.Finish());
+    columns->push_back(std::move(count_column));
+    // The held batches in one, and each held row's place in it.
+    std::vector<std::shared_ptr<RecordBatch>> parts;
+    std::vector<int64_t> bases, at;
+    int64_t length = 0;
+    for (const Held& h : held_) {
+      if (h.batch == nullptr) continue;
+      bases.push_back(h.base);
+      at.push_back(length);
+      length += h.batch->num_rows();
+      parts.push_back(h.batch);
+    }
+    ASSIGN_OR_RETURN(auto all, ConcatenateBatches(input_, parts));
+    for (int64_t& row : held_rows) {
+      const size_t part = static_cast<size_t>(std::upper_bound(bases.begin(), bases.end(), row) - bases.begin()) - 1;
+      row = at[part] + row - bases[part];
+    }
+    std::vector<std::shared_ptr<ArrayData>> taken;
+    for (int c = 0; c < input_->num_fields(); ++c) {
+      ASSIGN_OR_RETURN(auto column, Take(*all->column_data(c), held_rows));
+      taken.push_back(std::move(column));
+    }
+    ASSIGN_OR_RETURN(*rows, RecordBatch::Make(input_, static_cast<int64_t>(held_rows.size()), std::move(taken)));
+    return Status::OK();
+  }
+
+  Status RestoreContents(const std::vector<window::WindowSnapshot>& windows, const GroupingSnapshot& snapshot) override {
+    if (snapshot.rows == nullptr || !snapshot.rows->schema()->Equals(*input_)) {
+      return Status::DataError("the snapshot's rows are not of the step's input " + input_->ToString());
+    }
+    ASSIGN_OR_RETURN(auto counts, ContentColumn(snapshot, 0, "rows", *int64()));
+    int64_t row = 0;
+    for (size_t w = 0; w < windows.size(); ++w) {
+      const int64_t count = IntegerValue(*counts, static_cast<int64_t>(w));
+      if (count < 0 || count > snapshot.rows->num_rows() - row || (windows[w].closed && count > 0)) {
+        return Status::DataError("window " + std::to_string(w) + " of the snapshot holds " + std::to_string(count) +
+                                 " of its " + std::to_string(snapshot.rows->num_rows()) + " rows");
+      }
+      if (windows[w].closed) continue;
+      std::vector<int64_t>& slot = slots_.emplace_back(static_cast<size_t>(count));
+      std::iota(slot.begin(), slot.end(), row);
+      row += count;
+    }
+    if (row != snapshot.rows->num_rows()) return Status::DataError("the snapshot holds rows no window holds");
+    held_.push_back(Held{0, snapshot.rows, row});
+    rows_seen_ = row;
+    return Status::OK();
+  }
 
   void BeginBatch(const std::shared_ptr<RecordBatch>& batch) override {
     Prune();
@@ -386,6 +519,56 @@ class WindowedCombine final : public WindowedBase {
   }
 
   void BeginBatch(const std::shared_ptr<RecordBatch>&) override {}
+
+  // The type of aggregate `a`'s accumulator state; InvalidArgument when it has none (user code).
+  Result<DataTypePtr> StateType(size_t a) const {
+    const int c = columns_[a];
+    DataTypePtr type = node_.aggregates[a].combiner->StateType(c >= 0 ? *input_->field(c)->type() : *null());
+    if (type == nullptr) {
+      return Status::InvalidArgument("aggregate '" + node_.aggregates[a].output + "' (" + node_.aggregates[a].combiner->name() +
+                                     ") has no state form: a checkpoint cannot snapshot it");
+    }
+    return type;
+  }
+
+  Status SnapshotContents(const std::vector<window::WindowSnapshot>& windows, std::vector<FieldPtr>* fields,
+                          std::vector<std::shared_ptr<ArrayData>>* columns, std::shared_ptr<RecordBatch>*) override {
+    for (size_t a = 0; a < node_.aggregates.size(); ++a) {
+      ASSIGN_OR_RETURN(DataTypePtr type, StateType(a));
+      ASSIGN_OR_RETURN(auto builder, MakeBuilder(type));
+      for (const window::WindowSnapshot& w : windows) {
+        if (w.slot < 0) {
+          RETURN_NOT_OK(builder->AppendNull());
+        } else {
+          RETURN_NOT_OK(Slot(w.slot)[a]->AppendState(builder.get()));
+        }
+      }
+      fields->push_back(Field::Make(node_.aggregates[a].output, type));
+      ASSIGN_OR_RETURN(auto column, builder->Finish());
+      columns->push_back(std::move(column));
+    }
+    return Status::OK();
+  }
+
+  Status RestoreContents(const std::vector<window::WindowSnapshot>& windows, const GroupingSnapshot& snapshot) override {
+    std::vector<std::shared_ptr<ArrayData>> states;
+    for (size_t a = 0; a < node_.aggregates.size(); ++a) {
+      ASSIGN_OR_RETURN(DataTypePtr type, StateType(a));
+      ASSIGN_OR_RETURN(auto column, ContentColumn(snapshot, a, node_.aggregates[a].output, *type));
+      states.push_back(std::move(column));
+    }
+    for (size_t w = 0; w < windows.size(); ++w) {
+      if (windows[w].closed) continue;
+      Accumulators accumulators = NewAccumulators();
+      for (size_t a = 0; a < accumulators.size(); ++a) {
+        Status st = accumulators[a]->MergeState(*states[a], static_cast<int64_t>(w));
+        if (!st.ok()) return st.WithField(node_.aggregates[a].output);
+      }
+      slots_.push_back(std::move(accumulators));
+      pending_.emplace_back();
+    }
+    return Status::OK();
+  }
 
   // Adds the rows waiting for slot `slot` to its accumulators.
   Status Flush(int64_t slot, const RecordBatch& batch) {

@@ -2,6 +2,8 @@
 // as merges, watermark and processing-time tokens arrive (window::WindowedState), as a Sink of its stage.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "recflow/pipeline/dead_letters.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/metrics.h"
+#include "recflow/pipeline/window_snapshot.h"
 
 namespace recflow::pipeline {
 
@@ -21,6 +24,19 @@ struct RowOrigin {
   std::string file;
   int64_t first_record = 0;
   std::vector<int64_t> unit_rows;
+};
+
+/// Where a windowed grouping whose panes a checkpointed run commits per epoch hands its
+/// snapshots (docs/streaming.md, "Checkpoints"). An epoch of the stage reading its panes ends at
+/// each watermark it passes on after panes (QueueSource's epochs); the last one at the drain.
+struct SnapshotHook {
+  /// Whether a snapshot is wanted at the end of an epoch ended by input watermark `watermark`
+  /// (a checkpoint is due, and the source can resume from there).
+  std::function<bool(window::Millis watermark)> wanted;
+  /// The snapshot at the end of this run's `epoch`-th epoch (1 for the first), taken when wanted
+  /// and always at the drain (`watermark` kEndOfTime), the input watermark then. Called on the
+  /// merging thread, while the source is being read.
+  std::function<Status(int64_t epoch, window::Millis watermark, GroupingSnapshot snapshot)> taken;
 };
 
 /// A grouping node with a Windowing (Node::windowing) over input rows of schema `input`. Merge
@@ -53,11 +69,20 @@ class WindowedGrouping : public GroupedState {
     queue_ = queue;
     queue_rows_ = batch_rows;
   }
+  /// From now on (after StreamPanes) snapshots go to `hook` at the ends of epochs.
+  void TakeSnapshots(SnapshotHook hook) { hook_ = std::move(hook); }
+  /// The state now (between two Merges, with every fired pane handed off), by its logical
+  /// contents. InvalidArgument when an aggregate's accumulators have no state form.
+  virtual Result<GroupingSnapshot> Snapshot() = 0;
+  /// Makes this grouping, fresh, hold `snapshot`, a Snapshot of a grouping of the same step.
+  /// DataError when it is not one (other key columns, input columns or aggregates).
+  virtual Status Restore(const GroupingSnapshot& snapshot) = 0;
 
  protected:
   RowOrigin origin_;
   BatchQueue* queue_ = nullptr;  // set by StreamPanes
   int64_t queue_rows_ = 0;
+  std::optional<SnapshotHook> hook_;  // set by TakeSnapshots
 };
 
 }  // namespace recflow::pipeline

@@ -44,6 +44,18 @@ class Harness {
   void Watermark(Millis w) { Take([&](std::vector<Pane>* panes) { state_.AdvanceWatermark(w, panes); }); }
   void ProcessingTime(Millis t) { Take([&](std::vector<Pane>* panes) { state_.AdvanceProcessingTime(t, panes); }); }
 
+  /// Makes this harness, fresh, go on from `from`'s snapshot (of `keys` keys) as a restarted run
+  /// would: its state restored, each open window's values moved to the slot it has now.
+  Status Restore(const Harness& from, int64_t keys) {
+    const StateSnapshot snapshot = from.state_.Snapshot();
+    RETURN_NOT_OK(state_.Restore(snapshot, keys));
+    values_ = from.values_;
+    for (const WindowSnapshot& w : snapshot.windows) {
+      if (w.slot >= 0) slots_.push_back(from.slots_[static_cast<size_t>(w.slot)]);
+    }
+    return Status::OK();
+  }
+
   /// The panes output since the last call.
   std::vector<SeenPane> Output() { return std::exchange(output_, {}); }
   const std::vector<Dropped>& dropped() const { return dropped_; }

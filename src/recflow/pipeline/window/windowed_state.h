@@ -6,6 +6,7 @@
 #include <queue>
 #include <vector>
 
+#include "recflow/core/status.h"
 #include "recflow/pipeline/window/windowing.h"
 
 namespace recflow::pipeline::window {
@@ -45,6 +46,29 @@ struct Pane {
   bool keep = false;
 };
 
+/// One window of one key as WindowedState::Snapshot gives it: what the window's trigger, panes
+/// and timers need to go on exactly as they would have.
+struct WindowSnapshot {
+  int64_t key = 0;
+  Window window;
+  int64_t slot = -1;  ///< the owner's slot holding its contents (Snapshot); -1 for a closed window, which holds none
+  TriggerState trigger;
+  int64_t new_elements = 0;  ///< since its last pane
+  Millis min_time = kEndOfTime, max_time = kMinTime;  ///< of the elements since its last pane
+  PaneInfo last;             ///< its last pane, when has_pane
+  bool has_pane = false;
+  bool closed = false;
+  bool late_for_output = false;
+};
+
+/// The logical contents of a WindowedState (a checkpoint's snapshot of it): its clocks and
+/// every window it holds, by key, each key's in the order they were made.
+struct StateSnapshot {
+  Millis watermark = kMinTime;
+  Millis processing_time = 0;
+  std::vector<WindowSnapshot> windows;
+};
+
 /// Windows of every key of one grouping, with their trigger states and pane history. Keys are
 /// dense indices the owner gives (its key table's). Not thread-safe: the stage's in-order
 /// filter (Merge, OnToken) drives it. Memory: one entry per open window of each key, plus a
@@ -72,6 +96,15 @@ class WindowedState {
   /// this, so that no pane it emits later is behind the watermark it passed on. Visits every
   /// window: once per watermark a streaming grouping passes on.
   Millis OutputHold() const;
+
+  /// Everything the state holds (between bundles: after EndBundle, AdvanceWatermark or
+  /// AdvanceProcessingTime); each open window names the slot its contents are in.
+  StateSnapshot Snapshot() const;
+  /// Makes this state, fresh (nothing added yet), hold `snapshot` of a state of the same
+  /// strategy with `keys` keys: the open windows take slots 0, 1, ... in the snapshot's order
+  /// (the owner puts each one's contents there), the timers are made again. DataError when the
+  /// snapshot is not one of such a state (a key out of range, a trigger of another shape).
+  Status Restore(const StateSnapshot& snapshot, int64_t keys);
 
   /// Windows held (open, and closed ones not yet collected).
   int64_t windows() const { return windows_; }
