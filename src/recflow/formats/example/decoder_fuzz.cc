@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/encoder.h"
@@ -87,16 +88,15 @@ void CheckSameAfter(const SchemaPtr& schema, RecordType type, std::string_view f
   Check(!after.ok() || (*have)->Slice(rows, 1)->Equals(**want), "a row decoded otherwise after another record");
 }
 
-// The record with one byte changed at a few places (a value, or the framing around it), each decoded
-// after the record itself and alone.
+// The record with one byte changed at three places in turn (a value, or the framing around it),
+// each decoded after the record itself and alone.
 void CheckVariants(const SchemaPtr& schema, RecordType type, std::string_view record) {
   if (record.empty()) return;
-  for (size_t at : {record.size() - 1, record.size() / 2, record.size() / 3}) {
-    for (int flip : {0x01, 0x80}) {
-      std::string variant(record);
-      variant[at] = static_cast<char>(variant[at] ^ flip);
-      CheckSameAfter(schema, type, record, variant);
-    }
+  const std::pair<size_t, int> flips[] = {{record.size() - 1, 0x01}, {record.size() / 2, 0x80}, {record.size() / 3, 0x01}};
+  for (const auto& [at, flip] : flips) {
+    std::string variant(record);
+    variant[at] = static_cast<char>(variant[at] ^ flip);
+    CheckSameAfter(schema, type, record, variant);
   }
 }
 
@@ -114,8 +114,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(decoded == observed.ok(), "inferrer and decoder disagree", observed);
     const bool fixed = RoundTrip(EveryType(type), type, record);
     Check(observed.ok() || !fixed, "decoder accepted a malformed record");
-    CheckVariants(inferrer.Finish(), type, record);
-    CheckVariants(EveryType(type), type, record);
+    if (type == RecordType::kExample) {  // layouts and frames are the Example decoder's
+      CheckVariants(inferrer.Finish(), type, record);
+      CheckVariants(EveryType(type), type, record);
+    }
   }
   RoundTrip(ByteArraySchema(), RecordType::kByteArray, record);
   return 0;
