@@ -1,8 +1,10 @@
 // ColumnDecoder: merge resolution (oneof switches, repeated values, replaced entries) and null/scalar/list shapes of one column.
 #include "recflow/formats/example/column_decoder_internal.h"
 
+#include <cstring>
 #include <string>
 
+#include "recflow/columnar/utf8.h"
 #include "recflow/formats/example/message_internal.h"
 
 namespace recflow::example {
@@ -27,6 +29,7 @@ ColumnDecoder::ColumnDecoder(FieldPtr field, const ColumnLayout& layout, std::un
   }
   if (shape_ != ColumnShape::kNull) sink_ = std::make_unique<ValueSink>(leaf);
   leaf_ = leaf;
+  if (TakesOneList()) leaf_id_ = leaf->type()->id();
 }
 
 Result<std::shared_ptr<ArrayData>> ColumnDecoder::Finish() {
@@ -69,6 +72,56 @@ Status ColumnDecoder::TakeList(uint64_t serial, FeatureKind kind, const Span& li
   sink_->BeginFeature();
   RETURN_NOT_OK(TakeMember(outer_, kind, list, msg::kDepthContextFeature));
   return EndFeature();
+}
+
+Status ColumnDecoder::BeginRow(uint64_t serial) {
+  serial_ = serial;
+  if (!error_.ok()) [[unlikely]] error_ = Status::OK();
+  return outer_ != nullptr ? outer_->Append() : Status::OK();
+}
+
+template <typename T, typename Fill>
+Status ColumnDecoder::AppendValues(int64_t count, Fill&& fill) {
+  if (count == 0) return Status::OK();  // an empty list
+  T* out;
+  RETURN_NOT_OK(static_cast<NumericBuilder<T>*>(leaf_)->AppendUninitialized(count, &out));
+  fill(out);
+  return Status::OK();
+}
+
+Status ColumnDecoder::TakeRun(uint64_t serial, FeatureKind kind, const Span& list, const Span& run) {
+  switch (kind) {
+    case FeatureKind::kFloatList:
+      if (leaf_id_ == TypeId::kFloat32 && run.size() % 4 == 0 && Copies(run.size() / 4)) {
+        RETURN_NOT_OK(BeginRow(serial));
+        return AppendValues<float>(run.size() / 4, [&](float* out) {
+          std::memcpy(out, run.begin, static_cast<size_t>(run.size()));
+        });
+      }
+      break;
+    case FeatureKind::kInt64List: {
+      const int64_t count = leaf_id_ == TypeId::kInt64 ? wire::CountPackedVarints(run) : -1;
+      if (count >= 0 && Copies(count)) {
+        RETURN_NOT_OK(BeginRow(serial));
+        return AppendValues<int64_t>(count, [&](int64_t* out) {
+          const uint8_t* p = run.begin;
+          for (int64_t i = 0; i < count; ++i) out[i] = static_cast<int64_t>(wire::DecodeVarintUnchecked(p));
+        });
+      }
+      break;
+    }
+    default:  // one bytes value
+      if ((leaf_id_ == TypeId::kBinary || (leaf_id_ == TypeId::kUtf8 && IsValidUtf8(run.begin, run.size()))) &&
+          Copies(1)) {
+        auto* bytes = static_cast<BinaryBuilder*>(leaf_);
+        if (bytes->value_data_length() + run.size() <= kMaxInt32Offset) {
+          RETURN_NOT_OK(BeginRow(serial));
+          return bytes->Append(run.begin, run.size());
+        }
+      }
+      break;
+  }
+  return TakeList(serial, kind, list);
 }
 
 Status ColumnDecoder::TakeMember(ListBuilder* lists, FeatureKind kind, const Span& list, int depth) {

@@ -36,6 +36,12 @@ class ColumnDecoder {
   /// (RecordLayout's records); only for a column that TakesOneList() and was not taken yet in
   /// record `serial`.
   Status TakeList(uint64_t serial, FeatureKind kind, const wire::Span& list);
+  /// TakeList() of a list message `list` that is one packed field whose payload is `run`. A
+  /// float32 column takes a run of floats, an int64 column a run of well-formed varints and a
+  /// binary or utf8 column one bytes value (valid UTF-8 for utf8) straight from the run, in one
+  /// copy or one decoding loop; anything else (another pairing, a scalar column and a count other
+  /// than 1, a malformed run, int32 offsets exceeded) takes TakeList(), which decodes or fails it.
+  Status TakeRun(uint64_t serial, FeatureKind kind, const wire::Span& list, const wire::Span& run);
   /// Whether a row is one Feature's list (a scalar or list column of the features), as TakeList takes.
   bool TakesOneList() const {
     return !feature_list_ && (shape_ == ColumnShape::kScalar || shape_ == ColumnShape::kList);
@@ -69,6 +75,16 @@ class ColumnDecoder {
   Status TakeFeatureList(const std::vector<wire::Span>& feature_lists);
   /// Appends a null row (or sets error() when the column is not nullable).
   Status AppendNullRow();
+  /// Whether TakeRun copies a run of `count` values straight into the column: one value in a
+  /// scalar column or a list in a list column, within int32 offsets (as EndFeature requires).
+  bool Copies(int64_t count) const {
+    return (shape_ != ColumnShape::kScalar || count == 1) && leaf_->length() + count <= kMaxInt32Offset;
+  }
+  /// Starts the row of record `serial` that TakeRun copies: no error, the list opened.
+  Status BeginRow(uint64_t serial);
+  /// Appends `count` values of the leaf type T, written by fill(T* out).
+  template <typename T, typename Fill>
+  Status AppendValues(int64_t count, Fill&& fill);
 
   FieldPtr field_;
   ColumnShape shape_;
@@ -78,6 +94,7 @@ class ColumnDecoder {
   ListBuilder* inner_ = nullptr;  ///< kListOfLists
   std::unique_ptr<ValueSink> sink_;
   ArrayBuilder* leaf_ = nullptr;
+  TypeId leaf_id_ = TypeId::kNull;  ///< leaf_'s type; kNull for a feature-list column (TakeRun copies none)
 
   // Sizes of the previous batch.
   int64_t last_rows_ = 0;

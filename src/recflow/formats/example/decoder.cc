@@ -1,5 +1,5 @@
 // Decoder: one walk over a record's map entries appends each column's Feature (a record laid out as one of the
-// records before it: the lists straight from a framing walk); a failed record is truncated away.
+// records before it: the lists straight from a framing walk or a frame compare); a failed record is truncated away.
 #include "recflow/formats/example/decoder.h"
 
 #include <vector>
@@ -52,8 +52,10 @@ class DecoderImpl {
     touched_ = 0;
     column_error_ = false;
     const Span span = wire::SpanOf(record);
-    const RecordLayout* layout = type_ == RecordType::kExample ? layouts_.Match(span, &layout_lists_) : nullptr;
-    Status st = layout != nullptr ? TakeLaidOut(*layout) : Walk(span);
+    bool framed = false;
+    const RecordLayout* layout =
+        type_ == RecordType::kExample ? layouts_.Match(span, &layout_lists_, &framed) : nullptr;
+    Status st = layout != nullptr ? TakeLaidOut(*layout, framed, span) : Walk(span);
     // Every column had its feature without error: every row is complete.
     if (st.ok() && (touched_ != columns_.size() || column_error_)) st = EndRow();
     if (!st.ok()) [[unlikely]] {
@@ -95,12 +97,26 @@ class DecoderImpl {
     return Status::OK();
   }
 
-  // Appends the list of each entry of a record that matched `layout` (no entry names a column twice).
-  Status TakeLaidOut(const RecordLayout& layout) {
+  // Appends the list of each entry of `record`, which matched `layout` (no entry names a column
+  // twice): with its frame (`framed`) each list, and its one packed run, where the frame's holes
+  // say; else the lists in layout_lists_. A list that is one packed field goes by its run.
+  Status TakeLaidOut(const RecordLayout& layout, bool framed, const Span& record) {
     const std::vector<RecordLayout::Entry>& entries = layout.entries();
+    const std::vector<RecordFrame::Hole>& holes = layout.frame().holes();
     for (size_t i = 0; i < entries.size(); ++i) {
       ColumnDecoder& column = *columns_[static_cast<size_t>(entries[i].column)];
-      Status st = column.TakeList(serial_, entries[i].kind, layout_lists_[i]);
+      Span list, run;
+      bool one_field;
+      if (framed) {
+        list = holes[i].List(record);
+        one_field = holes[i].run;
+        if (one_field) run = holes[i].Run(record);
+      } else {
+        list = layout_lists_[i];
+        one_field = msg::OnePackedField(list, &run);
+      }
+      Status st = one_field ? column.TakeRun(serial_, entries[i].kind, list, run)
+                            : column.TakeList(serial_, entries[i].kind, list);
       if (!st.ok()) [[unlikely]] return st.WithField(entries[i].key);
       if (!column.error().ok()) [[unlikely]] column_error_ = true;
     }

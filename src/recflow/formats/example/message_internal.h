@@ -81,6 +81,16 @@ Status ForEachRun(FeatureKind kind, Span list, int depth, Fn&& fn) {
   return Status::OK();
 }
 
+/// Whether a list message is one packed field with a one-byte length (a short packed run, or one
+/// short bytes value) and nothing else; its payload goes to *run.
+inline bool OnePackedField(const Span& list, Span* run) {
+  if (list.size() < 2 || list.begin[0] != kListPacked || list.begin[1] >= 0x80 || list.begin[1] != list.size() - 2) {
+    return false;
+  }
+  *run = {list.begin + 2, list.end};
+  return true;
+}
+
 /// Validates a BytesList / FloatList / Int64List message at `depth` and counts its values.
 Status ScanList(FeatureKind kind, Span list, int depth, int64_t* count);
 

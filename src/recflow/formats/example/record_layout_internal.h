@@ -8,6 +8,7 @@
 
 #include "recflow/formats/example/feature_kind.h"
 #include "recflow/formats/example/message_internal.h"
+#include "recflow/formats/example/record_frame_internal.h"
 #include "recflow/formats/example/wire_internal.h"
 
 namespace recflow::example {
@@ -18,7 +19,9 @@ namespace recflow::example {
 /// layout: Match() checks that with one walk of the framing (tags and lengths read, keys
 /// compared, no lookup) and hands out each entry's list message, which the caller validates as it
 /// appends the values. Any other record (another key, kind or number of entries, a repeated,
-/// unknown or reordered field) does not match and takes the full walk.
+/// unknown or reordered field) does not match and takes the full walk. A layout that matched a
+/// record also keeps that record's frame (RecordFrame, LearnFrame): a record framed byte for
+/// byte like it (Framed) needs no walk at all.
 class RecordLayout {
  public:
   /// One map entry of the layout.
@@ -30,13 +33,14 @@ class RecordLayout {
     std::string frame;
   };
 
-  /// Learns the layout of `record`, a tf.Example decoded without error. column_of(key, position)
-  /// -> int gives the column an entry's key names when it takes one list per row (-1 otherwise);
-  /// `columns` is the schema's width. False, and no layout, when the record is not plain or names
-  /// a column twice.
+  /// Learns the layout of `record`, a tf.Example decoded without error (and no frame yet).
+  /// column_of(key, position) -> int gives the column an entry's key names when it takes one list
+  /// per row (-1 otherwise); `columns` is the schema's width. False, and no layout, when the
+  /// record is not plain or names a column twice.
   template <typename ColumnOf>
   bool Learn(wire::Span record, int columns, ColumnOf&& column_of) {
     entries_.clear();
+    frame_.Clear();
     seen_.assign(static_cast<size_t>(columns), 0);
     valid_ = ForEachPlainEntry(record, [&](wire::Span key, FeatureKind kind) {
       const int column = column_of(key.view(), entries_.size());
@@ -52,6 +56,14 @@ class RecordLayout {
     if (!valid_) entries_.clear();
     return valid_;
   }
+  /// Learns the frame of `record`, which matched the layout with the list messages `lists`
+  /// (as Match handed them out). Records seldom share their layout's first record's lengths
+  /// (a layout taught by a record of randomly ordered entries is rarely matched again), so the
+  /// frame waits for a second record of the layout.
+  void LearnFrame(const wire::Span& record, const std::vector<wire::Span>& lists) { frame_.Learn(record, lists); }
+  /// True when `record` has the learned frame: then each entry's list (or its run) lies in the
+  /// record where frame().holes() says, and has the entry's kind.
+  bool Framed(const wire::Span& record) const { return frame_.Matches(record); }
   /// True when `record` has the learned layout; then (*lists)[i] is entry i's list message,
   /// not validated yet. Each entry is checked against its frame (key field and value tag, in one
   /// compare) and the lengths that nest its Feature and list in it.
@@ -84,6 +96,9 @@ class RecordLayout {
 
   /// The entries in wire order.
   const std::vector<Entry>& entries() const { return entries_; }
+  /// The frame of the first record that matched the layout (none learned: frame().learned() is
+  /// false); its holes are the entries'.
+  const RecordFrame& frame() const { return frame_; }
 
  private:
   /// Calls fn(key, kind) -> bool for each entry of a plain record; false when the record is not
@@ -113,6 +128,7 @@ class RecordLayout {
   }
 
   std::vector<Entry> entries_;
+  RecordFrame frame_;
   std::vector<uint8_t> seen_;  // Learn's scratch: columns named so far
   bool valid_ = false;
 };

@@ -1,6 +1,6 @@
-// RecordLayout(s) and the Decoder's path for records laid out as one before them: what matches, which layouts are
-// kept, and that every record differing from its predecessor in one key, kind, length or field decodes (or fails)
-// exactly as it does alone, where the full walk decodes it.
+// RecordLayout(s), their frames and the Decoder's paths for records laid out or framed as one before them: what
+// matches, which layouts are kept, and that every record differing from its predecessor in one key, kind, length,
+// field or value decodes (or fails) exactly as it does alone, where the full walk decodes it.
 #include "recflow/formats/example/record_layout_internal.h"
 #include "recflow/formats/example/record_layouts_internal.h"
 
@@ -36,11 +36,44 @@ std::string Base(float pixel = 0.5f, int64_t label = 7) {
       .Take();
 }
 
+// Base() with the Feature of `key` replaced by `feature`.
+std::string BaseWith(std::string_view key, const WireWriter& feature) {
+  std::vector<std::pair<std::string_view, WireWriter>> entries = {{"image", FloatFeature({0.5f, 1, 2, 3})},
+                                                                  {"label", Int64Feature({7})},
+                                                                  {"name", BytesFeature({"ab"})},
+                                                                  {"tags", Int64Feature({1, 2})}};
+  WireWriter map;
+  for (auto& [k, f] : entries) map.MessageField(1, Entry(k, k == key ? feature : f));
+  return WireWriter().MessageField(1, map).Take();
+}
+
+// A Feature whose member `kind` (1 bytes, 2 float, 3 int64) is a list of one packed field holding `run`.
+WireWriter RunFeature(uint32_t kind, std::string_view run) {
+  WireWriter list;
+  list.Tag(1, WireType::kLengthDelimited).Varint(run.size()).Raw(run);
+  return WireWriter().MessageField(kind, list);
+}
+
+// Int64List{1, 2} unpacked: as long as the packed list.
+WireWriter UnpackedTags(int64_t first = 1, int64_t second = 2) {
+  WireWriter unpacked;
+  unpacked.VarintField(1, static_cast<uint64_t>(first)).VarintField(1, static_cast<uint64_t>(second));
+  return WireWriter().MessageField(3, unpacked);
+}
+
 // The learned layout of `record` in TestSchema's columns, by name.
 bool LearnOf(RecordLayout* layout, const std::string& record) {
   const SchemaPtr schema = TestSchema();
   return layout->Learn(wire::SpanOf(record), schema->num_fields(),
                        [&](std::string_view key, size_t) { return schema->GetFieldIndex(key); });
+}
+
+// LearnOf(), then the frame of `record` as the first record to match the layout.
+bool LearnWithFrame(RecordLayout* layout, const std::string& record) {
+  std::vector<wire::Span> lists;
+  if (!LearnOf(layout, record) || !layout->Match(wire::SpanOf(record), &lists)) return false;
+  layout->LearnFrame(wire::SpanOf(record), lists);
+  return true;
 }
 
 TEST(RecordLayoutTest, MatchesRecordsWithTheSameKeysAndKindsWhateverTheirLengths) {
@@ -78,6 +111,65 @@ TEST(RecordLayoutTest, MatchesRecordsWithTheSameKeysAndKindsWhateverTheirLengths
   for (size_t i = 0; i < others.size(); ++i) EXPECT_FALSE(layout.Match(wire::SpanOf(others[i]), &lists)) << i;
 }
 
+TEST(RecordLayoutTest, ARecordFramedByteForByteLikeTheLearnedOneIsFramedWhateverItsValues) {
+  RecordLayout layout;
+  const std::string base = Base();
+  ASSERT_TRUE(LearnOf(&layout, base));
+  EXPECT_FALSE(layout.Framed(wire::SpanOf(base))) << "a layout has no frame before a record matched it";
+  ASSERT_TRUE(LearnWithFrame(&layout, base));
+  const std::vector<RecordFrame::Hole>& holes = layout.frame().holes();
+  ASSERT_EQ(holes.size(), 4u);
+  for (const RecordFrame::Hole& hole : holes) EXPECT_TRUE(hole.run) << "every list is one packed field";
+  const wire::Span span = wire::SpanOf(base);
+  EXPECT_EQ(holes[0].Run(span).size(), 16) << "image: 4 floats";
+  EXPECT_EQ(holes[1].Run(span).size(), 1) << "label: one varint";
+  EXPECT_EQ(holes[2].Run(span).view(), "ab") << "name: one bytes value";
+  EXPECT_EQ(holes[3].Run(span).size(), 2) << "tags: two varints";
+  EXPECT_EQ(holes[3].List(span).size(), 4) << "tags' list: the packed field's tag and length, then the run";
+
+  const std::vector<std::string> framed = {
+      Base(1.5f, 8),                                 // other values
+      BaseWith("tags", RunFeature(3, "\xac\x02")),   // one varint (300) where two were
+      BaseWith("label", RunFeature(3, "\x80")),      // a malformed varint: for the column to find
+      BaseWith("name", BytesFeature({"\xff\xfe"})),  // not UTF-8: for the column to find
+  };
+  std::vector<wire::Span> lists;
+  for (size_t i = 0; i < framed.size(); ++i) EXPECT_TRUE(layout.Framed(wire::SpanOf(framed[i]))) << i;
+
+  struct Other {
+    std::string record;
+    bool same_layout;  // RecordLayout::Match still matches it
+  };
+  const std::vector<Other> others = {
+      {BaseWith("image", FloatFeature({1, 2})), true},                   // a length
+      {BaseWith("label", Int64Feature({300})), true},                    // a length inside a scalar's list
+      {BaseWith("tags", UnpackedTags()), true},                          // unpacked, as long as packed
+      {BaseWith("label", FloatFeature({7})), false},                     // a type tag (and a length)
+      {BaseWith("label", RunFeature(1, "\x07")), false},                 // a type tag alone
+      {ExampleOf({Entry("image", FloatFeature({0.5f, 1, 2, 3})), Entry("lable", Int64Feature({7})),
+                  Entry("name", BytesFeature({"ab"})), Entry("tags", Int64Feature({1, 2}))})
+           .Take(),
+       false},                                                           // a key of the same length
+      {Base() + WireWriter().VarintField(9, 1).Take(), false},           // a field more
+  };
+  for (size_t i = 0; i < others.size(); ++i) {
+    EXPECT_FALSE(layout.Framed(wire::SpanOf(others[i].record))) << i;
+    EXPECT_EQ(layout.Match(wire::SpanOf(others[i].record), &lists), others[i].same_layout) << i;
+  }
+}
+
+TEST(RecordLayoutTest, AListOfUnpackedValuesIsAHoleWhole) {
+  RecordLayout layout;
+  const std::string unpacked = BaseWith("tags", UnpackedTags());
+  ASSERT_TRUE(LearnWithFrame(&layout, unpacked));
+  const RecordFrame::Hole& tags = layout.frame().holes()[3];
+  EXPECT_FALSE(tags.run);
+  EXPECT_EQ(tags.List(wire::SpanOf(unpacked)).size(), 4);
+  EXPECT_TRUE(layout.Framed(wire::SpanOf(BaseWith("tags", UnpackedTags(3, 4)))));
+  EXPECT_TRUE(layout.Framed(wire::SpanOf(Base()))) << "a packed list as long: the list is all hole (TakeList checks it)";
+  EXPECT_FALSE(layout.Framed(wire::SpanOf(BaseWith("tags", Int64Feature({1, 2, 3}))))) << "a longer list";
+}
+
 TEST(RecordLayoutTest, RecordsThatAreNotPlainTeachNoLayout) {
   RecordLayout layout;
   const std::string twice =
@@ -90,7 +182,10 @@ TEST(RecordLayoutTest, RecordsThatAreNotPlainTeachNoLayout) {
   const std::string two_members = ExampleOf({Entry("label", two)}).Take();
   EXPECT_FALSE(LearnOf(&layout, two_members)) << "a Feature with two members";
   std::vector<wire::Span> lists;
+  ASSERT_TRUE(LearnWithFrame(&layout, Base()));
+  EXPECT_FALSE(LearnOf(&layout, twice));
   EXPECT_FALSE(layout.Match(wire::SpanOf(Base()), &lists)) << "a failed Learn leaves no layout";
+  EXPECT_FALSE(layout.Framed(wire::SpanOf(Base()))) << "nor a frame";
 }
 
 // Learns the layout of `record` into `layouts`, in TestSchema's columns.
@@ -100,13 +195,15 @@ bool LearnInto(RecordLayouts* layouts, const std::string& record) {
                         [&](std::string_view key, size_t) { return schema->GetFieldIndex(key); });
 }
 
-// The keys of the layout `record` matches in `layouts`, joined ("" when it matches none).
+// The keys of the layout `record` matches in `layouts`, joined ("" when it matches none), then
+// "(framed)" when it has the layout's frame too.
 std::string MatchedKeys(RecordLayouts* layouts, const std::string& record) {
   std::vector<wire::Span> lists;
-  const RecordLayout* layout = layouts->Match(wire::SpanOf(record), &lists);
+  bool framed = false;
+  const RecordLayout* layout = layouts->Match(wire::SpanOf(record), &lists, &framed);
   std::string keys;
   for (const auto& entry : layout ? layout->entries() : std::vector<RecordLayout::Entry>{}) keys += entry.key + ",";
-  return keys;
+  return keys + (layout && framed ? "(framed)" : "");
 }
 
 // Base() with `label` left out: a second layout.
@@ -125,10 +222,12 @@ TEST(RecordLayoutsTest, RecordsAlternatingBetweenTwoLayoutsEachMatchTheirOwn) {
   EXPECT_EQ(layouts.size(), 2);
   for (int i = 0; i < 4; ++i) {
     SCOPED_TRACE("round " + std::to_string(i));
-    EXPECT_EQ(MatchedKeys(&layouts, Base(static_cast<float>(i), i)), "image,label,name,tags,");
-    EXPECT_EQ(MatchedKeys(&layouts, NoLabel(static_cast<float>(i))), "image,name,tags,");
+    const std::string framed = i == 0 ? "" : "(framed)";  // each layout's first match teaches its frame
+    EXPECT_EQ(MatchedKeys(&layouts, Base(static_cast<float>(i), i)), "image,label,name,tags," + framed);
+    EXPECT_EQ(MatchedKeys(&layouts, NoLabel(static_cast<float>(i))), "image,name,tags," + framed);
   }
-  EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "image,name,tags,") << "the same layout twice in a row";
+  EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "image,name,tags,(framed)") << "the same layout twice in a row";
+  EXPECT_EQ(MatchedKeys(&layouts, Base(1, 300)), "image,label,name,tags,") << "another length: laid out, not framed";
 }
 
 TEST(RecordLayoutsTest, ANewLayoutReplacesTheOneMatchedLeastRecently) {
@@ -174,15 +273,16 @@ TEST(RecordLayoutsTest, AfterManyRecordsMatchingNoneOnlyTheLikeliestLayoutIsTrie
   EXPECT_EQ(MatchedKeys(&layouts, NoLabel()), "image,name,tags,");
   EXPECT_FALSE(layouts.lost()) << "a record matched";
   EXPECT_EQ(MatchedKeys(&layouts, Base()), "image,label,name,tags,");
+  EXPECT_EQ(MatchedKeys(&layouts, Base()), "image,label,name,tags,(framed)");
 }
 
 // Decodes `records` with one decoder, a batch per record, and each record alone with a fresh decoder
 // (which always takes the full walk): statuses and rows must agree.
-void ExpectSameAsAlone(const std::vector<std::string>& records) {
-  auto shared = Decoder::Make(TestSchema(), RecordType::kExample);
+void ExpectSameAsAlone(const std::vector<std::string>& records, const SchemaPtr& schema = TestSchema()) {
+  auto shared = Decoder::Make(schema, RecordType::kExample);
   ASSERT_TRUE(shared.ok());
   for (size_t i = 0; i < records.size(); ++i) {
-    auto alone = Decoder::Make(TestSchema(), RecordType::kExample);
+    auto alone = Decoder::Make(schema, RecordType::kExample);
     ASSERT_TRUE(alone.ok());
     const Status expected = (*alone)->Append(records[i]);
     const Status got = (*shared)->Append(records[i]);
@@ -199,16 +299,7 @@ void ExpectSameAsAlone(const std::vector<std::string>& records) {
 }
 
 TEST(RecordLayoutDecoderTest, ARecordDifferingFromItsPredecessorInOneKeyKindOrLengthDecodesAsAlone) {
-  const auto with = [](const char* key, const WireWriter& feature) {
-    // Base() with the entry of `key` replaced by `feature`.
-    std::vector<std::pair<const char*, WireWriter>> entries = {{"image", FloatFeature({0.5f, 1, 2, 3})},
-                                                               {"label", Int64Feature({7})},
-                                                               {"name", BytesFeature({"ab"})},
-                                                               {"tags", Int64Feature({1, 2})}};
-    WireWriter map;
-    for (auto& [k, f] : entries) map.MessageField(1, Entry(k, std::string_view(k) == key ? feature : f));
-    return WireWriter().MessageField(1, map).Take();
-  };
+  const auto with = BaseWith;
   WireWriter bad_varint;
   bad_varint.Tag(1, WireType::kLengthDelimited).Varint(1).Raw("\x80");
   WireWriter unpacked;
@@ -218,6 +309,7 @@ TEST(RecordLayoutDecoderTest, ARecordDifferingFromItsPredecessorInOneKeyKindOrLe
   const std::vector<std::string> variants = {
       Base(1.5f, 8),                                                       // same layout, other values
       with("image", FloatFeature({1, 2})),                                 // a length
+      with("image", RunFeature(2, "\x01\x02\x03")),                        // a packed float run of 3 bytes
       with("label", Int64Feature({300000000000})),                         // a length inside a scalar's list
       with("label", FloatFeature({7})),                                    // a kind: no conversion (TypeError)
       with("label", Int64Feature({7, 8})),                                 // two values in a scalar column
@@ -254,6 +346,40 @@ TEST(RecordLayoutDecoderTest, ARecordDifferingFromItsPredecessorInOneKeyKindOrLe
     ExpectSameAsAlone({Base(), variants[i], Base(0.25f, 3), variants[i], NoLabel(), variants[i], Base(), NoLabel(),
                        variants[i], Base()});
   }
+}
+
+TEST(RecordLayoutDecoderTest, ARecordFramedLikeItsPredecessorDecodesAsAloneWhateverItsValues) {
+  // A 2-byte label run (300), so that a run of two 1-byte varints keeps the frame.
+  const std::string base = BaseWith("label", RunFeature(3, "\xac\x02"));
+  const std::string nan(16, '\xff');
+  const std::vector<std::string> variants = {
+      BaseWith("label", RunFeature(3, "\xad\x02")),  // another value
+      BaseWith("label", RunFeature(3, "\x01\x02")),  // two values in a scalar column
+      BaseWith("label", RunFeature(3, "\x80\x80")),  // a malformed packed varint
+      BaseWith("tags", RunFeature(3, "\xac\x02")),   // one value where two were
+      BaseWith("tags", RunFeature(3, "\x02\x80")),   // a malformed packed varint
+      BaseWith("name", BytesFeature({"\xff\xfe"})),  // not UTF-8 in a utf8 column
+      BaseWith("image", RunFeature(2, nan)),         // NaNs
+  };
+  const std::string base_framed = BaseWith("label", RunFeature(3, "\xae\x02"));
+  for (size_t i = 0; i < variants.size(); ++i) {
+    SCOPED_TRACE("variant " + std::to_string(i));
+    ExpectSameAsAlone({base, base_framed, variants[i], variants[i], base});
+  }
+  // Learned with unpacked tags, whose list is all hole: lists as long, packed or not, well-formed or not.
+  const std::string unpacked = BaseWith("tags", UnpackedTags());
+  ExpectSameAsAlone({unpacked, BaseWith("tags", UnpackedTags(3, 4)), Base(), BaseWith("tags", RunFeature(3, "\x02\x80")),
+                     BaseWith("tags", UnpackedTags(300, 4)), unpacked});
+}
+
+TEST(RecordLayoutDecoderTest, AFramedRecordInColumnsThatConvertItsValuesDecodesAsAlone) {
+  // No run is copied as it stands: float64 widens, uint8 is range-checked, int32 narrows.
+  const SchemaPtr schema = Schema::Make({Field::Make("image", list(float64())), Field::Make("label", uint8()),
+                                         Field::Make("name", binary()), Field::Make("tags", list(int32()))});
+  const std::string base = BaseWith("label", RunFeature(3, "\xc8\x01"));  // 200
+  ExpectSameAsAlone({base, base, BaseWith("label", RunFeature(3, "\xac\x02")),  // 300: out of range
+                     BaseWith("tags", RunFeature(3, "\xac\x02")), Base(0.25f, 3), Base(0.75f, 4)},
+                    schema);
 }
 
 }  // namespace

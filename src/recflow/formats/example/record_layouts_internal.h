@@ -25,16 +25,18 @@ class RecordLayouts {
   /// Records in a row matching no layout after which the layouts count as lost.
   static constexpr int kLostAfter = 16;
 
-  /// The layout `record` has, with each entry's list message in (*lists)[i] as RecordLayout::Match
-  /// hands them out; nullptr when it has none of the learned layouts.
-  const RecordLayout* Match(const wire::Span& record, std::vector<wire::Span>* lists) {
+  /// The layout `record` has; nullptr when it has none of the learned layouts. *framed tells
+  /// whether the record has the layout's frame too (RecordLayout::Framed: its lists lie where the
+  /// frame's holes say); when not, (*lists)[i] is entry i's list message as RecordLayout::Match
+  /// hands them out.
+  const RecordLayout* Match(const wire::Span& record, std::vector<wire::Span>* lists, bool* framed) {
     if (last_ < 0) return Miss();
     const int next = next_[static_cast<size_t>(last_)];
     const int predicted = next >= 0 ? next : last_;
-    if (layouts_[static_cast<size_t>(predicted)].Match(record, lists)) [[likely]] return Use(predicted);
+    if (Fits(predicted, record, lists, framed)) [[likely]] return Use(predicted);
     if (lost()) return Miss();
     for (int i = 0; i < count_; ++i) {
-      if (i != predicted && layouts_[static_cast<size_t>(i)].Match(record, lists)) return Use(i);
+      if (i != predicted && Fits(i, record, lists, framed)) return Use(i);
     }
     return Miss();
   }
@@ -67,6 +69,16 @@ class RecordLayouts {
   int size() const { return count_; }
 
  private:
+  // Whether `record` has layout i: its frame (*framed), or else its entries with their lists. The
+  // first record to match a layout teaches it its frame.
+  bool Fits(int i, const wire::Span& record, std::vector<wire::Span>* lists, bool* framed) {
+    RecordLayout& layout = layouts_[static_cast<size_t>(i)];
+    *framed = layout.Framed(record);
+    if (*framed) return true;
+    if (!layout.Match(record, lists)) return false;
+    if (!layout.frame().learned()) layout.LearnFrame(record, *lists);
+    return true;
+  }
   // Notes layout i as the one after the last one (matched or learned).
   void Note(int i) {
     if (last_ >= 0) next_[static_cast<size_t>(last_)] = i;
