@@ -11,31 +11,11 @@ threads, on the same cores; /dev/shm has no writeback).
 """
 import argparse
 import os
-import resource
-import shutil
 import statistics
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(os.environ.get("RECFLOW_BIN_DIR", ROOT / "build" / "release" / "bin"))
-CSV = ROOT / "build" / "bench-data" / "taxi-1m.csv"
-
-
-def convert(out: Path, threads: int, compression: str) -> tuple[float, float]:
-    """Wall seconds and CPU seconds of one convert into `out` (removed first)."""
-    shutil.rmtree(out, ignore_errors=True)
-    cmd = [str(BIN / "recflow"), "convert", str(CSV), "-o", str(out), "--shards", "8", "--threads", str(threads),
-           "--no-progress", "--no-sync", "--compression", compression]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+from bench_util import ROOT, convert_taxi, taxi_csv
 
 
 def main() -> None:
@@ -44,9 +24,8 @@ def main() -> None:
     parser.add_argument("--compression", default="none", help="none (default), gzip or zlib")
     parser.add_argument("--work-dir", default=str(ROOT / "build"), help="where the output goes (removed after)")
     args = parser.parse_args()
-    if not CSV.exists():
-        subprocess.run(["/usr/bin/python3", str(ROOT / "bench" / "taxi_csv.py")], check=True)
-    mb = CSV.stat().st_size / 1e6
+    csv = taxi_csv()
+    mb = csv.stat().st_size / 1e6
     loads = [os.getloadavg()[0]]
     best = {1: float("inf"), 2: float("inf")}
     busy = {1: [], 2: []}
@@ -57,14 +36,14 @@ def main() -> None:
         for _ in range(args.rounds):
             seconds = {}
             for threads in (1, 2):
-                wall, cpu = convert(out, threads, args.compression)
+                wall, cpu = convert_taxi(out, threads, "--compression", args.compression)
                 seconds[threads] = wall
                 best[threads] = min(best[threads], wall)
                 busy[threads].append(cpu / wall)
                 cpu_seconds[threads].append(cpu)
             ratios.append(seconds[1] / seconds[2])
     loads.append(os.getloadavg()[0])
-    print(f"{CSV.name}: {mb:.1f} MB, compression {args.compression}, {args.rounds} rounds, "
+    print(f"{csv.name}: {mb:.1f} MB, compression {args.compression}, {args.rounds} rounds, "
           f"load average {loads[0]:.2f} before, {loads[1]:.2f} after, output under {args.work_dir}")
     for threads in (1, 2):
         print(f"{threads} thread(s): best {mb / best[threads]:.1f} MB/s, "

@@ -18,7 +18,7 @@
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/encoder.h"
 #include "recflow/formats/example/schema_inference.h"
-#include "recflow/formats/tfrecord/record_reader.h"
+#include "recflow/formats/tfrecord/read_records.h"
 #include "recflow/testing/testdata.h"
 
 namespace recflow {
@@ -59,18 +59,6 @@ Result<std::unique_ptr<Corpus>> Prepare(RecordType type, std::vector<std::string
   for (const std::string& r : corpus->records) RETURN_NOT_OK(decoder->Append(r));
   ASSIGN_OR_RETURN(corpus->batch, decoder->Finish());
   return corpus;
-}
-
-Result<std::vector<std::string>> ReadRecords(const std::string& path) {
-  ASSIGN_OR_RETURN(auto reader, tfrecord::RecordReader::Open(path, tfrecord::ReaderOptions::Defaults()));
-  std::vector<std::string> records;
-  std::string_view record;
-  while (true) {
-    ASSIGN_OR_RETURN(bool more, reader->Next(&record));
-    if (!more) break;
-    records.emplace_back(record);
-  }
-  return records;
 }
 
 // 1000 Examples of 100 features each (40 int64 and 40 float scalars, 20 short strings), the
@@ -149,7 +137,7 @@ const Corpus* LoadCorpus(const std::string& name, std::string* error) {
     if (name == kMapHeavy) {
       corpus = Prepare(type, MapHeavyRecords());
     } else if (testing::HaveTestdata()) {
-      auto records = ReadRecords(path);
+      auto records = tfrecord::ReadRecords(path);
       if (records.ok() && name == kAlternating) records = AlternatingRecords(*records);
       corpus = records.ok() ? Prepare(type, AtLeast1000(std::move(records).ValueUnsafe()))
                             : Result<std::unique_ptr<Corpus>>(records.status());

@@ -18,32 +18,17 @@ recflow cannot write, are only predicted).
 import json
 import argparse
 import os
-import resource
-import shutil
 import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(os.environ.get("RECFLOW_BIN_DIR", ROOT / "build" / "release" / "bin"))
-CSV = ROOT / "build" / "bench-data" / "taxi-1m.csv"
+from bench_util import ROOT, convert_taxi, taxi_csv
 
 
 def convert(out: Path, threads: int, level) -> tuple[float, float]:
     """Wall and CPU seconds of one convert into `out` (removed first); level None = uncompressed."""
-    shutil.rmtree(out, ignore_errors=True)
-    cmd = [str(BIN / "recflow"), "convert", str(CSV), "-o", str(out), "--shards", "8", "--threads", str(threads),
-           "--no-progress", "--no-sync"]
-    if level is not None:
-        cmd += ["--compression", "gzip", "--level", str(level)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return convert_taxi(out, threads, *([] if level is None else ["--compression", "gzip", "--level", str(level)]))
 
 
 def size(out: Path) -> int:
@@ -84,10 +69,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.chunk_levels and "-1" not in args.levels.split(","):
         parser.error("--chunk-levels needs level -1 among --levels (the default level calibrates the prediction)")
-    if not CSV.exists():
-        subprocess.run(["/usr/bin/python3", str(ROOT / "bench" / "taxi_csv.py")], check=True)
+    csv = taxi_csv()
     levels = [int(x) for x in args.levels.split(",")]
-    mb = CSV.stat().st_size / 1e6
+    mb = csv.stat().st_size / 1e6
     with tempfile.TemporaryDirectory(dir=ROOT / "build") as tmp:
         out = Path(tmp) / "out"
         ratios = {level: [] for level in levels}
@@ -110,7 +94,7 @@ def main() -> None:
             convert(out, args.threads, 6)
             sizes[6] = size(out)
         chunk_rows = chunk_levels(out, args.threads) if args.chunk_levels else None
-    print(f"{CSV.name}: {mb:.1f} MB, {args.threads} thread(s), {args.rounds} rounds, "
+    print(f"{csv.name}: {mb:.1f} MB, {args.threads} thread(s), {args.rounds} rounds, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"uncompressed: best {mb / best[None]:.1f} MB/s")
     for level in levels:

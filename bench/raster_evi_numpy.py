@@ -2,7 +2,8 @@
 """The peer of bench/raster_evi.py: EVI as a rasterio + NumPy user writes it (seed 003's DoFn body).
 
 Usage: raster_evi_numpy.py BLUE RED NIR OUT — reads each band whole, DN × 0.0001 as float32 with DN 0 as NaN,
-EVI = 2.5 (nir − red) / (nir + 6 red − 7.5 blue + 1), written as a float32 tiled DEFLATE GeoTIFF (predictor 3,
+EVI = 2.5 (nir − red) / (nir + 6 red − 7.5 blue + 1) with the evi step's rule (NaN where a band is outside [0, 1],
+the denominator is not positive or EVI is outside [-1, 1]; docs/raster.md), written as a float32 tiled DEFLATE GeoTIFF (predictor 3,
 512 × 512 tiles, NaN nodata) on the red band's grid: the same output options as the recflow side.
 """
 import sys
@@ -26,7 +27,12 @@ def main():
     red, profile = reflectance(red_path)
     nir, _ = reflectance(nir_path)
     with np.errstate(divide="ignore", invalid="ignore"):
-        evi = 2.5 * (nir - red) / (nir + 6 * red - 7.5 * blue + 1)
+        denominator = nir + 6 * red - 7.5 * blue + 1
+        evi = 2.5 * (nir - red) / denominator
+    valid = (denominator > 0) & (np.abs(evi) <= 1)
+    for band in (blue, red, nir):
+        valid &= (band >= 0) & (band <= 1)
+    evi[~valid] = np.nan
     profile.update(dtype="float32", nodata=np.nan, compress="deflate", predictor=3, tiled=True, blockxsize=512,
                    blockysize=512, count=1)
     with rasterio.open(out, "w", **profile) as dst:

@@ -7,11 +7,9 @@ baseline / this build — what loading GDAL at startup cost before the raster pl
 import argparse
 import os
 import statistics
-import subprocess
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_util import ROOT, timed
 
 
 def main() -> None:
@@ -25,12 +23,9 @@ def main() -> None:
     cpu = {name: [] for name in binaries}
     for _ in range(args.rounds):
         for name, binary in binaries.items():
-            start = time.perf_counter()
-            proc = subprocess.Popen([str(binary), "--version"], stdout=subprocess.DEVNULL)
-            _, status, usage = os.wait4(proc.pid, 0)
-            wall[name].append(time.perf_counter() - start)
-            cpu[name].append(usage.ru_utime + usage.ru_stime)
-            assert os.waitstatus_to_exitcode(status) == 0, binary
+            seconds, cpu_seconds, _ = timed([binary, "--version"])
+            wall[name].append(seconds)
+            cpu[name].append(cpu_seconds)
     for name in binaries:
         print(f"{name:10} wall best {min(wall[name]):.4f} s median {statistics.median(wall[name]):.4f} s  "
               f"CPU best {min(cpu[name]):.4f} s median {statistics.median(cpu[name]):.4f} s")

@@ -1,24 +1,11 @@
-// Interop test helpers: read TFRecord files, infer, decode and encode whole record sets.
+// Interop test helpers: infer, decode and encode whole record sets (TFRecord files read by tfrecord::ReadRecords).
 #include "interop_util.h"
 
 #include "recflow/formats/example/decoder.h"
 #include "recflow/formats/example/encoder.h"
 #include "recflow/formats/example/schema_inference.h"
-#include "recflow/formats/tfrecord/record_reader.h"
 
 namespace recflow::interop {
-
-Result<std::vector<std::string>> ReadRecords(const std::string& path) {
-  ASSIGN_OR_RETURN(auto reader, tfrecord::RecordReader::Open(path, tfrecord::ReaderOptions::Defaults()));
-  std::vector<std::string> records;
-  std::string_view record;
-  while (true) {
-    ASSIGN_OR_RETURN(bool more, reader->Next(&record));
-    if (!more) break;
-    records.emplace_back(record);
-  }
-  return records;
-}
 
 Result<SchemaPtr> InferSchema(const std::vector<std::string>& records, example::RecordType type) {
   example::SchemaInferrer inferrer(type);

@@ -10,11 +10,12 @@
 #include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
 #include "recflow/formats/example/record_type.h"
+#include "recflow/formats/tfrecord/read_records.h"
 
 namespace recflow::interop {
 
 /// Every record of a TFRecord file (compression detected, CRCs verified).
-Result<std::vector<std::string>> ReadRecords(const std::string& path);
+using tfrecord::ReadRecords;
 
 /// The schema SchemaInferrer infers from all of `records`.
 Result<SchemaPtr> InferSchema(const std::vector<std::string>& records, example::RecordType type);

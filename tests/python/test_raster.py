@@ -40,6 +40,18 @@ def reflectance(path, scale, offset, window=None, overview=None):
     return value
 
 
+def evi_numpy(blue, red, nir):
+    """EVI of reflectance bands with the evi step's rule (docs/raster.md, "EVI's valid pixels"): NaN where a band is
+    outside [0, 1], where the denominator is not positive, or where the value is outside [-1, 1]; float32."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denominator = nir + 6 * red - 7.5 * blue + 1
+        evi = 2.5 * (nir - red) / denominator
+    valid = (denominator > 0) & (np.abs(evi) <= 1)
+    for band in (blue, red, nir):
+        valid &= (band >= 0) & (band <= 1)
+    return np.where(valid, evi, np.nan).astype(np.float32)
+
+
 def assert_same_values(got, want):
     """Identical NaN and infinity masks; finite values within 1e-5."""
     assert got.shape == want.shape
@@ -76,8 +88,7 @@ def test_sentinel2_evi_example_matches_rasterio_and_numpy(run, testdata, tmp_pat
         blue = reflectance(scene["blue"], scale, offset)
         red = reflectance(scene["red"], scale, offset)
         nir = reflectance(scene["nir"], scale, offset)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            want = (2.5 * (nir - red) / (nir + 6 * red - 7.5 * blue + 1)).astype(np.float32)
+        want = evi_numpy(blue, red, nir)
         tif = out / f"{scene['scene_id']}.tif"
         with rasterio.open(tif) as got, rasterio.open(scene["red"]) as grid:
             assert got.dtypes == ("float32",)
@@ -86,7 +97,20 @@ def test_sentinel2_evi_example_matches_rasterio_and_numpy(run, testdata, tmp_pat
             assert np.isnan(got.nodata)
             values = got.read(1)
         assert_same_values(values, want)
-        assert stats[scene["scene_id"]]["valid_count"] == int(np.count_nonzero(~np.isnan(want)))
+        assert not np.isinf(values).any()
+        if scene["scene_id"] == "l8":  # the rule at work: cloud pixels whose EVI was ±inf or ±1e13 before it
+            with np.errstate(divide="ignore", invalid="ignore"):
+                plain = 2.5 * (nir - red) / (nir + 6 * red - 7.5 * blue + 1)
+            assert np.isinf(plain).any() and (np.abs(plain) > 1e12).sum() >= 2
+            assert np.count_nonzero(~np.isnan(plain)) - np.count_nonzero(~np.isnan(want)) > 10000
+        # The statistics are finite floats (no Infinity string), NumPy's over the valid pixels.
+        valid = want[~np.isnan(want)].astype(np.float64)
+        row = stats[scene["scene_id"]]
+        assert row["valid_count"] == valid.size > 0
+        assert all(isinstance(row[k], float) and np.isfinite(row[k]) for k in ("min", "max", "mean")), row
+        assert (row["min"], row["max"]) == (valid.min(), valid.max())
+        assert row["mean"] == pytest.approx(valid.mean(), rel=1e-12)
+        assert -1 <= row["min"] <= row["max"] <= 1
         info = subprocess.run(["gdalinfo", str(tif)], capture_output=True, text=True, check=True).stdout
         assert "LAYOUT=COG" in info
         # GDAL's COG driver adds overviews down to one 512-pixel tile: Landsat's 379 × 386 needs none.

@@ -323,3 +323,39 @@ def test_inspects_config_must_be_key_value_and_is_for_rasters_only(recflow_bin, 
     (tmp_path / "rows.jsonl").write_text('{"a": 1}\n')
     rows = recflow(recflow_bin, home, "inspect", "--config", "AWS_HTTPS=NO", tmp_path / "rows.jsonl")
     assert rows.returncode != 0 and "GDAL options apply to raster inputs only" in rows.stderr, rows.stderr
+
+
+def test_a_password_written_into_a_vsicurl_url_is_never_printed(recflow_bin, testdata, tmp_path):
+    """A /vsicurl/ dataset named with its user and password inline: `recflow inspect` names it with the password
+    masked (and the user as the credentials' key id); a refused password's errors, from inspect and from a pipeline's
+    read_raster, name the dataset so too. No output holds either password."""
+    from range_server_util import RangeServer
+
+    home = tmp_path / "home"
+    home.mkdir()
+    server = RangeServer(testdata / "raster" / "sentinel2-l2a" / "B04.tif", userpwd="reader:s3cret")
+    try:
+        good = server.url.replace("http://", "http://reader:s3cret@")
+        bad = server.url.replace("http://", "http://reader:wr0ng@")
+        inspected = recflow(recflow_bin, home, "inspect", "--json", f"/vsicurl/{good}")
+        assert inspected.returncode == 0, inspected.stderr
+        info = json.loads(inspected.stdout.splitlines()[0])
+        assert info["path"] == f"/vsicurl/{server.url.replace('http://', 'http://reader:***@')}"
+        assert (info["access"]["credentials"], info["access"]["key_id"]) == ("URL", "reader")
+        text = recflow(recflow_bin, home, "inspect", f"/vsicurl/{good}")
+        assert text.returncode == 0 and "reader:***@" in text.stdout, text.stdout + text.stderr
+        refused = recflow(recflow_bin, home, "inspect", f"/vsicurl/{bad}")
+        assert refused.returncode != 0 and "reader:***@127.0.0.1" in refused.stderr, refused.stderr
+        (tmp_path / "scenes.jsonl").write_text(json.dumps({"red": f"/vsicurl/{bad}"}) + "\n")
+        (tmp_path / "p.yaml").write_text(f"""
+steps:
+  - read: {{path: {tmp_path / 'scenes.jsonl'}, format: jsonl}}
+  - read_raster: {{datasets: {{red: red}}}}
+  - write: {{path: {tmp_path / 'out'}, format: jsonl}}
+""")
+        run = recflow(recflow_bin, home, "run", tmp_path / "p.yaml", "--quiet")
+        assert run.returncode != 0 and "reader:***@127.0.0.1" in run.stderr, run.stderr
+        for result in (inspected, text, refused, run):
+            assert "s3cret" not in result.stdout + result.stderr and "wr0ng" not in result.stdout + result.stderr
+    finally:
+        server.close()

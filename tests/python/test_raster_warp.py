@@ -170,7 +170,7 @@ def test_landsat_warped_to_web_mercator_carries_scale_and_offset(run, testdata, 
     ("{crs: 'EPSG:4326', resampling: lanczos}", "is not nearest, bilinear, cubic or average"),
     ("{resolution: -10}", "resolution must be positive"),
     ("{extent: [10, 10, 0, 20]}", "max > min"),
-    ("{like: nope}", "nope"),
+    ("{like: nope}", "step 'warp', like: no column 'nope' in "),
     ("{like: raster, crs: 'EPSG:4326'}", "takes the whole grid"),
 ])
 def test_bad_warp_options_are_refused_when_the_pipeline_is_built(run, testdata, tmp_path, warp, message):

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "recflow/core/url_redaction.h"
 #include "recflow/formats/builtin/builtin_formats.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/sniff.h"
@@ -43,7 +44,8 @@ void WriteJson(const raster::RasterDescription& d, const std::optional<raster::R
                std::string* out) {
   jsonl::JsonWriter w(out);
   w.BeginObject();
-  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"path", d.dataset},
+  const std::string path = RedactUrlPasswords(d.dataset);
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"path", path},
                                    {"driver", d.driver},
                                    {"layout", d.layout},
                                    {"compression", d.compression}}) {
@@ -130,7 +132,7 @@ std::string CredentialsText(const raster::RemoteAccess& a) {
 
 void WriteText(const raster::RasterDescription& d, const std::optional<raster::RemoteAccess>& access,
                std::string* out) {
-  *out += fmt::format("raster:      {}\n", d.dataset);
+  *out += fmt::format("raster:      {}\n", RedactUrlPasswords(d.dataset));
   if (access) {
     *out += fmt::format("access:      {}\n", EndpointText(*access));
     *out += fmt::format("credentials: {}\n", CredentialsText(*access));

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "recflow/core/url_redaction.h"
+
 namespace recflow {
 
 namespace {
@@ -34,9 +36,10 @@ Status& Status::operator=(const Status& other) {
 const std::string& Status::message() const { return state_ ? state_->message : EmptyString(); }
 const ErrorContext& Status::context() const { return state_ ? state_->context : EmptyContext(); }
 
+// The file as errors print it: a URL's password masked (a /vsicurl/ dataset named with one inline).
 Status Status::WithFile(std::string_view file) const {
   Status s(*this);
-  if (s.state_ && s.state_->context.file.empty()) s.state_->context.file = file;
+  if (s.state_ && s.state_->context.file.empty()) s.state_->context.file = RedactUrlPasswords(file);
   return s;
 }
 

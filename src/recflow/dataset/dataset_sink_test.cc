@@ -213,12 +213,34 @@ TEST(DatasetSinkPositionalTest, ChunksProcessedInAnyOrderLandWhereMergePutThem) 
 }
 
 TEST(DatasetSinkPositionalTest, AFailedWriteAtAnOffsetFailsTheJobAndAbortLeavesNothing) {
+  // The write fails in Process, where only the positional path writes (at the offset Merge
+  // fixed); the in-order path writes in Emit, so a sink that took it would fail there and this
+  // test with it.
   auto memory = std::make_shared<MemoryFileSystem>();
   auto faults = std::make_shared<FaultInjectingFileSystem>(memory);
   auto sink = DatasetSink::Open(TwoCsvShards(), RowSchema(), faults);
   ASSERT_TRUE(sink.ok());
   faults->FailNth(FsOperation::kWrite, 2, FsFault::kShort);
-  const Status st = WriteAll(**sink, MixedBatches());
+  auto local = (*sink)->NewLocalState();
+  ASSERT_TRUE(local.ok());
+  Status st;
+  std::string failed_in;
+  for (const auto& batch : MixedBatches()) {
+    auto partial = (*sink)->Consume(local->get(), batch);
+    ASSERT_TRUE(partial.ok());
+    ASSERT_TRUE((*sink)->Merge(partial->get()).ok());
+    st = (*sink)->Process(partial->get());
+    if (!st.ok()) {
+      failed_in = "Process";
+      break;
+    }
+    st = (*sink)->Emit(partial->get());
+    if (!st.ok()) {
+      failed_in = "Emit";
+      break;
+    }
+  }
+  EXPECT_EQ(failed_in, "Process") << st.ToString();
   EXPECT_NE(st.ToString().find("No space left on device"), std::string::npos) << st.ToString();
   EXPECT_NE(st.ToString().find("part-0000"), std::string::npos) << "names the file: " << st.ToString();
   faults->Clear();

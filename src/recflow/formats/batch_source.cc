@@ -5,21 +5,6 @@ namespace recflow {
 
 namespace {
 
-class BatchUnit final : public SourceUnit {
- public:
-  explicit BatchUnit(std::shared_ptr<RecordBatch> batch) : batch_(std::move(batch)) {}
-  Result<DecodedUnit> Decode() override {
-    DecodedUnit unit;
-    unit.input_records = batch_->num_rows();
-    unit.batch = std::move(batch_);
-    return unit;
-  }
-  int64_t input_bytes() const override { return 0; }
-
- private:
-  std::shared_ptr<RecordBatch> batch_;
-};
-
 class CallbackSource final : public Source {
  public:
   CallbackSource(std::string name, SchemaPtr schema, NextBatchFn next, int64_t stored_bytes)
@@ -33,7 +18,7 @@ class CallbackSource final : public Source {
     if (!batch->schema()->Equals(*schema_)) {
       return Status::Internal(name_ + ": a batch's schema " + batch->schema()->ToString() + " is not the source's");
     }
-    return std::unique_ptr<SourceUnit>(std::make_unique<BatchUnit>(std::move(batch)));
+    return MakeBatchUnit(std::move(batch), 0);
   }
 
  private:

@@ -89,6 +89,15 @@ class Source {
   virtual bool unbounded() const { return false; }
 };
 
+/// A unit whose records are decoded already (a batch held in memory, messages decoded on the
+/// reading thread): Decode() hands `decoded` over. `input_bytes` and `token` as SourceUnit's.
+std::unique_ptr<SourceUnit> MakeDecodedUnit(DecodedUnit decoded, int64_t input_bytes,
+                                            std::optional<FlowToken> token = std::nullopt);
+
+/// MakeDecodedUnit of `batch`, every row of it an input record.
+std::unique_ptr<SourceUnit> MakeBatchUnit(std::shared_ptr<RecordBatch> batch, int64_t input_bytes,
+                                          std::optional<FlowToken> token = std::nullopt);
+
 /// unit.Decode(), with an allocation failure (std::bad_alloc) turned into an OutOfMemory status
 /// that the caller decorates with the file and record like any other decoding error: a huge
 /// input never ends the process with a bare bad_alloc. Callers decode units through this.

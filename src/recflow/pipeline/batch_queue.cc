@@ -66,23 +66,6 @@ size_t BatchQueue::high_water() const {
   return high_water_;
 }
 
-namespace {
-
-// One item of the queue: its batch (or an empty one) and its token.
-class QueueUnit final : public SourceUnit {
- public:
-  QueueUnit(std::shared_ptr<RecordBatch> batch, std::optional<FlowToken> token) : batch_(std::move(batch)), token_(token) {}
-  Result<DecodedUnit> Decode() override { return DecodedUnit{batch_, {}, batch_->num_rows()}; }
-  int64_t input_bytes() const override { return 0; }
-  std::optional<FlowToken> token() const override { return token_; }
-
- private:
-  std::shared_ptr<RecordBatch> batch_;
-  std::optional<FlowToken> token_;
-};
-
-}  // namespace
-
 Result<std::unique_ptr<SourceUnit>> QueueSource::NextUnit() {
   ended_epoch_ = false;
   if (epoch_done_) {
@@ -99,7 +82,7 @@ Result<std::unique_ptr<SourceUnit>> QueueSource::NextUnit() {
   if (item.batch == nullptr) item.batch = empty_;
   rows_ = rows_ || item.batch->num_rows() > 0;
   epoch_done_ = epochs_ && rows_ && item.token.has_value() && item.token->kind == FlowToken::Kind::kWatermark;
-  return std::unique_ptr<SourceUnit>(std::make_unique<QueueUnit>(std::move(item.batch), item.token));
+  return MakeBatchUnit(std::move(item.batch), 0, item.token);
 }
 
 }  // namespace recflow::pipeline

@@ -256,8 +256,11 @@ void AddRasterSteps(StepRegistry* registry) {
                                "", 1, 1, BuildReadRaster});
   (void)registry->Add(StepType{"band_math", "a raster's computed band: an expression over its named bands",
                                "expression", 1, 1, BuildBandMath});
-  (void)registry->Add(StepType{"evi", "EVI = 2.5 (nir - red) / (nir + 6 red - 7.5 blue + 1) of a raster", "", 1, 1,
-                               BuildEvi});
+  (void)registry->Add(StepType{"evi",
+                               "EVI = 2.5 (nir - red) / (nir + 6 red - 7.5 blue + 1) of a raster's surface reflectance; "
+                               "NaN where a band is outside [0, 1], the denominator is not positive or EVI is outside "
+                               "[-1, 1]",
+                               "", 1, 1, BuildEvi});
   (void)registry->Add(StepType{"ndvi", "NDVI = (nir - red) / (nir + red) of a raster", "", 1, 1, BuildNdvi});
   (void)registry->Add(StepType{"write_raster",
                                "each raster as a float32 COG or GeoTIFF DIR/PATH, computed tile by tile; adds its "

@@ -6,7 +6,6 @@
 #include "recflow/dataset/io_specs.h"
 #include "recflow/pipeline/test_stream_source.h"
 #include "recflow/pipeline/watch_source.h"
-#include "recflow/pipeline/window/duration.h"
 #include "recflow/pipeline/window_columns.h"
 #include "recflow/pipeline/yaml_value_internal.h"
 
@@ -23,10 +22,7 @@ class WindowArgs {
 
   // A duration scalar: "10s", "500ms", or milliseconds.
   Result<window::Millis> Duration(std::string_view key, const YAML::Node& node) {
-    ASSIGN_OR_RETURN(std::string text, a_.Scalar(key, YamlValue{node}));
-    auto millis = window::ParseDuration(text);
-    if (!millis.ok()) return a_.Error(key, millis.status().message());
-    return millis;
+    return a_.ScalarDuration(key, YamlValue{node});
   }
   Result<window::Millis> PositiveDuration(std::string_view key, const YAML::Node& node) {
     ASSIGN_OR_RETURN(window::Millis millis, Duration(key, node));
@@ -212,15 +208,6 @@ Result<std::optional<PCollection>> BuildTestStream(StepContext& ctx) {
   return ctx.pipeline->Read(ctx.name, open, "test stream " + path);
 }
 
-// A duration argument (`10s`, `500ms`, milliseconds), `fallback` when missing.
-Result<window::Millis> DurationArg(StepArgs& a, std::string_view key, window::Millis fallback) {
-  if (!a.Has(key)) return fallback;
-  ASSIGN_OR_RETURN(std::string text, a.String(key));
-  auto millis = window::ParseDuration(text);
-  if (!millis.ok()) return a.Error(key, millis.status().message());
-  return millis;
-}
-
 Result<std::optional<PCollection>> BuildWatch(StepContext& ctx) {
   StepArgs& a = *ctx.args;
   WatchOptions options;
@@ -237,10 +224,10 @@ Result<std::optional<PCollection>> BuildWatch(StepContext& ctx) {
   if (!input.ok()) return a.Error("format", input.status().message());
   options.input = *input;
   ASSIGN_OR_RETURN(options.event_time, a.String("event_time"));
-  ASSIGN_OR_RETURN(options.watermark.out_of_orderness, DurationArg(a, "out_of_orderness", 0));
-  ASSIGN_OR_RETURN(options.watermark.idle_after, DurationArg(a, "idle_after", -1));
-  ASSIGN_OR_RETURN(options.poll_ms, DurationArg(a, "poll", options.poll_ms));
-  ASSIGN_OR_RETURN(options.stop_after_idle, DurationArg(a, "stop_after_idle", ctx.stop_after_idle));
+  ASSIGN_OR_RETURN(options.watermark.out_of_orderness, a.Duration("out_of_orderness", 0));
+  ASSIGN_OR_RETURN(options.watermark.idle_after, a.Duration("idle_after", -1));
+  ASSIGN_OR_RETURN(options.poll_ms, a.Duration("poll", options.poll_ms));
+  ASSIGN_OR_RETURN(options.stop_after_idle, a.Duration("stop_after_idle", ctx.stop_after_idle));
   if (Status st = options.watermark.Validate(); !st.ok()) return a.Error("idle_after", st.message());
   if (options.poll_ms <= 0) return a.Error("poll", "must be > 0");
   auto schema = WatchSchema(ctx.pipeline->file_system(), options, schema_file);

@@ -38,22 +38,10 @@ class EndlessSource final : public Source {
     ASSIGN_OR_RETURN(auto t, ts.Finish());
     ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(schema_, 100, {k, t}));
     const int64_t watermark = 10 * (100 * ++next_ - 1);
-    return std::unique_ptr<SourceUnit>(std::make_unique<Unit>(std::move(batch), watermark));
+    return MakeBatchUnit(std::move(batch), 0, FlowToken{FlowToken::Kind::kWatermark, watermark});
   }
 
  private:
-  class Unit final : public SourceUnit {
-   public:
-    Unit(std::shared_ptr<RecordBatch> batch, int64_t watermark) : batch_(std::move(batch)), watermark_(watermark) {}
-    Result<DecodedUnit> Decode() override { return DecodedUnit{batch_, {}, batch_->num_rows()}; }
-    int64_t input_bytes() const override { return 0; }
-    std::optional<FlowToken> token() const override { return FlowToken{FlowToken::Kind::kWatermark, watermark_}; }
-
-   private:
-    std::shared_ptr<RecordBatch> batch_;
-    int64_t watermark_;
-  };
-
   SchemaPtr schema_ = EventSchema();
   std::string name_ = "endless";
   StopSource drain_;

@@ -137,22 +137,10 @@ class ScriptSource final : public Source {
     ASSIGN_OR_RETURN(auto v, value.Finish());
     ASSIGN_OR_RETURN(auto t, ts.Finish());
     ASSIGN_OR_RETURN(auto batch, RecordBatch::Make(schema_, static_cast<int64_t>(step.times.size()), {k, v, t}));
-    return std::unique_ptr<SourceUnit>(std::make_unique<Unit>(std::move(batch), step.token));
+    return MakeBatchUnit(std::move(batch), 0, step.token);
   }
 
  private:
-  class Unit final : public SourceUnit {
-   public:
-    Unit(std::shared_ptr<RecordBatch> batch, FlowToken token) : batch_(std::move(batch)), token_(token) {}
-    Result<DecodedUnit> Decode() override { return DecodedUnit{batch_, {}, batch_->num_rows()}; }
-    int64_t input_bytes() const override { return 0; }
-    std::optional<FlowToken> token() const override { return token_; }
-
-   private:
-    std::shared_ptr<RecordBatch> batch_;
-    FlowToken token_;
-  };
-
   SchemaPtr schema_ = EventSchema();
   std::string name_ = "script";
   std::vector<Step> steps_;

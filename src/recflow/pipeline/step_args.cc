@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "recflow/pipeline/window/duration.h"
 #include "recflow/pipeline/yaml_value_internal.h"
 
 namespace recflow::pipeline {
@@ -143,6 +144,19 @@ Result<double> StepArgs::Double(std::string_view key, double fallback) {
     return fallback;
   }
   return Double(key);
+}
+
+Result<int64_t> StepArgs::Duration(std::string_view key, int64_t fallback) {
+  const YamlValue* value = Find(key);
+  if (value == nullptr) return fallback;
+  return ScalarDuration(key, *value);
+}
+
+Result<int64_t> StepArgs::ScalarDuration(std::string_view key, const YamlValue& value) const {
+  ASSIGN_OR_RETURN(std::string text, Scalar(key, value));
+  auto millis = window::ParseDuration(text);
+  if (!millis.ok()) return Error(key, millis.status().message());
+  return millis;
 }
 
 Result<bool> StepArgs::Bool(std::string_view key, bool fallback) {

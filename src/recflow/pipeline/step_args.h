@@ -52,6 +52,11 @@ class StepArgs {
   /// A number.
   Result<double> Double(std::string_view key);
   Result<double> Double(std::string_view key, double fallback);
+  /// A duration in milliseconds: "500ms", "10s", "5m", "1h" or a whole number of milliseconds
+  /// (window::ParseDuration). Missing: `fallback`.
+  Result<int64_t> Duration(std::string_view key, int64_t fallback);
+  /// The duration scalar `value` found under `key` (a nested argument: a window's size).
+  Result<int64_t> ScalarDuration(std::string_view key, const YamlValue& value) const;
   /// true/false (also yes/no, on/off).
   Result<bool> Bool(std::string_view key, bool fallback);
   /// A list of texts; a single scalar is a list of one. Missing: `fallback`.

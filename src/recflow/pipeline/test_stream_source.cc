@@ -14,21 +14,6 @@ namespace recflow::pipeline {
 
 namespace {
 
-// One line of the file as a unit: a bundle of elements, or a token over no rows.
-class TestStreamUnit final : public SourceUnit {
- public:
-  TestStreamUnit(std::shared_ptr<RecordBatch> batch, std::optional<FlowToken> token, int64_t bytes)
-      : batch_(std::move(batch)), token_(token), bytes_(bytes) {}
-  Result<DecodedUnit> Decode() override { return DecodedUnit{batch_, {}, batch_->num_rows()}; }
-  int64_t input_bytes() const override { return bytes_; }
-  std::optional<FlowToken> token() const override { return token_; }
-
- private:
-  std::shared_ptr<RecordBatch> batch_;
-  std::optional<FlowToken> token_;
-  int64_t bytes_;
-};
-
 struct Action {
   std::shared_ptr<RecordBatch> batch;  // elements (a slice of the file's elements), or none
   std::optional<FlowToken> token;
@@ -46,7 +31,7 @@ class TestStreamSource final : public Source {
     if (next_ >= actions_.size()) return std::unique_ptr<SourceUnit>();
     Action& a = actions_[next_++];
     std::shared_ptr<RecordBatch> batch = a.batch != nullptr ? std::move(a.batch) : empty_;
-    return std::unique_ptr<SourceUnit>(std::make_unique<TestStreamUnit>(std::move(batch), a.token, a.bytes));
+    return MakeBatchUnit(std::move(batch), a.bytes, a.token);
   }
   void set_empty(std::shared_ptr<RecordBatch> empty) { empty_ = std::move(empty); }
 

@@ -22,21 +22,6 @@ namespace recflow::pipeline {
 
 namespace {
 
-// A unit already decoded on the reading thread, or a unit of no rows carrying a token.
-class ReadyUnit final : public SourceUnit {
- public:
-  ReadyUnit(DecodedUnit decoded, int64_t bytes, std::optional<FlowToken> token)
-      : decoded_(std::move(decoded)), bytes_(bytes), token_(token) {}
-  Result<DecodedUnit> Decode() override { return std::move(decoded_); }
-  int64_t input_bytes() const override { return bytes_; }
-  std::optional<FlowToken> token() const override { return token_; }
-
- private:
-  DecodedUnit decoded_;
-  int64_t bytes_;
-  std::optional<FlowToken> token_;
-};
-
 bool Complete(const std::string& name) { return !name.empty() && name[0] != '.'; }
 
 SchemaPtr MarkEventTime(const Schema& schema, int column) {
@@ -158,7 +143,7 @@ class WatchSource final : public Source, public CheckpointedSource {
     // Once per block: only the latest event time counts, and each observation reads the clock.
     if (!times_.empty()) marks_.Observe(partition_, *std::max_element(times_.begin(), times_.end()));
     ASSIGN_OR_RETURN(decoded.batch, RecordBatch::Make(schema_, decoded.batch->num_rows(), decoded.batch->columns()));
-    ready_.push_back(std::make_unique<ReadyUnit>(std::move(decoded), bytes, std::nullopt));
+    ready_.push_back(MakeDecodedUnit(std::move(decoded), bytes));
     return Status::OK();
   }
 
@@ -174,7 +159,7 @@ class WatchSource final : public Source, public CheckpointedSource {
       if (empty_ == nullptr) {
         ASSIGN_OR_RETURN(empty_, ConcatenateBatches(schema_, {}));
       }
-      ready_.push_back(std::make_unique<ReadyUnit>(DecodedUnit{empty_, {}, 0}, 0, token));
+      ready_.push_back(MakeBatchUnit(empty_, 0, token));
     }
     return Status::OK();
   }

@@ -61,6 +61,11 @@ TEST(YamlPipelineTest, ErrorsNameLineColumnAndAllowedKeys) {
       {"steps:\n  - read: [a\n", "p.yaml:3:1: end of sequence flow not found"},
       {"stepz: []\n", "p.yaml:1:1: unknown key 'stepz' (allowed: name, description, params, steps)"},
       {head + "  - to_example: {format: jpeg, quality: 200}\n", "step 'to_example', quality: JPEG quality: 1..100"},
+      // Durations, top-level and nested, through the one parser (StepArgs::Duration).
+      {"steps:\n  - watch: {path: /tmp, event_time: ts, out_of_orderness: 5x}\n",
+       "p.yaml:2:59: step 'watch', out_of_orderness: '5x' is not a duration"},
+      {head + "  - window: {fixed: {size: 10q}, event_time: year}\n", "step 'window', fixed: '10q' is not a duration"},
+      {head + "  - window: {sessions: {gap: 0s}, event_time: year}\n", "step 'window', sessions: must be longer than 0 ms"},
   };
   for (const Case& c : cases) {
     auto loaded = Parse(c.text);

@@ -2,9 +2,12 @@
 #include "recflow/raster/expression.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,7 @@ namespace {
 
 constexpr size_t kMaxLength = 4096;
 constexpr int kMaxDepth = 64;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 using Op = Expression::Op;
 
@@ -57,6 +61,8 @@ class Compiler {
     } else if (op.kind == Op::kAdd || op.kind == Op::kSub || op.kind == Op::kMul || op.kind == Op::kDiv ||
                op.kind == Op::kMin || op.kind == Op::kMax) {
       --stack_;
+    } else if (op.kind == Op::kWithin) {
+      stack_ -= 2;
     }
   }
   Status Sum(int depth) {
@@ -126,19 +132,30 @@ class Compiler {
     return Status::OK();
   }
   Status Call(const std::string& name, size_t start, int depth) {
-    const bool binary = name == "min" || name == "max";
-    if (!binary && name != "abs" && name != "sqrt") {
+    // Each function: its name, its operation and how many arguments it takes.
+    static constexpr std::array<std::tuple<std::string_view, Op::Kind, int>, 6> kFunctions{{
+        {"abs", Op::kAbs, 1},
+        {"sqrt", Op::kSqrt, 1},
+        {"min", Op::kMin, 2},
+        {"max", Op::kMax, 2},
+        {"positive", Op::kPositive, 1},
+        {"within", Op::kWithin, 3},
+    }};
+    const auto* it = std::find_if(kFunctions.begin(), kFunctions.end(),
+                                  [&](const auto& f) { return std::get<0>(f) == name; });
+    if (it == kFunctions.end()) {
       pos_ = start;
-      return Error("no function '" + name + "' (functions: abs, sqrt, min, max)");
+      return Error("no function '" + name + "' (functions: abs, sqrt, min, max, positive, within)");
     }
+    const Op::Kind kind = std::get<1>(*it);
+    const int arity = std::get<2>(*it);
     ++pos_;  // '('
-    RETURN_NOT_OK(Sum(depth + 1));
-    if (binary) {
-      if (!Accept(',')) return Error(name + " takes two arguments");
+    for (int i = 0; i < arity; ++i) {
+      if (i > 0 && !Accept(',')) return Error(fmt::format("{} takes {} arguments", name, arity == 2 ? "two" : "three"));
       RETURN_NOT_OK(Sum(depth + 1));
     }
     if (!Accept(')')) return Error("expected ')'");
-    Emit({name == "min" ? Op::kMin : name == "max" ? Op::kMax : name == "abs" ? Op::kAbs : Op::kSqrt});
+    Emit({kind});
     return Status::OK();
   }
 
@@ -150,12 +167,6 @@ class Compiler {
   int stack_ = 0;
   int max_stack_ = 0;
 };
-
-// out[i] = f(a[i], b[i]) over n values.
-template <typename F>
-void Binary(double* a, const double* b, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) a[i] = f(a[i], b[i]);
-}
 
 // NaN when either is NaN (std::fmin/fmax would return the other operand).
 double NanMin(double a, double b) { return a != a || b != b ? a + b : (a < b ? a : b); }
@@ -182,50 +193,92 @@ void Expression::Evaluate(std::span<const double* const> bands, int64_t n, doubl
   for (auto& s : scratch) {
     if (s.size() < static_cast<size_t>(n)) s.resize(static_cast<size_t>(n));
   }
+  // A constant stays one number on the stack (value[slot]) rather than a tile of copies until an
+  // operation needs it as values; the arithmetic per pixel is the same either way.
+  std::vector<double> value(static_cast<size_t>(max_depth_));
+  std::vector<char> scalar(static_cast<size_t>(max_depth_), 0);
   size_t top = 0;  // stack entries in use
+  auto materialize = [&](size_t slot) {
+    if (!scalar[slot]) return;
+    std::fill_n(scratch[slot].data(), n, value[slot]);
+    scalar[slot] = 0;
+  };
+  auto unary = [&](auto f) {
+    const size_t a = top - 1;
+    if (scalar[a]) {
+      value[a] = f(value[a]);
+      return;
+    }
+    double* x = scratch[a].data();
+    for (int64_t i = 0; i < n; ++i) x[i] = f(x[i]);
+  };
+  auto binary = [&](auto f) {
+    const size_t a = top - 2, b = top - 1;
+    --top;
+    double* x = scratch[a].data();
+    const double* y = scratch[b].data();
+    if (scalar[a] && scalar[b]) {
+      value[a] = f(value[a], value[b]);
+    } else if (scalar[a]) {
+      const double c = value[a];
+      for (int64_t i = 0; i < n; ++i) x[i] = f(c, y[i]);
+      scalar[a] = 0;
+    } else if (scalar[b]) {
+      const double c = value[b];
+      for (int64_t i = 0; i < n; ++i) x[i] = f(x[i], c);
+    } else {
+      for (int64_t i = 0; i < n; ++i) x[i] = f(x[i], y[i]);
+    }
+  };
   for (const Op& op : program_) {
     switch (op.kind) {
       case Op::kConst:
-        std::fill_n(scratch[top++].data(), n, op.value);
+        value[top] = op.value;
+        scalar[top++] = 1;
         break;
       case Op::kBand:
-        std::copy_n(bands[static_cast<size_t>(op.band)], n, scratch[top++].data());
+        std::copy_n(bands[static_cast<size_t>(op.band)], n, scratch[top].data());
+        scalar[top++] = 0;
         break;
-      case Op::kNeg: {
-        double* a = scratch[top - 1].data();
-        for (int64_t i = 0; i < n; ++i) a[i] = -a[i];
-        break;
-      }
-      case Op::kAbs: {
-        double* a = scratch[top - 1].data();
-        for (int64_t i = 0; i < n; ++i) a[i] = std::fabs(a[i]);
-        break;
-      }
-      case Op::kSqrt: {
-        double* a = scratch[top - 1].data();
-        for (int64_t i = 0; i < n; ++i) a[i] = std::sqrt(a[i]);
-        break;
-      }
-      default: {
-        double* a = scratch[top - 2].data();
-        const double* b = scratch[top - 1].data();
-        --top;
-        switch (op.kind) {
-          case Op::kAdd: Binary(a, b, n, [](double x, double y) { return x + y; }); break;
-          case Op::kSub: Binary(a, b, n, [](double x, double y) { return x - y; }); break;
-          case Op::kMul: Binary(a, b, n, [](double x, double y) { return x * y; }); break;
-          case Op::kDiv: Binary(a, b, n, [](double x, double y) { return x / y; }); break;
-          case Op::kMin: Binary(a, b, n, NanMin); break;
-          default: Binary(a, b, n, NanMax); break;
+      case Op::kNeg: unary([](double x) { return -x; }); break;
+      case Op::kAbs: unary([](double x) { return std::fabs(x); }); break;
+      case Op::kSqrt: unary([](double x) { return std::sqrt(x); }); break;
+      case Op::kPositive: unary([](double x) { return x > 0 ? x : kNaN; }); break;
+      case Op::kWithin: {
+        const size_t lo = top - 2, hi = top - 1;
+        top -= 2;
+        if (scalar[lo] && scalar[hi]) {
+          unary([l = value[lo], h = value[hi]](double x) { return x >= l && x <= h ? x : kNaN; });
+          break;
         }
+        for (const size_t slot : {top - 1, lo, hi}) materialize(slot);
+        double* x = scratch[top - 1].data();
+        const double* l = scratch[lo].data();
+        const double* h = scratch[hi].data();
+        for (int64_t i = 0; i < n; ++i) x[i] = x[i] >= l[i] && x[i] <= h[i] ? x[i] : kNaN;
+        break;
       }
+      case Op::kAdd: binary([](double x, double y) { return x + y; }); break;
+      case Op::kSub: binary([](double x, double y) { return x - y; }); break;
+      case Op::kMul: binary([](double x, double y) { return x * y; }); break;
+      case Op::kDiv: binary([](double x, double y) { return x / y; }); break;
+      case Op::kMin: binary(NanMin); break;
+      case Op::kMax: binary(NanMax); break;
     }
   }
-  std::copy_n(scratch[0].data(), n, out);
+  if (scalar[0]) {
+    std::fill_n(out, n, value[0]);
+  } else {
+    std::copy_n(scratch[0].data(), n, out);
+  }
 }
 
 std::string EviExpression(std::string_view blue, std::string_view red, std::string_view nir) {
-  return fmt::format("2.5 * ({2} - {1}) / ({2} + 6 * {1} - 7.5 * {0} + 1)", blue, red, nir);
+  // Each band's first use checks its reflectance (NaN propagates to the result from there).
+  return fmt::format(
+      "within(2.5 * (within({2}, 0, 1) - within({1}, 0, 1)) / positive({2} + 6 * {1} - 7.5 * within({0}, 0, 1) + 1), "
+      "-1, 1)",
+      blue, red, nir);
 }
 
 std::string NdviExpression(std::string_view red, std::string_view nir) {

@@ -12,7 +12,8 @@
 namespace recflow::raster {
 
 /// A compiled expression: numbers, band names, + - * / (and unary -), parentheses and the
-/// functions abs, sqrt, min, max. Evaluation runs each operation over a whole tile (a loop the
+/// functions abs, sqrt, min, max, positive(x) (x where x > 0, else NaN) and within(x, lo, hi)
+/// (x where lo <= x <= hi, else NaN). Evaluation runs each operation over a whole tile (a loop the
 /// compiler vectorises), never a call per pixel; NaN (nodata) propagates through every operation,
 /// and x/0 follows IEEE 754.
 class Expression {
@@ -34,7 +35,7 @@ class Expression {
 
   /// One step of the stack program (public for the compiler in expression.cc).
   struct Op {
-    enum Kind : uint8_t { kConst, kBand, kNeg, kAdd, kSub, kMul, kDiv, kAbs, kSqrt, kMin, kMax } kind;
+    enum Kind : uint8_t { kConst, kBand, kNeg, kAdd, kSub, kMul, kDiv, kAbs, kSqrt, kMin, kMax, kPositive, kWithin } kind;
     double value = 0;  ///< kConst
     int band = 0;      ///< kBand
   };
@@ -45,7 +46,12 @@ class Expression {
   int max_depth_ = 0;
 };
 
-/// EVI = 2.5 × (nir − red) / (nir + 6 × red − 7.5 × blue + 1) over bands named `blue`, `red`, `nir`.
+/// EVI = 2.5 × (nir − red) / (nir + 6 × red − 7.5 × blue + 1) over the surface reflectance bands named
+/// `blue`, `red`, `nir`; NaN (nodata) where a band's reflectance is outside [0, 1] (not a surface
+/// reflectance: for Landsat Collection 2 Level-2 exactly the DN outside USGS's valid range 7273–43636),
+/// where the denominator is not positive (the index is undefined: bright clouds or snow, whose blue
+/// reflectance drives it to 0 and below), and where the value is outside [−1, 1], the valid range of
+/// USGS's Landsat EVI product (docs/raster.md, "EVI's valid pixels").
 std::string EviExpression(std::string_view blue, std::string_view red, std::string_view nir);
 /// NDVI = (nir − red) / (nir + red).
 std::string NdviExpression(std::string_view red, std::string_view nir);

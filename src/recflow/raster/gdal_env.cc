@@ -8,6 +8,7 @@
 #include <cpl_error.h>
 #include <gdal.h>
 
+#include "recflow/core/url_redaction.h"
 #include "recflow/raster/mosaic_pick.h"
 
 namespace recflow::raster {
@@ -48,7 +49,7 @@ GdalThreadScope::~GdalThreadScope() {
 Status GdalError(const std::string& file, const std::string& what) {
   std::string message = what;
   const char* gdal = CPLGetLastErrorMsg();
-  if (gdal != nullptr && *gdal != '\0') message += ": " + std::string(gdal);
+  if (gdal != nullptr && *gdal != '\0') message += ": " + RedactUrlPasswords(gdal);
   CPLErrorReset();
   return Status::IOError(std::move(message)).WithFile(file);
 }

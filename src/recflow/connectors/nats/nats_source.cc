@@ -75,21 +75,6 @@ int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// A unit made on the reading thread: its batch is decoded already.
-class ReadyUnit final : public SourceUnit {
- public:
-  ReadyUnit(DecodedUnit decoded, std::optional<FlowToken> token, int64_t bytes)
-      : decoded_(std::move(decoded)), token_(token), bytes_(bytes) {}
-  Result<DecodedUnit> Decode() override { return std::move(decoded_); }
-  int64_t input_bytes() const override { return bytes_; }
-  std::optional<FlowToken> token() const override { return token_; }
-
- private:
-  DecodedUnit decoded_;
-  std::optional<FlowToken> token_;
-  int64_t bytes_;
-};
-
 using MsgPtr = std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)>;
 
 class NatsSource final : public Source {
@@ -375,7 +360,7 @@ class NatsSource final : public Source {
     records_in_unit_ = 0;
     const int64_t bytes = bytes_;
     bytes_ = 0;
-    return std::unique_ptr<SourceUnit>(std::make_unique<ReadyUnit>(std::move(decoded), WatermarkToken(now), bytes));
+    return MakeDecodedUnit(std::move(decoded), bytes, WatermarkToken(now));
   }
 
   std::optional<FlowToken> WatermarkToken(int64_t now) {

@@ -4,7 +4,6 @@
 #include "recflow/connectors/nats/nats_sink.h"
 #include "recflow/connectors/nats/nats_source.h"
 #include "recflow/ops/columns/type_name.h"
-#include "recflow/pipeline/window/duration.h"
 
 namespace recflow::nats {
 
@@ -12,15 +11,6 @@ namespace {
 
 using pipeline::StepArgs;
 using pipeline::StepContext;
-
-// A duration argument ("500ms", "10s", or milliseconds), `fallback` when absent.
-Result<int64_t> Duration(StepArgs& a, std::string_view key, int64_t fallback) {
-  if (!a.Has(key)) return fallback;
-  ASSIGN_OR_RETURN(std::string text, a.String(key));
-  auto millis = pipeline::window::ParseDuration(text);
-  if (!millis.ok()) return a.Error(key, millis.status().message());
-  return *millis;
-}
 
 Result<std::optional<pipeline::PCollection>> BuildNats(StepContext& ctx) {
   StepArgs& a = *ctx.args;
@@ -38,15 +28,15 @@ Result<std::optional<pipeline::PCollection>> BuildNats(StepContext& ctx) {
   }
   o.payload = Schema::Make(std::move(fields));
   ASSIGN_OR_RETURN(o.event_time, a.String("event_time", ""));
-  ASSIGN_OR_RETURN(o.out_of_orderness_ms, Duration(a, "out_of_orderness", o.out_of_orderness_ms));
-  ASSIGN_OR_RETURN(o.idle_ms, Duration(a, "idle", o.idle_ms));
+  ASSIGN_OR_RETURN(o.out_of_orderness_ms, a.Duration("out_of_orderness", o.out_of_orderness_ms));
+  ASSIGN_OR_RETURN(o.idle_ms, a.Duration("idle", o.idle_ms));
   ASSIGN_OR_RETURN(o.batch, a.Int("batch", o.batch));
-  ASSIGN_OR_RETURN(o.expires_ms, Duration(a, "expires", o.expires_ms));
+  ASSIGN_OR_RETURN(o.expires_ms, a.Duration("expires", o.expires_ms));
   ASSIGN_OR_RETURN(o.create, a.Bool("create", o.create));
-  ASSIGN_OR_RETURN(o.ack_wait_ms, Duration(a, "ack_wait", o.ack_wait_ms));
+  ASSIGN_OR_RETURN(o.ack_wait_ms, a.Duration("ack_wait", o.ack_wait_ms));
   ASSIGN_OR_RETURN(o.max_ack_pending, a.Int("max_ack_pending", o.max_ack_pending));
   ASSIGN_OR_RETURN(o.until_caught_up, a.Bool("until_caught_up", o.until_caught_up));
-  ASSIGN_OR_RETURN(o.stop_after_idle_ms, Duration(a, "stop_after_idle", ctx.stop_after_idle));
+  ASSIGN_OR_RETURN(o.stop_after_idle_ms, a.Duration("stop_after_idle", ctx.stop_after_idle));
   o.skip_bad = ctx.options.on_error.mode != pipeline::ErrorPolicy::Mode::kFail;
   if (Status st = o.Validate(); !st.ok()) return a.Error("url", st.message());
   const std::string description = "nats " + o.url + " stream " + o.stream + " consumer " + o.consumer;
@@ -63,7 +53,7 @@ Result<std::optional<pipeline::PCollection>> BuildWriteNats(StepContext& ctx) {
   ASSIGN_OR_RETURN(o.subject, a.String("subject"));
   ASSIGN_OR_RETURN(o.stream, a.String("stream", ""));
   ASSIGN_OR_RETURN(o.key, a.StringList("key"));
-  ASSIGN_OR_RETURN(o.timeout_ms, Duration(a, "timeout", o.timeout_ms));
+  ASSIGN_OR_RETURN(o.timeout_ms, a.Duration("timeout", o.timeout_ms));
   if (Status st = o.Validate(); !st.ok()) return a.Error("url", st.message());
   const SchemaPtr schema = ctx.input().schema();
   for (const std::string& column : o.key) {

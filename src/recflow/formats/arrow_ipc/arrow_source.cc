@@ -27,23 +27,6 @@ class FileBatchUnit final : public SourceUnit {
   int64_t bytes_;
 };
 
-/// A batch the stream reader already decoded.
-class DecodedBatchUnit final : public SourceUnit {
- public:
-  DecodedBatchUnit(std::shared_ptr<RecordBatch> batch, int64_t bytes) : batch_(std::move(batch)), bytes_(bytes) {}
-  Result<DecodedUnit> Decode() override {
-    DecodedUnit out;
-    out.input_records = batch_->num_rows();
-    out.batch = std::move(batch_);
-    return out;
-  }
-  int64_t input_bytes() const override { return bytes_; }
-
- private:
-  std::shared_ptr<RecordBatch> batch_;
-  int64_t bytes_;
-};
-
 /// Bytes of the messages `block` spans.
 int64_t BlockBytes(const FileBlock& block) { return block.metadata_length + block.body_length; }
 
@@ -85,7 +68,7 @@ class StreamSource final : public Source {
     if (batch == nullptr) return std::unique_ptr<SourceUnit>();
     const int64_t bytes = stream_->bytes_read() - position_;
     position_ = stream_->bytes_read();
-    return std::unique_ptr<SourceUnit>(std::make_unique<DecodedBatchUnit>(std::move(batch), bytes));
+    return MakeBatchUnit(std::move(batch), bytes);
   }
 
  private:

@@ -13,6 +13,7 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/columnar/value_parsing.h"
+#include "recflow/formats/jsonl/non_finite_text.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -94,12 +95,14 @@ class IntWriter final : public ColumnWriter {
 };
 
 // Float columns take any JSON number that rounds to a finite value of the column's type
-// (float32's largest, 3.4028235e38 as written by shortest-form printers, rounds down to it).
+// (float32's largest, 3.4028235e38 as written by shortest-form printers, rounds down to it), and
+// the strings "NaN", "Infinity" and "-Infinity" JsonWriter writes for the values JSON lacks.
 template <typename T>
 class FloatWriter final : public ColumnWriter {
  public:
   using ColumnWriter::ColumnWriter;
   Status CheckValue(element value) override {
+    if (NonFinite(value)) return Status::OK();
     if (!value.is_number()) return Mismatch(value, TypeIdName(CTypeTraits<T>::kTypeId));
     if (!(std::fabs(ToDouble(value)) < RoundsToInfinityAt())) {
       return Error("number " + simdjson::to_string(value) + " out of range for " +
@@ -108,6 +111,9 @@ class FloatWriter final : public ColumnWriter {
     return Status::OK();
   }
   Status AppendValue(element value) override {
+    if (const std::optional<double> spelled = NonFinite(value)) {
+      return static_cast<NumericBuilder<T>*>(builder_)->Append(static_cast<T>(*spelled));
+    }
     // Clamp first: converting a double beyond the type's largest value is undefined behaviour.
     constexpr double kMax = static_cast<double>(std::numeric_limits<T>::max());
     const double clamped = std::clamp(ToDouble(value), -kMax, kMax);
@@ -124,6 +130,13 @@ class FloatWriter final : public ColumnWriter {
     } else {
       return static_cast<double>(kMax) + (static_cast<double>(kMax) - static_cast<double>(std::nextafter(kMax, T{0}))) / 2;
     }
+  }
+
+  /// The value a string among "NaN", "Infinity", "-Infinity" spells; nullopt for anything else.
+  static std::optional<double> NonFinite(element value) {
+    std::string_view text;
+    if (value.get_string().get(text)) return std::nullopt;
+    return ParseNonFiniteText(text);
   }
 
   static double ToDouble(element value) {

@@ -3,6 +3,7 @@
 
 #include "recflow/columnar/schema.h"
 #include "recflow/columnar/value_parsing.h"
+#include "recflow/formats/jsonl/non_finite_text.h"
 
 namespace recflow::jsonl {
 
@@ -39,11 +40,17 @@ void TypeInference::Observe(simdjson::dom::element value) {
       kinds_ |= kFloat;
       break;
     case element_type::STRING: {
+      std::string_view text;
+      if (value.get_string().get(text)) text = {};
+      if (ParseNonFiniteText(text)) {
+        kinds_ |= kNonFiniteText;
+        all_timestamps_ = false;
+        break;
+      }
       kinds_ |= kString;
       if (infer_timestamps_ && all_timestamps_) {
         int64_t micros;
-        std::string_view text;
-        if (value.get_string().get(text) || !ParseTimestampMicros(text, &micros)) all_timestamps_ = false;
+        if (!ParseTimestampMicros(text, &micros)) all_timestamps_ = false;
       }
       break;
     }
@@ -79,24 +86,30 @@ std::vector<FieldPtr> TypeInference::MakeMemberFields(bool infer_nullability) co
 FieldPtr TypeInference::MakeField(std::string name, bool infer_nullability) const {
   DataTypePtr type;
   std::shared_ptr<const KeyValueMetadata> metadata;
-  if (kinds_ == kBool) {
+  // "NaN", "Infinity", "-Infinity" beside numbers only are floats (JsonWriter's spelling); otherwise strings.
+  uint8_t kinds = kinds_;
+  if ((kinds & kNonFiniteText) != 0) {
+    const bool numbers = (kinds & (kInt | kFloat)) != 0 && (kinds & ~(kInt | kFloat | kNonFiniteText)) == 0;
+    kinds = numbers ? kFloat : static_cast<uint8_t>((kinds & ~kNonFiniteText) | kString);
+  }
+  if (kinds == kBool) {
     type = boolean();
-  } else if (kinds_ == kInt) {
+  } else if (kinds == kInt) {
     type = int64();
-  } else if (kinds_ != 0 && (kinds_ & ~(kInt | kFloat)) == 0) {
+  } else if (kinds != 0 && (kinds & ~(kInt | kFloat)) == 0) {
     type = float64();
-  } else if (kinds_ == kString && infer_timestamps_ && all_timestamps_) {
+  } else if (kinds == kString && infer_timestamps_ && all_timestamps_) {
     type = int64();
     metadata = std::make_shared<KeyValueMetadata>(std::vector<std::pair<std::string, std::string>>{
         {std::string(kLogicalTypeKey), std::string(kTimestampLogicalType)}});
-  } else if (kinds_ == kArray) {
+  } else if (kinds == kArray) {
     type = list(item_->MakeField("item", infer_nullability));
-  } else if (kinds_ == kObject) {
+  } else if (kinds == kObject) {
     type = struct_(MakeMemberFields(infer_nullability));
   } else {
     type = utf8();
   }
-  const bool nullable = !infer_nullability || saw_null_ || kinds_ == 0;
+  const bool nullable = !infer_nullability || saw_null_ || kinds == 0;
   return Field::Make(std::move(name), std::move(type), nullable, std::move(metadata));
 }
 

@@ -17,7 +17,8 @@ namespace recflow::jsonl {
 
 /// Accumulates the values seen at one position (a top-level key, a nested key or the elements
 /// of an array) and picks its type:
-///   only booleans → bool; only integers fitting int64 → int64; numbers otherwise → float64;
+///   only booleans → bool; only integers fitting int64 → int64; numbers otherwise → float64, also
+///   beside the strings "NaN", "Infinity" and "-Infinity" (JsonWriter's spelling of them);
 ///   only strings → timestamp when every one parses as ISO-8601 (and timestamps are inferred),
 ///   else utf8; only arrays → list of the elements' type; only objects → struct of the keys in
 ///   order of first appearance; nothing but null → utf8; any other mix → utf8 holding each
@@ -48,6 +49,7 @@ class TypeInference {
   static constexpr uint8_t kString = 8;
   static constexpr uint8_t kArray = 16;
   static constexpr uint8_t kObject = 32;
+  static constexpr uint8_t kNonFiniteText = 64;  // "NaN", "Infinity" or "-Infinity"
 
   TypeInference* Member(std::string_view key);
 

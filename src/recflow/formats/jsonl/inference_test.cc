@@ -27,6 +27,16 @@ TEST(JsonlInferenceTest, IntegersAndFloatsWidenToFloat64) {
   EXPECT_EQ(Inferred("{\"x\": 1e3}\n"), "x: float64 not null");
 }
 
+TEST(JsonlInferenceTest, NonFiniteSpellingsBesideNumbersAreFloat64) {
+  EXPECT_EQ(Inferred("{\"x\": 1}\n{\"x\": \"NaN\"}\n{\"x\": \"-Infinity\"}\n"), "x: float64 not null");
+  EXPECT_EQ(Inferred("{\"x\": \"Infinity\"}\n{\"x\": 2.5}\n"), "x: float64 not null");
+  // Alone, or beside other strings or kinds, they are text.
+  EXPECT_EQ(Inferred("{\"x\": \"NaN\"}\n"), "x: utf8 not null");
+  EXPECT_EQ(Inferred("{\"x\": \"NaN\"}\n{\"x\": \"nan\"}\n{\"x\": 1}\n"), "x: utf8 not null");
+  EXPECT_EQ(Inferred("{\"x\": \"Infinity\"}\n{\"x\": true}\n"), "x: utf8 not null");
+  EXPECT_EQ(Inferred("{\"x\": \"2024-05-06\"}\n{\"x\": \"NaN\"}\n"), "x: utf8 not null");
+}
+
 TEST(JsonlInferenceTest, IntegersBeyondInt64AreFloat64) {
   auto batch = ReadOne("{\"x\": 9223372036854775807}\n{\"x\": 18446744073709551615}\n");
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();

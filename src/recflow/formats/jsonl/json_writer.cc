@@ -5,6 +5,7 @@
 
 #include "recflow/columnar/utf8.h"
 #include "recflow/columnar/value_formatting.h"
+#include "recflow/formats/jsonl/non_finite_text.h"
 
 namespace recflow::jsonl {
 namespace {
@@ -14,10 +15,9 @@ constexpr char kHexDigits[] = "0123456789abcdef";
 
 template <typename T>
 void AppendFloating(std::string* out, T v) {
-  if (std::isnan(v)) {
-    out->append("\"NaN\"");
-  } else if (std::isinf(v)) {
-    out->append(v > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+  if (std::isnan(v) || std::isinf(v)) {
+    const std::string_view text = std::isnan(v) ? kNanText : v > 0 ? kInfinityText : kNegativeInfinityText;
+    out->append("\"").append(text).append("\"");
   } else {
     AppendFloat(v, out);
   }

@@ -19,7 +19,7 @@ std::string Base64Encode(std::string_view bytes);
 /// - floats print in the shortest form that reads back to the same float32 (Float) or
 ///   float64 (Double) value, e.g. 0.1f prints `0.1` (AppendFloat, as CSV output);
 /// - JSON has no NaN or infinities, so they print as the strings "NaN", "Infinity" and
-///   "-Infinity";
+///   "-Infinity" (non_finite_text.h), which JsonlReader reads back into float columns;
 /// - bytes print as a string when they are valid UTF-8, else as {"$base64": "..."}.
 /// The writer does not check that calls form a valid document; callers nest correctly.
 class JsonWriter {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include "recflow/formats/csv/csv_reader.h"
@@ -74,13 +75,34 @@ TEST(JsonlOutputFormatTest, ExactBytes) {
              R"({"i":-3,"s":null,"t":"1970-01-01T00:00:00.000000Z","l":[],"p":{"x":null,"label":""}})" "\n"});
 }
 
-TEST(JsonlOutputFormatTest, NonFiniteFloatsAreStrings) {
-  // JSON has no NaN or infinities; they are written as `recflow cat` writes them, which
-  // JsonlReader reads into utf8 columns but not into float columns.
-  auto batch = MakeBatch({Field::Make("x", float32())},
-                         {Column<float>({std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
-                                         -std::numeric_limits<float>::infinity()})});
-  EXPECT_EQ(Write(*batch), "{\"x\":\"NaN\"}\n{\"x\":\"Infinity\"}\n{\"x\":\"-Infinity\"}\n");
+TEST(JsonlOutputFormatTest, NonFiniteFloatsAreStringsThatReadBackAsFloats) {
+  // JSON has no NaN or infinities; they are written as `recflow cat` writes them, and JsonlReader
+  // reads them back into the float column, with the schema and by inference (beside numbers).
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  auto batch = MakeBatch({Field::Make("x", float32()), Field::Make("y", float64())},
+                         {Column<float>({std::numeric_limits<float>::quiet_NaN(), kInf, -kInf, 0.5f}),
+                          Column<double>({1.5, -std::numeric_limits<double>::infinity(), std::nullopt, 2})});
+  const std::string text = Write(*batch);
+  EXPECT_EQ(text,
+            "{\"x\":\"NaN\",\"y\":1.5}\n{\"x\":\"Infinity\",\"y\":\"-Infinity\"}\n{\"x\":\"-Infinity\",\"y\":null}\n"
+            "{\"x\":0.5,\"y\":2.0}\n");
+  ReadOptions options = ReadOptions::Defaults();
+  options.schema = batch->schema();
+  auto back = testing::ReadOne(text, options);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE((*back)->Equals(*batch)) << (*back)->ToString();  // NaN equals NaN here
+  auto inferred = testing::ReadOne(text);
+  ASSERT_TRUE(inferred.ok()) << inferred.status().ToString();
+  EXPECT_EQ((*inferred)->schema()->ToString(), "x: float64 not null\ny: float64");
+  const Float64Array x((*inferred)->column_data(0));
+  EXPECT_TRUE(std::isnan(x.Value(0)));
+  EXPECT_EQ(x.Value(1), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(x.Value(2), -std::numeric_limits<double>::infinity());
+  // Only the three exact spellings: "nan" is text, and a float column refuses it naming the row.
+  options.schema = Schema::Make({Field::Make("x", float64())});
+  auto lower = testing::ReadOne("{\"x\":\"nan\"}\n", options);
+  ASSERT_FALSE(lower.ok());
+  EXPECT_NE(lower.status().message().find("line 1"), std::string::npos) << lower.status().ToString();
 }
 
 TEST(JsonlOutputFormatTest, RoundTripsThroughJsonlReader) {
