@@ -4,6 +4,7 @@
 #include <string>
 
 #include "recflow/columnar/element_access.h"
+#include "recflow/columnar/schema.h"
 #include "recflow/pipeline/combiner.h"
 
 namespace recflow::pipeline {
@@ -45,6 +46,11 @@ class CountAccumulator final : public Accumulator {
     return Status::OK();
   }
   Status Finish(ArrayBuilder* out) const override { return static_cast<Int64Builder*>(out)->Append(count_); }
+  Status AppendState(ArrayBuilder* out) const override { return Finish(out); }
+  Status MergeState(const ArrayData& state, int64_t row) override {
+    count_ += IntegerValue(state, row);
+    return Status::OK();
+  }
 
  private:
   bool all_;
@@ -59,6 +65,7 @@ class CountCombiner final : public Combiner {
   std::unique_ptr<Accumulator> NewAccumulator(const DataType&) const override {
     return std::make_unique<CountAccumulator>(all_);
   }
+  DataTypePtr StateType(const DataType&) const override { return int64(); }
 
  private:
   bool all_;
@@ -106,6 +113,25 @@ class SumAccumulator final : public Accumulator {
     if (kind_ == Kind::kInteger) return static_cast<Int64Builder*>(out)->Append(int_sum_);
     return static_cast<Float64Builder*>(out)->Append(float_sum_);
   }
+  // The state: struct<count: int64, sum: int64 (integers) or float64>.
+  Status AppendState(ArrayBuilder* out) const override {
+    auto* state = static_cast<StructBuilder*>(out);
+    RETURN_NOT_OK(state->Append());
+    RETURN_NOT_OK(static_cast<Int64Builder*>(state->field_builder(0))->Append(count_));
+    if (kind_ == Kind::kInteger) return static_cast<Int64Builder*>(state->field_builder(1))->Append(int_sum_);
+    return static_cast<Float64Builder*>(state->field_builder(1))->Append(float_sum_);
+  }
+  Status MergeState(const ArrayData& state, int64_t row) override {
+    const int64_t i = state.offset + row;
+    count_ += IntegerValue(*state.children[0], i);
+    if (kind_ != Kind::kInteger) {
+      float_sum_ += state.children[1]->GetValues<double>(1)[i];
+      return Status::OK();
+    }
+    const int64_t sum = IntegerValue(*state.children[1], i);
+    float_sum_ += static_cast<double>(sum);
+    return AddInteger(sum);
+  }
 
  private:
   Status AddInteger(int64_t v) {
@@ -131,6 +157,10 @@ class SumCombiner final : public Combiner {
   }
   std::unique_ptr<Accumulator> NewAccumulator(const DataType& input) const override {
     return std::make_unique<SumAccumulator>(KindOf(input), mean_);
+  }
+  DataTypePtr StateType(const DataType& input) const override {
+    return struct_({Field::Make("count", int64(), false),
+                    Field::Make("sum", KindOf(input) == Kind::kInteger ? int64() : float64(), false)});
   }
 
  private:
@@ -170,6 +200,17 @@ class ExtremeAccumulator final : public Accumulator {
       default: return bytes_ ? static_cast<BinaryBuilder*>(out)->Append(*bytes_) : out->AppendNull();
     }
   }
+  // The state is the result: null when no value was seen.
+  Status AppendState(ArrayBuilder* out) const override { return Finish(out); }
+  Status MergeState(const ArrayData& state, int64_t row) override {
+    if (!IsValidAt(state, row)) return Status::OK();
+    switch (kind_) {
+      case Kind::kInteger: Take(IntegerValue(state, row), &int_); break;
+      case Kind::kFloat: Take(state.GetValues<double>(1)[row], &float_); break;
+      default: TakeBytes(BinaryValue(state, row)); break;
+    }
+    return Status::OK();
+  }
 
  private:
   template <typename T>
@@ -201,6 +242,7 @@ class ExtremeCombiner final : public Combiner {
   std::unique_ptr<Accumulator> NewAccumulator(const DataType& input) const override {
     return std::make_unique<ExtremeAccumulator>(KindOf(input), max_);
   }
+  DataTypePtr StateType(const DataType& input) const override { return *OutputType(input); }
 
  private:
   bool max_;

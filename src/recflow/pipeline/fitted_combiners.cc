@@ -44,6 +44,13 @@ class MomentsAccumulator final : public Accumulator {
     for (int i = 0; i < 4; ++i) RETURN_NOT_OK(static_cast<Float64Builder*>(builder->field_builder(i + 1))->Append(values[i]));
     return Status::OK();
   }
+  // The state is the result: the moments themselves.
+  Status AppendState(ArrayBuilder* out) const override { return Finish(out); }
+  Status MergeState(const ArrayData& state, int64_t row) override {
+    ASSIGN_OR_RETURN(const ops::Moments moments, ReadMoments(state, row));
+    moments_.Merge(moments);
+    return Status::OK();
+  }
 
  private:
   ops::Moments moments_;
@@ -61,6 +68,7 @@ class MomentsCombinerImpl final : public Combiner {
   std::unique_ptr<Accumulator> NewAccumulator(const DataType&) const override {
     return std::make_unique<MomentsAccumulator>();
   }
+  DataTypePtr StateType(const DataType&) const override { return MomentsType(); }
 };
 
 class VocabularyAccumulator final : public Accumulator {
@@ -82,6 +90,28 @@ class VocabularyAccumulator final : public Accumulator {
     for (const std::string& value : vocabulary.values()) RETURN_NOT_OK(values->Append(value));
     return Status::OK();
   }
+  // The state: every counted value with its count, by value (VocabularyStateType).
+  Status AppendState(ArrayBuilder* out) const override {
+    auto* list = static_cast<ListBuilder*>(out);
+    RETURN_NOT_OK(list->Append());
+    auto* entry = static_cast<StructBuilder*>(list->value_builder());
+    auto* values = static_cast<BinaryBuilder*>(entry->field_builder(0));
+    auto* counts = static_cast<Int64Builder*>(entry->field_builder(1));
+    for (const auto& [value, count] : counter_.SortedCounts()) {
+      RETURN_NOT_OK(entry->Append());
+      RETURN_NOT_OK(values->Append(value));
+      RETURN_NOT_OK(counts->Append(count));
+    }
+    return Status::OK();
+  }
+  Status MergeState(const ArrayData& state, int64_t row) override {
+    const ChildRange range = ListRange(state, row);
+    const ArrayData& entry = *state.children[0];
+    for (int64_t k = range.start; k < range.start + range.length; ++k) {
+      counter_.AddCount(BinaryValue(*entry.children[0], entry.offset + k), IntegerValue(*entry.children[1], entry.offset + k));
+    }
+    return Status::OK();
+  }
 
  private:
   const ops::VocabularyOptions* options_;
@@ -95,6 +125,11 @@ class VocabularyCombinerImpl final : public Combiner {
   Result<DataTypePtr> OutputType(const DataType&) const override { return list(Field::Make("item", utf8(), false)); }
   std::unique_ptr<Accumulator> NewAccumulator(const DataType&) const override {
     return std::make_unique<VocabularyAccumulator>(&options_);
+  }
+  // list<struct<value: binary, count: int64>>.
+  DataTypePtr StateType(const DataType&) const override {
+    return list(Field::Make("item", struct_({Field::Make("value", binary(), false), Field::Make("count", int64(), false)}),
+                            false));
   }
 
  private:

@@ -15,14 +15,16 @@
 
 namespace recflow::pipeline {
 
-/// Moments of a numeric column as struct<count: int64, mean, m2, min, max: float64>.
+/// Moments of a numeric column as struct<count: int64, mean, m2, min, max: float64>; its state
+/// (Combiner::StateType) is that struct too.
 std::shared_ptr<const Combiner> MomentsCombiner();
 
 /// The moments MomentsCombiner left in row `row` of `column`.
 Result<ops::Moments> ReadMoments(const ArrayData& column, int64_t row);
 
 /// The vocabulary of a utf8, binary or integer column (or list of them) as list<utf8>, most
-/// frequent first.
+/// frequent first. Its state is every value counted so far with its count, by value:
+/// list<struct<value: binary, count: int64>>.
 std::shared_ptr<const Combiner> VocabularyCombiner(ops::VocabularyOptions options);
 
 /// The vocabulary VocabularyCombiner left in row `row` of `column`.

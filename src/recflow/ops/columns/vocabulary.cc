@@ -71,6 +71,21 @@ void VocabularyCounter::Merge(const VocabularyCounter& other) {
   for (const auto& [value, count] : other.counts_) counts_[value] += count;
 }
 
+void VocabularyCounter::AddCount(std::string_view value, int64_t count) {
+  auto it = counts_.find(value);
+  if (it == counts_.end()) {
+    counts_.emplace(std::string(value), count);
+  } else {
+    it->second += count;
+  }
+}
+
+std::vector<std::pair<std::string_view, int64_t>> VocabularyCounter::SortedCounts() const {
+  std::vector<std::pair<std::string_view, int64_t>> counts(counts_.begin(), counts_.end());
+  std::sort(counts.begin(), counts.end());
+  return counts;
+}
+
 Result<Vocabulary> VocabularyCounter::Finish(const VocabularyOptions& options) const {
   RETURN_NOT_OK(options.Validate());
   const int64_t top_k = options.top_k;

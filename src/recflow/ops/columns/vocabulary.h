@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "recflow/columnar/array_data.h"
@@ -79,6 +80,13 @@ class VocabularyCounter {
   Status Add(const ArrayData& column);
   /// Adds the counts of another part.
   void Merge(const VocabularyCounter& other);
+  /// Adds `count` occurrences of `value`, a value as SortedCounts gives it (a counter's state
+  /// read back).
+  void AddCount(std::string_view value, int64_t count);
+  /// Every counted value (as Add keys it: bytes, or an integer's decimal text) with its count,
+  /// by ascending value (byte order): the counter's state in a form independent of how the
+  /// input was split. The views live as long as the counter is not changed.
+  std::vector<std::pair<std::string_view, int64_t>> SortedCounts() const;
   /// Number of distinct values counted.
   int64_t num_distinct() const { return static_cast<int64_t>(counts_.size()); }
   /// The values seen at least options.min_frequency times, by descending count then ascending
