@@ -35,6 +35,15 @@ def taxi_input(work, copies):
     return source
 
 
+def grouping_job(work, copies, tasks, pipeline_text):
+    """The taxi input of `copies` files in directory `work` (taxi_input), the pipeline `pipeline_text` written beside
+    it, and the split bytes that cut the input into `tasks` map tasks: (input path, pipeline path, split bytes)."""
+    source = taxi_input(work, copies)
+    pipeline = work / "group.yaml"
+    pipeline.write_text(pipeline_text)
+    return source, pipeline, source.stat().st_size // tasks + 1
+
+
 def cpu_seconds(who=resource.RUSAGE_SELF):
     """User + system CPU seconds of this process (RUSAGE_SELF) or of its waited-for children (RUSAGE_CHILDREN)."""
     usage = resource.getrusage(who)

@@ -15,7 +15,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from dask_bench import BUILD, job_arguments, local_against_dask, taxi_input, use_build
+from dask_bench import BUILD, grouping_job, job_arguments, local_against_dask, use_build
 
 PIPELINE = """name: taxi-groups
 params: {taxi: taxi.tfrecord, out: out}
@@ -41,11 +41,8 @@ def main():
     import recflow.dask
 
     work = Path(args.work_dir)
-    source = taxi_input(work, args.copies)
-    pipeline = work / "group.yaml"
-    pipeline.write_text(PIPELINE)
+    source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
     params = {"taxi": str(source), "out": str(work / "out")}
-    split_bytes = source.stat().st_size // args.tasks + 1
 
     def local():
         subprocess.run([str(BUILD / "bin" / "recflow"), "run", str(pipeline), "--threads", "1", "--quiet",

@@ -141,12 +141,12 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
                                      exchange_dirs, outputs, index, len(units), letter_dirs, int(threads),
                                      key=f"{label}-{index:05d}-{job_id}", pure=False)
                        for index, (splits, files) in enumerate(units)]
-            for attempts, stats, dirs, counters, stages, letters in client.gather(futures):
+            for attempts, stats, dirs, counters, letters in client.gather(futures):
                 for attempt, w in zip(attempts, write_numbers):
                     job.adopt(w, attempt)
                 for attempt, e in zip(attempts[len(write_numbers):], exchange_numbers):
                     job.adopt_exchange(e, attempt)
-                job.add_metrics(counters, stages)
+                job.add_metrics(counters)
                 for name in (writes[w][0] for w in write_numbers):
                     for key in totals[name]:
                         totals[name][key] += stats[name][key]
@@ -187,11 +187,11 @@ def _pipeline_task(source, stage, read_schema, splits, exchange_files, partition
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
     attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in outputs]
     letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
-    stats, counters, stages = _recflow.pipeline_task(
+    stats, counters = _recflow.pipeline_task(
         *source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs,
         [(name, job_id, dir) for (name, job_id, _), dir in zip(outputs, attempts)], index, count, letters, threads)
     dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(outputs, attempts)}
-    return attempts, stats, dirs, counters, stages, letters
+    return attempts, stats, dirs, counters, letters
 
 
 def _split_bytes(dataset, client):

@@ -323,7 +323,21 @@ steps:
 
 def dataset_lines(root):
     """The sorted JSON lines of a JSON Lines dataset's shards."""
-    return sorted(line for shard in sorted(Path(root).glob("part-*.jsonl")) for line in shard.read_text().splitlines())
+    return sorted(ordered_lines(root))
+
+
+def ordered_lines(root):
+    """The JSON lines of a JSON Lines dataset's shards, in shard name order."""
+    return [line for shard in sorted(Path(root).glob("part-*.jsonl")) for line in shard.read_text().splitlines()]
+
+
+def assert_groups_in_local_order(dask_root, local_root):
+    """Each shard of the Dask run's grouping output holds its groups in the local run's order (first appearance in
+    the input): the local run's lines restricted to the shard's are the shard's lines."""
+    local = ordered_lines(local_root)
+    for shard in sorted(Path(dask_root).glob("part-*.jsonl")):
+        lines = shard.read_text().splitlines()
+        assert lines == [line for line in local if line in set(lines)], shard.name
 
 
 @pytest.fixture(scope="module")
@@ -339,21 +353,45 @@ def grouping(recflow_bin, taxi, tmp_path_factory):
     return pipeline, {name: dataset_lines(work / "local" / name) for name in ("grouped", "totals", "summary")}
 
 
-def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, grouping, tmp_path):
+@pytest.fixture(scope="module")
+def grouping_local(grouping):
+    """The local run's output directory of the `grouping` pipeline."""
+    return Path(grouping[0]).parent / "local"
+
+
+def test_groupings_and_combines_equal_the_local_run(recflow_py, cluster, taxi, grouping, grouping_local, tmp_path):
     import recflow.dask
 
     pipeline, expected = grouping
     metrics = recflow.dask.run(pipeline, cluster[0], params={"taxi": taxi, "out": tmp_path / "dask"},
                                split_bytes=SPLIT_BYTES, partitions=3)
-    # Each group once, its values in input order: the same rows; groups are ordered by partition, then by their first
-    # row, in the Dask run's files.
+    # Each group once, its values in input order: the same rows. A partition's groups come in the local run's order
+    # (first appearance in the input); the partitions' files follow each other in partition order.
     assert {name: dataset_lines(tmp_path / "dask" / name) for name in expected} == expected
+    assert_groups_in_local_order(tmp_path / "dask" / "grouped", grouping_local / "grouped")
     assert len(expected["grouped"]) > 20 and len(expected["totals"]) > 5 and len(expected["summary"]) == 1
     assert sorted(p.name for p in (tmp_path / "dask" / "grouped").glob("part-*")) == [
         f"part-{index:05d}-of-00003.jsonl" for index in range(3)]
     assert metrics.steps["timed"]["rows_out"] == metrics.steps["by_area"]["rows_in"] == 805
     assert metrics.steps["by_area"]["rows_out"] == metrics.writes["grouped"]["records"] == len(expected["grouped"])
     assert metrics.steps["busiest"]["rows_out"] == metrics.writes["totals"]["records"] == len(expected["totals"])
+    # The combines were pre-aggregated per task: their rows in are the input rows (counted on the map side), their
+    # rows out the groups (counted where the states merged).
+    assert metrics.steps["per_company"]["rows_in"] == metrics.steps["overall"]["rows_in"] == 805
+    assert metrics.steps["per_company"]["rows_out"] == metrics.steps["busiest"]["rows_in"]
+    assert metrics.steps["overall"]["rows_out"] == 1
+
+
+def test_one_partition_gives_the_local_runs_groups_record_for_record(recflow_py, cluster, taxi, grouping,
+                                                                     grouping_local, tmp_path):
+    import recflow.dask
+
+    pipeline, expected = grouping
+    recflow.dask.run(pipeline, cluster[0], params={"taxi": taxi, "out": tmp_path / "dask"}, split_bytes=SPLIT_BYTES,
+                     partitions=1)
+    for name in ("grouped", "summary"):
+        assert (ordered_lines(tmp_path / "dask" / name) == ordered_lines(grouping_local / name)), name
+    assert dataset_lines(tmp_path / "dask" / "totals") == expected["totals"]
     # The exchanges lived in the job's staging tree and went with it.
     assert sorted(p.name for p in (tmp_path / "dask").iterdir()) == ["grouped", "summary", "totals"]
 
@@ -426,11 +464,18 @@ def test_the_sklearn_features_pipeline_with_its_side_inputs_equals_the_local_run
     pipeline = ROOT / "examples" / "sklearn-features" / "pipeline.yaml"
     if not Path("/usr/lib/python3/dist-packages/sklearn/datasets/data/iris.csv").exists():
         pytest.skip("python3-sklearn is not installed")
-    done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"out={tmp_path / 'local'}", "--quiet"],
-                          capture_output=True, text=True, timeout=WAIT_SECONDS)
+    done = subprocess.run([recflow_bin, "run", pipeline, "--set", f"out={tmp_path / 'local'}", "--quiet",
+                           "--metrics", tmp_path / "local.json"], capture_output=True, text=True, timeout=WAIT_SECONDS)
     assert done.returncode == 0, done.stderr
     metrics = recflow.dask.run(pipeline, cluster[0], params={"out": tmp_path / "dask"}, split_bytes=1024,
                                partitions=2)
+    # The table numbers the steps as the local run's does; the pass computing the side values is a stage of its own.
+    local = json.loads((tmp_path / "local.json").read_text())
+    assert {name: step["stage"] for name, step in metrics.steps.items()} == {
+        step["name"]: step["stage"] for step in local["steps"]}
+    names = [stage.get("name") for stage in metrics.stages]
+    assert names[0] == "1" and names[-1] == "2" and len(names) == 4, names  # a pass per fit
+    assert all(name.startswith("1 (side value of ") for name in names[1:-1]), names
 
     def records(root):
         return [record for shard in sorted(root.glob("part-*.tfrecord")) for record in read_tfrecord(shard)]

@@ -129,6 +129,10 @@ class Run {
       RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system,
                                   moved == options_.dead_letter_files.end() ? "" : moved->second));
     }
+    const std::vector<int> numbers = StepStageNumbers(pipeline_, plan_);
+    for (size_t id = 0; id < numbers.size(); ++id) {
+      if (numbers[id] != 0) metrics_->step(static_cast<int>(id)).stage = numbers[id];
+    }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
     // A first run saves an empty checkpoint before anything commits: a restart after a crash resumes (appends) even
     // when no epoch's checkpoint was written yet.
@@ -222,18 +226,12 @@ class Run {
   }
 
   // Opens the consumers of stage `s` (in plan order, before any stage runs, so that two writes of
-  // one output are found before any row is read) and marks its steps' metrics with it.
+  // one output are found before any row is read).
   Status OpenStage(size_t s) {
     const Stage& stage = plan_.stages[s];
     StageRun& run = stages_[s];
-    const int number = static_cast<int>(s + 1);
-    for (int id : stage.roots) {
-      if (pipeline_.node(id).kind == NodeKind::kRead) metrics_->step(id).stage = number;
-    }
-    for (int id : stage.steps) metrics_->step(id).stage = number;
     for (int id : stage.sinks) {
       const Node& node = pipeline_.node(id);
-      metrics_->step(id).stage = number;
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
       if (node.kind == NodeKind::kWrite && node.open_sink != nullptr) {
@@ -279,7 +277,6 @@ class Run {
       run.sinks.push_back({run.kept[id].get(), pipeline_.node(id).name});
     }
     for (int id : stage.outputs) {
-      metrics_->step(id).stage = number;
       run.output_sinks[id] = run.sinks.size();
       run.sinks.push_back({outputs_.at(id), pipeline_.node(id).name});
     }

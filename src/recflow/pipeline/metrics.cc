@@ -64,17 +64,21 @@ Status RunMetrics::AddCounters(const std::vector<int64_t>& counters, const std::
   return Status::OK();
 }
 
-void RunMetrics::AddCut(const RunMetrics& part, const std::vector<int>& origin, size_t stage) {
+void RunMetrics::AddCut(const RunMetrics& part, const std::vector<CutOrigin>& origin, size_t part_stage,
+                        size_t stage) {
   for (size_t i = 0; i < part.steps_.size() && i < origin.size(); ++i) {
-    if (origin[i] < 0) continue;
-    StepMetrics& to = steps_[static_cast<size_t>(origin[i])];
+    if (origin[i].node < 0) continue;
+    StepMetrics& to = steps_[static_cast<size_t>(origin[i].node)];
     const auto from = StepCounters(part.steps_[i]);
     const auto into = StepCounters(to);
-    for (size_t c = 0; c < kPerStep; ++c) into[c]->fetch_add(from[c]->load(std::memory_order_relaxed));
-    if (part.steps_[i].stage != 0) to.stage = static_cast<int>(stage) + 1;
+    for (size_t c = 0; c < kPerStep; ++c) {
+      if (from[c] == &part.steps_[i].rows_in && !origin[i].rows_in) continue;
+      if (from[c] == &part.steps_[i].rows_out && !origin[i].rows_out) continue;
+      into[c]->fetch_add(from[c]->load(std::memory_order_relaxed));
+    }
   }
-  if (part.stages_.empty()) return;
-  const auto from = StageCounters(part.stages_.back());
+  if (part_stage >= part.stages_.size()) return;
+  const auto from = StageCounters(part.stages_[part_stage]);
   const auto into = StageCounters(stages_[stage]);
   for (size_t c = 0; c < kPerStage; ++c) into[c]->fetch_add(from[c]->load(std::memory_order_relaxed));
   stages_[stage].done.store(true, std::memory_order_relaxed);
@@ -97,6 +101,7 @@ void RunMetrics::Reset(const Pipeline& pipeline, size_t stages) {
     for (auto* c : StepCounters(m)) c->store(0, std::memory_order_relaxed);
   }
   for (StageMetrics& m : stages_) {
+    m.name.clear();
     for (auto* c : StageCounters(m)) c->store(0, std::memory_order_relaxed);
     m.running.store(false, std::memory_order_relaxed);
     m.done.store(false, std::memory_order_relaxed);
@@ -152,7 +157,8 @@ std::string RunMetrics::Table() const {
   for (size_t s = 0; s < stages_.size(); ++s) {
     const StageMetrics& stage = stages_[s];
     const double wall = static_cast<double>(Load(stage.wall_ns)) / 1e9;
-    text += Format("stage %zu: %.2f s, %lld records read, %lld skipped by the reader\n", s + 1, wall,
+    const std::string name = stage.name.empty() ? std::to_string(s + 1) : stage.name;
+    text += Format("stage %s: %.2f s, %lld records read, %lld skipped by the reader\n", name.c_str(), wall,
                    static_cast<long long>(Load(stage.progress.records)),
                    static_cast<long long>(Load(stage.progress.skipped)));
   }
@@ -170,6 +176,10 @@ std::string RunMetrics::Json() const {
     w.BeginObject();
     w.Key("stage");
     w.Int(static_cast<int64_t>(s + 1));
+    if (!stage.name.empty()) {
+      w.Key("name");
+      w.String(stage.name);
+    }
     w.Key("wall_seconds");
     w.Double(static_cast<double>(Load(stage.wall_ns)) / 1e9);
     w.Key("records");

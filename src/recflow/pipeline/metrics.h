@@ -33,10 +33,23 @@ struct StepMetrics {
 
 /// Counters of one stage.
 struct StageMetrics {
+  /// What the table calls it after "stage " (empty: its 1-based number).
+  std::string name;
   StageProgress progress;
   std::atomic<int64_t> wall_ns{0};
   std::atomic<bool> running{false};
   std::atomic<bool> done{false};
+};
+
+/// What a node of a stage cut into a pipeline of its own (pipeline/stage_cut.h) counts towards:
+/// node `node` of the whole pipeline (-1: none, a node the cut added), with its rows in and its
+/// rows out, except where the cut split that node in two (a pre-aggregated combine: the map
+/// side's partial aggregation counts the rows in, the reduce side's merge the rows out).
+struct CutOrigin {
+  int node = -1;
+  bool rows_in = true;
+  bool rows_out = true;
+  bool operator==(const CutOrigin&) const = default;
 };
 
 /// Every step's and stage's counters of one run.
@@ -74,9 +87,10 @@ class RunMetrics {
   std::vector<int> StepStages() const;
   /// Adds `part`, the metrics of a run of stage `stage` (0-based) of this pipeline's plan cut
   /// into a pipeline of its own (pipeline/stage_cut.h): the counters of its node i to this one's
-  /// node origin[i] (none when -1), which then ran in that stage, and its last stage's counters
-  /// to that stage's (a cut's earlier stage only reads the exchange the stage starts from).
-  void AddCut(const RunMetrics& part, const std::vector<int>& origin, size_t stage);
+  /// node origin[i].node (none when -1; its rows in and out as origin[i] says), and the counters
+  /// of its stage `part_stage` (0-based: the one that read the stage's input,
+  /// StageCut::counted_stage) to that stage's. Steps' stage numbers are left as they are.
+  void AddCut(const RunMetrics& part, const std::vector<CutOrigin>& origin, size_t part_stage, size_t stage);
 
  private:
   std::deque<StepMetrics> steps_;

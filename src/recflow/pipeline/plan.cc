@@ -186,4 +186,19 @@ std::string PlanToDot(const Pipeline& pipeline, const Plan& plan) {
   return dot + "}\n";
 }
 
+std::vector<int> StepStageNumbers(const Pipeline& pipeline, const Plan& plan) {
+  std::vector<int> numbers(pipeline.nodes().size(), 0);
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    const Stage& stage = plan.stages[s];
+    const int number = static_cast<int>(s + 1);
+    for (int id : stage.roots) {
+      if (pipeline.node(id).kind == NodeKind::kRead) numbers[static_cast<size_t>(id)] = number;
+    }
+    for (const std::vector<int>* ids : {&stage.steps, &stage.sinks, &stage.outputs}) {
+      for (int id : *ids) numbers[static_cast<size_t>(id)] = number;
+    }
+  }
+  return numbers;
+}
+
 }  // namespace recflow::pipeline

@@ -47,6 +47,10 @@ std::string PlanToText(const Pipeline& pipeline, const Plan& plan);
 /// checks wait for it (none when nothing is deferred); `recflow plan` prints them as warnings.
 std::vector<std::string> DeferredSummary(const Pipeline& pipeline);
 
+/// Each node's stage as the per-step table numbers it (1-based; 0 for a node no stage runs): the
+/// last stage of `plan` it is a read root, an element-wise step, a sink or an output of.
+std::vector<int> StepStageNumbers(const Pipeline& pipeline, const Plan& plan);
+
 /// The pipeline as a Graphviz digraph, nodes clustered by stage, side inputs dashed.
 std::string PlanToDot(const Pipeline& pipeline, const Plan& plan);
 

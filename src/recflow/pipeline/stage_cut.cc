@@ -3,9 +3,11 @@
 #include "recflow/pipeline/stage_cut.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "recflow/pipeline/key_partition.h"
+#include "recflow/pipeline/lifted_combine.h"
 
 namespace recflow::pipeline {
 
@@ -43,6 +45,18 @@ PCollection Rebuild(Pipeline& cut, const Node& node, const std::vector<PCollecti
   return {};
 }
 
+// The combine `node` of `aggregates` rebuilt in `cut` as step `name` over `rows`.
+PCollection Combine(Pipeline& cut, const std::string& name, const Node& node, const PCollection& rows,
+                    std::vector<Aggregate> aggregates) {
+  if (node.kind == NodeKind::kCombineGlobally) return cut.CombineGlobally(name, rows, std::move(aggregates), node.on_error);
+  return cut.CombinePerKey(name, rows, node.keys, std::move(aggregates), node.on_error);
+}
+
+// The combine `grouping` of `whole` cut in two, or nullopt (not a combine, or an aggregate without a state form).
+std::optional<LiftedCombine> Lifted(const Pipeline& whole, const Node& grouping) {
+  return LiftCombine(grouping, *whole.node(grouping.inputs[0]).schema);
+}
+
 // Appends to `cut` the partition step `partition` over `rows` and the task-mode write `step` of its exchange.
 void WriteExchange(Pipeline& cut, const PCollection& rows, const std::vector<std::string>& keys,
                    const std::string& partition, const std::string& step, const dataset::SinkOptions& sink,
@@ -52,7 +66,7 @@ void WriteExchange(Pipeline& cut, const PCollection& rows, const std::vector<std
 
 }  // namespace
 
-std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan) {
+std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan, std::vector<std::string>* names) {
   std::set<int> side_groupings;
   for (const Node& node : pipeline.nodes()) {
     for (const auto& [name, side] : node.side_inputs) {
@@ -60,13 +74,16 @@ std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan)
     }
   }
   std::vector<Stage> stages;
-  for (const Stage& stage : plan.stages) {
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    const Stage& stage = plan.stages[s];
     stages.push_back(stage);
+    if (names != nullptr) names->push_back(std::to_string(s + 1));
     for (int id : stage.sinks) {
       if (side_groupings.count(id) == 0) continue;
       Stage& side = stages.emplace_back();
       side.roots = {id};
       side.materialized = {id};
+      if (names != nullptr) names->push_back(std::to_string(s + 1) + " (side value of " + pipeline.node(id).name + ")");
     }
   }
   return stages;
@@ -103,6 +120,13 @@ Result<StageShape> CheckStage(const Pipeline& pipeline, const Stage& stage) {
 
 std::string ExchangeStepName(const Node& grouping) { return grouping.name + ".exchange"; }
 
+std::string PartialStepName(const Node& grouping) { return grouping.name + ".partial"; }
+
+SchemaPtr ExchangeSchema(const Pipeline& whole, const Node& grouping) {
+  const std::optional<LiftedCombine> lifted = Lifted(whole, grouping);
+  return lifted ? lifted->partial_schema : whole.node(grouping.inputs[0]).schema;
+}
+
 std::string SideStepName(const Node& kept) { return kept.name + ".side"; }
 
 Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const StageShape& shape,
@@ -113,15 +137,16 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
   p.set_file_system(whole.file_system());
   p.set_steps_named_in_errors(whole.steps_named_in_errors());
   std::map<int, PCollection> made;  // whole's node id -> its rows in the cut
-  auto origin_of = [&](const PCollection& rows, int id) {
-    if (rows.node() >= 0) cut.origin.resize(static_cast<size_t>(rows.node()) + 1, -1);
-    if (rows.node() >= 0) cut.origin[static_cast<size_t>(rows.node())] = id;
+  auto origin_of = [&](const PCollection& rows, CutOrigin origin) {
+    if (rows.node() < 0) return;
+    cut.origin.resize(std::max(cut.origin.size(), static_cast<size_t>(rows.node()) + 1));
+    cut.origin[static_cast<size_t>(rows.node())] = origin;
   };
   for (int id : shape.roots) {
     const Node& root = whole.node(id);
     if (!IsGroupingKind(root.kind)) {
       made[id] = p.Read(root.name, options.input, root.description, root.on_error);
-      origin_of(made[id], id);
+      origin_of(made[id], {id});
       continue;
     }
     const auto input = options.grouped.find(id);
@@ -130,15 +155,18 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
       continue;
     }
     const Node& entry = whole.node(root.inputs[0]);
+    const std::optional<LiftedCombine> lifted = Lifted(whole, root);
+    const SchemaPtr exchanged = lifted ? lifted->partial_schema : entry.schema;
     const PCollection rows = input->second
                                  ? p.Read(ExchangeStepName(root), input->second, "the exchange of " + entry.name)
-                                 : p.Create(ExchangeStepName(root), entry.schema, {});
-    if (rows.node() >= 0 && !rows.schema()->Equals(*entry.schema)) {
+                                 : p.Create(ExchangeStepName(root), exchanged, {});
+    if (rows.node() >= 0 && !rows.schema()->Equals(*exchanged)) {
       return Status::DataError("step '" + root.name + "': the exchanged rows have the schema " +
-                               rows.schema()->ToString() + ", not " + entry.schema->ToString());
+                               rows.schema()->ToString() + ", not " + exchanged->ToString());
     }
-    made[id] = Rebuild(p, root, {rows});
-    origin_of(made[id], id);
+    // A pre-aggregated combine merges states: its rows in were counted by the partial step feeding the exchange.
+    made[id] = lifted ? Combine(p, root.name, root, rows, lifted->final) : Rebuild(p, root, {rows});
+    origin_of(made[id], {id, !lifted, true});
   }
   std::map<int, PCollection> sides;  // whole's side-input node id -> its committed value read in the cut
   for (int id : shape.side_reads) {
@@ -157,13 +185,13 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
     std::vector<PCollection> inputs;
     for (int input : node.inputs) inputs.push_back(made.at(input));
     made[id] = Rebuild(p, node, inputs, sides);
-    origin_of(made[id], id);
+    origin_of(made[id], {id});
   }
   for (int id : shape.writes) {
     const Node& node = whole.node(id);
     const size_t before = p.nodes().size();
     Rebuild(p, node, {made.at(node.inputs[0])});
-    if (p.nodes().size() > before) origin_of(PCollection(&p, static_cast<int>(before)), id);
+    if (p.nodes().size() > before) origin_of(PCollection(&p, static_cast<int>(before)), {id});
   }
   for (int id : shape.groupings) {
     const Node& grouping = whole.node(id);
@@ -171,8 +199,14 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
     if (exchange == options.exchanges.end()) {
       return Status::InvalidArgument("no exchange given for step '" + grouping.name + "'");
     }
-    WriteExchange(p, made.at(grouping.inputs[0]), grouping.keys, grouping.name + ".partition",
-                  ExchangeStepName(grouping), exchange->second, options.partitions);
+    PCollection rows = made.at(grouping.inputs[0]);
+    if (const std::optional<LiftedCombine> lifted = Lifted(whole, grouping)) {
+      // One state row per key leaves the task; the combine's rows out are counted where the states are merged.
+      rows = Combine(p, PartialStepName(grouping), grouping, rows, lifted->partial);
+      origin_of(rows, {id, true, false});
+    }
+    WriteExchange(p, rows, grouping.keys, grouping.name + ".partition", ExchangeStepName(grouping), exchange->second,
+                  options.partitions);
   }
   for (int id : shape.kept) {
     const Node& kept = whole.node(id);
@@ -182,8 +216,17 @@ Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const Stage
                   options.partitions);
   }
   RETURN_NOT_OK(p.status());
-  cut.origin.resize(p.nodes().size(), -1);
-  return cut;
+  cut.origin.resize(p.nodes().size());
+  // Planned as if a caller consumed the root's rows: its stage is found even when the cut feeds nothing from it.
+  const int root = made.at(shape.roots[0]).node();
+  ASSIGN_OR_RETURN(const Plan plan, MakePlan(p, {root}));
+  for (size_t s = 0; s < plan.stages.size(); ++s) {
+    const std::vector<int>& roots = plan.stages[s].roots;
+    if (std::find(roots.begin(), roots.end(), root) == roots.end()) continue;
+    cut.counted_stage = s;
+    return cut;
+  }
+  return Status::Internal("step '" + whole.node(shape.roots[0]).name + "' starts no stage of its cut");
 }
 
 }  // namespace recflow::pipeline

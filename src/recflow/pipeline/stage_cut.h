@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "recflow/dataset/sink_options.h"
+#include "recflow/pipeline/metrics.h"
 #include "recflow/pipeline/pipeline.h"
 #include "recflow/pipeline/plan.h"
 
@@ -32,8 +33,11 @@ struct StageShape {
 /// The stages a distributed run runs, in order: `plan`'s, with, after each stage feeding a
 /// GroupByKey or combine some step takes as a side input, a stage of its own whose root is that
 /// grouping and which keeps its output (a fitted scaling's or vocabulary's one row is computed
-/// once, then every task of the stage using it reads it).
-std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan);
+/// once, then every task of the stage using it reads it). With `names`, also each stage's name in
+/// the per-step table: its plan stage's number, or for an added stage that number and what it
+/// computes ("1 (side value of fit)"), so the table numbers stages as the local run's does.
+std::vector<Stage> DistributedStages(const Pipeline& pipeline, const Plan& plan,
+                                     std::vector<std::string>* names = nullptr);
 
 /// The shape of `stage` of `pipeline` (one of DistributedStages), or InvalidArgument naming the
 /// step a distributed run cannot cut yet: a stage of several reads or of a read and groupings, a
@@ -43,6 +47,15 @@ Result<StageShape> CheckStage(const Pipeline& pipeline, const Stage& stage);
 /// The name of the write step a cut stage feeds grouping `grouping`'s exchange through, and of
 /// the read of the exchange in the stage that groups it.
 std::string ExchangeStepName(const Node& grouping);
+
+/// The rows grouping `grouping`'s exchange carries: its input's, or, for a combine whose every
+/// aggregate has a state form (LiftCombine), one row of per-task states per key: the partial
+/// rows (keys, then states).
+SchemaPtr ExchangeSchema(const Pipeline& whole, const Node& grouping);
+
+/// The name of the step a cut stage pre-aggregates combine `grouping`'s input through before
+/// its exchange (LiftCombine's partial aggregates).
+std::string PartialStepName(const Node& grouping);
 
 /// The name of the write step a cut stage keeps node `kept`'s rows (a side value) through, and of
 /// the read of them in a stage taking `kept` as a side input.
@@ -73,9 +86,14 @@ struct StageCutOptions {
 /// A stage cut out of its pipeline.
 struct StageCut {
   std::unique_ptr<Pipeline> pipeline;
-  /// Per node of `pipeline`: the id of the node of the whole pipeline it is (-1 for nodes the cut
-  /// added: a grouping root's read of the exchange, the partition steps and exchange writes).
-  std::vector<int> origin;
+  /// Per node of `pipeline`: the node of the whole pipeline it is (-1 for nodes the cut added:
+  /// a grouping root's read of the exchange, the partition steps and exchange writes), a
+  /// pre-aggregated combine's partial step counting its rows in and its merge its rows out.
+  std::vector<CutOrigin> origin;
+  /// The stage of `pipeline`'s plan (0-based) that runs the cut stage's steps from its input (the
+  /// task's splits, or its groupings' output): its counters are the stage's
+  /// (RunMetrics::AddCut), where the cut's other stages read an exchange or pre-aggregate.
+  size_t counted_stage = 0;
 };
 
 /// Stage `stage` (CheckStage's shape `shape`) of `whole` as a pipeline of its own: its read root
@@ -84,8 +102,12 @@ struct StageCut {
 /// from `options.sides` as a read named SideStepName; its element-wise steps and
 /// writes as in `whole`, each
 /// grouping it feeds replaced by the partition step (MakeKeyPartitionFn over the grouping's keys)
-/// and the write of its exchange, each node it keeps written as a side value (SideStepName). Its
-/// errors name the steps of `whole`.
+/// and the write of its exchange, each node it keeps written as a side value (SideStepName). A
+/// combine whose every aggregate has a state form is pre-aggregated (LiftCombine): the stage
+/// feeding it combines its rows into one state row per key (a step named PartialStepName) before
+/// the partition step, and the stage it roots merges the exchanged states (in the order of the
+/// files it is given, then of their rows) and finishes them; other groupings exchange their input
+/// rows (ExchangeSchema). Its errors name the steps of `whole`.
 Result<StageCut> CutStage(const Pipeline& whole, const Stage& stage, const StageShape& shape,
                           const StageCutOptions& options);
 

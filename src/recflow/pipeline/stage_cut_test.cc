@@ -55,8 +55,8 @@ Batches Rows(int64_t rows) {
   return batches;
 }
 
-// Each row of `batches` as text, sorted: a grouping's rows whatever the order of its groups.
-std::vector<std::string> RowTexts(const Batches& batches) {
+// Each row of `batches` as text, in order.
+std::vector<std::string> RowTextsInOrder(const Batches& batches) {
   std::vector<std::string> rows;
   for (const auto& batch : batches) {
     for (int64_t row = 0; row < batch->num_rows(); ++row) {
@@ -68,12 +68,65 @@ std::vector<std::string> RowTexts(const Batches& batches) {
       rows.push_back(text);
     }
   }
+  return rows;
+}
+
+// Each row of `batches` as text, sorted: a grouping's rows whatever the order of its groups.
+std::vector<std::string> RowTexts(const Batches& batches) {
+  std::vector<std::string> rows = RowTextsInOrder(batches);
   std::sort(rows.begin(), rows.end());
   return rows;
 }
 
+// The whole-pipeline node each node of `cut` counts towards.
+std::vector<int> OriginNodes(const StageCut& cut) {
+  std::vector<int> nodes;
+  for (const CutOrigin& origin : cut.origin) nodes.push_back(origin.node);
+  return nodes;
+}
+
+// A sum whose state has no columnar form, as a user's combiner: a distributed run exchanges its input rows.
+class StatelessSum final : public Combiner {
+ public:
+  std::string name() const override { return "stateless_sum"; }
+  Result<DataTypePtr> OutputType(const DataType& input) const override { return sum_->OutputType(input); }
+  std::unique_ptr<Accumulator> NewAccumulator(const DataType& input) const override {
+    return sum_->NewAccumulator(input);
+  }
+
+ private:
+  std::shared_ptr<const Combiner> sum_ = *BuiltinCombiner("sum");
+};
+
 class StageCutTest : public testing::TempDirTest {
  protected:
+  // The rows of the Arrow IPC files `files`, in order.
+  Batches ReadRows(const std::vector<std::string>& files) {
+    Batches batches;
+    auto arrow = ExchangeInput();
+    EXPECT_TRUE(arrow.ok());
+    auto source = InputsFactory(files, *arrow)(LocalFileSystem::Instance());
+    EXPECT_TRUE(source.ok()) << source.status().ToString();
+    for (;;) {
+      auto unit = (*source)->NextUnit();
+      EXPECT_TRUE(unit.ok()) << unit.status().ToString();
+      if (!unit.ok() || *unit == nullptr) return batches;
+      auto decoded = (*unit)->Decode();
+      EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+      batches.push_back(decoded->batch);
+    }
+  }
+
+  // The files of partition `partition` of exchange directory `name`.
+  std::vector<std::string> PartitionFiles(const std::string& name, int partition) {
+    std::vector<std::string> files;
+    const fs::path part = dir_ / name / ("recflow_partition=" + std::to_string(partition));
+    if (!fs::exists(part)) return files;
+    for (const auto& entry : fs::directory_iterator(part)) files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+  }
+
   // The files of exchange directory `name` (every partition's, in partition then name order).
   std::vector<std::string> ExchangeFiles(const std::string& name) {
     std::vector<std::string> files;
@@ -168,7 +221,7 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
   std::vector<std::string> names;
   for (const Node& node : map_cut.pipeline->nodes()) names.push_back(node.name);
   EXPECT_EQ(names, (std::vector<std::string>{"rows", "groups.partition", "groups.exchange"}));
-  EXPECT_EQ(map_cut.origin, (std::vector<int>{0, -1, -1}));
+  EXPECT_EQ(OriginNodes(map_cut), (std::vector<int>{0, -1, -1}));
   ASSERT_TRUE(RunPipeline(ExecContext::Defaults(), *map_cut.pipeline, RunOptions::Defaults(), nullptr).ok());
 
   ASSIGN_OR_FAIL(StageShape, reduce, CheckStage(p, plan.stages[1]));
@@ -183,7 +236,7 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
     StageCutOptions reduce_options;
     reduce_options.grouped[groups.node()] = InputsFactory(files, arrow);
     ASSIGN_OR_FAIL(StageCut, reduce_cut, CutStage(p, plan.stages[1], reduce, reduce_options));
-    EXPECT_EQ(reduce_cut.origin, (std::vector<int>{-1, groups.node(), 2}));
+    EXPECT_EQ(OriginNodes(reduce_cut), (std::vector<int>{-1, groups.node(), 2}));
     CollectSink sink;
     RunOptions options = RunOptions::Defaults();
     options.outputs["groups"] = &sink;
@@ -192,6 +245,115 @@ TEST_F(StageCutTest, AGroupingCutIntoAMapAndOneReducePerPartitionEqualsTheWholeR
   }
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, expected);  // each group once, its values in input order
+}
+
+// The aggregates of the combine tests: every kind of state (count, struct, nullable extreme, strings).
+std::vector<Aggregate> Aggregates(std::shared_ptr<const Combiner> sum) {
+  return {Aggregate{"", *BuiltinCombiner("count_all"), "rows"}, Aggregate{"value", std::move(sum), "total"},
+          Aggregate{"value", *BuiltinCombiner("mean"), "mean"}, Aggregate{"key", *BuiltinCombiner("max"), "top"}};
+}
+
+// Runs combine_per_key `totals` (Aggregates(sum)) over Rows(700) as two map tasks (rows 0-369 and 370-699, 10 and 9
+// batches) writing exchanges "exchange0" and "exchange1" of 3 partitions, then one reduce per partition over both
+// tasks' files in task order. Checks the map cut's steps (`partial`: with the pre-aggregation step), that each
+// partition's groups come in the whole run's order, and that all of them are the whole run's rows; returns the
+// number of rows each task's exchange held.
+class CombineCutTest : public StageCutTest {
+ protected:
+  std::vector<int64_t> RunCut(std::shared_ptr<const Combiner> sum, bool partial) {
+    const Batches all = Rows(700);
+    const auto rows = std::make_shared<const Batches>(all);
+    Pipeline p;
+    const PCollection totals = p.CombinePerKey("totals", p.Create("rows", RowSchema(), *rows), {"key"}, Aggregates(sum));
+    dataset::SinkOptions write = testing::FeatherSink(dir_ / "out");
+    write.mode = dataset::SaveMode::kOverwrite;
+    p.Write("write", totals, write);
+    EXPECT_TRUE(p.status().ok()) << p.status().ToString();
+    CollectSink whole;
+    RunOptions whole_options = RunOptions::Defaults();
+    whole_options.outputs["totals"] = &whole;
+    EXPECT_TRUE(RunPipeline(ExecContext::Defaults(), p, whole_options, nullptr).ok());
+    const std::vector<std::string> expected = RowTextsInOrder(whole.TakeBatches());
+    EXPECT_EQ(expected.size(), 12u);
+
+    auto plan = MakePlan(p);
+    EXPECT_TRUE(plan.ok());
+    auto map = CheckStage(p, plan->stages[0]);
+    EXPECT_TRUE(map.ok());
+    std::vector<int64_t> exchanged;
+    for (int task = 0; task < 2; ++task) {
+      const auto split = std::make_shared<const Batches>(task == 0 ? all.begin() : all.begin() + 10,
+                                                         task == 0 ? all.begin() + 10 : all.end());
+      StageCutOptions map_options;
+      map_options.input = [split](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
+        return MakeBatchSource("split", RowSchema(), split);
+      };
+      const std::string exchange = "exchange" + std::to_string(task);
+      map_options.exchanges[totals.node()] = ExchangeSink(exchange);
+      map_options.partitions = 3;
+      auto cut = CutStage(p, plan->stages[0], *map, map_options);
+      EXPECT_TRUE(cut.ok()) << cut.status().ToString();
+      if (!cut.ok()) return exchanged;
+      std::vector<std::string> names;
+      for (const Node& node : cut->pipeline->nodes()) names.push_back(node.name);
+      if (partial) {
+        EXPECT_EQ(names, (std::vector<std::string>{"rows", "totals.partial", "totals.partition", "totals.exchange"}));
+        EXPECT_EQ(cut->origin[1], (CutOrigin{totals.node(), true, false}));
+      } else {
+        EXPECT_EQ(names, (std::vector<std::string>{"rows", "totals.partition", "totals.exchange"}));
+      }
+      EXPECT_EQ(cut->counted_stage, 0u);
+      EXPECT_TRUE(RunPipeline(ExecContext::Defaults(), *cut->pipeline, RunOptions::Defaults(), nullptr).ok());
+      int64_t count = 0;
+      for (const auto& batch : ReadRows(ExchangeFiles(exchange))) count += batch->num_rows();
+      exchanged.push_back(count);
+    }
+
+    auto reduce = CheckStage(p, plan->stages[1]);
+    EXPECT_TRUE(reduce.ok());
+    auto arrow = ExchangeInput();
+    EXPECT_TRUE(arrow.ok());
+    std::vector<std::string> got;
+    for (int partition = 0; partition < 3; ++partition) {
+      std::vector<std::string> files = PartitionFiles("exchange0", partition);
+      for (std::string& file : PartitionFiles("exchange1", partition)) files.push_back(std::move(file));
+      EXPECT_FALSE(files.empty()) << partition;
+      StageCutOptions reduce_options;
+      reduce_options.grouped[totals.node()] = InputsFactory(files, *arrow);
+      auto cut = CutStage(p, plan->stages[1], *reduce, reduce_options);
+      EXPECT_TRUE(cut.ok()) << cut.status().ToString();
+      if (!cut.ok()) return exchanged;
+      EXPECT_EQ(cut->origin[1], (CutOrigin{totals.node(), !partial, true}));
+      EXPECT_EQ(cut->counted_stage, 1u);
+      CollectSink sink;
+      RunOptions options = RunOptions::Defaults();
+      options.outputs["totals"] = &sink;
+      const auto ran = RunPipeline(ExecContext::Defaults(), *cut->pipeline, options, nullptr);
+      EXPECT_TRUE(ran.ok()) << ran.status().ToString();
+      const std::vector<std::string> part = RowTextsInOrder(sink.TakeBatches());
+      // The partition's groups in the whole run's order: first appearance, task by task.
+      std::vector<std::string> in_order;
+      for (const std::string& row : expected) {
+        if (std::find(part.begin(), part.end(), row) != part.end()) in_order.push_back(row);
+      }
+      EXPECT_EQ(part, in_order) << "partition " << partition;
+      got.insert(got.end(), part.begin(), part.end());
+    }
+    std::sort(got.begin(), got.end());
+    std::vector<std::string> sorted = expected;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(got, sorted);
+    return exchanged;
+  }
+};
+
+TEST_F(CombineCutTest, ACombinePerKeyExchangesOneStateRowPerKeyPerMapTaskAndMergesToTheWholeRun) {
+  // 12 keys (11 and the null key) in each task's 370 or 330 rows: 12 state rows leave each task.
+  EXPECT_EQ(RunCut(*BuiltinCombiner("sum"), true), (std::vector<int64_t>{12, 12}));
+}
+
+TEST_F(CombineCutTest, ACombinerWithoutAStateFormExchangesItsInputRows) {
+  EXPECT_EQ(RunCut(std::make_shared<StatelessSum>(), false), (std::vector<int64_t>{370, 330}));
 }
 
 TEST_F(StageCutTest, AGlobalCombineRowComesFromTheTaskGivenItsInputOnlyAndAWindowedStepIsRefusedByName) {

@@ -106,9 +106,9 @@ void RegisterDask(py::module_& module) {
       .def("commit_exchange", [](PipelineJob& job, size_t exchange) {
              ThrowIfError(WithoutGil([&] { return job.CommitExchange(exchange); }));
            }, py::arg("exchange"), "Commits the exchange once every task writing it was adopted.")
-      .def("add_metrics", [](PipelineJob& job, const std::vector<int64_t>& counters, const std::vector<int>& stages) {
-             ThrowIfError(job.AddMetrics(counters, stages));
-           }, py::arg("counters"), py::arg("step_stages"), "Adds one task's metrics.")
+      .def("add_metrics", [](PipelineJob& job, const std::vector<int64_t>& counters) {
+             ThrowIfError(job.AddMetrics(counters));
+           }, py::arg("counters"), "Adds one task's metrics.")
       .def_property_readonly("metrics_json", [](const PipelineJob& job) { return job.metrics().Json(); })
       .def_property_readonly("metrics_table", [](const PipelineJob& job) { return job.metrics().Table(); })
       .def("commit", [](PipelineJob& job) { ThrowIfError(WithoutGil([&] { return job.Commit(); })); },
@@ -148,7 +148,7 @@ void RegisterDask(py::module_& module) {
         PipelineTaskResult result = std::move(run).ValueUnsafe();
         py::dict writes_out;
         for (const auto& [name, stats] : result.writes) writes_out[py::str(name)] = StatsDict(stats);
-        return py::make_tuple(writes_out, result.counters, result.step_stages);
+        return py::make_tuple(writes_out, result.counters);
       },
       py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"), py::arg("stage"),
       py::arg("read_schema"), py::arg("splits"),
@@ -156,7 +156,7 @@ void RegisterDask(py::module_& module) {
       py::arg("index"), py::arg("count"), py::arg("dead_letters"), py::arg("threads"),
       "Runs task `index` of `count` of stage `stage` of the pipeline at `path` (or of `text` over `callables`) over `splits` (a read stage) or "
       "`exchange_files` (an exchange stage: its partition's files of each exchange it reads), each write and exchange (name, job id, attempt directory) into its "
-      "attempt, exchanges in `partitions` partitions; returns ({write: stats}, counters, step stages).");
+      "attempt, exchanges in `partitions` partitions; returns ({write: stats}, counters).");
   module.def(
       "convert_task",
       [](const NativeDataset& dataset, const std::vector<std::string>& splits, const py::tuple& spec,

@@ -21,12 +21,15 @@ namespace recflow::python {
 
 namespace {
 
-// The pipeline of `source` and the stages of its distributed run (pipeline::DistributedStages).
+// The pipeline of `source` and the stages of its distributed run (pipeline::DistributedStages); with `names`, their
+// names in the per-step table, and with `numbers` each step's stage there.
 Result<pipeline::YamlPipeline> Load(const PipelineSource& source, const PipelineParams& params,
-                                    const pipeline::StepRegistry& registry, std::vector<pipeline::Stage>* stages) {
+                                    const pipeline::StepRegistry& registry, std::vector<pipeline::Stage>* stages,
+                                    std::vector<std::string>* names = nullptr, std::vector<int>* numbers = nullptr) {
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry));
   ASSIGN_OR_RETURN(const pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
-  *stages = pipeline::DistributedStages(*loaded.pipeline, plan);
+  *stages = pipeline::DistributedStages(*loaded.pipeline, plan, names);
+  if (numbers != nullptr) *numbers = pipeline::StepStageNumbers(*loaded.pipeline, plan);
   return loaded;
 }
 
@@ -102,7 +105,8 @@ Result<std::map<size_t, std::vector<std::string>>> PartitionFiles(const std::str
 Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& source, const PipelineParams& params,
                                                         const pipeline::StepRegistry& registry) {
   std::unique_ptr<PipelineJob> job(new PipelineJob());
-  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->cut_stages_));
+  std::vector<std::string> stage_names;
+  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->cut_stages_, &stage_names, &job->step_numbers_));
   const pipeline::Pipeline& graph = *job->loaded_.pipeline;
   ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->cut_stages_));
   const std::vector<Exchanged> exchanged = ExchangedRows(shapes);
@@ -156,7 +160,7 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
     exchange.dir = attempts + "/exchange-" + std::to_string(job->exchanges_.size() - 1);
     ASSIGN_OR_RETURN(dataset::SinkOptions options, ExchangeSinkOptions(exchange.dir));
     const pipeline::Node& node = graph.node(id);
-    const SchemaPtr& rows = kept ? node.schema : graph.node(node.inputs[0]).schema;
+    const SchemaPtr rows = kept ? node.schema : pipeline::ExchangeSchema(graph, node);
     ASSIGN_OR_RETURN(const SchemaPtr numbered, pipeline::MakeKeyPartitionFn({}, 1)->OutputSchema(rows));
     ASSIGN_OR_RETURN(exchange.committer, BeginTaskJob(options, numbered));
   }
@@ -169,6 +173,7 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
     RETURN_NOT_OK(job->side_files_->Stage(file.path).status());
   }
   job->metrics_.Reset(graph, job->cut_stages_.size());
+  for (size_t s = 0; s < stage_names.size(); ++s) job->metrics_.stage(s).name = stage_names[s];
   return job;
 }
 
@@ -265,8 +270,8 @@ Status PipelineJob::CommitExchange(size_t exchange) {
   return exchanges_[exchange].committer->Commit();
 }
 
-Status PipelineJob::AddMetrics(const std::vector<int64_t>& counters, const std::vector<int>& step_stages) {
-  return metrics_.AddCounters(counters, step_stages);
+Status PipelineJob::AddMetrics(const std::vector<int64_t>& counters) {
+  return metrics_.AddCounters(counters, step_numbers_);
 }
 
 Status PipelineJob::Commit() {
@@ -359,8 +364,8 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
   ASSIGN_OR_RETURN(pipeline::RunResult run, pipeline::RunPipeline(context, *cut.pipeline, options, &part));
   pipeline::RunMetrics whole;
   whole.Reset(graph, stages.size());
-  whole.AddCut(part, cut.origin, input.stage);
-  return PipelineTaskResult{std::move(run.writes), whole.Counters(), whole.StepStages()};
+  whole.AddCut(part, cut.origin, cut.counted_stage, input.stage);
+  return PipelineTaskResult{std::move(run.writes), whole.Counters()};
 }
 
 }  // namespace recflow::python

@@ -88,9 +88,11 @@ class PipelineJob {
   Status AdoptExchange(size_t exchange, const std::string& attempt_dir);
   /// Commits exchange `exchange` (every task of the stage writing it adopted) into ExchangeDir.
   Status CommitExchange(size_t exchange);
-  /// Adds one task's metrics (pipeline::RunMetrics::Counters, and the stage of each step).
-  Status AddMetrics(const std::vector<int64_t>& counters, const std::vector<int>& step_stages);
-  /// The summed metrics: the per-step table `recflow run` prints, and its JSON.
+  /// Adds one task's metrics (pipeline::RunMetrics::Counters).
+  Status AddMetrics(const std::vector<int64_t>& counters);
+  /// The summed metrics: the per-step table `recflow run` prints, and its JSON, its steps numbered
+  /// by the stages of the local run's plan (pipeline::StepStageNumbers) and each stage a
+  /// distributed run adds named for the side value it computes.
   const pipeline::RunMetrics& metrics() const { return metrics_; }
   /// Writes each side file (a vocabulary file) staged from its committed side value, prepares every
   /// output, then swaps each in (in the order of their paths), the side files last, as the local runner does.
@@ -113,6 +115,7 @@ class PipelineJob {
 
   pipeline::YamlPipeline loaded_;
   std::vector<pipeline::Stage> cut_stages_;  // pipeline::DistributedStages
+  std::vector<int> step_numbers_;            // each step's stage in the local run's table
   std::vector<JobStage> stages_;
   std::map<int, dataset::ResolvedInputs> inputs_;  // each read's files, by the stage reading it
   int64_t input_bytes_ = 0;
@@ -126,7 +129,6 @@ class PipelineJob {
 struct PipelineTaskResult {
   std::vector<std::pair<std::string, dataset::SinkStats>> writes;  ///< its writes' and exchanges'
   std::vector<int64_t> counters;  ///< pipeline::RunMetrics::Counters of the whole pipeline
-  std::vector<int> step_stages;   ///< pipeline::RunMetrics::StepStages
 };
 
 /// One task's share of a stage: what it reads and where its outputs go.
