@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from test_nats import NatsServer, backlog, publish, read_stream
-from test_raster import assert_same_values, reflectance
+from test_raster import assert_same_values, evi_numpy, reflectance
 from test_raster_mosaic import noisy_copy
 
 rasterio = pytest.importorskip("rasterio")
@@ -29,19 +29,14 @@ def nats(tmp_path):
     server.stop()
 
 
-def evi(blue, red, nir):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (2.5 * (nir - red) / (nir + 6 * red - 7.5 * blue + 1)).astype(np.float32)
-
-
 def bands(scene):
     scale, offset = scene.get("scale") or 1e-4, scene.get("offset") or 0.0
     return [reflectance(scene[b], scale, offset) for b in ("blue", "red", "nir")]
 
 
 def composite_evi(scenes):
-    """EVI of the greenest-pixel composite: per pixel every band of the scene whose NDVI is largest (the first of
-    equal ones), NaN where no scene has an NDVI."""
+    """EVI (with the evi step's valid-pixel rule) of the greenest-pixel composite: per pixel every band of the scene
+    whose NDVI is largest (the first of equal ones), NaN where no scene has an NDVI."""
     stack = np.stack([bands(s) for s in scenes])  # scene, band, y, x
     with np.errstate(divide="ignore", invalid="ignore"):
         ndvi = (stack[:, 2] - stack[:, 1]) / (stack[:, 2] + stack[:, 1])
@@ -49,7 +44,7 @@ def composite_evi(scenes):
     rows, cols = np.indices(best.shape)
     picked = stack[best, :, rows, cols]  # y, x, band
     picked[np.isnan(ndvi).all(axis=0)] = np.nan
-    return evi(picked[..., 0], picked[..., 1], picked[..., 2]), best
+    return evi_numpy(picked[..., 0], picked[..., 1], picked[..., 2]), best
 
 
 def test_scene_messages_become_one_evi_raster_and_message_per_tile_session(run, testdata, tmp_path, nats):
