@@ -96,13 +96,23 @@ class NatsSink final : public Sink {
     auto& messages = static_cast<Messages&>(*partial);
     const size_t n = messages.payloads.size();
     // Every message is a request with a reply subject of its own (<inbox>.<batch>.<i>); all are sent, then the
-    // stream's acknowledgements are read, in any order.
+    // stream's acknowledgements are read, in any order. A message with a Nats-Msg-Id not acknowledged within the
+    // timeout is sent again (at most kResends times): one published as the server went down is lost with the
+    // connection, and the stream's duplicate window drops a copy that did arrive (its acknowledgement says so).
     const std::string prefix = inbox_ + "." + std::to_string(batches_++) + ".";
     for (size_t i = 0; i < n; ++i) RETURN_NOT_OK(Failed(i, messages, Send(messages, i, prefix + std::to_string(i))));
     std::vector<bool> confirmed(n, false);
+    int resends = 0;
     for (size_t received = 0; received < n;) {
       natsMsg* raw = nullptr;
       const natsStatus s = natsSubscription_NextMsg(&raw, replies_.get(), options_.timeout_ms);
+      if (s == NATS_TIMEOUT && !messages.ids.empty() && resends < kResends) {
+        ++resends;
+        for (size_t i = 0; i < n; ++i) {
+          if (!confirmed[i]) RETURN_NOT_OK(Failed(i, messages, Send(messages, i, prefix + std::to_string(i))));
+        }
+        continue;
+      }
       if (s == NATS_TIMEOUT || s == NATS_NO_RESPONDERS) {
         // nats.c reads a "no responders" status (503) as this error, without the message: the rows share one subject,
         // so the first row not confirmed yet is named.
@@ -127,6 +137,8 @@ class NatsSink final : public Sink {
   }
 
  private:
+  static constexpr int kResends = 3;  // times the unacknowledged messages of a batch with ids are sent again
+
   // Publishes message `i` of `messages` with reply subject `reply`.
   Status Send(const Messages& messages, size_t i, const std::string& reply) {
     const std::string& payload = messages.payloads[i];
