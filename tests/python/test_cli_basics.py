@@ -105,3 +105,29 @@ def test_directories_globs_and_stdin(run, recflow_bin, tmp_path, pb):
     result = subprocess.run([str(recflow_bin), "cat", "-"], input=data, capture_output=True)
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.splitlines()) == 3
+
+
+def test_a_corrupt_record_far_into_a_file_is_named_by_its_own_number_in_every_command(run, tmp_path, pb):
+    # Far more records than one unit holds, so the fault is read after earlier units were counted.
+    records = _records(pb, 20000, floats=64)
+    framed = [frame(r) for r in records]
+    bad = 15000
+    data = bytearray(b"".join(framed))
+    offset = sum(len(f) for f in framed[:bad])
+    data[offset + 12] ^= 0xFF  # record 15000's first data byte: its data CRC no longer matches
+    path = tmp_path / "bad.tfrecord"
+    path.write_bytes(bytes(data))
+    for args in (("cat", path), ("convert", path, "-o", tmp_path / "out", "--to", "arrow")):
+        result = run(*args)
+        assert result.returncode == 1, args
+        assert f"record {bad}" in result.stderr and f"offset {offset}" in result.stderr, (args, result.stderr)
+
+
+def test_a_bad_row_in_the_second_file_of_a_directory_is_named_by_its_line_in_that_file(run, tmp_path):
+    data = tmp_path / "in"
+    data.mkdir()
+    (data / "a.csv").write_text("k,v\n" + "".join(f"{i},{i}\n" for i in range(3000)))
+    (data / "b.csv").write_text("k,v\n0,0\n1,1\n2,oops\n3,3\n")
+    result = run("convert", data, "-o", tmp_path / "out", "--to", "jsonl")  # v is inferred int64 from a.csv
+    assert result.returncode == 1, result.stderr
+    assert "b.csv" in result.stderr and "record 2" in result.stderr, result.stderr

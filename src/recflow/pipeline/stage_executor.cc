@@ -27,6 +27,7 @@ struct Token {
   std::unique_ptr<UnitState> state;
   std::vector<std::unique_ptr<SinkPartial>> partials;  // per sink; null: the unit fed it nothing
   std::optional<FlowToken> flow;                       // what follows the unit's records (SourceUnit::token)
+  bool read_failed = false;  // `status` came from reading: its record counts from the file's start already
 };
 
 // A worker thread's local states of the stage's sinks, made on first use.
@@ -60,6 +61,7 @@ class Stage {
       auto unit = NextSourceUnit(*inputs_[input_]);
       if (!unit.ok()) {
         token->status = unit.status();
+        token->read_failed = true;
         read_done_ = true;
       } else if (*unit == nullptr) {
         ++input_;
@@ -107,15 +109,21 @@ class Stage {
     return t;
   }
 
-  // Filter 3 (serial, in order): rebase errors, report skipped records, let the program assign.
+  // Filter 3 (serial, in order): rebase errors, report skipped records, let the program assign. Records are
+  // numbered from the start of each file (an input may be a directory of files).
   Token* Assign(Token* t) {
     if (t->info.input != assigned_input_) {
       for (size_t ended = assigned_input_; ended < t->info.input && ended < inputs_.size(); ++ended) watermarks_.End(ended);
       assigned_input_ = t->info.input;
       records_ = 0;
     }
+    if (t->info.file != assigned_file_) {
+      assigned_file_ = t->info.file;
+      records_ = 0;
+    }
     t->info.first_record = records_;
-    if (!Fail(t->status.RebaseRecord(records_).WithFile(t->info.file))) {
+    const Status status = t->read_failed ? t->status : t->status.RebaseRecord(records_);
+    if (!Fail(status.WithFile(t->info.file))) {
       for (SkippedRecord& skipped : t->skipped) {
         skipped.error = skipped.error.RebaseRecord(records_);
         program_->OnSkipped(t->info.input, skipped);
@@ -267,7 +275,8 @@ class Stage {
   bool read_done_ = false;
   uint64_t units_ = 0;            // units read
   size_t assigned_input_ = 0;     // the input of the unit being assigned
-  int64_t records_ = 0;           // its records before that unit
+  std::string assigned_file_;     // the file of the unit being assigned
+  int64_t records_ = 0;           // that file's records before that unit
   MinWatermark watermarks_;       // per input: its watermark (inputs before the one assigned ended)
   std::mutex error_mutex_;
   Status error_;
