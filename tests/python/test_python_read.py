@@ -159,6 +159,34 @@ def test_a_corrupt_record_raises_an_error_naming_file_record_and_offset(recflow_
     assert text.startswith(f"{bad}: record ") and ", byte offset " in text and "CRC" in text, text
 
 
+def test_each_read_sees_the_file_as_it_is_then(recflow_py, testdata, tmp_path):
+    """A dataset's reads keep its files mapped for the next read (KeptMappings) only while a file is unchanged: one
+    replaced, rewritten in place, grown or corrupted between two reads is read as it is at the second."""
+    path = tmp_path / "data.tfrecord"
+    original = (testdata / "tfrecord" / "tfx" / "mnist.tfrecord").read_bytes()
+    path.write_bytes(original)
+    ds = recflow_py.read(path)
+
+    def labels():
+        return np.concatenate([b["image_class"] for b in ds.batches()]).tolist()
+
+    first = labels()
+    assert labels() == first and len(first) == 1000
+    half = tmp_path / "half.tfrecord"
+    half.write_bytes(original[:len(original) // 2])  # 500 of the 1 000 records (3 203 bytes each)
+    os.replace(half, path)
+    assert labels() == first[:500]
+    path.write_bytes(original)  # grown back, rewritten in place
+    assert labels() == first
+    data = bytearray(original)
+    data[len(data) // 2] ^= 0xFF
+    with open(path, "r+b") as f:  # same size, in place
+        f.write(data)
+    os.utime(path, ns=(0, os.stat(path).st_mtime_ns + 1_000_000))
+    with pytest.raises(recflow_py.Error, match="CRC"):
+        labels()
+
+
 def test_inputs_that_cannot_be_read_raise_at_open(recflow_py, testdata, tmp_path):
     with pytest.raises(recflow_py.Error, match="missing"):
         recflow_py.read(tmp_path / "missing.tfrecord")
