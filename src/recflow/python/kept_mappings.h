@@ -21,7 +21,7 @@ namespace recflow::python {
 /// path is the same one, unchanged — device, inode, size and modification time as when it was
 /// mapped — and maps it anew otherwise. A training loop's every epoch then reads the pages the
 /// first one mapped: the kernel's work of faulting a file's pages into a fresh mapping and
-/// unmapping them after, a tenth of the CPU of a Fashion-MNIST epoch into torch, is done once. At
+/// unmapping them after, about 12 % of the CPU of a Fashion-MNIST epoch into torch, is done once. At
 /// most kMaxKept files are kept (all are let go when one more comes: a dataset of more files is
 /// mapped per read as before). A file rewritten in place with its size and time unchanged to the
 /// nanosecond is read as it was mapped. Thread-safe.
