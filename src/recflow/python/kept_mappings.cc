@@ -1,4 +1,5 @@
-// KeptMappings: stat(2) the path; the kept mapping when the file is the one mapped, else a new mapping kept instead.
+// KeptMappings: stat(2) the path; the kept mapping when the file is the one mapped, else a new mapping kept instead
+// (within the bounds on files and bytes).
 #include "recflow/python/kept_mappings.h"
 
 #include <sys/stat.h>
@@ -16,9 +17,18 @@ Result<std::shared_ptr<Buffer>> KeptMappings::MapFile(const std::string& path) {
     if (found != kept_.end() && found->second.identity == identity) return found->second.mapping;
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> mapping, base_->MapFile(path));
+  if (mapping->size() > kMaxKeptBytes) return mapping;
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (kept_.size() >= kMaxKept && kept_.find(path) == kept_.end()) kept_.clear();
-  kept_[path] = Kept{identity, mapping};
+  if (const auto replaced = kept_.find(path); replaced != kept_.end()) {
+    kept_bytes_ -= replaced->second.mapping->size();
+    kept_.erase(replaced);
+  }
+  if (kept_.size() >= kMaxKept || kept_bytes_ + mapping->size() > kMaxKeptBytes) {
+    kept_.clear();
+    kept_bytes_ = 0;
+  }
+  kept_.emplace(path, Kept{identity, mapping});
+  kept_bytes_ += mapping->size();
   return mapping;
 }
 

@@ -22,13 +22,17 @@ namespace recflow::python {
 /// mapped — and maps it anew otherwise. A training loop's every epoch then reads the pages the
 /// first one mapped: the kernel's work of faulting a file's pages into a fresh mapping and
 /// unmapping them after, about 12 % of the CPU of a Fashion-MNIST epoch into torch, is done once. At
-/// most kMaxKept files are kept (all are let go when one more comes: a dataset of more files is
-/// mapped per read as before). A file rewritten in place with its size and time unchanged to the
-/// nanosecond is read as it was mapped. Thread-safe.
+/// most kMaxKept files and kMaxKeptBytes of them are kept (all are let go when one more would pass
+/// either bound, and a file larger than kMaxKeptBytes is not kept: a bigger dataset is mapped per
+/// read as before, and the pages a process keeps mapped, which count in its resident size, stay
+/// bounded). A file rewritten in place with its size and time unchanged to the nanosecond is read
+/// as it was mapped. Thread-safe.
 class KeptMappings final : public FileSystem {
  public:
   /// Files whose mappings are kept at most.
   static constexpr size_t kMaxKept = 1024;
+  /// Bytes of the files whose mappings are kept at most.
+  static constexpr int64_t kMaxKeptBytes = int64_t{2} << 30;
 
   /// Over `base`, the local file system.
   explicit KeptMappings(std::shared_ptr<FileSystem> base) : base_(std::move(base)) {}
@@ -107,6 +111,7 @@ class KeptMappings final : public FileSystem {
   std::shared_ptr<FileSystem> base_;
   mutable std::mutex mutex_;
   std::map<std::string, Kept> kept_;
+  int64_t kept_bytes_ = 0;  ///< the sizes of the kept mappings
 };
 
 }  // namespace recflow::python

@@ -82,5 +82,24 @@ TEST_F(KeptMappingsTest, AtMostKMaxKeptFilesAreKept) {
   EXPECT_EQ(files_.kept(), 1u);  // the one more came after every slot was taken: the others were let go
 }
 
+TEST_F(KeptMappingsTest, AtMostKMaxKeptBytesAreKept) {
+  // Sparse files: mapped, never read.
+  const auto sparse = [&](const std::string& name, int64_t size) {
+    const std::string path = Write(name, "");
+    fs::resize_file(path, static_cast<uintmax_t>(size));
+    return path;
+  };
+  const std::string big = sparse("big", KeptMappings::kMaxKeptBytes + 1);
+  EXPECT_EQ((*files_.MapFile(big))->size(), KeptMappings::kMaxKeptBytes + 1);
+  EXPECT_EQ(files_.kept(), 0u);  // larger than the bound: mapped per read
+  const std::string first = sparse("first", KeptMappings::kMaxKeptBytes / 4 * 3);
+  const std::string second = sparse("second", KeptMappings::kMaxKeptBytes / 4 * 3);
+  const std::shared_ptr<Buffer> kept = *files_.MapFile(first);
+  EXPECT_EQ((*files_.MapFile(first)).get(), kept.get());
+  ASSERT_TRUE(files_.MapFile(second).ok());
+  EXPECT_EQ(files_.kept(), 1u);  // both would pass the bound: the first was let go
+  EXPECT_NE((*files_.MapFile(first)).get(), kept.get());
+}
+
 }  // namespace
 }  // namespace recflow::python
