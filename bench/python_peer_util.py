@@ -21,17 +21,19 @@ BATCH = 256
 
 
 @contextlib.contextmanager
-def workspace(doc):
+def workspace(doc, threads=1):
     """(arguments --rounds and --threads, a temporary work directory, the python3-protobuf tf.Example classes
-    generated there), after printing the load average, recflow's threads and the protobuf implementation."""
+    generated there), after printing the load average, recflow's threads and the protobuf implementation.
+    ``threads``: --threads' default (None: recflow's own, every core for a read in the main process)."""
     from google.protobuf.internal import api_implementation
     from tfrecord_util import generate_proto_module
 
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1, help="recflow engine threads (the peer has one)")
+    parser.add_argument("--threads", type=int, default=threads,
+                        help=f"recflow engine threads (the peer has one; default {threads or 'every core'})")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}, recflow threads {args.threads}, protobuf "
+    print(f"load average {os.getloadavg()[0]:.2f}, recflow threads {args.threads or os.cpu_count()}, protobuf "
           f"{api_implementation.Type()}")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

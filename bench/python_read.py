@@ -3,9 +3,10 @@
 python3-protobuf parsing), in the same run, alternating A B A B: Fashion-MNIST train TFRecords (60 000 records) into
 torch tensors (uint8 images N × 784, int64 labels), and Chicago taxi tf.Examples into NumPy columns. Prints records/s
 of one epoch (best of --rounds; recflow's one-time open — detection, schema inference, split planning — is timed
-apart, as a training loop opens once and reads every epoch) and the ratio.
+apart, as a training loop opens once and reads every epoch) and the ratio. recflow reads with its defaults (every
+core: one thread frames and checks the CRCs while the others decode, beside the loop's thread) unless --threads says.
 
-Usage: bench/python_read.py [--rounds 5] [--threads 1]
+Usage: bench/python_read.py [--rounds 5] [--threads N]
 """
 import gzip
 import struct
@@ -91,11 +92,12 @@ def prepare(work):
 
 
 def main():
-    with workspace(__doc__) as (args, work, pb):
+    with workspace(__doc__, threads=None) as (args, work, pb):
         fashion, taxi = prepare(work)
+        threads = {} if args.threads is None else {"threads": args.threads}
         start = time.perf_counter()
-        fashion_dataset = recflow.torch.IterableDataset(fashion, batch_size=BATCH, threads=args.threads)
-        taxi_dataset = recflow.read(taxi, threads=args.threads)
+        fashion_dataset = recflow.torch.IterableDataset(fashion, batch_size=BATCH, **threads)
+        taxi_dataset = recflow.read(taxi, **threads)
         print(f"recflow open (both inputs, once): {time.perf_counter() - start:.3f} s")
         measure("Fashion-MNIST train → torch tensors", lambda: python_fashion(pb, fashion),
                 lambda: recflow_fashion(fashion_dataset), args.rounds)

@@ -12,7 +12,8 @@ _DEFAULT_SPLIT_BYTES = 64 << 20
 
 
 def _dense(columns, pad):
-    """Every ListColumn of a batch dict padded to a 2-D array (ListColumn.to_dense)."""
+    """Every ListColumn of a batch dict padded to a 2-D array (ListColumn.to_dense); the lists whose rows all have one
+    length came 2-D from the stream already (a view on the values, as to_dense would give)."""
     return {name: value.to_dense(pad) if isinstance(value, ListColumn) else value for name, value in columns.items()}
 
 
@@ -24,7 +25,7 @@ def _iterate(stream, lists, pad, binary):
         raise ValueError(f"binary must be 'bytes' or 'uint8', not {binary!r}")
     try:
         while True:
-            item = stream.next(binary == "uint8")
+            item = stream.next(binary == "uint8", lists == "dense")
             if item is None:
                 return
             _, columns = item

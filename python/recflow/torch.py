@@ -65,14 +65,19 @@ class IterableDataset(torch.utils.data.IterableDataset):
     shuffled (the same way in every reader) and rows go through a shuffle buffer of
     ``shuffle_buffer`` rows, all seeded by ``seed`` and the epoch (``set_epoch``). List columns, and
     binary columns as uint8 (raw images), are padded to 2-D tensors with ``pad``; strings stay lists
-    of str. Other arguments as recflow.read."""
+    of str. ``threads``: the engine threads decoding each read (0: every core); by default one in each
+    DataLoader worker (the workers share the cores) and every core when read in the main process
+    (``num_workers=0``), where the engine then frames and checks the records of one piece of the input
+    while other threads decode the pieces before it, beside the training loop's thread. Other arguments
+    as recflow.read."""
 
     def __init__(self, paths, batch_size=None, shuffle=False, seed=0, shuffle_buffer=10000, rank=None,
-                 world_size=None, split_bytes=64 << 20, threads=1, pad=0, **read_options):
+                 world_size=None, split_bytes=64 << 20, threads=None, pad=0, **read_options):
         super().__init__()
         if (rank is None) != (world_size is None):
             raise ValueError("give both rank and world_size, or neither")
-        self.dataset = Dataset(paths, threads=threads, **read_options)
+        self.threads = threads
+        self.dataset = Dataset(paths, **read_options)
         self.batch_size, self.shuffle, self.seed, self.shuffle_buffer = batch_size, shuffle, seed, shuffle_buffer
         self.rank, self.world_size, self.pad = rank, world_size, pad
         self.splits = self.dataset.splits(split_bytes)
@@ -81,6 +86,13 @@ class IterableDataset(torch.utils.data.IterableDataset):
     def set_epoch(self, epoch):
         """Reshuffles for ``epoch`` (call it before each epoch's iteration, as with DistributedSampler)."""
         self.epoch = epoch
+
+    def _engine_threads(self):
+        """The engine threads of this reader's reads: ``threads`` when given, else 1 in a DataLoader worker and 0
+        (every core) in the main process."""
+        if self.threads is not None:
+            return self.threads
+        return 0 if torch.utils.data.get_worker_info() is None else 1
 
     def my_splits(self):
         """The splits this reader (rank × DataLoader worker) reads this epoch."""
@@ -95,7 +107,7 @@ class IterableDataset(torch.utils.data.IterableDataset):
         if not splits:
             return
         batches = self.dataset.batches(None if self.shuffle else self.batch_size, splits=splits, lists="dense",
-                                       pad=self.pad, binary="uint8")
+                                       pad=self.pad, binary="uint8", threads=self._engine_threads())
         if self.shuffle:
             index, _ = _global_worker(self.rank, self.world_size)
             batches = _shuffled(batches, self.shuffle_buffer, self.batch_size,

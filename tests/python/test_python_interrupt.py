@@ -5,6 +5,7 @@ import signal
 import threading
 
 import numpy as np
+import pytest
 
 from interrupt_util import interrupt_when_ready
 from test_serve import serve  # noqa: F401  (the fixture that starts `recflow serve`)
@@ -25,9 +26,26 @@ print("after", sum(len(b["image_class"]) for b in recflow.read(mnist).batches())
 """
 
 
-def test_ctrl_c_interrupts_a_read_cleanly(python_package_dir, testdata):
+# The same through recflow.torch.IterableDataset in the main process: its pieces decoded on every core by default.
+TORCH_CHILD = r"""
+import sys
+import recflow.torch
+ds = recflow.torch.IterableDataset(sys.argv[1], batch_size=10, split_bytes=200_000)
+try:
+    while True:
+        for i, batch in enumerate(ds):
+            if i == 0:
+                print("reading", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("after", sum(len(b["image_class"]) for b in ds), flush=True)
+"""
+
+
+@pytest.mark.parametrize("child", [CHILD, TORCH_CHILD], ids=["read", "torch"])
+def test_ctrl_c_interrupts_a_read_cleanly(python_package_dir, testdata, child):
     mnist = testdata / "tfrecord" / "tfx" / "mnist.tfrecord"
-    returncode, out, err = interrupt_when_ready(CHILD, [mnist], python_package_dir, "reading")
+    returncode, out, err = interrupt_when_ready(child, [mnist], python_package_dir, "reading")
     assert returncode == 0, err
     assert out == "interrupted\nafter 1000\n", (out, err)
 

@@ -48,17 +48,61 @@ def test_auto_mode_gives_the_readers_batches_of_every_record(recflow_py, testdat
     assert sum(len(b["image_class"]) for b in ds.batches(300, batch_mode="auto")) == 1000
 
 
+def _assert_views_arrow(recflow_py, array):
+    """`array` is a read-only view whose bytes lie inside the Arrow buffer that is its base."""
+    owner = array.base
+    assert isinstance(owner, recflow_py._recflow.ArrowBuffer)
+    assert owner.address <= array.ctypes.data and array.ctypes.data + array.nbytes <= owner.address + owner.size
+    assert not array.flags.writeable and not array.flags.owndata
+
+
 def test_fixed_width_columns_view_the_arrow_buffer(recflow_py, testdata):
     ds = recflow_py.read(testdata / "tfrecord" / "tfx" / "mnist.tfrecord")
     batch = next(ds.batches(100))
     for array in (batch["image_class"], batch["image_floats"].values, batch["image_floats"].offsets):
-        owner = array.base
-        assert isinstance(owner, recflow_py._recflow.ArrowBuffer)
-        assert owner.address <= array.ctypes.data and array.ctypes.data + array.nbytes <= owner.address + owner.size
-        assert not array.flags.writeable
+        _assert_views_arrow(recflow_py, array)
     dense = next(ds.batches(100, lists="dense"))["image_floats"]
     assert dense.shape == (100, 784) and dense.dtype == np.float32
-    assert np.shares_memory(dense, dense.base) and not dense.flags.owndata
+    _assert_views_arrow(recflow_py, dense)
+    assert (dense == batch["image_floats"].to_dense()).all()
+
+
+def test_dense_lists_come_2d_from_the_stream_as_to_dense_makes_them(recflow_py, tmp_path):
+    """lists="dense" (binary="uint8"): a column whose rows all have one length, with no null row or value, is a 2-D view
+    on the Arrow values; every other list is padded by ListColumn.to_dense. Both equal to_dense of the ragged read."""
+    rows = 4
+    even = np.arange(rows + 1, dtype=np.int32) * 3
+    ragged = np.array([0, 2, 2, 5, 6], dtype=np.int32)
+    columns = {
+        "images": np.array([bytes([i, i + 1, i + 2]) for i in range(rows)], dtype=object),
+        "ragged_bytes": np.array([b"ab", b"", b"cde", b"f"], dtype=object),
+        "null_image": np.array([b"abc", None, b"def", b"ghi"], dtype=object),
+        "list": recflow_py.ListColumn(np.arange(12, dtype=np.int64), even),
+        "large_list": recflow_py.ListColumn(np.arange(12, dtype=np.float32), even.astype(np.int64)),
+        "fixed_size_list": np.arange(rows * 3, dtype=np.int16).reshape(rows, 3),
+        "ragged_list": recflow_py.ListColumn(np.arange(6, dtype=np.int64), ragged),
+        "null_row": recflow_py.ListColumn(np.arange(12, dtype=np.int64), even, np.array([0, 1, 0, 0], dtype=bool)),
+        "null_value": recflow_py.ListColumn(np.ma.MaskedArray(np.arange(12.0), mask=np.arange(12) == 4), even),
+        "bools": recflow_py.ListColumn(np.arange(12) % 2 == 0, even),
+        "empty_lists": recflow_py.ListColumn(np.arange(0, dtype=np.int64), np.zeros(rows + 1, dtype=np.int32)),
+    }
+    recflow_py.write(columns, tmp_path / "out", format="arrow")
+    ds = recflow_py.read(tmp_path / "out")
+    (want,) = list(ds.batches(binary="uint8"))
+    (got,) = list(ds.batches(binary="uint8", lists="dense", pad=7))
+    viewed = {"images", "list", "large_list", "fixed_size_list"}
+    for name in columns:
+        expected = want[name].to_dense(7)
+        assert type(got[name]) is type(expected) and got[name].dtype == expected.dtype, name
+        assert got[name].shape == expected.shape and np.array_equal(np.ma.getdata(got[name]), np.ma.getdata(expected))
+        assert np.array_equal(np.ma.getmaskarray(got[name]), np.ma.getmaskarray(expected)), name
+        if name in viewed:
+            _assert_views_arrow(recflow_py, got[name])
+        else:
+            assert not isinstance(got[name].base, recflow_py._recflow.ArrowBuffer), name
+    assert got["images"].tolist() == [[i, i + 1, i + 2] for i in range(rows)]
+    _, native = ds._stream().next(bytes_as_lists=True, dense_uniform_lists=True)  # what the stream hands Python
+    assert {name for name, value in native.items() if isinstance(value, np.ndarray) and value.ndim == 2} == viewed
 
 
 def test_ragged_lists_pad_to_dense(recflow_py):
@@ -113,6 +157,34 @@ def test_a_corrupt_record_raises_an_error_naming_file_record_and_offset(recflow_
             pass
     text = str(error.value)
     assert text.startswith(f"{bad}: record ") and ", byte offset " in text and "CRC" in text, text
+
+
+def test_each_read_sees_the_file_as_it_is_then(recflow_py, testdata, tmp_path):
+    """A dataset's reads keep its files mapped for the next read (KeptMappings) only while a file is unchanged: one
+    replaced, rewritten in place, grown or corrupted between two reads is read as it is at the second."""
+    path = tmp_path / "data.tfrecord"
+    original = (testdata / "tfrecord" / "tfx" / "mnist.tfrecord").read_bytes()
+    path.write_bytes(original)
+    ds = recflow_py.read(path)
+
+    def labels():
+        return np.concatenate([b["image_class"] for b in ds.batches()]).tolist()
+
+    first = labels()
+    assert labels() == first and len(first) == 1000
+    half = tmp_path / "half.tfrecord"
+    half.write_bytes(original[:len(original) // 2])  # 500 of the 1 000 records (3 203 bytes each)
+    os.replace(half, path)
+    assert labels() == first[:500]
+    path.write_bytes(original)  # grown back, rewritten in place
+    assert labels() == first
+    data = bytearray(original)
+    data[len(data) // 2] ^= 0xFF
+    with open(path, "r+b") as f:  # same size, in place
+        f.write(data)
+    os.utime(path, ns=(0, os.stat(path).st_mtime_ns + 1_000_000))
+    with pytest.raises(recflow_py.Error, match="CRC"):
+        labels()
 
 
 def test_inputs_that_cannot_be_read_raise_at_open(recflow_py, testdata, tmp_path):

@@ -81,6 +81,40 @@ def test_the_shuffle_is_seeded_per_epoch_and_still_reads_every_record_once(recfl
     assert first != want and sorted(first) == sorted(want)
 
 
+def test_the_main_process_decodes_on_every_core_in_input_order_and_each_worker_on_one(recflow_py, mnist):
+    from torch.utils.data import DataLoader
+    import recflow.torch
+
+    class EngineThreads(recflow.torch.IterableDataset):
+        """Yields the engine threads its reads would take where it is iterated."""
+
+        def __iter__(self):
+            yield self._engine_threads()
+
+    path, want = mnist
+    ds = recflow.torch.IterableDataset(path, batch_size=64, split_bytes=200_000)
+    assert ds._engine_threads() == 0 and len(ds.splits) > 4
+    assert record_keys(ds) == want  # pieces decoded on every core, batches in the input's order
+    assert list(DataLoader(EngineThreads(path), batch_size=None, num_workers=2)) == [1, 1]
+    assert recflow.torch.IterableDataset(path, threads=3)._engine_threads() == 3
+
+
+def test_a_corrupt_record_read_on_every_core_names_its_file_record_and_offset(recflow_py, mnist, tmp_path):
+    import recflow.torch
+
+    data = bytearray(mnist[0].read_bytes())
+    data[len(data) * 3 // 4] ^= 0xFF  # in a record of a later split
+    bad = tmp_path / "bad.tfrecord"
+    bad.write_bytes(bytes(data))
+    ds = recflow.torch.IterableDataset(bad, batch_size=64, split_bytes=200_000, infer_rows=1)
+    assert ds._engine_threads() == 0 and len(ds.splits) > 4
+    with pytest.raises(recflow_py.Error) as error:
+        for _ in ds:
+            pass
+    text = str(error.value)
+    assert text.startswith(f"{bad}: record ") and ", byte offset " in text and "CRC" in text, text
+
+
 def test_rank_needs_world_size(recflow_py, mnist):
     import recflow.torch
 

@@ -44,10 +44,10 @@ class PyStream {
     return FieldsOf(*Taken().schema());
   }
 
-  /// The next batch as {column: NumPy value} (ToNumpy with `bytes_as_lists`) with its row count,
-  /// or None at the end. A pending signal raises its exception (KeyboardInterrupt) after the batch
+  /// The next batch as {column: NumPy value} (ToNumpy with `options`) with its row count, or None
+  /// at the end. A pending signal raises its exception (KeyboardInterrupt) after the batch
   /// arrived; the stream is then closed, which stops the read.
-  py::object Next(bool bytes_as_lists) {
+  py::object Next(NumpyOptions options) {
     const std::unique_lock<std::mutex> lock = Lock();
     BatchStream& stream = Taken();
     if (PyErr_CheckSignals() != 0) {
@@ -64,7 +64,7 @@ class PyStream {
     }
     const std::shared_ptr<RecordBatch> batch = ValueOrThrow(std::move(next));
     if (batch == nullptr) return py::none();
-    return py::make_tuple(batch->num_rows(), ToNumpy(*batch, bytes_as_lists));
+    return py::make_tuple(batch->num_rows(), ToNumpy(*batch, options));
   }
 
   /// Hands the stream to an Arrow PyCapsule consumer; this object is then closed.
@@ -175,7 +175,13 @@ PYBIND11_MODULE(_recflow, m) {
 
   py::class_<PyStream>(m, "Stream", "Batches of one read or connection.")
       .def_property_readonly("schema", &PyStream::schema)
-      .def("next", &PyStream::Next, py::arg("bytes_as_lists"), "(rows, {column: value}) or None at the end.")
+      .def(
+          "next",
+          [](PyStream& self, bool bytes_as_lists, bool dense_uniform_lists) {
+            return self.Next(NumpyOptions{bytes_as_lists, dense_uniform_lists});
+          },
+          py::arg("bytes_as_lists"), py::arg("dense_uniform_lists") = false,
+          "(rows, {column: value}) or None at the end (NumpyOptions: binary as uint8 lists, uniform lists as 2-D).")
       .def("export", &PyStream::Export, "The stream as an 'arrow_array_stream' PyCapsule.")
       .def("close", &PyStream::Close, "Stops the read and releases the stream.");
 

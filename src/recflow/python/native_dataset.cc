@@ -1,17 +1,20 @@
-// NativeDataset: DetectInputs + OpenInputs once; each read a fresh Source (or the first one) exported as a C stream.
+// NativeDataset: DetectInputs + OpenInputs once (on KeptMappings); each read a fresh Source (or the first one) exported
+// as a C stream.
 #include "recflow/python/native_dataset.h"
 
 #include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/split_plan.h"
 #include "recflow/dataset/split_source.h"
 #include "recflow/pipeline/read_stream.h"
+#include "recflow/python/kept_mappings.h"
 
 namespace recflow::python {
 
 Result<std::shared_ptr<NativeDataset>> NativeDataset::Open(const std::vector<std::string>& paths,
                                                            const dataset::InputSpec& spec) {
   std::shared_ptr<NativeDataset> opened(new NativeDataset());
-  ASSIGN_OR_RETURN(opened->options_, dataset::MakeInputOptions(spec, LocalFileSystem::Instance()));
+  ASSIGN_OR_RETURN(opened->options_,
+                   dataset::MakeInputOptions(spec, std::make_shared<KeptMappings>(LocalFileSystem::Instance())));
   ASSIGN_OR_RETURN(opened->inputs_, dataset::DetectInputs(paths, opened->options_.format,
                                                           *opened->options_.settings.file_system));
   ASSIGN_OR_RETURN(opened->unread_, dataset::OpenInputs(opened->inputs_, opened->options_));

@@ -25,7 +25,8 @@ Result<std::vector<std::string>> SplitLines(const dataset::ResolvedInputs& input
 class NativeDataset {
  public:
   /// Detects `paths` (dataset::DetectInputs) and settles their schema (dataset::OpenInputs), read
-  /// as `spec` says, on the local file system.
+  /// as `spec` says, on the local file system, whose mappings of files this dataset's reads keep
+  /// for the next reads (KeptMappings).
   static Result<std::shared_ptr<NativeDataset>> Open(const std::vector<std::string>& paths,
                                                      const dataset::InputSpec& spec);
 

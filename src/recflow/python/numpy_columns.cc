@@ -3,6 +3,7 @@
 
 #include <pybind11/numpy.h>
 
+#include <optional>
 #include <string>
 
 #include "recflow/columnar/bit_util.h"
@@ -15,16 +16,67 @@ namespace recflow::python {
 
 namespace {
 
-/// A read-only NumPy array of `length` items of `dtype`, `item_bytes` each, viewing `buffer` from item `first`
-/// (a buffer may be a read-only mapping of the file, or shared with other batches).
+/// A read-only NumPy array of `shape` (C order) of `dtype`, `item_bytes` each, viewing `buffer` (not null) from item
+/// `first` (a buffer may be a read-only mapping of the file, or shared with other batches).
+py::array ViewShaped(const std::shared_ptr<Buffer>& buffer, const std::string& dtype, int64_t item_bytes,
+                     int64_t first, std::vector<py::ssize_t> shape) {
+  std::vector<py::ssize_t> strides(shape.size(), item_bytes);
+  for (size_t i = shape.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * shape[i];
+  const py::object owner = py::cast(ArrowBuffer(buffer));
+  py::array view(py::dtype(dtype), std::move(shape), std::move(strides), buffer->data() + first * item_bytes, owner);
+  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  return view;
+}
+
+/// A read-only NumPy array of `length` items viewing `buffer` from item `first`, as ViewShaped; empty when `buffer` is
+/// null.
 py::array View(const std::shared_ptr<Buffer>& buffer, const std::string& dtype, int64_t item_bytes, int64_t first,
                int64_t length) {
   if (buffer == nullptr) return py::array(py::dtype(dtype), std::vector<py::ssize_t>{0});
-  const py::object owner = py::cast(ArrowBuffer(buffer));
-  py::array view(py::dtype(dtype), std::vector<py::ssize_t>{length}, std::vector<py::ssize_t>{item_bytes},
-                 buffer->data() + first * item_bytes, owner);
-  py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return view;
+  return ViewShaped(buffer, dtype, item_bytes, first, {length});
+}
+
+/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie ("<i8",
+/// "<M8[ms]"); empty when there is none.
+std::string ViewDtype(const DataType& type) {
+  static const char* const kUnits[] = {"s", "ms", "us", "ns"};
+  switch (type.id()) {
+    case TypeId::kInt8: return "<i1";
+    case TypeId::kInt16: return "<i2";
+    case TypeId::kInt32: return "<i4";
+    case TypeId::kInt64: return "<i8";
+    case TypeId::kUInt8: return "<u1";
+    case TypeId::kUInt16: return "<u2";
+    case TypeId::kUInt32: return "<u4";
+    case TypeId::kUInt64: return "<u8";
+    case TypeId::kFloat16: return "<f2";
+    case TypeId::kFloat32: return "<f4";
+    case TypeId::kFloat64: return "<f8";
+    case TypeId::kDate64: return "<M8[ms]";
+    case TypeId::kTimestamp: return std::string("<M8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
+    case TypeId::kDuration: return std::string("<m8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
+    default: return "";
+  }
+}
+
+/// Where the rows of a list or binary column lie when they all have the same length.
+struct UniformRows {
+  int64_t first = 0;  ///< the first row's first slot in the values (child slot, or byte of the data buffer)
+  int64_t width = 0;  ///< the length of every row
+};
+
+/// The UniformRows of `data`, a list or binary column whose int32 or int64 offsets are its buffer 1, when it has rows,
+/// none of them null, all of the same length of at least 1; std::nullopt otherwise.
+template <typename Offset>
+std::optional<UniformRows> Uniform(const ArrayData& data) {
+  if (data.length == 0 || data.null_count != 0) return std::nullopt;
+  const Offset* offsets = reinterpret_cast<const Offset*>(data.buffers[1]->data()) + data.offset;
+  const Offset width = offsets[1] - offsets[0];
+  if (width < 1) return std::nullopt;
+  for (int64_t i = 1; i < data.length; ++i) {
+    if (offsets[i + 1] - offsets[i] != width) return std::nullopt;
+  }
+  return UniformRows{static_cast<int64_t>(offsets[0]), static_cast<int64_t>(width)};
 }
 
 /// True where element i of `data` is null.
@@ -96,20 +148,45 @@ py::object ListColumnOf(const ArrayData& data, const py::object& values, const p
 
 /// A struct column as a recflow.StructColumn: each member converted as a column (the rows of this
 /// slice), and the struct's own null mask.
-py::object Structs(const ArrayData& data, const std::string& name, bool bytes_as_lists) {
+py::object Structs(const ArrayData& data, const std::string& name, NumpyOptions options) {
   py::dict fields;
   const std::vector<FieldPtr>& members = data.type->fields();
   for (size_t i = 0; i < members.size(); ++i) {
     const std::string& member = members[i]->name();
-    fields[py::str(member)] = ToNumpy(data.children[i]->Slice(data.offset, data.length), name + "." + member,
-                                      bytes_as_lists);
+    fields[py::str(member)] = ToNumpy(data.children[i]->Slice(data.offset, data.length), name + "." + member, options);
   }
   return py::module_::import("recflow._columns").attr("StructColumn")(fields, MaskOrNone(data));
 }
 
+/// A list, large_list or fixed_size_list column whose rows are UniformRows of values NumPy views (no null among them)
+/// as a read-only rows × width view on the values (NumpyOptions::dense_uniform_lists); None otherwise.
+py::object DenseList(const ArrayData& data) {
+  const ArrayData& values = *data.children[0];
+  const std::string dtype = ViewDtype(*values.type);
+  if (dtype.empty() || values.null_count != 0) return py::none();
+  std::optional<UniformRows> rows;
+  switch (data.type->id()) {
+    case TypeId::kList: rows = Uniform<int32_t>(data); break;
+    case TypeId::kLargeList: rows = Uniform<int64_t>(data); break;
+    case TypeId::kFixedSizeList: {
+      const int64_t width = data.type->params().width;
+      if (data.length > 0 && data.null_count == 0 && width > 0) rows = UniformRows{data.offset * width, width};
+      break;
+    }
+    default: break;  // a map's entries are structs
+  }
+  if (!rows.has_value()) return py::none();
+  return ViewShaped(values.buffers[1], dtype, values.type->bit_width() / 8, values.offset + rows->first,
+                    {data.length, rows->width});
+}
+
 /// A list or map column as a ListColumn or MapColumn: the whole child converted, the offsets of this slice (absolute
-/// positions in the child).
-py::object Lists(const ArrayData& data, const std::string& name, bool bytes_as_lists) {
+/// positions in the child); or as DenseList makes it, when `options` asks and it can.
+py::object Lists(const ArrayData& data, const std::string& name, NumpyOptions options) {
+  if (options.dense_uniform_lists) {
+    py::object dense = DenseList(data);
+    if (!dense.is_none()) return dense;
+  }
   py::object offsets;
   switch (data.type->id()) {
     case TypeId::kList:
@@ -121,44 +198,29 @@ py::object Lists(const ArrayData& data, const std::string& name, bool bytes_as_l
                                                             size, py::arg("dtype") = "int64");
     }
   }
-  return ListColumnOf(data, ToNumpy(data.children[0], name + ".item", bytes_as_lists), offsets);
+  return ListColumnOf(data, ToNumpy(data.children[0], name + ".item", options), offsets);
 }
 
-/// A binary column (int32 or int64 offsets) as a ListColumn of uint8 values viewing its data buffer.
-py::object ByteLists(const ArrayData& data, int64_t offset_bytes) {
+/// A binary column (int32 or int64 offsets) as a ListColumn of uint8 values viewing its data buffer; with
+/// `dense_uniform` and UniformRows, a read-only rows × width uint8 view on that buffer.
+template <typename Offset>
+py::object ByteLists(const ArrayData& data, bool dense_uniform) {
+  if (dense_uniform) {
+    if (const std::optional<UniformRows> rows = Uniform<Offset>(data)) {
+      return ViewShaped(data.buffers[2], "<u1", 1, rows->first, {data.length, rows->width});
+    }
+  }
+  constexpr int64_t offset_bytes = sizeof(Offset);
   const char* offset_dtype = offset_bytes == 4 ? "<i4" : "<i8";
   const py::object offsets = View(data.buffers[1], offset_dtype, offset_bytes, data.offset, data.length + 1);
   const int64_t bytes = data.buffers[2] ? data.buffers[2]->size() : 0;
   return ListColumnOf(data, View(data.buffers[2], "<u1", 1, 0, bytes), offsets);
 }
 
-/// The NumPy dtype of a fixed-width type whose values NumPy can view as they lie ("<i8",
-/// "<M8[ms]"); empty when there is none.
-std::string ViewDtype(const DataType& type) {
-  static const char* const kUnits[] = {"s", "ms", "us", "ns"};
-  switch (type.id()) {
-    case TypeId::kInt8: return "<i1";
-    case TypeId::kInt16: return "<i2";
-    case TypeId::kInt32: return "<i4";
-    case TypeId::kInt64: return "<i8";
-    case TypeId::kUInt8: return "<u1";
-    case TypeId::kUInt16: return "<u2";
-    case TypeId::kUInt32: return "<u4";
-    case TypeId::kUInt64: return "<u8";
-    case TypeId::kFloat16: return "<f2";
-    case TypeId::kFloat32: return "<f4";
-    case TypeId::kFloat64: return "<f8";
-    case TypeId::kDate64: return "<M8[ms]";
-    case TypeId::kTimestamp: return std::string("<M8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
-    case TypeId::kDuration: return std::string("<m8[") + kUnits[static_cast<int>(type.params().unit)] + "]";
-    default: return "";
-  }
-}
-
 }  // namespace
 
 
-py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, bool bytes_as_lists) {
+py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& name, NumpyOptions options) {
   const ArrayData& data = *column;
   const DataType& type = *data.type;
   const std::string view = ViewDtype(type);
@@ -179,19 +241,23 @@ py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& 
     }
     case TypeId::kNull: return Masked(data, py::array(py::dtype("O"), std::vector<py::ssize_t>{data.length}));
     case TypeId::kUtf8: return Strings<int32_t>(data, true);
-    case TypeId::kBinary: return bytes_as_lists ? ByteLists(data, 4) : Strings<int32_t>(data, false);
+    case TypeId::kBinary:
+      return options.bytes_as_lists ? ByteLists<int32_t>(data, options.dense_uniform_lists) : Strings<int32_t>(data, false);
     case TypeId::kLargeUtf8: return Strings<int64_t>(data, true);
-    case TypeId::kLargeBinary: return bytes_as_lists ? ByteLists(data, 8) : Strings<int64_t>(data, false);
+    case TypeId::kLargeBinary:
+      return options.bytes_as_lists ? ByteLists<int64_t>(data, options.dense_uniform_lists)
+                                    : Strings<int64_t>(data, false);
     case TypeId::kFixedSizeBinary: return FixedBytes(data);
     case TypeId::kList:
     case TypeId::kLargeList:
     case TypeId::kFixedSizeList:
-    case TypeId::kMap: return Lists(data, name, bytes_as_lists);
-    case TypeId::kStruct: return Structs(data, name, bytes_as_lists);
+    case TypeId::kMap: return Lists(data, name, options);
+    case TypeId::kStruct: return Structs(data, name, options);
     case TypeId::kDictionary: {
-      const py::object values = ToNumpy(data.dictionary, name, bytes_as_lists);
+      const py::object values = ToNumpy(data.dictionary, name, options);
       const py::object indices =
-          ToNumpy(ArrayData::Make(type.params().index_type, data.length, data.buffers, 0, data.offset), name, false);
+          ToNumpy(ArrayData::Make(type.params().index_type, data.length, data.buffers, 0, data.offset), name,
+                  NumpyOptions());
       const py::object taken = py::module_::import("numpy").attr("take")(values, indices, py::arg("mode") = "clip");
       return Masked(data, taken);
     }
@@ -202,11 +268,11 @@ py::object ToNumpy(const std::shared_ptr<ArrayData>& column, const std::string& 
   }
 }
 
-py::dict ToNumpy(const RecordBatch& batch, bool bytes_as_lists) {
+py::dict ToNumpy(const RecordBatch& batch, NumpyOptions options) {
   py::dict columns;
   for (int i = 0; i < batch.num_columns(); ++i) {
     const std::string& name = batch.schema()->field(i)->name();
-    columns[py::str(name)] = ToNumpy(batch.column_data(i), name, bytes_as_lists);
+    columns[py::str(name)] = ToNumpy(batch.column_data(i), name, options);
   }
   return columns;
 }

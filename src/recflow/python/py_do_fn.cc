@@ -185,7 +185,7 @@ Result<SchemaPtr> PyDoFn::OutputSchema(const SchemaPtr& input) const {
   }
   ASSIGN_OR_RETURN(std::shared_ptr<RecordBatch> batch, RecordBatch::Make(input, 0, std::move(empty)));
   const py::gil_scoped_acquire gil;
-  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(*batch, false), /*span=*/-1));
+  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(*batch, NumpyOptions()), /*span=*/-1));
   if (kind_ == PyFnKind::kMap) return SchemaOfResult(result, *input);
   try {
     for (const py::handle first : result) return SchemaOfResult(YieldedOf(first).columns, *input);
@@ -200,7 +200,7 @@ Result<pipeline::DoFnOutput> PyDoFn::Process(const RecordBatch& input, pipeline:
   const py::gil_scoped_acquire gil;
   const int64_t rows = input.num_rows();
   const int64_t span = rows > 0 ? ctx.UnitRow(rows - 1) - ctx.UnitRow(0) : 0;
-  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(input, false), span));
+  ASSIGN_OR_RETURN(py::object result, Call(ToNumpy(input, NumpyOptions()), span));
   const std::string returned = std::string(KindName(kind_)) + " function " + label_ + ": ";
   pipeline::DoFnOutput out;
   try {
