@@ -217,6 +217,7 @@ class NatsSource final : public Source {
       received_.emplace_back(raw, natsMsg_Destroy);
       RETURN_NOT_OK(Receive(raw, NowMs()));
       if (!pulling_) continue;  // the pull ended: the next one is issued first (above)
+      RETURN_NOT_OK(PullAheadOnceDelivered());
       if (rows_ >= options_.batch) return TakeUnit();
     }
   }
@@ -267,29 +268,66 @@ class NatsSource final : public Source {
       if (natsMsg_GetDataLength(msg.get()) == 0 && natsMsgHeader_Get(msg.get(), "Status", &status) == NATS_OK &&
           status != nullptr) {
         auto kind = ParsePullStatus(status, "");
-        if (!kind.ok() || *kind != PullStatus::kHeartbeat) pulling_ = false;
+        if (!kind.ok() || *kind != PullStatus::kHeartbeat) CountPullEnd();
         continue;
       }
       const char* reply = natsMsg_GetReply(msg.get());
       auto meta = ParseAckSubject(reply != nullptr ? reply : "");
-      if (++pull_received_ >= pull_batch_) pulling_ = false;
+      CountPullMessage();
       if (meta.ok()) each(reply, meta->stream_sequence);
     }
   }
 
-  // Issues the one outstanding pull request. A run that ends once caught up asks for no more than it is owed, so that
-  // its last pull ends with its last message rather than when it expires (the end waits for the outstanding pull).
-  Status Pull() {
+  // Issues the next pull request, `coming` messages of the one before still to be read from the inbox. A run that ends
+  // once caught up asks for no more than it is owed, so that its last pull ends with its last message rather than when
+  // it expires (the end waits for the outstanding pull).
+  Status Pull(int64_t coming = 0) {
     const int64_t heartbeat = options_.expires_ms / 4 >= 50 ? options_.expires_ms / 4 : 0;
     pull_batch_ = options_.batch;
-    if (options_.until_caught_up && backlog_->owed() > 0) pull_batch_ = std::min(pull_batch_, backlog_->owed());
+    const int64_t owed = backlog_->owed() - coming;
+    if (options_.until_caught_up && owed > 0) pull_batch_ = std::min(pull_batch_, owed);
     RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
                                        PullRequestBody(pull_batch_, options_.expires_ms, heartbeat), inbox_));
+    carried_ = 0;
     pulling_ = true;
     pull_was_empty_ = true;
     pull_received_ = 0;
     pull_deadline_ = NowMs() + options_.expires_ms + kPullGraceMs;
     return Status::OK();
+  }
+
+  // Issues the next pull as soon as every message of the outstanding one has arrived (they wait in the inbox), so that
+  // the server delivers the next batch while the run decodes this one rather than after: the server still has one
+  // pull to serve at a time, the next waiting at most for the last one's end. The server serves a consumer's pulls in
+  // order, so the inbox holds the earlier pull's messages first: counted, they tell the two apart (carried_). A status
+  // in the inbox counted as a message only issues the next pull early, to wait behind the last at the server.
+  Status PullAheadOnceDelivered() {
+    if (carried_ > 0) return Status::OK();  // one pull ahead at most
+    const int64_t rest = pull_batch_ - pull_received_;
+    int queued = 0;
+    if (natsSubscription_GetPending(inbox_sub_.get(), &queued, nullptr) != NATS_OK || queued < rest) return Status::OK();
+    if (options_.until_caught_up && backlog_->owed() - rest <= 0) return Status::OK();  // the last pull: nothing more owed
+    RETURN_NOT_OK(Pull(rest));
+    carried_ = rest;
+    return Status::OK();
+  }
+
+  // A message of the pulls arrived: the earlier pull's while it has some to come, else the latest one's.
+  void CountPullMessage() {
+    if (carried_ > 0) {
+      --carried_;
+    } else if (++pull_received_ >= pull_batch_) {
+      pulling_ = false;
+    }
+  }
+
+  // A status ending a pull arrived: the earlier pull's when it has messages to come (it ended short), else the latest's.
+  void CountPullEnd() {
+    if (carried_ > 0) {
+      carried_ = 0;
+    } else {
+      pulling_ = false;
+    }
   }
 
   // One message of the inbox, received at `now`: a status, or a message to decode and hold.
@@ -301,13 +339,13 @@ class NatsSource final : public Source {
       (void)natsMsgHeader_Get(msg, "Description", &description);
       auto kind = ParsePullStatus(status, description != nullptr ? description : "");
       if (!kind.ok()) return Status(kind.status().code(), name_ + ", consumer " + options_.consumer + ": " + kind.status().message());
-      if (*kind != PullStatus::kHeartbeat) pulling_ = false;
+      if (*kind != PullStatus::kHeartbeat) CountPullEnd();
       return Status::OK();
     }
     const char* reply = natsMsg_GetReply(msg);
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
-    if (++pull_received_ >= pull_batch_) pulling_ = false;
+    CountPullMessage();
     auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
     if (!fresh) {
       held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
@@ -389,6 +427,7 @@ class NatsSource final : public Source {
   bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
   int64_t pull_batch_ = 0;           // the messages the outstanding pull asked for
   int64_t pull_received_ = 0;
+  int64_t carried_ = 0;              // messages of the pull before the outstanding one still to be read (pulled ahead)
   int64_t pull_deadline_ = 0;
   int64_t reconnects_seen_ = 0;
   bool ended_ = false;
