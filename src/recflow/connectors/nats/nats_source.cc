@@ -70,7 +70,8 @@ constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to 
 constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
 constexpr int64_t kNanosPerMilli = 1000000;
 constexpr int kSettleRounds = 8;          // the most pulls Settle makes
-constexpr size_t kDestroyBurst = 256;     // messages read kept until they are destroyed together
+constexpr size_t kDestroyBurst = 2048;    // messages read kept until they are destroyed together,
+constexpr int64_t kDestroyBurstBytes = 4 << 20;  // or until their payloads reach this many bytes
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -213,8 +214,12 @@ class NatsSource final : public Source {
       RETURN_NOT_OK(NatsStatus(s, name_ + ": waiting for messages"));
       // Destroyed in bursts: nats.c hands each destroyed message to its collector thread, waking it when it sleeps,
       // which cost a wake-up per message (a sixth of the read's CPU) when each was destroyed as it was read.
-      if (received_.size() == kDestroyBurst) received_.clear();
+      if (received_.size() == kDestroyBurst || received_bytes_ >= kDestroyBurstBytes) {
+        received_.clear();
+        received_bytes_ = 0;
+      }
       received_.emplace_back(raw, natsMsg_Destroy);
+      received_bytes_ += natsMsg_GetDataLength(raw);
       RETURN_NOT_OK(Receive(raw, NowMs()));
       if (!pulling_) continue;  // the pull ended: the next one is issued first (above)
       RETURN_NOT_OK(PullAheadOnceDelivered());
@@ -422,7 +427,8 @@ class NatsSource final : public Source {
   std::unique_ptr<NatsConnection> connection_;
   std::string inbox_;
   NatsConnection::Subscription inbox_sub_{nullptr, natsSubscription_Destroy};
-  std::vector<MsgPtr> received_;     // messages read, destroyed kDestroyBurst at a time
+  std::vector<MsgPtr> received_;     // messages read, destroyed kDestroyBurst at a time (or kDestroyBurstBytes)
+  int64_t received_bytes_ = 0;       // their payloads' bytes
   bool pulling_ = false;             // a pull is outstanding
   bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
   int64_t pull_batch_ = 0;           // the messages the outstanding pull asked for
