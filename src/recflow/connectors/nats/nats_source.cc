@@ -64,14 +64,14 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options) {
 namespace {
 
 constexpr int64_t kWaitSliceMs = 200;     // longest wait for a message before the run gets control back
+constexpr size_t kDestroyBurst = 2048;    // messages read kept until they are destroyed together,
+constexpr int64_t kDestroyBurstBytes = 4 << 20;  // or until their payloads reach this many bytes
 constexpr int64_t kPullGraceMs = 2000;    // a pull with no end status this long after it expired is taken as lost
 constexpr int64_t kAckTimeoutMs = 30000;  // the longest wait for the confirmation of a run's acknowledgements
 constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to take a stopped run's -NAKs
 constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
 constexpr int64_t kNanosPerMilli = 1000000;
 constexpr int kSettleRounds = 8;          // the most pulls Settle makes
-constexpr size_t kDestroyBurst = 2048;    // messages read kept until they are destroyed together,
-constexpr int64_t kDestroyBurstBytes = 4 << 20;  // or until their payloads reach this many bytes
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -278,7 +278,7 @@ class NatsSource final : public Source {
       }
       const char* reply = natsMsg_GetReply(msg.get());
       auto meta = ParseAckSubject(reply != nullptr ? reply : "");
-      CountPullMessage();
+      if (++pull_received_ >= pull_batch_) pulling_ = false;
       if (meta.ok()) each(reply, meta->stream_sequence);
     }
   }
@@ -293,7 +293,6 @@ class NatsSource final : public Source {
     if (options_.until_caught_up && owed > 0) pull_batch_ = std::min(pull_batch_, owed);
     RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
                                        PullRequestBody(pull_batch_, options_.expires_ms, heartbeat), inbox_));
-    carried_ = 0;
     pulling_ = true;
     pull_was_empty_ = true;
     pull_received_ = 0;
@@ -304,32 +303,24 @@ class NatsSource final : public Source {
   // Issues the next pull as soon as every message of the outstanding one has arrived (they wait in the inbox), so that
   // the server delivers the next batch while the run decodes this one rather than after: the server still has one
   // pull to serve at a time, the next waiting at most for the last one's end. The server serves a consumer's pulls in
-  // order, so the inbox holds the earlier pull's messages first: counted, they tell the two apart (carried_). A status
-  // in the inbox counted as a message only issues the next pull early, to wait behind the last at the server.
+  // order, so the inbox holds the earlier pull's messages first: counted, they tell the two apart (the new pull's
+  // count starts at minus the earlier one's rest). A status in the inbox counted as a message only issues the next pull
+  // early, to wait behind the last at the server.
   Status PullAheadOnceDelivered() {
-    if (carried_ > 0) return Status::OK();  // one pull ahead at most
+    if (pull_received_ < 0) return Status::OK();  // one pull ahead at most
     const int64_t rest = pull_batch_ - pull_received_;
     int queued = 0;
     if (natsSubscription_GetPending(inbox_sub_.get(), &queued, nullptr) != NATS_OK || queued < rest) return Status::OK();
     if (options_.until_caught_up && backlog_->owed() - rest <= 0) return Status::OK();  // the last pull: nothing more owed
     RETURN_NOT_OK(Pull(rest));
-    carried_ = rest;
+    pull_received_ = -rest;
     return Status::OK();
-  }
-
-  // A message of the pulls arrived: the earlier pull's while it has some to come, else the latest one's.
-  void CountPullMessage() {
-    if (carried_ > 0) {
-      --carried_;
-    } else if (++pull_received_ >= pull_batch_) {
-      pulling_ = false;
-    }
   }
 
   // A status ending a pull arrived: the earlier pull's when it has messages to come (it ended short), else the latest's.
   void CountPullEnd() {
-    if (carried_ > 0) {
-      carried_ = 0;
+    if (pull_received_ < 0) {
+      pull_received_ = 0;
     } else {
       pulling_ = false;
     }
@@ -350,7 +341,7 @@ class NatsSource final : public Source {
     const char* reply = natsMsg_GetReply(msg);
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
-    CountPullMessage();
+    if (++pull_received_ >= pull_batch_) pulling_ = false;
     auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
     if (!fresh) {
       held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
@@ -432,8 +423,8 @@ class NatsSource final : public Source {
   bool pulling_ = false;             // a pull is outstanding
   bool pull_was_empty_ = false;      // the last pull delivered no message this run did not hold already
   int64_t pull_batch_ = 0;           // the messages the outstanding pull asked for
+  // Messages of the outstanding pull received; negative while the pull before it (pulled ahead of) has that many to come.
   int64_t pull_received_ = 0;
-  int64_t carried_ = 0;              // messages of the pull before the outstanding one still to be read (pulled ahead)
   int64_t pull_deadline_ = 0;
   int64_t reconnects_seen_ = 0;
   bool ended_ = false;
