@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from nats_cut_proxy import NatsCutProxy
 from node_util import NODE_DIR, run_node
 
 pytestmark = pytest.mark.skipif(shutil.which("nats-server") is None, reason="nats-server is not installed")
@@ -140,7 +141,9 @@ def events(n, keys, seed, spacing=20):
     return out
 
 
-def streaming_pipeline(tmp_path, url, window, consumer="counts", ack_wait="10m", name="stream", source_extra=""):
+def streaming_pipeline(tmp_path, url, window, consumer="counts", ack_wait="10m", name="stream", source_extra="",
+                       sink_url=None, sink_extra=""):
+    """The events' windowed counts read from `url` and published to OUT on `sink_url` (default: `url`)."""
     path = tmp_path / f"{name}.yaml"
     path.write_text(f"""
 steps:
@@ -151,7 +154,7 @@ steps:
   - window: {window}
     event_time: ts
   - {COUNT_SUM}
-  - write_nats: {{url: "{url}", subject: out.counts, key: [key]}}
+  - write_nats: {{url: "{sink_url or url}", subject: out.counts, key: [key]{sink_extra}}}
 """)
     return path
 
@@ -393,6 +396,31 @@ def test_a_nats_server_restarted_mid_stream_is_reconnected_to_and_the_output_is_
         kill_if_running(job)
     # Drained, the run published the panes of every message, before and after the restart, and acknowledged them all.
     assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, "{fixed: 10s}"))
+    assert_every_message_acknowledged(nats, len(evs))
+
+
+def test_publishes_whose_acknowledgements_were_lost_with_the_connection_are_sent_again_and_kept_once(run, tmp_path,
+                                                                                                    nats_server):
+    nats = nats_server.url
+    evs = events(2000, keys=5, seed=23)
+    publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])
+    publish(nats, "OUT", "out.counts", [])
+    want = batch_counts(run, tmp_path, evs, "{fixed: 10s}")
+    # write_nats publishes through a proxy that cuts its connection right after the 3rd pane reached the server: the
+    # stream takes that pane but its acknowledgement never comes back, and what the sink sent after it is lost with
+    # the connection. The sink reconnects, sends again every message of the batch not acknowledged within its timeout,
+    # and the stream's duplicate window drops the second copy of the 3rd. (Without the re-send the run fails: "no
+    # acknowledgement within 2000 ms".)
+    proxy = NatsCutProxy(nats_server.port, "out.counts", 3)
+    try:
+        pipeline = streaming_pipeline(tmp_path, nats, "{fixed: 10s}", sink_url=proxy.url, sink_extra=", timeout: 2s")
+        done = run("run", pipeline, "--quiet")
+    finally:
+        proxy.close()
+    assert proxy.cut.is_set(), "the proxy did not cut the connection"
+    assert done.returncode == 0, done.stderr
+    assert len(want) > 3
+    assert_every_pane_once(nats, want)
     assert_every_message_acknowledged(nats, len(evs))
 
 

@@ -67,7 +67,7 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 
 /// A source reading the consumer `options` names. It connects on the first NextUnit (so a
 /// pipeline is planned without a server), creating the stream and consumer when asked. Units are
-/// the messages of one pull (at most one pull outstanding), each followed by the watermark when
+/// the messages of one pull (the next pull issued once they all arrived), each followed by the watermark when
 /// it moved; an empty unit every 200 ms while nothing arrives, so the run sees its stop and drain
 /// tokens (the source is unbounded: a drain ends it, and the run then acknowledges what it read).
 /// The source restarts the AckWait of every message it holds ("+WPI") every half AckWait while

@@ -1,8 +1,9 @@
-// The pull protocol's pieces: request bodies, ack subjects split into tokens and checked, status codes.
+// The pull protocol's pieces: request bodies, ack subjects split into tokens (without allocating) and checked, status
+// codes.
 #include "recflow/connectors/nats/pull_protocol.h"
 
+#include <array>
 #include <charconv>
-#include <vector>
 
 namespace recflow::nats {
 
@@ -10,13 +11,17 @@ namespace {
 
 constexpr int64_t kNanosPerMilli = 1000000;
 
-std::vector<std::string_view> Tokens(std::string_view subject) {
-  std::vector<std::string_view> tokens;
-  size_t start = 0;
+constexpr size_t kAckTokensRead = 11;  // the tokens of an ack subject read: all of the longest form but its last
+
+// Splits `subject` at its dots into `tokens` (the first kAckTokensRead of them); returns how many it has in all.
+// Allocates nothing: it runs for every message a source receives.
+size_t SplitTokens(std::string_view subject, std::array<std::string_view, kAckTokensRead>* tokens) {
+  size_t count = 0, start = 0;
   while (true) {
     const size_t dot = subject.find('.', start);
-    tokens.push_back(subject.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (dot == std::string_view::npos) return tokens;
+    if (count < tokens->size()) (*tokens)[count] = subject.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    ++count;
+    if (dot == std::string_view::npos) return count;
     start = dot + 1;
   }
 }
@@ -44,14 +49,15 @@ Result<MessageMetadata> ParseAckSubject(std::string_view reply) {
   auto bad = [&](const std::string& why) {
     return Status::DataError("'" + std::string(reply.substr(0, 200)) + "' is not a JetStream ack subject: " + why);
   };
-  const std::vector<std::string_view> t = Tokens(reply);
-  if (t.size() < 9 || t[0] != "$JS" || t[1] != "ACK") return bad("it does not start $JS.ACK. with 9 or more tokens");
+  std::array<std::string_view, kAckTokensRead> t;
+  const size_t count = SplitTokens(reply, &t);
+  if (count < 9 || t[0] != "$JS" || t[1] != "ACK") return bad("it does not start $JS.ACK. with 9 or more tokens");
   // 9 tokens: the form before domains; 11 or more: domain and account hash first.
-  if (t.size() == 10) return bad("it has 10 tokens");
-  const size_t first = t.size() == 9 ? 2 : 4;
+  if (count == 10) return bad("it has 10 tokens");
+  const size_t first = count == 9 ? 2 : 4;
   MessageMetadata m;
-  m.stream = std::string(t[first]);
-  m.consumer = std::string(t[first + 1]);
+  m.stream = t[first];
+  m.consumer = t[first + 1];
   if (m.stream.empty() || m.consumer.empty()) return bad("the stream or consumer is empty");
   uint64_t delivered = 0, published = 0;
   if (!Number(t[first + 2], &delivered) || !Number(t[first + 3], &m.stream_sequence) ||

@@ -23,10 +23,11 @@ std::string PullRequestBody(int64_t batch, int64_t expires_ms, int64_t heartbeat
 
 /// What the server put in a JetStream message's reply (ack) subject,
 /// `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<ns>.<pending>` or the
-/// form with a domain and account hash before the stream (and a token after pending).
+/// form with a domain and account hash before the stream (and a token after pending). The stream
+/// and consumer are views into the parsed subject.
 struct MessageMetadata {
-  std::string stream;
-  std::string consumer;
+  std::string_view stream;
+  std::string_view consumer;
   int64_t delivered = 0;          ///< times this message was delivered (1 the first time)
   uint64_t stream_sequence = 0;
   uint64_t consumer_sequence = 0;
@@ -34,7 +35,8 @@ struct MessageMetadata {
   uint64_t pending = 0;           ///< messages left for the consumer after this one
 };
 
-/// The metadata of the ack subject `reply`; DataError naming it when it is not one.
+/// The metadata of the ack subject `reply` (its stream and consumer point into `reply`); DataError
+/// naming it when it is not one. Allocates nothing when it is one.
 Result<MessageMetadata> ParseAckSubject(std::string_view reply);
 
 /// What a message without an ack subject on a pull's inbox says.

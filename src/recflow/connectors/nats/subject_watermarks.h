@@ -2,10 +2,10 @@
 // allowance, with idle subjects left out and an all-idle input advanced by processing time.
 #pragma once
 
-#include <map>
 #include <string>
 #include <string_view>
 
+#include "recflow/ops/columns/vocabulary.h"
 #include "recflow/pipeline/window/event_time.h"
 
 namespace recflow::nats {
@@ -36,7 +36,7 @@ class SubjectWatermarks {
   };
   Millis allowance_;
   Millis idle_;
-  std::map<std::string, Subject, std::less<>> subjects_;
+  ops::StringMap<Subject> subjects_;  // hashed: Observe runs for every message
   Millis watermark_ = pipeline::window::kMinTime;
 };
 
