@@ -1,6 +1,6 @@
-"""What the Dask benchmarks (dask_convert.py, dask_task_cost.py, dask_group.py) share: the build's recflow importable
-here and in the workers, the taxi input, CPU seconds from getrusage (of this process, or of a cluster), and the
-alternation of a local command with Dask jobs on 1 and 2 workers."""
+"""What the Dask benchmarks (bench/dask_*.py) share: the build's recflow importable here and in the workers, the taxi
+input, CPU seconds from getrusage (of this process, or of a cluster), and the alternation of a local command with Dask
+jobs on 1 and 2 workers; their clusters are the Dask tests' (tests/python/dask_cluster.py)."""
 import argparse
 import gzip
 import os
@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = Path(os.environ.get("RECFLOW_BUILD_DIR", ROOT / "build" / "release"))
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from dask_cluster import start_cluster  # noqa: E402
 TAXI = Path(os.environ.get("RECFLOW_TESTDATA_DIR", ROOT.parent / "shared" / "testdata")) / "tfrecord" / "tfx" / \
     "taxi-train-00000-of-00012.tfrecord.gz"
 
@@ -61,11 +63,7 @@ def local_against_dask(local, on, rounds, work, input_bytes):
     each (the workers' first tasks), then removes the directory `work` and prints each run's best wall seconds (and
     MB/s of `input_bytes`) and CPU seconds; returns ({"local", "dask1", "dask2": wall seconds per round}, {the same:
     CPU seconds per round}): the local command's (its waited-for children), each cluster's with this process's."""
-    from distributed import Client, LocalCluster
-
-    clusters = [LocalCluster(n_workers=n, processes=True, threads_per_worker=1, host="127.0.0.1",
-                             dashboard_address=":0", silence_logs=40) for n in (1, 2)]
-    clients = [Client(cluster) for cluster in clusters]
+    clusters, clients = zip(*(start_cluster(workers) for workers in (1, 2)))
     runs = {"local": local, "dask1": on(clients[0]), "dask2": on(clients[1])}
     cpu_of = {"local": lambda: cpu_seconds(resource.RUSAGE_CHILDREN), "dask1": lambda: cluster_cpu(clients[0]),
               "dask2": lambda: cluster_cpu(clients[1])}

@@ -12,7 +12,7 @@ import os
 import statistics
 from pathlib import Path
 
-from dask_bench import cluster_cpu, grouping_job, job_arguments, use_build
+from dask_bench import cluster_cpu, grouping_job, job_arguments, start_cluster, use_build
 from dask_group import PIPELINE
 
 
@@ -23,7 +23,6 @@ def main():
     use_build()
     import recflow
     import recflow.dask
-    from distributed import Client, LocalCluster
 
     work = Path(args.work_dir)
     source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
@@ -44,8 +43,8 @@ def main():
         return files
 
     job_type.exchange_files = exchange_files
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0",
-                      silence_logs=40) as cluster, Client(cluster) as client:
+    cluster, client = start_cluster()
+    with cluster, client:
         def job():
             return recflow.dask.run(pipeline, client, params=params, split_bytes=split_bytes,
                                     partitions=args.partitions)

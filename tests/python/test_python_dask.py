@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from dask_cluster import live_workers, start_cluster
+
 ROOT = Path(__file__).resolve().parents[2]
 SPLIT_BYTES = 32 << 10  # the 428 KB taxi file in 14 tasks
 WAIT_SECONDS = 120  # bound on every wait for a job, a file or a worker
@@ -27,15 +29,6 @@ def worker_env(python_package_dir):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", path)
         yield dict(os.environ)
-
-
-def start_cluster():
-    """A LocalCluster of 2 single-threaded worker processes on loopback, and its client."""
-    from distributed import Client, LocalCluster
-
-    local = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                         dashboard_address=":0", silence_logs=40)
-    return local, Client(local)
 
 
 @pytest.fixture(scope="module")
@@ -77,22 +70,6 @@ def per_partition(root):
         else:
             top[name] = data
     return joined, top
-
-
-def live_workers(client, killed, bound):
-    """The pids of the cluster's 2 workers once the scheduler lists none of the `killed` processes (a killed
-    worker stays listed until the scheduler notices it, and its nanny starts a new process); None when that
-    takes longer than `bound` seconds."""
-    deadline = time.monotonic() + bound
-    while time.monotonic() < deadline:
-        running = [address for address, worker in client.scheduler_info()["workers"].items()
-                   if worker["status"] == "running"]
-        if len(running) == 2:
-            pids = set(client.run(os.getpid, workers=running, on_error="return").values())
-            if all(isinstance(pid, int) for pid in pids) and len(pids) == 2 and not pids & killed:
-                return sorted(pids)
-        time.sleep(0.05)
-    return None
 
 
 def test_partitioned_conversion_equals_the_local_convert(recflow_py, cluster, run, taxi, tmp_path):
