@@ -15,13 +15,12 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-from dask_bench import BUILD, ROOT, grouping_job, use_build
+from dask_bench import ROOT, GroupingJob, use_build
 from dask_cluster import live_workers, start_cluster
 
 PIPELINE = """name: taxi-groups
@@ -65,21 +64,18 @@ def main():
     parser.add_argument("--work-dir", default=str(ROOT / "build" / "bench-dask-kill"))
     args = parser.parse_args()
     use_build()
-    import recflow.dask
 
     work = Path(args.work_dir)
     shutil.rmtree(work, ignore_errors=True)  # the outputs of an earlier call
-    source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
-    subprocess.run([str(BUILD / "bin" / "recflow"), "run", str(pipeline), "--quiet", f"--set=taxi={source}",
-                    f"--set=out={work / 'local'}"], check=True)
+    grouping = GroupingJob(work, args.copies, args.tasks, PIPELINE)
+    grouping.local(work / "local")
     expected = lines(work / "local")
     rng = random.Random(args.seed)
     local, client = start_cluster(silence_logs=50)
     failures, under_fault, killed = 0, 0, set()
 
     def run(out):
-        return recflow.dask.run(pipeline, client, params={"taxi": str(source), "out": str(out)},
-                                split_bytes=split_bytes, partitions=args.partitions)
+        return grouping.on_dask(client, out, args.partitions)
 
     try:
         start = time.monotonic()
