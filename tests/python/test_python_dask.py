@@ -464,6 +464,40 @@ def test_the_sklearn_features_pipeline_with_its_side_inputs_equals_the_local_run
     assert not [p.name for p in tmp_path.iterdir() if "recflow" in p.name]  # nothing staged left
 
 
+def test_a_task_reads_with_the_schema_the_driver_settled_and_samples_no_input(recflow_py, tmp_path):
+    """The driver settles each read's schema once (PipelineJob.read_schemas) and every task builds the pipeline's
+    reads with it, opening no input to infer one: once the first file (the one CSV inference reads) no longer gives
+    that schema, a task over a split of the second file still runs, where a task left to infer the schema fails."""
+    import recflow.dask
+    from recflow import _recflow
+
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("id,name\n" + "".join(f"{i},n{i}\n" for i in range(10)))
+    second.write_text("id,name\n" + "".join(f"{i},n{i}\n" for i in range(10, 60)))
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"steps:\n  - read: {{path: [{first}, {second}]}}\n"
+                        f"  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
+    source = (str(pipeline), "", "", [], [])
+    job = _recflow.PipelineJob(*source)
+    try:
+        read_schemas = job.read_schemas()
+        assert list(read_schemas) == ["read"]
+        split = next(line for line in job.splits(0, 1 << 20) if json.loads(line)["path"] == str(second))
+        first.write_text("id,name\nx,y\n")  # inferred again, `id` would be text
+        outputs = job.writes()
+
+        def task(schemas):  # stage 0's task 0 of 1 over the split, one engine thread
+            return recflow.dask._pipeline_task(source, 0, schemas, [split], {}, 1, {}, outputs, 0, 1, {}, 1)
+
+        refused = "(?s)the worker reads step 'read' with the schema .*the driver with none"
+        with pytest.raises(recflow_py.Error, match=refused):
+            task({})
+        _, stats, _, _, _ = task(read_schemas)
+        assert stats["write"]["records"] == 50
+    finally:
+        job.abort()
+
+
 def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):
     import recflow.dask
 
