@@ -12,22 +12,18 @@ import os
 import statistics
 from pathlib import Path
 
-from dask_bench import cluster_cpu, grouping_job, job_arguments, use_build
+from dask_bench import GroupingJob, cluster_cpu, job_arguments, start_cluster, use_build
 from dask_group import PIPELINE
 
 
 def main():
-    parser = job_arguments(__doc__, 50, 3, "bench-dask-exchange")
-    parser.add_argument("--partitions", type=int, default=4, help="exchange partitions")
-    args = parser.parse_args()
+    args = job_arguments(__doc__, 50, 3, "bench-dask-exchange", grouping=True).parse_args()
     use_build()
     import recflow
     import recflow.dask
-    from distributed import Client, LocalCluster
 
     work = Path(args.work_dir)
-    source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
-    params = {"taxi": str(source), "out": str(work / "out")}
+    grouping = GroupingJob(work, args.copies, args.tasks, PIPELINE)
     exchanged = []  # (rows, bytes) of each exchange committed in the current job
 
     job_type = recflow.dask._recflow.PipelineJob
@@ -44,11 +40,10 @@ def main():
         return files
 
     job_type.exchange_files = exchange_files
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0",
-                      silence_logs=40) as cluster, Client(cluster) as client:
+    cluster, client = start_cluster()
+    with cluster, client:
         def job():
-            return recflow.dask.run(pipeline, client, params=params, split_bytes=split_bytes,
-                                    partitions=args.partitions)
+            return grouping.on_dask(client, work / "out", args.partitions)
 
         job()
         cpus, rounds = [], []
@@ -59,7 +54,8 @@ def main():
             cpus.append(cluster_cpu(client) - cpu)
             rounds.append(list(exchanged))
         rows = metrics.steps["read"]["rows_out"]
-    print(f"input {source.stat().st_size / 1e6:.1f} MB, {rows} rows, {args.tasks} map tasks, {args.partitions} "
+    mb = grouping.source.stat().st_size / 1e6
+    print(f"input {mb:.1f} MB, {rows} rows, {args.tasks} map tasks, {args.partitions} "
           f"partitions, {args.rounds} rounds, load average {os.getloadavg()[0]:.1f}")
     for number, (exchange_rows, exchange_bytes) in enumerate(rounds[-1]):
         print(f"exchange {number}: {exchange_rows} rows, {exchange_bytes} bytes")

@@ -12,10 +12,9 @@ the local runner streams the grouping's input through memory). Outputs are not s
 """
 import os
 import statistics
-import subprocess
 from pathlib import Path
 
-from dask_bench import BUILD, grouping_job, job_arguments, local_against_dask, use_build
+from dask_bench import GroupingJob, job_arguments, local_against_dask, use_build
 
 PIPELINE = """name: taxi-groups
 params: {taxi: taxi.tfrecord, out: out}
@@ -34,27 +33,19 @@ steps:
 
 
 def main():
-    parser = job_arguments(__doc__, 100, 3, "bench-dask-group")
-    parser.add_argument("--partitions", type=int, default=4, help="exchange partitions per Dask job")
-    args = parser.parse_args()
+    args = job_arguments(__doc__, 100, 3, "bench-dask-group", grouping=True).parse_args()
     use_build()
-    import recflow.dask
 
     work = Path(args.work_dir)
-    source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
-    params = {"taxi": str(source), "out": str(work / "out")}
-
-    def local():
-        subprocess.run([str(BUILD / "bin" / "recflow"), "run", str(pipeline), "--threads", "1", "--quiet",
-                        *[f"--set={key}={value}" for key, value in params.items()]],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    job = GroupingJob(work, args.copies, args.tasks, PIPELINE)
+    out = work / "out"
 
     def on(client):
-        return lambda: recflow.dask.run(pipeline, client, params=params, split_bytes=split_bytes,
-                                        partitions=args.partitions)
+        return lambda: job.on_dask(client, out, args.partitions)
 
-    mb = source.stat().st_size / 1e6
-    times, cpus = local_against_dask(local, on, args.rounds, work, source.stat().st_size)
+    mb = job.source.stat().st_size / 1e6
+    times, cpus = local_against_dask(lambda: job.local(out, "--threads", "1"), on, args.rounds, work,
+                                     job.source.stat().st_size)
     print(f"input {mb:.1f} MB, {args.tasks} map tasks, {args.partitions} partitions, {args.rounds} rounds, "
           f"load average {os.getloadavg()[0]:.1f}")
     for label, a, b, of in (("2 workers / 1 worker speed", "dask1", "dask2", times),

@@ -15,13 +15,13 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-from dask_bench import BUILD, ROOT, grouping_job, use_build
+from dask_bench import ROOT, GroupingJob, use_build
+from dask_cluster import live_workers, start_cluster
 
 PIPELINE = """name: taxi-groups
 params: {taxi: taxi.tfrecord, out: out}
@@ -54,28 +54,6 @@ def lines(root):
                          for line in shard.read_text().splitlines()) for name in OUTPUTS}
 
 
-def start_cluster():
-    from distributed import Client, LocalCluster
-
-    local = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                         dashboard_address=":0", silence_logs=50)
-    return local, Client(local)
-
-
-def live_workers(client, killed, bound):
-    """The pids of the cluster's 2 running workers, none of them in `killed`; None after `bound` seconds."""
-    deadline = time.monotonic() + bound
-    while time.monotonic() < deadline:
-        running = [address for address, worker in client.scheduler_info()["workers"].items()
-                   if worker["status"] == "running"]
-        if len(running) == 2:
-            pids = set(client.run(os.getpid, workers=running, on_error="return").values())
-            if all(isinstance(pid, int) for pid in pids) and len(pids) == 2 and not pids & killed:
-                return sorted(pids)
-        time.sleep(0.05)
-    return None
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=10)
@@ -86,21 +64,18 @@ def main():
     parser.add_argument("--work-dir", default=str(ROOT / "build" / "bench-dask-kill"))
     args = parser.parse_args()
     use_build()
-    import recflow.dask
 
     work = Path(args.work_dir)
     shutil.rmtree(work, ignore_errors=True)  # the outputs of an earlier call
-    source, pipeline, split_bytes = grouping_job(work, args.copies, args.tasks, PIPELINE)
-    subprocess.run([str(BUILD / "bin" / "recflow"), "run", str(pipeline), "--quiet", f"--set=taxi={source}",
-                    f"--set=out={work / 'local'}"], check=True)
+    grouping = GroupingJob(work, args.copies, args.tasks, PIPELINE)
+    grouping.local(work / "local")
     expected = lines(work / "local")
     rng = random.Random(args.seed)
-    local, client = start_cluster()
+    local, client = start_cluster(silence_logs=50)
     failures, under_fault, killed = 0, 0, set()
 
     def run(out):
-        return recflow.dask.run(pipeline, client, params={"taxi": str(source), "out": str(out)},
-                                split_bytes=split_bytes, partitions=args.partitions)
+        return grouping.on_dask(client, out, args.partitions)
 
     try:
         start = time.monotonic()
@@ -115,7 +90,7 @@ def main():
             if pids is None:
                 client.close()
                 local.close()
-                local, client = start_cluster()
+                local, client = start_cluster(silence_logs=50)
                 killed.clear()
                 pids = live_workers(client, killed, WAIT_SECONDS)
             out = work / f"trial{trial}"

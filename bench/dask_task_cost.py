@@ -11,7 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
-from dask_bench import ROOT, cpu_seconds, taxi_input, use_build
+from dask_bench import ROOT, cpu_seconds, start_cluster, taxi_input, use_build
 
 
 def main():
@@ -22,13 +22,10 @@ def main():
     args = parser.parse_args()
     use_build()
     import recflow.dask
-    from distributed import Client, LocalCluster
 
     work = Path(args.work_dir)
     source = taxi_input(work, args.copies)
-    cluster = LocalCluster(n_workers=1, processes=True, threads_per_worker=1, host="127.0.0.1",
-                           dashboard_address=":0", silence_logs=40)
-    client = Client(cluster)
+    cluster, client = start_cluster(1)
 
     def measure(job):
         worker, driver, start = sum(client.run(cpu_seconds).values()), cpu_seconds(), time.perf_counter()

@@ -7,9 +7,13 @@ the denominator is not positive or EVI is outside [-1, 1]; docs/raster.md), writ
 512 × 512 tiles, NaN nodata) on the red band's grid: the same output options as the recflow side.
 """
 import sys
+from pathlib import Path
 
 import numpy as np
 import rasterio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "python"))
+from evi_rule import evi_numpy  # noqa: E402
 
 
 def reflectance(path):
@@ -26,17 +30,11 @@ def main():
     blue, _ = reflectance(blue_path)
     red, profile = reflectance(red_path)
     nir, _ = reflectance(nir_path)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        denominator = nir + 6 * red - 7.5 * blue + 1
-        evi = 2.5 * (nir - red) / denominator
-    valid = (denominator > 0) & (np.abs(evi) <= 1)
-    for band in (blue, red, nir):
-        valid &= (band >= 0) & (band <= 1)
-    evi[~valid] = np.nan
+    evi = evi_numpy(blue, red, nir)
     profile.update(dtype="float32", nodata=np.nan, compress="deflate", predictor=3, tiled=True, blockxsize=512,
                    blockysize=512, count=1)
     with rasterio.open(out, "w", **profile) as dst:
-        dst.write(evi.astype(np.float32), 1)
+        dst.write(evi, 1)
 
 
 if __name__ == "__main__":

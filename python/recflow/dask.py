@@ -117,6 +117,7 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
         for letters in job.dead_letter_files:
             letter_dirs[letters] = f"{letters}.recflow-dask-{job_id}"
             os.makedirs(letter_dirs[letters])
+        read_schemas = job.read_schemas()  # settled here once: no task samples the inputs again
         totals = {name: dict.fromkeys(("records", "files", "raw_bytes", "bytes_written"), 0) for name, _, _ in writes}
         partition_dirs = {name: set() for name, _, _ in writes}
         task_letters, exchanged = [], {}
@@ -124,20 +125,19 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
             # Every task reads each side value whole, from the files committed by an earlier pass.
             side_files = {e: [f for files in exchanged[e] for f in files] for e in sides}
             if not reads:
-                schema, units = job.read_schema(number), [([split], dict(side_files))
-                                                          for split in job.splits(number, split_target)]
+                units = [([split], dict(side_files)) for split in job.splits(number, split_target)]
             else:
                 # A combine_globally's one row comes from task 0, over every partition; the other tasks leave it out
                 # (a pass of global combines only is that one task).
                 tasks = 1 if set(reads) <= set(global_reads) else parts
-                schema, units = "", [([], {**side_files,
-                                           **{e: [f for files in exchanged[e] for f in files] if e in global_reads
-                                              else exchanged[e][p] for e in reads if p == 0 or e not in global_reads}})
-                                     for p in range(tasks)]
+                units = [([], {**side_files,
+                               **{e: [f for files in exchanged[e] for f in files] if e in global_reads
+                                  else exchanged[e][p] for e in reads if p == 0 or e not in global_reads}})
+                         for p in range(tasks)]
             outputs = [writes[w] for w in write_numbers] + [exchanges[e] for e in exchange_numbers]
             exchange_dirs = {e: job.exchange_dir(e) for e in exchange_numbers}
             label = f"{job.name}:{'>'.join(steps)}"
-            futures = [client.submit(_pipeline_task, source, number, schema, splits, files, parts,
+            futures = [client.submit(_pipeline_task, source, number, read_schemas, splits, files, parts,
                                      exchange_dirs, outputs, index, len(units), letter_dirs, int(threads),
                                      key=f"{label}-{index:05d}-{job_id}", pure=False)
                        for index, (splits, files) in enumerate(units)]
@@ -178,17 +178,18 @@ def _run(pipeline, client, params, split_bytes, threads, partitions):
     return metrics, job.metrics_table, job.metrics_json
 
 
-def _pipeline_task(source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs, outputs, index,
+def _pipeline_task(source, stage, read_schemas, splits, exchange_files, partitions, exchange_dirs, outputs, index,
                    count, letter_dirs, threads):
-    """One task attempt of a pass of the pipeline of `source` (PipelineJob's arguments; in a worker): the pass over
-    its `splits` of the pass's read or its partition's `exchange_files`, each write and exchange (`outputs`) into an
-    attempt directory of its own and each dead-letter file into one of its own; returns those directories and files,
-    the writes' stats, the partition directories each write wrote and the run's counters."""
+    """One task attempt of a pass of the pipeline of `source` (PipelineJob's arguments; in a worker), its reads of the
+    schemas the driver settled (`read_schemas`: no input is sampled again): the pass over its `splits` of the pass's
+    read or its partition's `exchange_files`, each write and exchange (`outputs`) into an attempt directory of its own
+    and each dead-letter file into one of its own; returns those directories and files, the writes' stats, the
+    partition directories each write wrote and the run's counters."""
     attempt = f"task-{index:05d}-{uuid.uuid4().hex}"
     attempts = [os.path.join(attempts_dir, attempt) for _, _, attempts_dir in outputs]
     letters = {target: os.path.join(directory, attempt + ".jsonl") for target, directory in letter_dirs.items()}
     stats, counters = _recflow.pipeline_task(
-        *source, stage, read_schema, splits, exchange_files, partitions, exchange_dirs,
+        *source, stage, read_schemas, splits, exchange_files, partitions, exchange_dirs,
         [(name, job_id, dir) for (name, job_id, _), dir in zip(outputs, attempts)], index, count, letters, threads)
     dirs = {name: _partition_dirs(attempt) for (name, _, _), attempt in zip(outputs, attempts)}
     return attempts, stats, dirs, counters, letters

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from dask_cluster import live_workers, start_cluster
+
 ROOT = Path(__file__).resolve().parents[2]
 SPLIT_BYTES = 32 << 10  # the 428 KB taxi file in 14 tasks
 WAIT_SECONDS = 120  # bound on every wait for a job, a file or a worker
@@ -27,15 +29,6 @@ def worker_env(python_package_dir):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", path)
         yield dict(os.environ)
-
-
-def start_cluster():
-    """A LocalCluster of 2 single-threaded worker processes on loopback, and its client."""
-    from distributed import Client, LocalCluster
-
-    local = LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                         dashboard_address=":0", silence_logs=40)
-    return local, Client(local)
 
 
 @pytest.fixture(scope="module")
@@ -77,22 +70,6 @@ def per_partition(root):
         else:
             top[name] = data
     return joined, top
-
-
-def live_workers(client, killed, bound):
-    """The pids of the cluster's 2 workers once the scheduler lists none of the `killed` processes (a killed
-    worker stays listed until the scheduler notices it, and its nanny starts a new process); None when that
-    takes longer than `bound` seconds."""
-    deadline = time.monotonic() + bound
-    while time.monotonic() < deadline:
-        running = [address for address, worker in client.scheduler_info()["workers"].items()
-                   if worker["status"] == "running"]
-        if len(running) == 2:
-            pids = set(client.run(os.getpid, workers=running, on_error="return").values())
-            if all(isinstance(pid, int) for pid in pids) and len(pids) == 2 and not pids & killed:
-                return sorted(pids)
-        time.sleep(0.05)
-    return None
 
 
 def test_partitioned_conversion_equals_the_local_convert(recflow_py, cluster, run, taxi, tmp_path):
@@ -485,6 +462,40 @@ def test_the_sklearn_features_pipeline_with_its_side_inputs_equals_the_local_run
     assert (tmp_path / "dask-species.vocab").read_bytes() == (tmp_path / "local-species.vocab").read_bytes()
     assert metrics.writes["write"]["records"] == 150 and metrics.writes["write"]["files"] > 2
     assert not [p.name for p in tmp_path.iterdir() if "recflow" in p.name]  # nothing staged left
+
+
+def test_a_task_reads_with_the_schema_the_driver_settled_and_samples_no_input(recflow_py, tmp_path):
+    """The driver settles each read's schema once (PipelineJob.read_schemas) and every task builds the pipeline's
+    reads with it, opening no input to infer one: once the first file (the one CSV inference reads) no longer gives
+    that schema, a task over a split of the second file still runs, where a task left to infer the schema fails."""
+    import recflow.dask
+    from recflow import _recflow
+
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text("id,name\n" + "".join(f"{i},n{i}\n" for i in range(10)))
+    second.write_text("id,name\n" + "".join(f"{i},n{i}\n" for i in range(10, 60)))
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text(f"steps:\n  - read: {{path: [{first}, {second}]}}\n"
+                        f"  - write: {{path: {tmp_path / 'out'}, format: jsonl}}\n")
+    source = (str(pipeline), "", "", [], [])
+    job = _recflow.PipelineJob(*source)
+    try:
+        read_schemas = job.read_schemas()
+        assert list(read_schemas) == ["read"]
+        split = next(line for line in job.splits(0, 1 << 20) if json.loads(line)["path"] == str(second))
+        first.write_text("id,name\nx,y\n")  # inferred again, `id` would be text
+        outputs = job.writes()
+
+        def task(schemas):  # stage 0's task 0 of 1 over the split, one engine thread
+            return recflow.dask._pipeline_task(source, 0, schemas, [split], {}, 1, {}, outputs, 0, 1, {}, 1)
+
+        refused = "(?s)the worker reads step 'read' with the schema .*the driver with none"
+        with pytest.raises(recflow_py.Error, match=refused):
+            task({})
+        _, stats, _, _, _ = task(read_schemas)
+        assert stats["write"]["records"] == 50
+    finally:
+        job.abort()
 
 
 def test_a_windowed_grouping_is_refused_naming_its_step(recflow_py, cluster, taxi, tmp_path):

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from evi_rule import evi_numpy
 from range_server_util import RangeServer
 from tfrecord_util import read_tfrecord
 
@@ -38,18 +39,6 @@ def reflectance(path, scale, offset, window=None, overview=None):
     if nodata is not None:
         value[dn == nodata] = np.nan
     return value
-
-
-def evi_numpy(blue, red, nir):
-    """EVI of reflectance bands with the evi step's rule (docs/raster.md, "EVI's valid pixels"): NaN where a band is
-    outside [0, 1], where the denominator is not positive, or where the value is outside [-1, 1]; float32."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        denominator = nir + 6 * red - 7.5 * blue + 1
-        evi = 2.5 * (nir - red) / denominator
-    valid = (denominator > 0) & (np.abs(evi) <= 1)
-    for band in (blue, red, nir):
-        valid &= (band >= 0) & (band <= 1)
-    return np.where(valid, evi, np.nan).astype(np.float32)
 
 
 def assert_same_values(got, want):

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from test_nats import NatsServer, backlog, publish, read_stream
-from test_raster import assert_same_values, evi_numpy, reflectance
+from evi_rule import evi_numpy
+from test_raster import assert_same_values, reflectance
 from test_raster_mosaic import noisy_copy
 
 rasterio = pytest.importorskip("rasterio")

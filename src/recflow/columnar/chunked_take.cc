@@ -56,4 +56,16 @@ Result<std::shared_ptr<ArrayData>> ChunkedIndices::Take(std::span<const std::sha
   return recflow::Take(*joined, order_);
 }
 
+Result<std::vector<std::shared_ptr<ArrayData>>> ChunkedIndices::TakeColumns(
+    std::span<const std::shared_ptr<RecordBatch>> batches, const Schema& schema, std::span<const int> columns) const {
+  std::vector<std::shared_ptr<ArrayData>> taken;
+  std::vector<std::shared_ptr<ArrayData>> parts(batches.size());
+  for (int column : columns) {
+    for (size_t k = 0; k < batches.size(); ++k) parts[k] = batches[k]->column_data(column);
+    ASSIGN_OR_RETURN(auto one, Take(parts, schema.field(column)->type()));
+    taken.push_back(std::move(one));
+  }
+  return taken;
+}
+
 }  // namespace recflow

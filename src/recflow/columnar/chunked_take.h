@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "recflow/columnar/array_data.h"
+#include "recflow/columnar/record_batch.h"
 #include "recflow/core/result.h"
 
 namespace recflow {
@@ -25,6 +26,10 @@ class ChunkedIndices {
   /// The elements at the indices of `chunks` (one per chunk of the plan, each of its length, all
   /// of type `type`), in the indices' order, with offset 0, as Take gives them.
   Result<std::shared_ptr<ArrayData>> Take(std::span<const std::shared_ptr<ArrayData>> chunks, const DataTypePtr& type) const;
+  /// Take of each of `columns` (indices into `schema`) of `batches` (one per chunk of the plan,
+  /// each of its length and of `schema`), in that order: rows of batches held apart, gathered.
+  Result<std::vector<std::shared_ptr<ArrayData>>> TakeColumns(std::span<const std::shared_ptr<RecordBatch>> batches,
+                                                              const Schema& schema, std::span<const int> columns) const;
 
  private:
   std::vector<std::vector<int64_t>> local_;  // per chunk: the indices falling in it, relative to its start

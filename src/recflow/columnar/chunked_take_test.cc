@@ -61,5 +61,35 @@ TEST(ChunkedTakeTest, NoChunksGiveAnEmptyArrayOfTheType) {
   EXPECT_TRUE((*got)->type->Equals(*utf8()));
 }
 
+TEST(ChunkedTakeTest, TakeColumnsTakesTheChosenColumnsOfBatchesInTheirOrder) {
+  std::vector<FieldPtr> fields;
+  std::vector<std::shared_ptr<ArrayData>> whole;
+  for (const auto& [name, data] : testing::SampleArrays()) {
+    if (data->length != 3 || fields.size() == 3) continue;
+    fields.push_back(Field::Make(name, data->type));
+    whole.push_back(data);
+  }
+  ASSERT_EQ(fields.size(), 3u);
+  const SchemaPtr schema = Schema::Make(fields);
+  auto all = RecordBatch::Make(schema, 3, whole);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  const std::vector<std::shared_ptr<RecordBatch>> batches = {(*all)->Slice(0, 1), (*all)->Slice(1, 2)};
+  const std::vector<int64_t> starts = {0, 1 + kGap}, lengths = {1, 2};
+  const std::vector<int64_t> whole_rows = {2, 0, 1, 2};
+  std::vector<int64_t> numbers;
+  for (int64_t i : whole_rows) numbers.push_back(i >= 1 ? i + kGap : i);
+  auto plan = ChunkedIndices::Make(starts, lengths, numbers);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  const std::vector<int> columns = {2, 0};
+  auto got = plan->TakeColumns(batches, *schema, columns);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 2u);
+  for (size_t i = 0; i < columns.size(); ++i) {
+    auto want = Take(*whole[static_cast<size_t>(columns[i])], whole_rows);
+    ASSERT_TRUE(want.ok());
+    EXPECT_TRUE(ArrayEquals(*(*got)[i], **want)) << fields[static_cast<size_t>(columns[i])]->name();
+  }
+}
+
 }  // namespace
 }  // namespace recflow

@@ -61,7 +61,7 @@ Result<std::optional<PCollection>> BuildRead(StepContext& ctx) {
   // Standard input or a FIFO is read by the source opened now for the schema, and only by it.
   const bool reopenable = CanReopenInputs(paths, *ctx.pipeline->file_system());
   return ctx.pipeline->ReadFiles(ctx.name, InputFiles{std::move(paths), *std::move(options)}, description,
-                                 ctx.options.on_error, reopenable);
+                                 ctx.options.on_error, reopenable, ctx.read_schema);
 }
 
 Result<std::optional<PCollection>> BuildWrite(StepContext& ctx) {

@@ -1,6 +1,7 @@
 // KeyTable and KeySchema: the global key index of a grouping (GroupByKey, combines, their windowed forms).
 #pragma once
 
+#include <numeric>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -62,19 +63,15 @@ class KeyTable {
   }
   // The key columns of groups `groups` (any order, repeats allowed).
   Result<std::vector<std::shared_ptr<ArrayData>>> KeyColumnsOf(const SchemaPtr& key_schema, std::span<const int64_t> groups) {
-    std::vector<std::shared_ptr<ArrayData>> columns;
-    if (key_schema->num_fields() == 0) return columns;  // a global combine's one group has no key values
+    // A global combine's one group has no key values.
+    if (key_schema->num_fields() == 0) return std::vector<std::shared_ptr<ArrayData>>();
     RETURN_NOT_OK(Seal(key_schema));
     std::vector<int64_t> lengths;
     for (const auto& chunk : chunks_) lengths.push_back(chunk->num_rows());
     ASSIGN_OR_RETURN(ChunkedIndices plan, ChunkedIndices::Make(starts_, lengths, groups));
-    std::vector<std::shared_ptr<ArrayData>> parts(chunks_.size());
-    for (int c = 0; c < key_schema->num_fields(); ++c) {
-      for (size_t k = 0; k < chunks_.size(); ++k) parts[k] = chunks_[k]->column_data(c);
-      ASSIGN_OR_RETURN(auto taken, plan.Take(parts, key_schema->field(c)->type()));
-      columns.push_back(std::move(taken));
-    }
-    return columns;
+    std::vector<int> every_key(static_cast<size_t>(key_schema->num_fields()));
+    std::iota(every_key.begin(), every_key.end(), 0);
+    return plan.TakeColumns(chunks_, *key_schema, every_key);
   }
 
  private:

@@ -96,15 +96,32 @@ PCollection Pipeline::Read(std::string name, SourceFactory factory, std::string 
 }
 
 PCollection Pipeline::ReadFiles(std::string name, InputFiles files, std::string description, ErrorPolicy on_error,
-                                bool reopenable) {
-  PCollection read = Read(std::move(name), InputsFactory(files.paths, files.options), std::move(description),
-                          std::move(on_error), reopenable);
+                                bool reopenable, SchemaPtr settled) {
+  SourceFactory factory = InputsFactory(files.paths, files.options);
+  PCollection read(this, -1);
+  if (settled != nullptr && reopenable) {
+    auto input = std::make_shared<ReadInput>(nullptr, file_system_, SettledFactory(std::move(factory), settled, name),
+                                             description);
+    read = AddRead(std::move(name), std::move(settled), std::move(input), std::move(description), std::move(on_error));
+  } else {
+    read = Read(std::move(name), std::move(factory), std::move(description), std::move(on_error), reopenable);
+  }
   if (read.node() >= 0) nodes_[static_cast<size_t>(read.node())].files = std::make_shared<const InputFiles>(std::move(files));
   return read;
 }
 
 PCollection Pipeline::ReadOpened(std::string name, std::unique_ptr<Source> source, SourceFactory reopen,
                                  std::string description, ErrorPolicy on_error) {
+  const SchemaPtr schema = source->schema();
+  const std::string input = source->name();
+  if (description.empty()) description = input;
+  return AddRead(std::move(name), schema,
+                 std::make_shared<ReadInput>(std::move(source), file_system_, std::move(reopen), input),
+                 std::move(description), std::move(on_error));
+}
+
+PCollection Pipeline::AddRead(std::string name, SchemaPtr schema, std::shared_ptr<ReadInput> input,
+                              std::string description, ErrorPolicy on_error) {
   Node node;
   node.name = std::move(name);
   node.kind = NodeKind::kRead;
@@ -114,10 +131,8 @@ PCollection Pipeline::ReadOpened(std::string name, std::unique_ptr<Source> sourc
     Fail(node.name, Status::InvalidArgument("on_error dead_letter needs a file"));
     return PCollection(this, -1);
   }
-  node.schema = source->schema();
-  if (node.description.empty()) node.description = source->name();
-  const std::string input = source->name();
-  node.input = std::make_shared<ReadInput>(std::move(source), file_system_, std::move(reopen), input);
+  node.schema = std::move(schema);
+  node.input = std::move(input);
   return Add(std::move(node));
 }
 

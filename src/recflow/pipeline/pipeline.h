@@ -159,9 +159,12 @@ class Pipeline {
   PCollection Read(std::string name, SourceFactory factory, std::string description = "", ErrorPolicy on_error = {},
                    bool reopenable = true);
   /// Read of `files` (InputsFactory of its paths and options), kept on the node (Node::files) so
-  /// that a distributed run (recflow.dask) can cut them into splits; otherwise as Read.
+  /// that a distributed run (recflow.dask) can cut them into splits; otherwise as Read. With
+  /// `settled`, the schema an earlier open of the same files gave (a distributed run's driver
+  /// passes it to its tasks), and `reopenable`, nothing is opened now: a pass reading the node
+  /// opens the files then, and fails (DataError naming the step) when they no longer read with it.
   PCollection ReadFiles(std::string name, InputFiles files, std::string description = "", ErrorPolicy on_error = {},
-                        bool reopenable = true);
+                        bool reopenable = true, SchemaPtr settled = nullptr);
   /// Reads `source`, already opened on file_system(): the first pass that reads the node on that
   /// file system takes it. `reopen` opens the input again for any other pass (a side input computed first over the same input, a
   /// second run); null when the input can be read only once (standard input, a FIFO), and then
@@ -275,6 +278,9 @@ class Pipeline {
   // Adds `node` (its schema and inputs set) unless building already failed or its name is
   // taken; the handle is invalid (node -1) on failure.
   PCollection Add(Node node);
+  // Adds a read node of `schema` reading `input` (checks its error policy first).
+  PCollection AddRead(std::string name, SchemaPtr schema, std::shared_ptr<ReadInput> input, std::string description,
+                      ErrorPolicy on_error);
   // Checks that `input` belongs to this pipeline and built; records an error naming `step`.
   bool CheckInput(const std::string& step, const PCollection& input);
   // The earliest node whose rows are node `id`'s as far as `columns` go: up through ParDos

@@ -22,6 +22,19 @@ SourceFactory InputsFactory(std::vector<std::string> paths, dataset::InputOption
   };
 }
 
+SourceFactory SettledFactory(SourceFactory factory, SchemaPtr schema, std::string step) {
+  return [factory = std::move(factory), schema = std::move(schema),
+          step = std::move(step)](const std::shared_ptr<FileSystem>& file_system) -> Result<std::unique_ptr<Source>> {
+    ASSIGN_OR_RETURN(std::unique_ptr<Source> source, factory(file_system));
+    if (!source->schema()->Equals(*schema, true)) {
+      return Status::DataError("step '" + step + "' reads " + source->name() + " with the schema " +
+                               source->schema()->ToString() + " now, not the one settled before: " +
+                               schema->ToString());
+    }
+    return source;
+  };
+}
+
 ReadInput::ReadInput(std::unique_ptr<Source> opened, std::shared_ptr<FileSystem> opened_on, SourceFactory reopen,
                      std::string name)
     : opened_(std::move(opened)),

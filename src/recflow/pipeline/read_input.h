@@ -21,6 +21,10 @@ using SourceFactory = std::function<Result<std::unique_ptr<Source>>(const std::s
 /// given (which replaces options.settings.file_system).
 SourceFactory InputsFactory(std::vector<std::string> paths, dataset::InputOptions options);
 
+/// `factory` whose every source must read with `schema`, settled by an earlier open of the same
+/// input (Pipeline::ReadFiles): DataError naming step `step` and both schemas for one that does not.
+SourceFactory SettledFactory(SourceFactory factory, SchemaPtr schema, std::string step);
+
 /// The input of a Read node. The source opened when the pipeline was built (for its schema) is
 /// the one the first pass reads, so an input that can be read only once (standard input, a FIFO)
 /// is read exactly once; a later pass (a side input computed first over the same input, or a

@@ -24,6 +24,8 @@ struct StepContext {
   bool defer_missing_inputs = false;
   /// The `stop_after_idle` of an unbounded read that states none (YamlLoadOptions); negative: none.
   int64_t stop_after_idle = -1;
+  /// A read's schema settled before (YamlLoadOptions::read_schemas); null: the read opens its inputs for it.
+  SchemaPtr read_schema;
 
   /// `path` (or a file:// URI, see LocalPath) resolved against base_dir when relative;
   /// InvalidArgument for a URI scheme recflow does not handle.

@@ -9,7 +9,6 @@
 #include "recflow/columnar/chunked_take.h"
 #include "recflow/columnar/concatenate.h"
 #include "recflow/columnar/element_access.h"
-#include "recflow/columnar/take.h"
 #include "recflow/formats/jsonl/json_writer.h"
 #include "recflow/formats/jsonl/row_json.h"
 #include "recflow/pipeline/grouping_internal.h"
@@ -312,27 +311,9 @@ class WindowedGroupByKey final : public WindowedBase {
     fields->push_back(Field::Make("rows", int64(), false));
     ASSIGN_OR_RETURN(auto count_column, counts.Finish());
     columns->push_back(std::move(count_column));
-    // The held batches in one, and each held row's place in it.
-    std::vector<std::shared_ptr<RecordBatch>> parts;
-    std::vector<int64_t> bases, at;
-    int64_t length = 0;
-    for (const Held& h : held_) {
-      if (h.batch == nullptr) continue;
-      bases.push_back(h.base);
-      at.push_back(length);
-      length += h.batch->num_rows();
-      parts.push_back(h.batch);
-    }
-    ASSIGN_OR_RETURN(auto all, ConcatenateBatches(input_, parts));
-    for (int64_t& row : held_rows) {
-      const size_t part = static_cast<size_t>(std::upper_bound(bases.begin(), bases.end(), row) - bases.begin()) - 1;
-      row = at[part] + row - bases[part];
-    }
-    std::vector<std::shared_ptr<ArrayData>> taken;
-    for (int c = 0; c < input_->num_fields(); ++c) {
-      ASSIGN_OR_RETURN(auto column, Take(*all->column_data(c), held_rows));
-      taken.push_back(std::move(column));
-    }
+    std::vector<int> every_column(static_cast<size_t>(input_->num_fields()));
+    std::iota(every_column.begin(), every_column.end(), 0);
+    ASSIGN_OR_RETURN(auto taken, TakeHeld(held_rows, every_column));
     ASSIGN_OR_RETURN(*rows, RecordBatch::Make(input_, static_cast<int64_t>(held_rows.size()), std::move(taken)));
     return Status::OK();
   }
@@ -417,25 +398,25 @@ class WindowedGroupByKey final : public WindowedBase {
   // batches where they are (never concatenated: that would copy every held row for each output), which no longer
   // hold those rows.
   Result<std::vector<std::shared_ptr<ArrayData>>> Gather(int64_t first, int64_t last) {
+    const std::span<const int64_t> rows(out_rows_.data() + first, static_cast<size_t>(last - first));
+    ASSIGN_OR_RETURN(auto values, TakeHeld(rows, values_));
+    for (int64_t row : rows) --held_[HeldIndex(row)].live;
+    return values;
+  }
+
+  // Columns `columns` of input rows `rows` (indices among every input row seen; each in a held batch), in that order.
+  Result<std::vector<std::shared_ptr<ArrayData>>> TakeHeld(std::span<const int64_t> rows,
+                                                           std::span<const int> columns) const {
     std::vector<int64_t> starts, lengths;
-    std::vector<const RecordBatch*> batches;
+    std::vector<std::shared_ptr<RecordBatch>> batches;
     for (const Held& h : held_) {
       if (h.batch == nullptr) continue;
       starts.push_back(h.base);
       lengths.push_back(h.batch->num_rows());
-      batches.push_back(h.batch.get());
+      batches.push_back(h.batch);
     }
-    const std::span<const int64_t> rows(out_rows_.data() + first, static_cast<size_t>(last - first));
     ASSIGN_OR_RETURN(ChunkedIndices plan, ChunkedIndices::Make(starts, lengths, rows));
-    for (int64_t row : rows) --held_[HeldIndex(row)].live;
-    std::vector<std::shared_ptr<ArrayData>> values;
-    std::vector<std::shared_ptr<ArrayData>> parts(batches.size());
-    for (int column : values_) {
-      for (size_t k = 0; k < batches.size(); ++k) parts[k] = batches[k]->column_data(column);
-      ASSIGN_OR_RETURN(auto taken, plan.Take(parts, input_->field(column)->type()));
-      values.push_back(std::move(taken));
-    }
-    return values;
+    return plan.TakeColumns(batches, *input_, columns);
   }
 
   // Every pending pane was output.

@@ -140,6 +140,9 @@ class Builder {
       for (int n = 2; names_.count(ctx.name) != 0; ++n) ctx.name = op + "_" + std::to_string(n);
     }
     if (!names_.insert(ctx.name).second) return At(file_, step["name"], "another step is already named '" + ctx.name + "'");
+    if (const auto settled = options_.read_schemas.find(ctx.name); settled != options_.read_schemas.end()) {
+      ctx.read_schema = settled->second;
+    }
     // Main inputs: `input`, else the previous step.
     if (const YAML::Node input = step["input"]) {
       if (input.IsSequence()) {

@@ -32,6 +32,11 @@ struct YamlLoadOptions {
   /// The `stop_after_idle` (milliseconds) of every unbounded read that does not state its own
   /// (`recflow run --stop-after-idle`); negative: none.
   int64_t stop_after_idle = -1;
+  /// The schema of reads of files (by step name) settled before, by an earlier build of the same
+  /// pipeline (a distributed run's driver, for its tasks): such a read opens nothing while the
+  /// pipeline is built (no sampling to infer a schema); a pass reading it fails when its files no
+  /// longer read with that schema (Pipeline::ReadFiles).
+  std::map<std::string, SchemaPtr> read_schemas;
 };
 
 /// Builds the pipeline in `text` (named `file` in messages; relative paths resolve against

@@ -80,8 +80,13 @@ void RegisterDask(py::module_& module) {
            }, "Per stage, in the order they run: (its steps, the exchanges it reads, those of combine_globally "
               "steps, the side values every task reads, its writes' numbers, "
               "its exchanges' numbers).")
-      .def("read_schema", [](const PipelineJob& job, size_t stage) { return ValueOrThrow(job.ReadSchema(stage)); },
-           py::arg("stage"), "The schema of the stage's read, as text.")
+      .def("read_schemas", [](const PipelineJob& job) {
+             py::dict schemas;
+             for (const auto& [step, bytes] : ValueOrThrow(job.ReadSchemas())) {
+               schemas[py::str(step)] = py::bytes(bytes);
+             }
+             return schemas;
+           }, "Every read's schema, settled once for the tasks: {read step: Arrow IPC stream bytes}.")
       .def_property_readonly("input_bytes", &PipelineJob::input_bytes)
       .def_property_readonly("dead_letter_files", &PipelineJob::DeadLetterFiles)
       .def("splits", [](const PipelineJob& job, size_t stage, int64_t target) {
@@ -118,14 +123,14 @@ void RegisterDask(py::module_& module) {
   module.def(
       "pipeline_task",
       [](const std::string& path, const std::string& text, const std::string& base_dir, const PipelineParams& params,
-         const py::list& callables, size_t stage, const std::string& read_schema,
+         const py::list& callables, size_t stage, const std::map<std::string, std::string>& read_schemas,
          const std::vector<std::string>& splits, const std::map<int, std::vector<std::string>>& exchange_files,
          int partitions,
          const std::map<int, std::string>& exchange_dirs, const std::vector<TaskOutput>& outputs, int64_t index,
          int64_t count, const std::map<std::string, std::string>& dead_letters, int threads) {
         PipelineTaskInput input;
         input.stage = stage;
-        input.read_schema = read_schema;
+        input.read_schemas = read_schemas;
         input.splits = splits;
         input.exchange_files = exchange_files;
         input.partitions = partitions;
@@ -151,10 +156,11 @@ void RegisterDask(py::module_& module) {
         return py::make_tuple(writes_out, result.counters);
       },
       py::arg("path"), py::arg("text"), py::arg("base_dir"), py::arg("params"), py::arg("callables"), py::arg("stage"),
-      py::arg("read_schema"), py::arg("splits"),
+      py::arg("read_schemas"), py::arg("splits"),
       py::arg("exchange_files"), py::arg("partitions"), py::arg("exchange_dirs"), py::arg("outputs"),
       py::arg("index"), py::arg("count"), py::arg("dead_letters"), py::arg("threads"),
-      "Runs task `index` of `count` of stage `stage` of the pipeline at `path` (or of `text` over `callables`) over `splits` (a read stage) or "
+      "Runs task `index` of `count` of stage `stage` of the pipeline at `path` (or of `text` over `callables`), its "
+      "reads of the schemas `read_schemas` (PipelineJob.read_schemas), over `splits` (a read stage) or "
       "`exchange_files` (an exchange stage: its partition's files of each exchange it reads), each write and exchange (name, job id, attempt directory) into its "
       "attempt, exchanges in `partitions` partitions; returns ({write: stats}, counters).");
   module.def(

@@ -23,13 +23,15 @@ struct PipelineSource {
 };
 
 /// The pipeline of `source` with `params`, its steps from `registry` (the built-in steps, and the
-/// Python steps of a builder's functions); its build error when a step could not be built.
+/// Python steps of a builder's functions), built as `options` says; its build error when a step could not be built.
 inline Result<pipeline::YamlPipeline> LoadPipeline(const PipelineSource& source, const PipelineParams& params,
-                                                   const pipeline::StepRegistry& registry) {
+                                                   const pipeline::StepRegistry& registry,
+                                                   const pipeline::YamlLoadOptions& options = {}) {
   ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded,
                    source.text.empty()
-                       ? pipeline::LoadPipelineYaml(source.path, params, registry)
-                       : pipeline::ParsePipelineYaml(source.text, source.path, source.base_dir, params, registry));
+                       ? pipeline::LoadPipelineYaml(source.path, params, registry, options)
+                       : pipeline::ParsePipelineYaml(source.text, source.path, source.base_dir, params, registry,
+                                                     options));
   RETURN_NOT_OK(loaded.pipeline->status());
   return loaded;
 }

@@ -6,11 +6,14 @@
 #include <utility>
 
 #include "recflow/core/exec_context.h"
+#include "recflow/core/io.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/dataset/dataset_factory.h"
 #include "recflow/dataset/io_specs.h"
 #include "recflow/dataset/split.h"
 #include "recflow/dataset/split_source.h"
+#include "recflow/formats/arrow_ipc/ipc_stream_reader.h"
+#include "recflow/formats/arrow_ipc/ipc_writer.h"
 #include "recflow/pipeline/key_partition.h"
 #include "recflow/pipeline/local_runner.h"
 #include "recflow/pipeline/read_input.h"
@@ -21,12 +24,14 @@ namespace recflow::python {
 
 namespace {
 
-// The pipeline of `source` and the stages of its distributed run (pipeline::DistributedStages); with `names`, their
-// names in the per-step table, and with `numbers` each step's stage there.
+// The pipeline of `source` built as `options` says and the stages of its distributed run
+// (pipeline::DistributedStages); with `names`, their names in the per-step table, and with `numbers` each step's stage
+// there.
 Result<pipeline::YamlPipeline> Load(const PipelineSource& source, const PipelineParams& params,
-                                    const pipeline::StepRegistry& registry, std::vector<pipeline::Stage>* stages,
-                                    std::vector<std::string>* names = nullptr, std::vector<int>* numbers = nullptr) {
-  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry));
+                                    const pipeline::StepRegistry& registry, const pipeline::YamlLoadOptions& options,
+                                    std::vector<pipeline::Stage>* stages, std::vector<std::string>* names = nullptr,
+                                    std::vector<int>* numbers = nullptr) {
+  ASSIGN_OR_RETURN(pipeline::YamlPipeline loaded, LoadPipeline(source, params, registry, options));
   ASSIGN_OR_RETURN(const pipeline::Plan plan, pipeline::MakePlan(*loaded.pipeline));
   *stages = pipeline::DistributedStages(*loaded.pipeline, plan, names);
   if (numbers != nullptr) *numbers = pipeline::StepStageNumbers(*loaded.pipeline, plan);
@@ -100,13 +105,33 @@ Result<std::map<size_t, std::vector<std::string>>> PartitionFiles(const std::str
   return files;
 }
 
+// The bytes of an Arrow IPC stream of `schema` and no batch: how a read's schema goes from the driver to the tasks.
+Result<std::string> SchemaBytes(const SchemaPtr& schema) {
+  BufferOutputStream out;
+  ASSIGN_OR_RETURN(auto writer, arrow_ipc::IpcWriter::OpenStream(&out, schema, arrow_ipc::IpcWriteOptions::Defaults()));
+  RETURN_NOT_OK(writer->Finish());
+  return std::string(out.Finish()->view());
+}
+
+// The schemas of `read_schemas` (SchemaBytes by read step name) as a build of the pipeline takes them.
+Result<pipeline::YamlLoadOptions> SettledReads(const std::map<std::string, std::string>& read_schemas) {
+  pipeline::YamlLoadOptions options;
+  for (const auto& [step, bytes] : read_schemas) {
+    ASSIGN_OR_RETURN(auto reader, arrow_ipc::IpcStreamReader::Open(Buffer::FromString(bytes),
+                                                                   "the schema of step '" + step + "'"));
+    options.read_schemas[step] = reader->schema();
+  }
+  return options;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& source, const PipelineParams& params,
                                                         const pipeline::StepRegistry& registry) {
   std::unique_ptr<PipelineJob> job(new PipelineJob());
   std::vector<std::string> stage_names;
-  ASSIGN_OR_RETURN(job->loaded_, Load(source, params, registry, &job->cut_stages_, &stage_names, &job->step_numbers_));
+  ASSIGN_OR_RETURN(job->loaded_,
+                   Load(source, params, registry, {}, &job->cut_stages_, &stage_names, &job->step_numbers_));
   const pipeline::Pipeline& graph = *job->loaded_.pipeline;
   ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, job->cut_stages_));
   const std::vector<Exchanged> exchanged = ExchangedRows(shapes);
@@ -177,11 +202,13 @@ Result<std::unique_ptr<PipelineJob>> PipelineJob::Begin(const PipelineSource& so
   return job;
 }
 
-Result<std::string> PipelineJob::ReadSchema(size_t stage) const {
-  if (stage >= stages_.size() || !stages_[stage].reads.empty()) {
-    return Status::InvalidArgument("stage " + std::to_string(stage) + " reads no files");
+Result<std::map<std::string, std::string>> PipelineJob::ReadSchemas() const {
+  std::map<std::string, std::string> schemas;
+  for (const pipeline::Node& node : loaded_.pipeline->nodes()) {
+    if (node.kind != pipeline::NodeKind::kRead || node.files == nullptr) continue;
+    ASSIGN_OR_RETURN(schemas[node.name], SchemaBytes(node.schema));
   }
-  return loaded_.pipeline->node(cut_stages_[stage].roots[0]).schema->ToString();
+  return schemas;
 }
 
 std::vector<std::string> PipelineJob::DeadLetterFiles() const {
@@ -307,7 +334,8 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
                                            std::map<std::string, dataset::TaskAttempt> tasks,
                                            std::map<std::string, std::string> dead_letters, int threads) {
   std::vector<pipeline::Stage> stages;
-  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, &stages));
+  ASSIGN_OR_RETURN(const pipeline::YamlLoadOptions settled, SettledReads(input.read_schemas));
+  ASSIGN_OR_RETURN(const pipeline::YamlPipeline loaded, Load(source, params, registry, settled, &stages));
   const pipeline::Pipeline& graph = *loaded.pipeline;
   ASSIGN_OR_RETURN(const std::vector<pipeline::StageShape> shapes, Shapes(graph, stages));
   if (input.stage >= shapes.size()) {
@@ -319,9 +347,11 @@ Result<PipelineTaskResult> RunPipelineTask(const PipelineSource& source, const P
   const std::vector<Exchanged> exchanged = ExchangedRows(shapes);
   pipeline::StageCutOptions cut_options;
   if (root.kind == pipeline::NodeKind::kRead) {
-    if (root.schema->ToString() != input.read_schema) {
+    const auto driver = settled.read_schemas.find(root.name);
+    if (driver == settled.read_schemas.end() || !root.schema->Equals(*driver->second, true)) {
       return Status::DataError("the worker reads step '" + root.name + "' with the schema " + root.schema->ToString() +
-                               ", the driver with " + input.read_schema);
+                               ", the driver with " +
+                               (driver == settled.read_schemas.end() ? "none" : driver->second->ToString()));
     }
     std::vector<dataset::Split> parsed;
     for (const std::string& line : input.splits) {

@@ -64,8 +64,10 @@ class PipelineJob {
   const std::string& name() const { return loaded_.name; }
   /// Its stages in the order they run.
   const std::vector<JobStage>& stages() const { return stages_; }
-  /// The schema of stage `stage`'s read as text (a worker checks its own against it).
-  Result<std::string> ReadSchema(size_t stage) const;
+  /// The schema of every read of files, by step name, as the bytes of an Arrow IPC stream of it
+  /// (no batch): settled here once, each task builds the pipeline's reads with them
+  /// (PipelineTaskInput::read_schemas) instead of sampling every input again.
+  Result<std::map<std::string, std::string>> ReadSchemas() const;
   /// The pipeline's dead-letter files (their paths as its steps name them).
   std::vector<std::string> DeadLetterFiles() const;
   /// Bytes of the reads' files.
@@ -135,8 +137,9 @@ struct PipelineTaskResult {
 struct PipelineTaskInput {
   /// The stage of the plan it runs.
   size_t stage = 0;
-  /// A read stage: the read's schema as the driver has it, and the task's splits (JSON lines).
-  std::string read_schema;
+  /// Every read's schema as the driver settled it (PipelineJob::ReadSchemas).
+  std::map<std::string, std::string> read_schemas;
+  /// A read stage: the task's splits (JSON lines).
   std::vector<std::string> splits;
   /// An exchange stage: the Arrow IPC files of the task's partition of each exchange it reads
   /// (by exchange number), in task order, and every file of each side value its steps read; an exchange left out is none of the task's (its
@@ -147,8 +150,8 @@ struct PipelineTaskInput {
   std::map<int, std::string> exchange_dirs;
 };
 
-/// One task attempt (in a worker): loads the pipeline of `source` with `params` and the steps of
-/// `registry` (the driver's) and runs stage
+/// One task attempt (in a worker): loads the pipeline of `source` with `params`, the steps of
+/// `registry` and the read schemas of `input` (the driver's; no input is opened to infer one) and runs stage
 /// `input.stage` of its plan cut out of it (pipeline::CutStage) on `threads` engine threads over
 /// the task's splits or partition, each write and exchange as `tasks` says (by write step name:
 /// its attempt directory, job id, index and count) and each dead-letter file written where

@@ -46,19 +46,24 @@ struct Pane {
   bool keep = false;
 };
 
-/// One window of one key as WindowedState::Snapshot gives it: what the window's trigger, panes
-/// and timers need to go on exactly as they would have.
-struct WindowSnapshot {
-  int64_t key = 0;
+/// What a WindowedState keeps of one window of a key between bundles: what its trigger, panes
+/// and timers need to go on exactly as they would have. The state's own entry and a snapshot's
+/// are both this (the snapshot's by copy), so nothing the window keeps can be left out of one.
+struct WindowProgress {
   Window window;
-  int64_t slot = -1;  ///< the owner's slot holding its contents (Snapshot); -1 for a closed window, which holds none
+  int64_t slot = -1;  ///< the owner's slot holding its contents; -1 for a closed window, which holds none
   TriggerState trigger;
   int64_t new_elements = 0;  ///< since its last pane
   Millis min_time = kEndOfTime, max_time = kMinTime;  ///< of the elements since its last pane
   PaneInfo last;             ///< its last pane, when has_pane
   bool has_pane = false;
-  bool closed = false;
-  bool late_for_output = false;
+  bool closed = false;           ///< the trigger finished: no more panes, elements are dropped
+  bool late_for_output = false;  ///< the watermark had passed the window's end when it was made
+};
+
+/// One window of one key as WindowedState::Snapshot gives it.
+struct WindowSnapshot : WindowProgress {
+  int64_t key = 0;
 };
 
 /// The logical contents of a WindowedState (a checkpoint's snapshot of it): its clocks and
@@ -110,17 +115,9 @@ class WindowedState {
   int64_t windows() const { return windows_; }
 
  private:
-  struct WindowState {
-    Window window;
-    int64_t slot = 0;
-    TriggerState trigger;
-    int64_t new_elements = 0;  // since the last pane
-    Millis min_time = kEndOfTime, max_time = kMinTime;  // of the elements in the next pane
-    PaneInfo last;             // the last pane emitted, when has_pane
-    bool has_pane = false;
-    bool closed = false;       // the trigger finished: no more panes, elements are dropped
-    bool late_for_output = false;  // the watermark had passed the window's end when it was made
-    bool touched = false;      // got elements in this bundle
+  // A window held, and what only a bundle in progress needs of it (never snapshotted).
+  struct WindowState : WindowProgress {
+    bool touched = false;  // got elements in this bundle
   };
   struct KeyState {
     std::vector<WindowState> windows;

@@ -12,9 +12,10 @@ StateSnapshot WindowedState::Snapshot() const {
   snapshot.processing_time = processing_time_;
   for (size_t k = 0; k < keys_.size(); ++k) {
     for (const WindowState& ws : keys_[k].windows) {
-      snapshot.windows.push_back(WindowSnapshot{static_cast<int64_t>(k), ws.window, ws.closed ? -1 : ws.slot, ws.trigger,
-                                                ws.new_elements, ws.min_time, ws.max_time, ws.last, ws.has_pane,
-                                                ws.closed, ws.late_for_output});
+      WindowSnapshot& w = snapshot.windows.emplace_back();
+      static_cast<WindowProgress&>(w) = ws;
+      w.key = static_cast<int64_t>(k);
+      if (w.closed) w.slot = -1;
     }
   }
   return snapshot;
@@ -39,18 +40,9 @@ Status WindowedState::Restore(const StateSnapshot& snapshot, int64_t keys) {
                     std::to_string(trigger_nodes) + " (a snapshot of another pipeline?)");
     }
     if (w.window.end <= w.window.start) return refuse("an empty window");
-    WindowState ws;
-    ws.window = w.window;
+    WindowState& ws = keys_[static_cast<size_t>(w.key)].windows.emplace_back();
+    static_cast<WindowProgress&>(ws) = w;
     ws.slot = w.closed ? -1 : next_slot_++;
-    ws.trigger = w.trigger;
-    ws.new_elements = w.new_elements;
-    ws.min_time = w.min_time;
-    ws.max_time = w.max_time;
-    ws.last = w.last;
-    ws.has_pane = w.has_pane;
-    ws.closed = w.closed;
-    ws.late_for_output = w.late_for_output;
-    keys_[static_cast<size_t>(w.key)].windows.push_back(std::move(ws));
     Schedule(w.key, w.window);  // the timers still due: the end-of-window one unless passed, the collection one
     ++windows_;
   }

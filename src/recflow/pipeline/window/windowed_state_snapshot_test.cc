@@ -77,6 +77,10 @@ std::vector<WindowingStrategy> Strategies() {
                         TimestampCombiner::kLatest},
       WindowingStrategy{WindowFn::Global(), Trigger::Repeatedly(Trigger::AfterAny({Trigger::AfterCount(3), soon})),
                         Accumulation::kAccumulating, 0, TimestampCombiner::kEndOfWindow},
+      // A window made after the watermark passed its end holds its elements until the count fires: its panes are
+      // late however many came before.
+      WindowingStrategy{WindowFn::Fixed(10), Trigger::Repeatedly(Trigger::AfterCount(3)), Accumulation::kDiscarding, 20,
+                        TimestampCombiner::kEarliest},
   };
 }
 
