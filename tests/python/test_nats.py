@@ -352,13 +352,6 @@ def test_stop_after_idle_ends_a_nats_read_and_the_run_acknowledges_what_it_read(
     assert_every_message_acknowledged(nats, len(evs))
 
 
-def test_a_checkpoint_is_refused_for_a_nats_read_naming_the_step(run, tmp_path, nats):
-    done = run("run", unbounded_pipeline(tmp_path, nats, "{fixed: 10s}"), "--checkpoint", tmp_path / "ckpt", "--quiet")
-    assert done.returncode != 0
-    assert "step 'events'" in done.stderr and "--checkpoint" in done.stderr, done.stderr
-    assert backlog(nats, "EVENTS", "counts") is None  # refused before it connected
-
-
 def test_publishing_where_no_stream_listens_fails_naming_the_subject_and_the_row(run, tmp_path, nats):
     publish(nats, "EVENTS", "events.>", [("events.a", json.dumps({"key": "a", "value": 1, "ts": T0}))])
     pipeline = streaming_pipeline(tmp_path, nats, "{fixed: 10s}")

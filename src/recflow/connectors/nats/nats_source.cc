@@ -1,11 +1,15 @@
 // The NATS source: pulls issued by hand on the consumer's inbox, payloads decoded into rows, the per-subject watermark
-// after each pull's messages, the messages held until Committed() acknowledges them.
+// after each pull's messages, the messages held until a durable checkpoint covering them or Committed() acknowledges
+// them.
 #include "recflow/connectors/nats/nats_source.h"
 
 #include <nats/nats.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,7 +21,9 @@
 #include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
 #include "recflow/connectors/nats/pull_protocol.h"
+#include "recflow/connectors/nats/sequence_ranges.h"
 #include "recflow/connectors/nats/subject_watermarks.h"
+#include "recflow/formats/checkpointed_source.h"
 #include "recflow/formats/jsonl/json_object_decoder.h"
 #include "recflow/pipeline/window_columns.h"
 
@@ -70,6 +76,7 @@ constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to 
 constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
 constexpr int64_t kNanosPerMilli = 1000000;
 constexpr int kSettleRounds = 8;          // the most pulls Settle makes
+constexpr size_t kMarksKept = 4096;       // watermark tokens whose positions PositionAt can still give
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -77,7 +84,7 @@ int64_t NowMs() {
 
 using MsgPtr = std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)>;
 
-class NatsSource final : public Source {
+class NatsSource final : public Source, public CheckpointedSource {
  public:
   NatsSource(NatsSourceOptions options, SchemaPtr schema, std::unique_ptr<jsonl::JsonObjectDecoder> decoder)
       : options_(std::move(options)),
@@ -112,7 +119,7 @@ class NatsSource final : public Source {
     if (held_.empty()) return Status::OK();
     std::vector<std::string> replies;
     std::unordered_set<uint64_t> acked;
-    uint64_t last_acked = 0;
+    uint64_t last_acked = released_.last();  // acknowledged at checkpoints
     for (const auto& [sequence, reply] : held_) {
       replies.push_back(reply);
       acked.insert(sequence);
@@ -121,6 +128,44 @@ class NatsSource final : public Source {
     RETURN_NOT_OK(AckSync(replies));
     held_.clear();
     return Settle(acked, last_acked);
+  }
+
+  std::optional<std::vector<std::string>> PositionAt(int64_t watermark) override {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    // Asked in order: the marks up to this one are folded into what is covered, and forgotten.
+    while (!marks_.empty() && marks_.front().watermark <= watermark) FoldOldestMark();
+    if (covered_at_ != watermark) return std::nullopt;
+    return covered_.ToEntries();
+  }
+
+  std::vector<std::string> Position() const override {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    SequenceRanges all = covered_;
+    for (const Mark& mark : marks_) {
+      for (uint64_t sequence : mark.sequences) all.Add(sequence);
+    }
+    for (uint64_t sequence : unmarked_) all.Add(sequence);
+    return all.ToEntries();
+  }
+
+  Status Resume(const std::vector<std::string>& position) override {
+    auto covered = SequenceRanges::FromEntries(position);
+    if (!covered.ok()) return covered.status();
+    released_ = *covered;
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    covered_ = std::move(covered).ValueUnsafe();
+    return Status::OK();
+  }
+
+  Status Checkpointed(const std::vector<std::string>& position) override {
+    auto covered = SequenceRanges::FromEntries(position);
+    if (!covered.ok()) {
+      return Status::Internal(name_ + ": a position it gave does not parse: " + covered.status().message());
+    }
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    durable_ = std::move(covered).ValueUnsafe();
+    durable_changed_.store(true, std::memory_order_release);
+    return Status::OK();
   }
 
  private:
@@ -152,13 +197,14 @@ class NatsSource final : public Source {
   // acknowledged; any other message is given back (-NAK). Ends once the delivered sequence is past the last
   // message acknowledged, a pull brings nothing this run acknowledged, or after kSettleRounds pulls.
   Status Settle(const std::unordered_set<uint64_t>& acked, uint64_t last_acked) {
+    auto was_acked = [&](uint64_t sequence) { return acked.count(sequence) != 0 || released_.Contains(sequence); };
     for (int round = 0; round < kSettleRounds; ++round) {
       ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
       if (now.delivered_sequence >= last_acked) return Status::OK();
       RETURN_NOT_OK(Pull());
       std::vector<std::string> again;
       ReadPullUntil(pull_deadline_, [&](const char* reply, uint64_t sequence) {
-        if (acked.count(sequence) != 0) {
+        if (was_acked(sequence)) {
           again.emplace_back(reply);
         } else {
           (void)connection_->Publish(reply, "-NAK");
@@ -174,6 +220,7 @@ class NatsSource final : public Source {
   Result<std::unique_ptr<SourceUnit>> Next() {
     if (ended_) return std::unique_ptr<SourceUnit>();
     if (connection_ == nullptr) RETURN_NOT_OK(Connect());
+    RETURN_NOT_OK(AcknowledgeCheckpointed());
     const int64_t slice_end = NowMs() + kWaitSliceMs;
     while (true) {
       // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
@@ -304,6 +351,12 @@ class NatsSource final : public Source {
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
     if (++pull_received_ >= pull_batch_) pulling_ = false;
+    if (released_.Contains(meta->stream_sequence)) {
+      // A durable checkpoint covers it (delivered again: the run that read it died before its acknowledgement, or the
+      // acknowledgement crossed the redelivery): dropped, and acknowledged again.
+      backlog_->Received(meta->stream_sequence);
+      return connection_->Publish(reply, "+ACK");
+    }
     auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
     if (!fresh) {
       held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
@@ -312,6 +365,7 @@ class NatsSource final : public Source {
     pull_was_empty_ = false;
     last_message_ms_ = NowMs();
     backlog_->Received(meta->stream_sequence);
+    unit_sequences_.push_back(meta->stream_sequence);
     const char* subject = natsMsg_GetSubject(msg);
     const std::string_view payload(natsMsg_GetData(msg), static_cast<size_t>(natsMsg_GetDataLength(msg)));
     bytes_ += static_cast<int64_t>(payload.size());
@@ -360,7 +414,49 @@ class NatsSource final : public Source {
     records_in_unit_ = 0;
     const int64_t bytes = bytes_;
     bytes_ = 0;
-    return MakeDecodedUnit(std::move(decoded), bytes, WatermarkToken(now));
+    std::optional<FlowToken> token = WatermarkToken(now);
+    MarkPosition(token);
+    return MakeDecodedUnit(std::move(decoded), bytes, token);
+  }
+
+  // The messages of the unit being handed on were read before `token` (when there is one): PositionAt its time covers
+  // them and every one before.
+  void MarkPosition(const std::optional<FlowToken>& token) {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    unmarked_.insert(unmarked_.end(), unit_sequences_.begin(), unit_sequences_.end());
+    unit_sequences_.clear();
+    if (!token.has_value()) return;
+    marks_.push_back(Mark{token->time, std::move(unmarked_)});
+    unmarked_.clear();
+    if (marks_.size() > kMarksKept) FoldOldestMark();  // a run without checkpoints never asks
+  }
+
+  // With position_mutex_ held: the oldest mark's messages join what is covered, which is then the position at its time.
+  void FoldOldestMark() {
+    for (uint64_t sequence : marks_.front().sequences) covered_.Add(sequence);
+    covered_at_ = marks_.front().watermark;
+    marks_.pop_front();
+  }
+
+  // On the reading thread: once a checkpoint became durable, the held messages its position covers are acknowledged
+  // (AckSync, the double ack), so what the run holds, and each "+WPI" round, stay bounded by the open checkpoints.
+  // A message the position covers that comes again later is dropped (Receive).
+  Status AcknowledgeCheckpointed() {
+    if (!durable_changed_.exchange(false, std::memory_order_acquire)) return Status::OK();
+    {
+      std::lock_guard<std::mutex> lock(position_mutex_);
+      released_ = durable_;
+    }
+    std::vector<std::string> replies;
+    for (auto it = held_.begin(); it != held_.end();) {
+      if (!released_.Contains(it->first)) {
+        ++it;
+        continue;
+      }
+      replies.push_back(std::move(it->second));
+      it = held_.erase(it);
+    }
+    return AckSync(replies);
   }
 
   std::optional<FlowToken> WatermarkToken(int64_t now) {
@@ -402,8 +498,24 @@ class NatsSource final : public Source {
   int64_t records_in_unit_ = 0;
   int64_t bytes_ = 0;
   std::vector<SkippedRecord> skipped_;
+  std::vector<uint64_t> unit_sequences_;  // the stream sequences of the messages in it
   // Every message read and not acknowledged yet: its stream sequence and latest ack subject.
   std::unordered_map<uint64_t, std::string> held_;
+  // What a durable checkpoint covers (a resumed one's position, then each durable one's): never held, dropped when
+  // delivered again. The reading thread's copy of durable_.
+  SequenceRanges released_;
+  // The positions (docs/streaming.md, "Checkpoints"): the messages read before each watermark token handed on.
+  struct Mark {
+    Millis watermark;
+    std::vector<uint64_t> sequences;  // read after the token before
+  };
+  mutable std::mutex position_mutex_;  // guards what follows (the merging thread asks for positions)
+  SequenceRanges covered_;             // read before the token of time covered_at_ (and a resumed position)
+  Millis covered_at_ = pipeline::window::kMinTime;
+  std::deque<Mark> marks_;             // the later tokens
+  std::vector<uint64_t> unmarked_;     // read after the last token
+  SequenceRanges durable_;             // the position of the last durable checkpoint
+  std::atomic<bool> durable_changed_{false};
   Status error_;
 };
 
