@@ -3,7 +3,8 @@ run killed (SIGKILL, at a named point through RECFLOW_KILL_AT) after an epoch's 
 and its acknowledgements, or right after a checkpoint, then restarted, leaves exactly the windows of an uninterrupted
 run — in files (each pane once, the batch run's rows) and with write_nats (each pane's Nats-Msg-Id once, none missing);
 a killed run never acknowledged a message its last durable checkpoint does not cover; an unbounded run acknowledges
-what its checkpoints cover while it runs, not only at its end; a position that is not stream-sequence ranges is refused
+what its checkpoints cover while it runs, not only at its end; checkpointed runs SIGKILLed at random moments while
+events are published, then a caught-up run, publish each of the oracle's panes once; a position that is not stream-sequence ranges is refused
 naming the checkpoint."""
 import json
 import os
@@ -14,7 +15,8 @@ import time
 import pytest
 
 from test_nats import (COUNT_SUM, SCHEMA, assert_every_message_acknowledged, assert_every_pane_once, batch_counts,
-                       by_pane, consumer_info, events, nats, nats_server, publish, pytestmark)  # noqa: F401 (fixtures)
+                       by_pane, consumer_info, events, kill_runs_at_random_moments, nats, nats_server, publish,
+                       pytestmark)  # noqa: F401 (fixtures)
 from tfrecord_util import crc32c
 
 HANG_BOUND = 120  # seconds: a bound on a hang, not a timing
@@ -176,3 +178,15 @@ def test_a_position_that_is_not_stream_sequence_ranges_is_refused_naming_the_che
     done = run_checkpointed(recflow_bin, path, tmp_path / "ckpt")
     assert done.returncode == 1, done.stderr
     assert str(manifest) in done.stderr and "step 'events'" in done.stderr and "'x" in done.stderr, done.stderr
+
+
+def test_checkpointed_runs_killed_at_random_moments_while_events_are_published_publish_each_pane_once(
+        recflow_bin, run, tmp_path, nats):
+    # `bench/nats_kill_trials.sh 20 100000 41 checkpoint` runs it at full size (test_nats.py's KILL_* settings).
+    unbounded = pipeline(tmp_path, nats, "trials", "nats", until_caught_up=False)
+    evs = kill_runs_at_random_moments(recflow_bin, tmp_path, nats, [
+        "run", unbounded, "--quiet", "--checkpoint", tmp_path / "ckpt", "--checkpoint-interval", "0"])
+    done = run_checkpointed(recflow_bin, pipeline(tmp_path, nats, "final", "nats"), tmp_path / "ckpt")
+    assert done.returncode == 0, done.stderr
+    assert_every_pane_once(nats, batch_counts(run, tmp_path, evs, WINDOW))
+    assert_every_message_acknowledged(nats, len(evs))
