@@ -6,7 +6,6 @@
 #include <nats/nats.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <deque>
 #include <mutex>
@@ -97,6 +96,7 @@ class NatsSource final : public Source, public CheckpointedSource {
     if (connection_ == nullptr) return;
     GiveBackPull();
     inbox_sub_.reset();
+    std::lock_guard<std::mutex> lock(held_mutex_);
     if (held_.empty()) return;
     // Not committed: every held message is delivered again at once (not after AckWait).
     for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
@@ -116,17 +116,21 @@ class NatsSource final : public Source, public CheckpointedSource {
 
   Status Committed() override {
     if (connection_ != nullptr) GiveBackPull();
-    if (held_.empty()) return Status::OK();
     std::vector<std::string> replies;
     std::unordered_set<uint64_t> acked;
-    uint64_t last_acked = released_.last();  // acknowledged at checkpoints
-    for (const auto& [sequence, reply] : held_) {
-      replies.push_back(reply);
-      acked.insert(sequence);
-      last_acked = std::max(last_acked, sequence);
+    uint64_t last_acked = 0;
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      if (held_.empty()) return Status::OK();
+      last_acked = released_.last();  // acknowledged at checkpoints
+      for (const auto& [sequence, reply] : held_) {
+        replies.push_back(reply);
+        acked.insert(sequence);
+        last_acked = std::max(last_acked, sequence);
+      }
+      held_.clear();
     }
     RETURN_NOT_OK(AckSync(replies));
-    held_.clear();
     return Settle(acked, last_acked);
   }
 
@@ -151,7 +155,10 @@ class NatsSource final : public Source, public CheckpointedSource {
   Status Resume(const std::vector<std::string>& position) override {
     auto covered = SequenceRanges::FromEntries(position);
     if (!covered.ok()) return covered.status();
-    released_ = *covered;
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_ = *covered;
+    }
     std::lock_guard<std::mutex> lock(position_mutex_);
     covered_ = std::move(covered).ValueUnsafe();
     return Status::OK();
@@ -162,10 +169,23 @@ class NatsSource final : public Source, public CheckpointedSource {
     if (!covered.ok()) {
       return Status::Internal(name_ + ": a position it gave does not parse: " + covered.status().message());
     }
-    std::lock_guard<std::mutex> lock(position_mutex_);
-    durable_ = std::move(covered).ValueUnsafe();
-    durable_changed_.store(true, std::memory_order_release);
-    return Status::OK();
+    // The held messages the position covers are acknowledged now (AckSync, the double ack), from this thread:
+    // what the run holds, and each "+WPI" round, stay bounded by the open checkpoints. One of them delivered again
+    // later is dropped (Receive).
+    std::vector<std::string> replies;
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_ = std::move(covered).ValueUnsafe();
+      for (auto it = held_.begin(); it != held_.end();) {
+        if (!released_.Contains(it->first)) {
+          ++it;
+          continue;
+        }
+        replies.push_back(std::move(it->second));
+        it = held_.erase(it);
+      }
+    }
+    return AckSync(replies);
   }
 
  private:
@@ -197,7 +217,10 @@ class NatsSource final : public Source, public CheckpointedSource {
   // acknowledged; any other message is given back (-NAK). Ends once the delivered sequence is past the last
   // message acknowledged, a pull brings nothing this run acknowledged, or after kSettleRounds pulls.
   Status Settle(const std::unordered_set<uint64_t>& acked, uint64_t last_acked) {
-    auto was_acked = [&](uint64_t sequence) { return acked.count(sequence) != 0 || released_.Contains(sequence); };
+    auto was_acked = [&](uint64_t sequence) {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      return acked.count(sequence) != 0 || released_.Contains(sequence);
+    };
     for (int round = 0; round < kSettleRounds; ++round) {
       ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
       if (now.delivered_sequence >= last_acked) return Status::OK();
@@ -220,7 +243,6 @@ class NatsSource final : public Source, public CheckpointedSource {
   Result<std::unique_ptr<SourceUnit>> Next() {
     if (ended_) return std::unique_ptr<SourceUnit>();
     if (connection_ == nullptr) RETURN_NOT_OK(Connect());
-    RETURN_NOT_OK(AcknowledgeCheckpointed());
     const int64_t slice_end = NowMs() + kWaitSliceMs;
     while (true) {
       // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
@@ -234,7 +256,7 @@ class NatsSource final : public Source, public CheckpointedSource {
       if (!pulling_) {
         if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
           ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
-          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
+          backlog_->Resync(now, held_count());
           pull_was_empty_ = false;
           continue;
         }
@@ -282,6 +304,7 @@ class NatsSource final : public Source, public CheckpointedSource {
   // none is delivered again while held: the server delivers due redeliveries before new messages, and a run holding
   // more than its pulls can take again within AckWait would receive only its own messages, over and over.
   Status ReportProgress(int64_t now) {
+    std::lock_guard<std::mutex> lock(held_mutex_);
     for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
     next_progress_ms_ = now + progress_interval_ms_;
     return Status::OK();
@@ -293,6 +316,7 @@ class NatsSource final : public Source, public CheckpointedSource {
   // "+ACK" or the destructor's "-NAK".
   void GiveBackPull() {
     ReadPullUntil(std::min(pull_deadline_, NowMs() + kGiveBackMs), [&](const char* reply, uint64_t sequence) {
+      std::lock_guard<std::mutex> lock(held_mutex_);
       if (held_.count(sequence) == 0) (void)connection_->Publish(reply, "-NAK");
     });
   }
@@ -351,16 +375,19 @@ class NatsSource final : public Source, public CheckpointedSource {
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
     if (++pull_received_ >= pull_batch_) pulling_ = false;
-    if (released_.Contains(meta->stream_sequence)) {
-      // A durable checkpoint covers it (delivered again: the run that read it died before its acknowledgement, or the
-      // acknowledgement crossed the redelivery): dropped, and acknowledged again.
-      backlog_->Received(meta->stream_sequence);
-      return connection_->Publish(reply, "+ACK");
-    }
-    auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
-    if (!fresh) {
-      held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
-      return Status::OK();
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      if (released_.Contains(meta->stream_sequence)) {
+        // A durable checkpoint covers it (delivered again: the run that read it died before its acknowledgement, or
+        // the acknowledgement crossed the redelivery): dropped, and acknowledged again.
+        backlog_->Received(meta->stream_sequence);
+        return connection_->Publish(reply, "+ACK");
+      }
+      auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
+      if (!fresh) {
+        held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
+        return Status::OK();
+      }
     }
     pull_was_empty_ = false;
     last_message_ms_ = NowMs();
@@ -438,25 +465,10 @@ class NatsSource final : public Source, public CheckpointedSource {
     marks_.pop_front();
   }
 
-  // On the reading thread: once a checkpoint became durable, the held messages its position covers are acknowledged
-  // (AckSync, the double ack), so what the run holds, and each "+WPI" round, stay bounded by the open checkpoints.
-  // A message the position covers that comes again later is dropped (Receive).
-  Status AcknowledgeCheckpointed() {
-    if (!durable_changed_.exchange(false, std::memory_order_acquire)) return Status::OK();
-    {
-      std::lock_guard<std::mutex> lock(position_mutex_);
-      released_ = durable_;
-    }
-    std::vector<std::string> replies;
-    for (auto it = held_.begin(); it != held_.end();) {
-      if (!released_.Contains(it->first)) {
-        ++it;
-        continue;
-      }
-      replies.push_back(std::move(it->second));
-      it = held_.erase(it);
-    }
-    return AckSync(replies);
+  // The messages held now.
+  int64_t held_count() {
+    std::lock_guard<std::mutex> lock(held_mutex_);
+    return static_cast<int64_t>(held_.size());
   }
 
   std::optional<FlowToken> WatermarkToken(int64_t now) {
@@ -499,10 +511,12 @@ class NatsSource final : public Source, public CheckpointedSource {
   int64_t bytes_ = 0;
   std::vector<SkippedRecord> skipped_;
   std::vector<uint64_t> unit_sequences_;  // the stream sequences of the messages in it
+  // Guards held_ and released_: a checkpoint's acknowledgements are sent from the thread that wrote it.
+  std::mutex held_mutex_;
   // Every message read and not acknowledged yet: its stream sequence and latest ack subject.
   std::unordered_map<uint64_t, std::string> held_;
   // What a durable checkpoint covers (a resumed one's position, then each durable one's): never held, dropped when
-  // delivered again. The reading thread's copy of durable_.
+  // delivered again.
   SequenceRanges released_;
   // The positions (docs/streaming.md, "Checkpoints"): the messages read before each watermark token handed on.
   struct Mark {
@@ -514,8 +528,6 @@ class NatsSource final : public Source, public CheckpointedSource {
   Millis covered_at_ = pipeline::window::kMinTime;
   std::deque<Mark> marks_;             // the later tokens
   std::vector<uint64_t> unmarked_;     // read after the last token
-  SequenceRanges durable_;             // the position of the last durable checkpoint
-  std::atomic<bool> durable_changed_{false};
   Status error_;
 };
 

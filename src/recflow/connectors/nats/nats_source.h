@@ -80,8 +80,8 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 /// The source is a CheckpointedSource: its position as of a watermark token is the stream
 /// sequences of the messages it handed on before the token, as ranges ("FIRST-LAST" entries);
 /// once a checkpoint is durable (Checkpointed) the held messages its position covers are
-/// acknowledged (AckSync) before the next unit, and a message a durable or resumed position
-/// covers that is delivered again is dropped and acknowledged again.
+/// acknowledged (AckSync) then, and a message a durable or resumed position covers that is
+/// delivered again is dropped and acknowledged again.
 /// A payload that is not a JSON object of the schema is a DataError naming the server and
 /// stream (as the file), the subject, the stream sequence and the reason.
 Result<std::unique_ptr<Source>> OpenNatsSource(NatsSourceOptions options);
