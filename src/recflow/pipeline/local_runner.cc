@@ -116,6 +116,14 @@ class Run {
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
       if (!unbounded_) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
+      // Side files and the files steps write per row commit at the run's end, not per epoch: a restart from a
+      // checkpoint would never make again those of the rows it covers.
+      if (!pipeline_.side_files().empty()) {
+        return Status::InvalidArgument("a checkpoint cannot cover side files (they commit at the run's end): run this "
+                                       "pipeline without --checkpoint").WithFile(pipeline_.side_files().front().path);
+      }
+      files_.RefuseStaging("a step writes this file per row, which commits at the run's end, not per epoch, so a "
+                           "checkpoint cannot cover its row: run this pipeline without --checkpoint");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
       if (resume_.has_value()) saved_ = *resume_;
     }
