@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 """End-to-end NATS JetStream throughput: recflow run reading a stream through its pull source, windowing (60 s fixed
-windows), counting and summing per key and publishing the panes with write_nats, against a bare libnats consume loop
+windows, --window), counting and summing per key and publishing the panes with write_nats, against a bare libnats consume loop
 (bench/nats_consume_peer.cc, recflow-nats-peer: pulls issued by hand as the connector issues them, JSON parsed,
 acknowledged) over the same stream with the same pull size, alternating A B A B in one run. Each round reads the whole
 stream through a new durable consumer. Starts its own nats-server (store in a temporary directory); the npm `nats`
 client publishes the stream. Prints each round, the median of the per-round ratios (recflow messages/s over the
 peer's, the peer timed by its own clock from its first pull to its last flush), the same ratio with both timed as
-whole processes (start to exit, as a user waits for them), and the CPU per message of both.
+whole processes (start to exit, as a user waits for them), and the CPU per message of both. With
+--checkpoint-interval SECONDS each round also runs recflow with `--checkpoint` (acknowledging per durable checkpoint
+instead of all at the run's end) right after the plain run, and prints its ratios to the plain run and to the peer.
 
 Usage: bench/nats_throughput.py [--messages 200000] [--keys 100] [--rounds 5] [--threads 2] [--batch 1024]
+                                [--window 60s] [--checkpoint-interval SECONDS]
 """
 import argparse
 import json
@@ -59,17 +62,19 @@ def timed(command):
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
-def run_recflow(binary, url, work, consumer, threads, batch):
+def run_recflow(binary, url, work, consumer, threads, batch, window, checkpoint_interval=None):
     pipeline = work / f"{consumer}.yaml"
     pipeline.write_text(f"""
 steps:
   - nats: {{url: "{url}", stream: BENCH, consumer: {consumer}, subject: "bench.>",
            schema: {{key: utf8, value: int64, ts: int64}}, event_time: ts, batch: {batch}, max_ack_pending: 10000000, until_caught_up: true}}
-  - window: {{fixed: 60s}}
+  - window: {{fixed: {window}}}
   - combine_per_key: {{keys: [key], aggregates: {{count: "count_all()", sum: "sum(value)"}}}}
   - write_nats: {{url: "{url}", subject: "panes.{consumer}", key: [key]}}
 """)
-    wall, cpu, _ = timed([str(binary), "run", str(pipeline), "--quiet", "--threads", str(threads)])
+    checkpoint = [] if checkpoint_interval is None else ["--checkpoint", str(work / f"{consumer}.ckpt"),
+                                                         "--checkpoint-interval", str(checkpoint_interval)]
+    wall, cpu, _ = timed([str(binary), "run", str(pipeline), "--quiet", "--threads", str(threads), *checkpoint])
     return wall, cpu
 
 
@@ -80,6 +85,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch", type=int, default=1024, help="messages per pull, both")
+    parser.add_argument("--window", default="60s", help="the fixed windows' size (events are 1 ms apart)")
+    parser.add_argument("--checkpoint-interval", type=float, default=None,
+                        help="also run recflow with --checkpoint, a checkpoint at most every that many seconds")
     parser.add_argument("--recflow", default=str(BIN / "recflow"))
     parser.add_argument("--peer", default=str(BIN / "recflow-nats-peer"))
     args = parser.parse_args()
@@ -89,10 +97,10 @@ def main():
         node("publish", url, "BENCH", "bench", args.messages, args.keys)
         # The panes' stream (one per round's subject).
         node("publish", url, "PANES", "panes", 0, 1)
-        ratios, whole = [], []
+        ratios, whole, checkpointed = [], [], []
         print(f"load average {os.getloadavg()}; {args.messages} messages, {args.keys} keys, {args.threads} threads")
         for r in range(args.rounds):
-            wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch)
+            wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch, args.window)
             peer_wall, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
             peer = json.loads(out)
             a = args.messages / wall
@@ -103,8 +111,19 @@ def main():
             print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU, {cpu * us:.2f} µs CPU/msg), "
                   f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s by its clock, {peer_wall:.2f} s process, "
                   f"{peer_cpu:.2f} s CPU, {peer_cpu * us:.2f} µs CPU/msg), ratio {a / b:.2f}, whole processes {peer_wall / wall:.2f}")
+            if args.checkpoint_interval is not None:
+                c_wall, c_cpu = run_recflow(args.recflow, url, work, f"checkpointed{r}", args.threads, args.batch,
+                                            args.window, args.checkpoint_interval)
+                checkpointed.append((wall / c_wall, cpu / c_cpu, args.messages / c_wall / b))
+                print(f"round {r}: recflow --checkpoint {args.messages / c_wall:,.0f} msg/s ({c_wall:.2f} s wall, {c_cpu:.2f} s CPU, "
+                      f"{c_cpu * us:.2f} µs CPU/msg): speed {wall / c_wall:.2f}x and CPU {c_cpu / cpu:.2f}x the plain run's, "
+                      f"ratio to the peer {args.messages / c_wall / b:.2f}")
         print(f"median ratio recflow / peer: {statistics.median(ratios):.2f} (whole processes {statistics.median(whole):.2f}); "
               f"load average {os.getloadavg()}")
+        if checkpointed:
+            print(f"median with --checkpoint: speed {statistics.median(c[0] for c in checkpointed):.2f}x the plain run's, "
+                  f"CPU {1 / statistics.median(c[1] for c in checkpointed):.2f}x, ratio to the peer "
+                  f"{statistics.median(c[2] for c in checkpointed):.2f}")
     finally:
         server.terminate()
         server.wait()

@@ -355,13 +355,6 @@ def test_stop_after_idle_ends_a_nats_read_and_the_run_acknowledges_what_it_read(
     assert_every_message_acknowledged(nats, len(evs))
 
 
-def test_a_checkpoint_is_refused_for_a_nats_read_naming_the_step(run, tmp_path, nats):
-    done = run("run", unbounded_pipeline(tmp_path, nats, "{fixed: 10s}"), "--checkpoint", tmp_path / "ckpt", "--quiet")
-    assert done.returncode != 0
-    assert "step 'events'" in done.stderr and "--checkpoint" in done.stderr, done.stderr
-    assert backlog(nats, "EVENTS", "counts") is None  # refused before it connected
-
-
 def test_publishing_where_no_stream_listens_fails_naming_the_subject_and_the_row(run, tmp_path, nats):
     publish(nats, "EVENTS", "events.>", [("events.a", json.dumps({"key": "a", "value": 1, "ts": T0}))])
     pipeline = streaming_pipeline(tmp_path, nats, "{fixed: 10s}")
@@ -430,13 +423,13 @@ KILL_EVENTS = int(os.environ.get("RECFLOW_NATS_KILL_EVENTS", "5000"))
 KILL_SEED = int(os.environ.get("RECFLOW_NATS_KILL_SEED", "41"))
 
 
-def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_the_oracles_windows(
-        run, recflow_bin, tmp_path, nats):
+def kill_runs_at_random_moments(recflow_bin, tmp_path, nats, command):
+    """Publishes KILL_EVENTS events (returned) while KILL_TRIALS runs of `command` (the arguments after the binary: an
+    unbounded run) are each SIGKILLed at a random moment."""
     evs = events(KILL_EVENTS, keys=100, seed=KILL_SEED, spacing=10)
     publish(nats, "EVENTS", "events.>", [])
     publish(nats, "OUT", "out.counts", [], duplicate_window_s=3600)  # longer than all the trials
     rng = random.Random(KILL_SEED)
-    unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 1s}", ack_wait="10s")
     messages = tmp_path / "messages.jsonl"
     messages.write_text(publish_lines([(f"events.{e['key']}", json.dumps(e)) for e in evs]))
     with messages.open() as lines:
@@ -444,7 +437,7 @@ def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_
                                      stdin=lines, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(KILL_TRIALS):
-            job = subprocess.Popen([str(recflow_bin), "run", str(unbounded), "--quiet"],
+            job = subprocess.Popen([str(recflow_bin), *map(str, command)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             try:
                 job.wait(timeout=rng.uniform(0.3, 3.0))  # a random moment: the unbounded run does not end by itself
@@ -458,6 +451,13 @@ def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_
         assert json.loads(published) == {"published": len(evs)}
     finally:
         kill_if_running(publisher)
+    return evs
+
+
+def test_runs_killed_at_random_moments_while_events_are_published_leave_exactly_the_oracles_windows(
+        run, recflow_bin, tmp_path, nats):
+    unbounded = unbounded_pipeline(tmp_path, nats, "{fixed: 1s}", ack_wait="10s")
+    evs = kill_runs_at_random_moments(recflow_bin, tmp_path, nats, ["run", unbounded, "--quiet"])
     # The last run catches up with everything the killed runs left unacknowledged and publishes every window; the
     # stream's duplicate window drops the panes the killed runs had published.
     caught_up_run_publishes_every_pane_once(run, tmp_path, nats, evs, "{fixed: 1s}")

@@ -28,6 +28,15 @@ class CheckpointedSource {
   /// Before the first NextUnit: go on past `position` (a position a checkpoint saved), never
   /// reading again what it names. DataError when the position is not one of this source.
   virtual Status Resume(const std::vector<std::string>& position) = 0;
+  /// The checkpoint saving `position` (one PositionAt or Position gave) is durable (its manifest
+  /// renamed in, the directory fsynced): a restart never reads again what it names, so the source
+  /// may release it (a broker's source acknowledges those messages). Called in the order the
+  /// checkpoints are written, from the thread that wrote it. Thread-safe. Nothing by default (the
+  /// watch holds nothing).
+  virtual Status Checkpointed(const std::vector<std::string>& position) {
+    (void)position;
+    return Status::OK();
+  }
 };
 
 }  // namespace recflow

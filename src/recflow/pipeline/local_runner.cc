@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -108,17 +109,21 @@ class Run {
         metrics_(metrics),
         links_(LinkStages(pipeline, plan)),
         files_(context.file_system, context.stop_token),
-        stages_(plan.stages.size()) {}
+        stages_(plan.stages.size()),
+        unbounded_(pipeline.unbounded() ||
+                   (!options.checkpoint_dir.empty() && !pipeline.acknowledged_reads().empty())) {}
 
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
-      if (!pipeline_.acknowledged_reads().empty()) {
-        return pipeline_.StepStatus(
-            pipeline_.acknowledged_reads().front(),
-            Status::InvalidArgument("a checkpoint cannot resume this input: it acknowledges what it read once the run "
-                                    "committed, not at checkpoints; run it without --checkpoint"));
+      if (!unbounded_) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
+      // Side files and the files steps write per row commit at the run's end, not per epoch: a restart from a
+      // checkpoint would never make again those of the rows it covers.
+      if (!pipeline_.side_files().empty()) {
+        return Status::InvalidArgument("a checkpoint cannot cover side files (they commit at the run's end): run this "
+                                       "pipeline without --checkpoint").WithFile(pipeline_.side_files().front().path);
       }
-      if (!pipeline_.unbounded()) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
+      files_.RefuseStaging("a step writes this file per row, which commits at the run's end, not per epoch, so a "
+                           "checkpoint cannot cover its row: run this pipeline without --checkpoint");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
       if (resume_.has_value()) saved_ = *resume_;
     }
@@ -246,6 +251,9 @@ class Run {
           epochs_[id] = 0;
           if (resume_.has_value()) {
             if (const auto saved = resume_->epochs.find(node.name); saved != resume_->epochs.end()) epochs_[id] = saved->second;
+            // A broker's epochs are not made again alike (where one ends depends on how the pulls cut the stream): the
+            // epochs committed after the checkpoint are taken back out of the output, to be made again from its state.
+            if (!pipeline_.acknowledged_reads().empty()) RETURN_NOT_OK(StepStatus(id, TakeBackEpochsFrom(id)));
           }
           past_restart_[id] = false;
           sink_options = EpochOptions(id);
@@ -366,7 +374,7 @@ class Run {
   // grouping hands it while its stage reads (see QueueSource).
   bool CommitsEpochs(size_t s) const {
     const Stage& stage = plan_.stages[s];
-    if (!pipeline_.unbounded() || stage.roots.size() != 1 || !stage.materialized.empty() || !stage.outputs.empty()) {
+    if (!unbounded_ || stage.roots.size() != 1 || !stage.materialized.empty() || !stage.outputs.empty()) {
       return false;
     }
     for (int id : stage.sinks) {
@@ -381,6 +389,9 @@ class Run {
     StageRun& run = stages_[s];
     for (int id : plan_.stages[s].sinks) {
       const Node& node = pipeline_.node(id);
+      // A write that is no dataset (write_nats) made its epoch durable as it took it: each batch's Emit returned once
+      // the server had acknowledged it. It stays open for the next epoch.
+      if (node.open_sink != nullptr) continue;
       auto written = std::find_if(sinks_.begin(), sinks_.end(), [id](const auto& entry) { return entry.first == id; });
       if (Remade(id)) {
         RETURN_NOT_OK(StepStatus(id, written->second->Abort()));
@@ -420,20 +431,43 @@ class Run {
     const auto committed = resume_->epochs.find(pipeline_.node(id).name);
     if (committed != resume_->epochs.end() && epoch->second < committed->second) return true;
     const dataset::SinkOptions options = EpochOptions(id);
-    if (HasFileStartingWith(options.output, options.prefix + "-" + options.epoch_tag + "-")) return true;
+    const std::string start = options.prefix + "-" + options.epoch_tag + "-";
+    const auto files = OutputFiles(options.output);
+    const auto named = [&](const auto& file) { return file.second.starts_with(start); };
+    if (std::any_of(files.begin(), files.end(), named)) return true;
     past_restart_.at(id) = true;
     return false;
   }
 
-  // True when a file under `dir` (or its key=value partition directories) has a name starting with `start`.
-  bool HasFileStartingWith(const std::string& dir, const std::string& start) const {
-    auto names = context_.file_system->ListDirectory(dir);
-    if (!names.ok()) return false;
-    for (const std::string& name : *names) {
-      if (name.starts_with(start)) return true;
-      if (name.find('=') != std::string::npos && HasFileStartingWith(dir + "/" + name, start)) return true;
+  // Removes from checkpointed write `id`'s output the files of its epochs from its current one on (committed after
+  // the checkpoint the run resumes from).
+  Status TakeBackEpochsFrom(int id) {
+    const dataset::SinkOptions& options = pipeline_.node(id).sink;
+    const std::string start = options.prefix + "-e";
+    for (const auto& [dir, name] : OutputFiles(options.output)) {
+      int64_t epoch = -1;
+      const char* digits = name.data() + std::min(name.size(), start.size());
+      const auto parsed = std::from_chars(digits, name.data() + name.size(), epoch);
+      const bool tagged =
+          name.starts_with(start) && parsed.ec == std::errc() && parsed.ptr == digits + 7 && *parsed.ptr == '-';
+      if (tagged && epoch >= epochs_.at(id)) RETURN_NOT_OK(context_.file_system->Remove(dir + "/" + name));
     }
-    return false;
+    return Status::OK();
+  }
+
+  // The files under `dir` and its key=value partition directories: each one's directory and name.
+  std::vector<std::pair<std::string, std::string>> OutputFiles(const std::string& dir) const {
+    std::vector<std::pair<std::string, std::string>> files;
+    auto names = context_.file_system->ListDirectory(dir);
+    if (!names.ok()) return files;
+    for (const std::string& name : *names) {
+      if (name.find('=') == std::string::npos) {
+        files.emplace_back(dir, name);
+        continue;
+      }
+      for (auto& file : OutputFiles(dir + "/" + name)) files.push_back(std::move(file));
+    }
+    return files;
   }
 
   // Checkpointed write `id` committed its current epoch: counts it.
@@ -501,14 +535,16 @@ class Run {
     auto file = WriteStateFile(*context_.file_system, options_.checkpoint_dir, name, *snapshot.state);
     if (!file.ok()) return StepStatus(grouping, file.status());
     saved_.states[pipeline_.node(grouping).name] = *file;
-    saved_.positions[snapshot.read] = std::move(snapshot.position);
+    saved_.positions[snapshot.read] = snapshot.position;
     for (const auto& [write, count] : epochs_) {
       int64_t& saved = saved_.epochs[pipeline_.node(write).name];
       saved = std::max(saved, count);
     }
     RETURN_NOT_OK(StepStatus(grouping, WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, saved_)));
     KillPoint("checkpoint-written");
-    return Status::OK();
+    // Durable: the read may release what the position covers (the NATS source acknowledges those messages).
+    const auto& [read_id, source] = checkpointed_reads_.at(snapshot.read);
+    return StepStatus(read_id, source->Checkpointed(snapshot.position));
   }
 
   // With a checkpoint: resumes read `node`'s `source` past its saved position, and has the windowed grouping it feeds
@@ -520,6 +556,10 @@ class Run {
       return pipeline_.StepStatus(node.name, Status::InvalidArgument("this unbounded input cannot be checkpointed"));
     }
     RETURN_NOT_OK(CheckSnapshotted(s, node));
+    {
+      std::lock_guard<std::mutex> lock(checkpoint_mutex_);
+      checkpointed_reads_[node.name] = {node.id, checkpointed};
+    }
     if (resume_.has_value()) {
       if (const auto saved = resume_->positions.find(node.name); saved != resume_->positions.end()) {
         const Status st = checkpointed->Resume(saved->second);
@@ -574,12 +614,18 @@ class Run {
       }
     }
     ASSIGN_OR_RETURN(auto sources, OpenInputs(s));
-    for (size_t k = 0; k < stage.roots.size(); ++k) {
-      const Node& node = pipeline_.node(stage.roots[k]);
-      if (node.kind == NodeKind::kRead) RETURN_NOT_OK(CheckpointRead(s, node, sources[k].get()));
-    }
     std::vector<Source*> inputs;
-    for (const auto& source : sources) inputs.push_back(source.get());
+    for (size_t k = 0; k < stage.roots.size(); ++k) {
+      inputs.push_back(sources[k].get());
+      const Node& node = pipeline_.node(stage.roots[k]);
+      if (node.kind != NodeKind::kRead) continue;
+      {
+        // Kept to the run's end, whatever the stage's: told when the run committed, and when checkpoints are durable.
+        std::lock_guard<std::mutex> lock(mutex_);
+        read_sources_.emplace_back(stage.roots[k], std::move(sources[k]));
+      }
+      RETURN_NOT_OK(CheckpointRead(s, node, inputs.back()));
+    }
     StageResources resources;
     resources.pipeline = &pipeline_;
     resources.stage = &stage;
@@ -633,9 +679,6 @@ class Run {
       values[id] = std::move(value);
     }
     std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t r = 0; r < stage.roots.size(); ++r) {
-      if (pipeline_.node(stage.roots[r]).kind == NodeKind::kRead) read_sources_.emplace_back(stage.roots[r], std::move(sources[r]));
-    }
     side_values_.merge(values);
     grouped_outputs_.merge(outputs);
     for (int id : streamed) drains_.emplace_back([this, s, id] { Stream(s, id); });
@@ -695,6 +738,9 @@ class Run {
   std::vector<std::pair<int, std::unique_ptr<Source>>> read_sources_;  // by read node: told when the run committed
   RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
   std::vector<StageRun> stages_;                                            // per stage of the plan
+  // Epochs and checkpoints apply: the pipeline is unbounded, or a checkpointed run reads a broker (acknowledged reads;
+  // without a checkpoint such a run commits once, at its end, and then acknowledges).
+  const bool unbounded_;
   std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from
   // Per checkpointed write (entries made when the stages open; each changed only by the thread committing its
   // epochs, its count under checkpoint_mutex_): its current epoch, and whether it is past the epochs the restart
@@ -711,6 +757,8 @@ class Run {
   std::mutex checkpoint_mutex_;  // guards the counts of epochs_, what follows and the checkpoint's files
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // a snapshot was due
   std::map<std::pair<int, int64_t>, Taken> snapshots_;  // by windowed grouping and epoch of this run (1 for the first)
+  // Per checkpointed read by name: its node and source (kept in read_sources_), told when a checkpoint is durable.
+  std::map<std::string, std::pair<int, CheckpointedSource*>> checkpointed_reads_;
   std::map<size_t, int64_t> stage_epochs_;              // per stage committing epochs: its epochs so far in this run
   Checkpoint saved_;                                     // the last checkpoint written (or resumed from)
   int64_t states_written_ = 0;                           // state files this run wrote

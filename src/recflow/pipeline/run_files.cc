@@ -5,6 +5,7 @@ namespace recflow::pipeline {
 
 Result<std::string> RunFiles::Stage(const std::string& target) {
   std::lock_guard lock(mutex_);
+  if (!refused_.empty()) return Status::InvalidArgument(refused_).WithFile(target);
   if (files_.count(target) != 0) {
     return Status::AlreadyExists("the run writes '" + target + "' twice").WithFile(target);
   }
@@ -37,6 +38,11 @@ Status RunFiles::Commit() {
   std::lock_guard lock(mutex_);
   for (auto& [target, commit] : files_) RETURN_NOT_OK(commit->Commit());
   return Status::OK();
+}
+
+void RunFiles::RefuseStaging(std::string why) {
+  std::lock_guard lock(mutex_);
+  refused_ = std::move(why);
 }
 
 std::vector<std::string> RunFiles::Abort() {

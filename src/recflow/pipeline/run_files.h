@@ -46,12 +46,16 @@ class RunFiles {
   Status Commit();
   /// Removes every staged file not committed; the targets whose staged files it removed.
   std::vector<std::string> Abort();
+  /// From now on Stage refuses every target, InvalidArgument naming it and saying `why` (a
+  /// checkpointed run: its checkpoints cover rows whose files would commit only at its end).
+  void RefuseStaging(std::string why);
 
  private:
   std::shared_ptr<FileSystem> file_system_;
   StopToken stop_token_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<dataset::FileCommit>> files_;  // by target
+  std::string refused_;  // why Stage refuses (empty: it does not)
 };
 
 }  // namespace recflow::pipeline

@@ -1,11 +1,14 @@
 // The NATS source: pulls issued by hand on the consumer's inbox, payloads decoded into rows, the per-subject watermark
-// after each pull's messages, the messages held until Committed() acknowledges them.
+// after each pull's messages, the messages held until a durable checkpoint covering them or Committed() acknowledges
+// them.
 #include "recflow/connectors/nats/nats_source.h"
 
 #include <nats/nats.h>
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,7 +20,9 @@
 #include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
 #include "recflow/connectors/nats/pull_protocol.h"
+#include "recflow/connectors/nats/sequence_ranges.h"
 #include "recflow/connectors/nats/subject_watermarks.h"
+#include "recflow/formats/checkpointed_source.h"
 #include "recflow/formats/jsonl/json_object_decoder.h"
 #include "recflow/pipeline/window_columns.h"
 
@@ -72,6 +77,7 @@ constexpr int64_t kNakFlushMs = 5000;     // the longest wait for the server to 
 constexpr int64_t kGiveBackMs = 2000;     // the longest wait for the end of the pull outstanding when reading ended
 constexpr int64_t kNanosPerMilli = 1000000;
 constexpr int kSettleRounds = 8;          // the most pulls Settle makes
+constexpr size_t kMarksKept = 4096;       // watermark tokens whose positions PositionAt can still give
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -79,7 +85,7 @@ int64_t NowMs() {
 
 using MsgPtr = std::unique_ptr<natsMsg, decltype(&natsMsg_Destroy)>;
 
-class NatsSource final : public Source {
+class NatsSource final : public Source, public CheckpointedSource {
  public:
   NatsSource(NatsSourceOptions options, SchemaPtr schema, std::unique_ptr<jsonl::JsonObjectDecoder> decoder)
       : options_(std::move(options)),
@@ -92,6 +98,7 @@ class NatsSource final : public Source {
     if (connection_ == nullptr) return;
     GiveBackPull();
     inbox_sub_.reset();
+    std::lock_guard<std::mutex> lock(held_mutex_);
     if (held_.empty()) return;
     // Not committed: every held message is delivered again at once (not after AckWait).
     for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
@@ -111,18 +118,76 @@ class NatsSource final : public Source {
 
   Status Committed() override {
     if (connection_ != nullptr) GiveBackPull();
-    if (held_.empty()) return Status::OK();
     std::vector<std::string> replies;
     std::unordered_set<uint64_t> acked;
     uint64_t last_acked = 0;
-    for (const auto& [sequence, reply] : held_) {
-      replies.push_back(reply);
-      acked.insert(sequence);
-      last_acked = std::max(last_acked, sequence);
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      if (held_.empty()) return Status::OK();
+      last_acked = released_.last();  // acknowledged at checkpoints
+      for (const auto& [sequence, reply] : held_) {
+        replies.push_back(reply);
+        acked.insert(sequence);
+        last_acked = std::max(last_acked, sequence);
+      }
+      held_.clear();
     }
     RETURN_NOT_OK(AckSync(replies));
-    held_.clear();
     return Settle(acked, last_acked);
+  }
+
+  std::optional<std::vector<std::string>> PositionAt(int64_t watermark) override {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    // Asked in order: the marks up to this one are folded into what is covered, and forgotten.
+    while (!marks_.empty() && marks_.front().watermark <= watermark) FoldOldestMark();
+    if (covered_at_ != watermark) return std::nullopt;
+    return covered_.ToEntries();
+  }
+
+  std::vector<std::string> Position() const override {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    SequenceRanges all = covered_;
+    for (const Mark& mark : marks_) {
+      for (uint64_t sequence : mark.sequences) all.Add(sequence);
+    }
+    for (uint64_t sequence : unmarked_) all.Add(sequence);
+    return all.ToEntries();
+  }
+
+  Status Resume(const std::vector<std::string>& position) override {
+    auto covered = SequenceRanges::FromEntries(position);
+    if (!covered.ok()) return covered.status();
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_ = *covered;
+    }
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    covered_ = std::move(covered).ValueUnsafe();
+    return Status::OK();
+  }
+
+  Status Checkpointed(const std::vector<std::string>& position) override {
+    auto covered = SequenceRanges::FromEntries(position);
+    if (!covered.ok()) {
+      return Status::Internal(name_ + ": a position it gave does not parse: " + covered.status().message());
+    }
+    // The held messages the position covers are acknowledged now (AckSync, the double ack), from this thread:
+    // what the run holds, and each "+WPI" round, stay bounded by the open checkpoints. One of them delivered again
+    // later is dropped (Receive).
+    std::vector<std::string> replies;
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_ = std::move(covered).ValueUnsafe();
+      for (auto it = held_.begin(); it != held_.end();) {
+        if (!released_.Contains(it->first)) {
+          ++it;
+          continue;
+        }
+        replies.push_back(std::move(it->second));
+        it = held_.erase(it);
+      }
+    }
+    return AckSync(replies);
   }
 
  private:
@@ -154,13 +219,17 @@ class NatsSource final : public Source {
   // acknowledged; any other message is given back (-NAK). Ends once the delivered sequence is past the last
   // message acknowledged, a pull brings nothing this run acknowledged, or after kSettleRounds pulls.
   Status Settle(const std::unordered_set<uint64_t>& acked, uint64_t last_acked) {
+    auto was_acked = [&](uint64_t sequence) {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      return acked.count(sequence) != 0 || released_.Contains(sequence);
+    };
     for (int round = 0; round < kSettleRounds; ++round) {
       ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
       if (now.delivered_sequence >= last_acked) return Status::OK();
       RETURN_NOT_OK(Pull());
       std::vector<std::string> again;
       ReadPullUntil(pull_deadline_, [&](const char* reply, uint64_t sequence) {
-        if (acked.count(sequence) != 0) {
+        if (was_acked(sequence)) {
           again.emplace_back(reply);
         } else {
           (void)connection_->Publish(reply, "-NAK");
@@ -189,7 +258,7 @@ class NatsSource final : public Source {
       if (!pulling_) {
         if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
           ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
-          backlog_->Resync(now, static_cast<int64_t>(held_.size()));
+          backlog_->Resync(now, held_count());
           pull_was_empty_ = false;
           continue;
         }
@@ -245,6 +314,7 @@ class NatsSource final : public Source {
   // none is delivered again while held: the server delivers due redeliveries before new messages, and a run holding
   // more than its pulls can take again within AckWait would receive only its own messages, over and over.
   Status ReportProgress(int64_t now) {
+    std::lock_guard<std::mutex> lock(held_mutex_);
     for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
     next_progress_ms_ = now + progress_interval_ms_;
     return Status::OK();
@@ -256,6 +326,7 @@ class NatsSource final : public Source {
   // "+ACK" or the destructor's "-NAK".
   void GiveBackPull() {
     ReadPullUntil(std::min(pull_deadline_, NowMs() + kGiveBackMs), [&](const char* reply, uint64_t sequence) {
+      std::lock_guard<std::mutex> lock(held_mutex_);
       if (held_.count(sequence) == 0) (void)connection_->Publish(reply, "-NAK");
     });
   }
@@ -342,14 +413,24 @@ class NatsSource final : public Source {
     auto meta = ParseAckSubject(reply != nullptr ? reply : "");
     if (!meta.ok()) return meta.status().WithFile(name_);
     if (++pull_received_ >= pull_batch_) pulling_ = false;
-    auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
-    if (!fresh) {
-      held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
-      return Status::OK();
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      if (released_.Contains(meta->stream_sequence)) {
+        // A durable checkpoint covers it (delivered again: the run that read it died before its acknowledgement, or
+        // the acknowledgement crossed the redelivery): dropped, and acknowledged again.
+        backlog_->Received(meta->stream_sequence);
+        return connection_->Publish(reply, "+ACK");
+      }
+      auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
+      if (!fresh) {
+        held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
+        return Status::OK();
+      }
     }
     pull_was_empty_ = false;
     last_message_ms_ = now;
     backlog_->Received(meta->stream_sequence);
+    unit_sequences_.push_back(meta->stream_sequence);
     const char* subject = natsMsg_GetSubject(msg);
     const std::string_view payload(natsMsg_GetData(msg), static_cast<size_t>(natsMsg_GetDataLength(msg)));
     bytes_ += static_cast<int64_t>(payload.size());
@@ -398,7 +479,34 @@ class NatsSource final : public Source {
     records_in_unit_ = 0;
     const int64_t bytes = bytes_;
     bytes_ = 0;
-    return MakeDecodedUnit(std::move(decoded), bytes, WatermarkToken(now));
+    std::optional<FlowToken> token = WatermarkToken(now);
+    MarkPosition(token);
+    return MakeDecodedUnit(std::move(decoded), bytes, token);
+  }
+
+  // The messages of the unit being handed on were read before `token` (when there is one): PositionAt its time covers
+  // them and every one before.
+  void MarkPosition(const std::optional<FlowToken>& token) {
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    unmarked_.insert(unmarked_.end(), unit_sequences_.begin(), unit_sequences_.end());
+    unit_sequences_.clear();
+    if (!token.has_value()) return;
+    marks_.push_back(Mark{token->time, std::move(unmarked_)});
+    unmarked_.clear();
+    if (marks_.size() > kMarksKept) FoldOldestMark();  // a run without checkpoints never asks
+  }
+
+  // With position_mutex_ held: the oldest mark's messages join what is covered, which is then the position at its time.
+  void FoldOldestMark() {
+    for (uint64_t sequence : marks_.front().sequences) covered_.Add(sequence);
+    covered_at_ = marks_.front().watermark;
+    marks_.pop_front();
+  }
+
+  // The messages held now.
+  int64_t held_count() {
+    std::lock_guard<std::mutex> lock(held_mutex_);
+    return static_cast<int64_t>(held_.size());
   }
 
   std::optional<FlowToken> WatermarkToken(int64_t now) {
@@ -443,8 +551,24 @@ class NatsSource final : public Source {
   int64_t records_in_unit_ = 0;
   int64_t bytes_ = 0;
   std::vector<SkippedRecord> skipped_;
+  std::vector<uint64_t> unit_sequences_;  // the stream sequences of the messages in it
+  // Guards held_ and released_: a checkpoint's acknowledgements are sent from the thread that wrote it.
+  std::mutex held_mutex_;
   // Every message read and not acknowledged yet: its stream sequence and latest ack subject.
   std::unordered_map<uint64_t, std::string> held_;
+  // What a durable checkpoint covers (a resumed one's position, then each durable one's): never held, dropped when
+  // delivered again.
+  SequenceRanges released_;
+  // The positions (docs/streaming.md, "Checkpoints"): the messages read before each watermark token handed on.
+  struct Mark {
+    Millis watermark;
+    std::vector<uint64_t> sequences;  // read after the token before
+  };
+  mutable std::mutex position_mutex_;  // guards what follows (the merging thread asks for positions)
+  SequenceRanges covered_;             // read before the token of time covered_at_ (and a resumed position)
+  Millis covered_at_ = pipeline::window::kMinTime;
+  std::deque<Mark> marks_;             // the later tokens
+  std::vector<uint64_t> unmarked_;     // read after the last token
   Status error_;
 };
 

@@ -1,5 +1,5 @@
 // The NATS JetStream source: a durable pull consumer's messages as rows (JSON payloads), a watermark per subject, acks
-// only once the run committed.
+// only once the run committed or a durable checkpoint covers them.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +77,11 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 /// is. Every
 /// message read is acknowledged (AckSync) by Committed(), after the run committed; a source
 /// destroyed without it negatively acknowledges them, so they are delivered again at once.
+/// The source is a CheckpointedSource: its position as of a watermark token is the stream
+/// sequences of the messages it handed on before the token, as ranges ("FIRST-LAST" entries);
+/// once a checkpoint is durable (Checkpointed) the held messages its position covers are
+/// acknowledged (AckSync) then, and a message a durable or resumed position covers that is
+/// delivered again is dropped and acknowledged again.
 /// A payload that is not a JSON object of the schema is a DataError naming the server and
 /// stream (as the file), the subject, the stream sequence and the reason.
 Result<std::unique_ptr<Source>> OpenNatsSource(NatsSourceOptions options);
