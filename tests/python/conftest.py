@@ -2,10 +2,12 @@
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
+from interrupt_util import sigint_state
 from tfrecord_util import generate_proto_module
 
 
@@ -77,3 +79,14 @@ def run(recflow_bin):
         )
 
     return _run
+
+
+@pytest.fixture(autouse=True)
+def _report_sigint_changes():
+    """Warns (naming the test) when a test leaves SIGINT ignored, blocked or handled otherwise in this process: the
+    children later tests start inherit that state (interrupt_util starts its children from a user's state)."""
+    before = sigint_state()
+    yield
+    after = sigint_state()
+    if after != before:
+        warnings.warn(f"SIGINT state changed in this test process: {before} -> {after}")

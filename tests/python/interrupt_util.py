@@ -5,12 +5,28 @@ import subprocess
 import sys
 
 
+# A user's Python process takes Ctrl-C with SIGINT unblocked and Python's default handler. A child inherits its
+# signal mask and ignored signals from this test process, which a library loaded here may have changed (whole
+# suites have failed every Ctrl-C test at once, each child ignoring SIGINT): the child starts from the user's state.
+CHILD_PRELUDE = """import signal
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+signal.signal(signal.SIGINT, signal.default_int_handler)
+"""
+
+
+def sigint_state():
+    """This process's SIGINT disposition and its main thread's blocked and ignored signal masks, for messages."""
+    masks = [line.strip() for line in open(f"/proc/{os.getpid()}/task/{os.getpid()}/status")
+             if line.startswith(("SigBlk", "SigIgn"))]
+    return f"SIGINT handler {signal.getsignal(signal.SIGINT)!r}, {', '.join(masks)}"
+
+
 def interrupt_when_ready(code, args, package_dir, ready, timeout=60, interrupt=None):
     """Runs `code` (with `args`) in a child /usr/bin/python3 importing recflow from `package_dir`,
     waits for its line `ready` (no timing: the child says when it is inside the work), sends it
     SIGINT (or calls `interrupt(child)`, which does) and returns (returncode, the rest of its stdout, its stderr); the child is killed after
     `timeout` seconds (a bound on a hang)."""
-    child = subprocess.Popen([sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE,
+    child = subprocess.Popen([sys.executable, "-c", CHILD_PRELUDE + code, *map(str, args)], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(package_dir)})
     try:
         first = child.stdout.readline()
@@ -19,7 +35,11 @@ def interrupt_when_ready(code, args, package_dir, ready, timeout=60, interrupt=N
             child.send_signal(signal.SIGINT)
         else:
             interrupt(child)
-        out, err = child.communicate(timeout=timeout)
+        try:
+            out, err = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as hang:
+            raise AssertionError(f"the child did not end within {timeout} s after SIGINT; test process: "
+                                 f"{sigint_state()}") from hang
     finally:
         child.kill()
     return child.returncode, out, err
