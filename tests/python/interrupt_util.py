@@ -15,10 +15,15 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def sigint_state():
-    """This process's SIGINT disposition and its main thread's blocked and ignored signal masks, for messages."""
-    masks = [line.strip() for line in open(f"/proc/{os.getpid()}/task/{os.getpid()}/status")
-             if line.startswith(("SigBlk", "SigIgn"))]
-    return f"SIGINT handler {signal.getsignal(signal.SIGINT)!r}, {', '.join(masks)}"
+    """SIGINT's state in this process: Python's handler and whether the main thread blocks it and the process ignores
+    it (from /proc: the masks a child inherits)."""
+    bit = 1 << (signal.SIGINT - 1)
+    masks = {}
+    for line in open(f"/proc/{os.getpid()}/task/{os.getpid()}/status"):
+        name, _, value = line.partition(":")
+        if name in ("SigBlk", "SigIgn"):
+            masks[name] = bool(int(value, 16) & bit)
+    return f"SIGINT handler {signal.getsignal(signal.SIGINT)!r}, blocked {masks['SigBlk']}, ignored {masks['SigIgn']}"
 
 
 def interrupt_when_ready(code, args, package_dir, ready, timeout=60, interrupt=None):
