@@ -95,7 +95,8 @@ class FileLock {
 };
 
 /// Files and directories behind paths. Implementations: LocalFileSystem (POSIX), MemoryFileSystem
-/// (tests), FaultInjectingFileSystem (wraps another to fail chosen calls); object stores later.
+/// (tests), FaultInjectingFileSystem (wraps another to fail chosen calls), ForwardingFileSystem (the base
+/// of wrappers that change a few verbs); object stores later.
 /// Paths are `/`-separated. Every error names the path. Each verb is one virtual call per file,
 /// never per record. Implementations are thread-safe.
 class FileSystem {

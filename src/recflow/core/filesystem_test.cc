@@ -1,5 +1,5 @@
-// Tests for the FileSystem implementations: the local and the in-memory one answer every verb alike; the
-// fault-injecting one fails exactly the call asked for.
+// Tests for the FileSystem implementations: the local, the in-memory and a forwarding one answer every verb alike;
+// the fault-injecting one fails exactly the call asked for.
 #include "recflow/core/filesystem.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "recflow/core/fault_injecting_filesystem.h"
+#include "recflow/core/forwarding_filesystem.h"
 #include "recflow/core/local_filesystem.h"
 #include "recflow/core/local_filesystem_internal.h"
 #include "recflow/core/memory_filesystem.h"
@@ -20,18 +21,23 @@
 namespace recflow {
 namespace {
 
-/// Runs each test on the local file system (in a scratch directory) and the in-memory one.
-class FileSystemTest : public ::testing::TestWithParam<bool> {
+/// The file systems every FileSystemTest runs on.
+enum class Kind { kLocal, kMemory, kForwarding };
+
+/// Runs each test on the local file system (in a scratch directory), the in-memory one, and a ForwardingFileSystem
+/// over the local one (each verb must reach its base unchanged).
+class FileSystemTest : public ::testing::TestWithParam<Kind> {
  protected:
   void SetUp() override {
-    if (GetParam()) {
+    if (GetParam() == Kind::kMemory) {
       fs_ = std::make_shared<MemoryFileSystem>();
       root_ = "/root";
       ASSERT_TRUE(fs_->CreateDirectory(root_).ok());
-    } else {
-      fs_ = LocalFileSystem::Instance();
-      root_ = scratch_.path().string();
+      return;
     }
+    fs_ = LocalFileSystem::Instance();
+    if (GetParam() == Kind::kForwarding) fs_ = std::make_shared<ForwardingFileSystem>(fs_);
+    root_ = scratch_.path().string();
   }
   std::string Path(const std::string& rel) const { return root_ + "/" + rel; }
   std::string Read(const std::string& rel) const { return std::string((*fs_->ReadWholeFile(Path(rel)))->view()); }
@@ -228,8 +234,18 @@ TEST_P(FileSystemTest, LocksAreExclusiveAndKnowWhenTheirFileWasUnlinked) {
   ASSERT_TRUE(fs_->LockFile(Path("lock"), create_new).ok()) << "the lock file could not be made again";
 }
 
-INSTANTIATE_TEST_SUITE_P(LocalAndMemory, FileSystemTest, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "Memory" : "Local"; });
+INSTANTIATE_TEST_SUITE_P(LocalMemoryAndForwarding, FileSystemTest,
+                         ::testing::Values(Kind::kLocal, Kind::kMemory, Kind::kForwarding), [](const auto& info) {
+                           switch (info.param) {
+                             case Kind::kLocal:
+                               return "Local";
+                             case Kind::kMemory:
+                               return "Memory";
+                             case Kind::kForwarding:
+                               return "Forwarding";
+                           }
+                           return "";
+                         });
 
 TEST(MemoryFileSystemTest, PathsResolveLexicallyFromTheRoot) {
   MemoryFileSystem fs;

@@ -8,7 +8,7 @@ namespace recflow::python {
 
 Result<std::shared_ptr<Buffer>> KeptMappings::MapFile(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return base_->MapFile(path);  // base_ names what is wrong
+  if (::stat(path.c_str(), &st) != 0) return base().MapFile(path);  // base() names what is wrong
   // Taken before the file is mapped: a file changed in between is kept under its older identity, and mapped again.
   const Identity identity{st.st_dev, st.st_ino, st.st_size, st.st_mtim};
   {
@@ -16,7 +16,7 @@ Result<std::shared_ptr<Buffer>> KeptMappings::MapFile(const std::string& path) {
     const auto found = kept_.find(path);
     if (found != kept_.end() && found->second.identity == identity) return found->second.mapping;
   }
-  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> mapping, base_->MapFile(path));
+  ASSIGN_OR_RETURN(std::shared_ptr<Buffer> mapping, base().MapFile(path));
   if (mapping->size() > kMaxKeptBytes) return mapping;
   const std::lock_guard<std::mutex> lock(mutex_);
   if (const auto replaced = kept_.find(path); replaced != kept_.end()) {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "recflow/core/filesystem.h"
+#include "recflow/core/forwarding_filesystem.h"
 
 namespace recflow::python {
 
@@ -27,7 +27,7 @@ namespace recflow::python {
 /// read as before, and the pages a process keeps mapped, which count in its resident size, stay
 /// bounded). A file rewritten in place with its size and time unchanged to the nanosecond is read
 /// as it was mapped. Thread-safe.
-class KeptMappings final : public FileSystem {
+class KeptMappings final : public ForwardingFileSystem {
  public:
   /// Files whose mappings are kept at most.
   static constexpr size_t kMaxKept = 1024;
@@ -35,7 +35,7 @@ class KeptMappings final : public FileSystem {
   static constexpr int64_t kMaxKeptBytes = int64_t{2} << 30;
 
   /// Over `base`, the local file system.
-  explicit KeptMappings(std::shared_ptr<FileSystem> base) : base_(std::move(base)) {}
+  explicit KeptMappings(std::shared_ptr<FileSystem> base) : ForwardingFileSystem(std::move(base)) {}
 
   /// The mapping of `path` made before, when the file is unchanged since; else `base`'s new one
   /// (kept).
@@ -43,52 +43,6 @@ class KeptMappings final : public FileSystem {
 
   /// The files whose mappings are kept now.
   size_t kept() const;
-
-  std::string_view type_name() const override { return base_->type_name(); }
-  FileSystemCapabilities capabilities() const override { return base_->capabilities(); }
-  Result<std::string> ResolvePath(const std::string& path) const override { return base_->ResolvePath(path); }
-  Result<FileInfo> GetFileInfo(const std::string& path) override { return base_->GetFileInfo(path); }
-  Result<FileInfo> GetTargetInfo(const std::string& path) override { return base_->GetTargetInfo(path); }
-  Result<bool> IsMountPoint(const std::string& path) override { return base_->IsMountPoint(path); }
-  Result<std::unique_ptr<InputStream>> OpenInputStream(const std::string& path) override {
-    return base_->OpenInputStream(path);
-  }
-  Result<std::shared_ptr<Buffer>> ReadWholeFile(const std::string& path) override {
-    return base_->ReadWholeFile(path);
-  }
-  Result<int64_t> AppendWholeFile(const std::string& path, BufferBuilder& out, int64_t max_bytes) override {
-    return base_->AppendWholeFile(path, out, max_bytes);
-  }
-  Result<std::shared_ptr<Buffer>> ReadRange(const std::string& path, int64_t offset, int64_t length) override {
-    return base_->ReadRange(path, offset, length);
-  }
-  Result<std::unique_ptr<OutputStream>> OpenOutputStream(const std::string& path,
-                                                         const WriteOptions& options = {}) override {
-    return base_->OpenOutputStream(path, options);
-  }
-  Result<std::unique_ptr<PositionalOutputFile>> OpenPositionalOutput(const std::string& path,
-                                                                     const WriteOptions& options) override {
-    return base_->OpenPositionalOutput(path, options);
-  }
-  Result<std::vector<std::string>> ListDirectory(const std::string& path) override {
-    return base_->ListDirectory(path);
-  }
-  Status CreateDirectory(const std::string& path, std::optional<unsigned> permissions = std::nullopt) override {
-    return base_->CreateDirectory(path, permissions);
-  }
-  Status SetPermissions(const std::string& path, unsigned permissions) override {
-    return base_->SetPermissions(path, permissions);
-  }
-  Status Move(const std::string& from, const std::string& to, MoveMode mode) override {
-    return base_->Move(from, to, mode);
-  }
-  Result<bool> TryExchange(const std::string& a, const std::string& b) override { return base_->TryExchange(a, b); }
-  Status HardLink(const std::string& from, const std::string& to) override { return base_->HardLink(from, to); }
-  Status Remove(const std::string& path) override { return base_->Remove(path); }
-  Status Sync(const std::string& path) override { return base_->Sync(path); }
-  Result<std::unique_ptr<FileLock>> LockFile(const std::string& path, const LockOptions& options) override {
-    return base_->LockFile(path, options);
-  }
 
  private:
   /// What tells one state of a file from another.
@@ -108,7 +62,6 @@ class KeptMappings final : public FileSystem {
     std::shared_ptr<Buffer> mapping;
   };
 
-  std::shared_ptr<FileSystem> base_;
   mutable std::mutex mutex_;
   std::map<std::string, Kept> kept_;
   int64_t kept_bytes_ = 0;  ///< the sizes of the kept mappings
