@@ -187,10 +187,31 @@ class NatsSource final : public Source, public CheckpointedSource {
         it = held_.erase(it);
       }
     }
-    return AckSync(replies);
+    RETURN_NOT_OK(AckSync(replies));
+    return CoverAckFloor();
   }
 
  private:
+  // Once a checkpoint's acknowledgements are confirmed: every stream sequence at or below the consumer's ack floor is
+  // acknowledged (by this run at a durable checkpoint, or by an earlier one) or not the consumer's (another subject of
+  // the stream), so the positions given from now on cover them all as one range "1-FLOOR". Without it a filter subject
+  // on a stream shared with other subjects leaves a range per hole in the position, and the checkpoint grows with the
+  // run. Asked of the server only when the position has holes to close.
+  Status CoverAckFloor() {
+    {
+      std::lock_guard<std::mutex> lock(position_mutex_);
+      if (covered_.range_count() < 2) return Status::OK();
+    }
+    ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_.CoverThrough(now.ack_floor_sequence);
+    }
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    covered_.CoverThrough(now.ack_floor_sequence);
+    return Status::OK();
+  }
+
   // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request the
   // server answers once it processed it. The server takes one consumer's acknowledgements from one connection in
   // order (a queue per consumer), so that reply confirms every one before it.
