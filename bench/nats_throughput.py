@@ -9,9 +9,11 @@ peer's, the peer timed by its own clock from its first pull to its last flush), 
 whole processes (start to exit, as a user waits for them), and the CPU per message of both. With
 --checkpoint-interval SECONDS each round also runs recflow with `--checkpoint` (acknowledging per durable checkpoint
 instead of all at the run's end) right after the plain run, and prints its ratios to the plain run and to the peer.
+With --baseline BIN each round also runs that recflow binary (e.g. main's build) just before the peer, and prints its
+ratio to the same round's peer and its CPU per message beside this build's.
 
 Usage: bench/nats_throughput.py [--messages 200000] [--keys 100] [--rounds 5] [--threads 2] [--batch 1024]
-                                [--window 60s] [--checkpoint-interval SECONDS]
+                                [--window 60s] [--checkpoint-interval SECONDS] [--baseline BIN]
 """
 import argparse
 import json
@@ -90,6 +92,7 @@ def main():
                         help="also run recflow with --checkpoint, a checkpoint at most every that many seconds")
     parser.add_argument("--recflow", default=str(BIN / "recflow"))
     parser.add_argument("--peer", default=str(BIN / "recflow-nats-peer"))
+    parser.add_argument("--baseline", default=None, help="another recflow binary run in the same rounds")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="recflow-nats-bench-"))
     server, url = start_server(work / "store")
@@ -97,10 +100,13 @@ def main():
         node("publish", url, "BENCH", "bench", args.messages, args.keys)
         # The panes' stream (one per round's subject).
         node("publish", url, "PANES", "panes", 0, 1)
-        ratios, whole, checkpointed = [], [], []
+        ratios, whole, checkpointed, baseline, cpu_per_message = [], [], [], [], []
         print(f"load average {os.getloadavg()}; {args.messages} messages, {args.keys} keys, {args.threads} threads")
         for r in range(args.rounds):
             wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch, args.window)
+            if args.baseline is not None:
+                base_wall, base_cpu = run_recflow(args.baseline, url, work, f"baseline{r}", args.threads, args.batch,
+                                                  args.window)
             peer_wall, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
             peer = json.loads(out)
             a = args.messages / wall
@@ -108,9 +114,14 @@ def main():
             ratios.append(a / b)
             whole.append(peer_wall / wall)
             us = 1e6 / args.messages
+            cpu_per_message.append(cpu * us)
             print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU, {cpu * us:.2f} µs CPU/msg), "
                   f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s by its clock, {peer_wall:.2f} s process, "
                   f"{peer_cpu:.2f} s CPU, {peer_cpu * us:.2f} µs CPU/msg), ratio {a / b:.2f}, whole processes {peer_wall / wall:.2f}")
+            if args.baseline is not None:
+                baseline.append((args.messages / base_wall / b, base_cpu * us))
+                print(f"round {r}: baseline {args.messages / base_wall:,.0f} msg/s ({base_wall:.2f} s wall, {base_cpu:.2f} s CPU, "
+                      f"{base_cpu * us:.2f} µs CPU/msg), ratio {args.messages / base_wall / b:.2f}")
             if args.checkpoint_interval is not None:
                 c_wall, c_cpu = run_recflow(args.recflow, url, work, f"checkpointed{r}", args.threads, args.batch,
                                             args.window, args.checkpoint_interval)
@@ -120,6 +131,10 @@ def main():
                       f"ratio to the peer {args.messages / c_wall / b:.2f}")
         print(f"median ratio recflow / peer: {statistics.median(ratios):.2f} (whole processes {statistics.median(whole):.2f}); "
               f"load average {os.getloadavg()}")
+        if baseline:
+            print(f"median ratio baseline / peer: {statistics.median(c[0] for c in baseline):.2f}, "
+                  f"CPU {statistics.median(c[1] for c in baseline):.2f} µs/msg against this build's "
+                  f"{statistics.median(cpu_per_message):.2f}")
         if checkpointed:
             print(f"median with --checkpoint: speed {statistics.median(c[0] for c in checkpointed):.2f}x the plain run's, "
                   f"CPU {1 / statistics.median(c[1] for c in checkpointed):.2f}x, ratio to the peer "

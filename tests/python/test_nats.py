@@ -215,6 +215,14 @@ def assert_every_pane_once(nats, want):
 
 
 
+def test_the_reply_to_the_last_acknowledgement_confirms_every_one_before_it(nats):
+    # What the source's AckSync rests on: a run's end, and each checkpoint, send a plain "+ACK" per message and ask the
+    # server's reply for the last only. 20 000 held messages acknowledged so: right after the reply, none is pending.
+    done = run_node("nats_ack_order.mjs", nats, "20000")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"acked": 20000, "num_ack_pending": 0, "ack_floor": 20000}
+
+
 def test_windowed_counts_from_jetstream_equal_the_batch_run(run, tmp_path, nats):
     evs = events(2000, keys=5, seed=17)
     publish(nats, "EVENTS", "events.>", [(f"events.{e['key']}", json.dumps(e)) for e in evs])

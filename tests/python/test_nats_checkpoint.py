@@ -4,8 +4,9 @@ and its acknowledgements, or right after a checkpoint, then restarted, leaves ex
 run — in files (each pane once, the batch run's rows) and with write_nats (each pane's Nats-Msg-Id once, none missing);
 a killed run never acknowledged a message its last durable checkpoint does not cover; an unbounded run acknowledges
 what its checkpoints cover while it runs, not only at its end; checkpointed runs SIGKILLed at random moments while
-events are published, then a caught-up run, publish each of the oracle's panes once; a position that is not stream-sequence ranges is refused
-naming the checkpoint."""
+events are published, then a caught-up run, publish each of the oracle's panes once; a filtered consumer's position
+on a stream shared with other subjects stays a few ranges (trimmed at the consumer's ack floor); a position that is
+not stream-sequence ranges is refused naming the checkpoint."""
 import json
 import os
 import signal
@@ -155,6 +156,33 @@ def test_an_unbounded_run_acknowledges_what_its_checkpoints_cover_while_it_runs(
     info = consumer_info(nats, "EVENTS", "counts")
     assert info["ack_floor"] == k and info["num_ack_pending"] + info["num_pending"] == len(evs) - k
     assert by_pane(file_rows(tmp_path / "out")) == by_pane(batch_counts(run, tmp_path, evs[:k], WINDOW))
+
+
+def test_a_filtered_consumers_position_stays_a_few_ranges_on_a_stream_shared_with_other_subjects(
+        recflow_bin, run, tmp_path, nats):
+    # Every event's message is followed by one of another subject the consumer filters out: each message read is a
+    # range of its own unless the position is trimmed at the consumer's ack floor.
+    evs = events(3000, keys=20, seed=12, spacing=100)
+    publish(nats, "EVENTS", "events.>", [m for e in evs for m in ((f"events.in.{e['key']}", json.dumps(e)),
+                                                                  ("events.other", "{}"))])
+    path = pipeline(tmp_path, nats, "out", "files")
+    path.write_text(path.read_text().replace('subject: "events.>"', 'subject: "events.in.>"'))
+    killed = run_checkpointed(recflow_bin, path, tmp_path / "ckpt", "checkpoint-written:20")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    # 20 checkpoints in, the position is one range up to an ack floor behind it by a few checkpoints, then one range per
+    # message read since (the filtered-in messages have odd sequences); untrimmed it would be a range per message read.
+    entries = checkpoint_json(tmp_path / "ckpt")["positions"]["events"]
+    read = sorted(s for s in covered(tmp_path / "ckpt") if s % 2 == 1)
+    floor = int(entries[0].split("-")[1])
+    assert len(read) >= 500 and entries[0].startswith("1-") and floor >= read[-1] / 2, entries
+    assert len(entries) <= len(read) / 2, entries
+    done = run_checkpointed(recflow_bin, path, tmp_path / "ckpt")  # resumes on the trimmed position
+    assert done.returncode == 0, done.stderr
+    got = file_rows(tmp_path / "out")
+    assert len({(r["window_start"], r["key"]) for r in got}) == len(got), "a window was written twice"
+    assert by_pane(got) == by_pane(batch_counts(run, tmp_path, evs, WINDOW))
+    info = consumer_info(nats, "EVENTS", "counts")
+    assert info["num_ack_pending"] == 0 and info["ack_floor"] >= 2 * len(evs) - 1, info
 
 
 def test_a_checkpoint_of_a_nats_read_with_dead_letters_before_the_grouping_is_refused(run, tmp_path, nats):

@@ -103,10 +103,12 @@ Result<ConsumerState> GetConsumerState(NatsConnection& connection, const NatsSou
   if (parser.parse(reply).get(doc) != simdjson::SUCCESS || doc["num_pending"].get(state.pending) != simdjson::SUCCESS ||
       doc["num_ack_pending"].get(state.ack_pending) != simdjson::SUCCESS ||
       doc["delivered"]["stream_seq"].get(state.delivered_sequence) != simdjson::SUCCESS ||
+      doc["ack_floor"]["stream_seq"].get(state.ack_floor_sequence) != simdjson::SUCCESS ||
       doc["config"]["ack_wait"].get(ack_wait_ns) != simdjson::SUCCESS || state.pending < 0 || state.ack_pending < 0 ||
       ack_wait_ns <= 0) {
     return Status::DataError(connection.url() + ": " + what +
-                             ": the consumer's info lacks num_pending, num_ack_pending, delivered.stream_seq or config.ack_wait");
+                             ": the consumer's info lacks num_pending, num_ack_pending, delivered.stream_seq, "
+                             "ack_floor.stream_seq or config.ack_wait");
   }
   state.ack_wait_ms = std::max<int64_t>(1, ack_wait_ns / kNanosPerMilli);
   return state;

@@ -1,5 +1,5 @@
 // JetStream administration a NATS source and sink need: the stream and durable consumer made when missing, the
-// consumer's state (pending and unacknowledged messages, the last delivered sequence, its AckWait).
+// consumer's state (pending and unacknowledged messages, the last delivered sequence, the ack floor, its AckWait).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,9 @@ struct ConsumerState {
   int64_t pending = 0;               ///< messages not delivered yet
   int64_t ack_pending = 0;           ///< delivered and not acknowledged yet
   uint64_t delivered_sequence = 0;   ///< the stream sequence of the last message delivered (0: none yet)
+  /// The stream sequence every message at or below which is acknowledged or not the consumer's
+  /// (another subject of the stream): ack_floor.stream_seq.
+  uint64_t ack_floor_sequence = 0;
   int64_t ack_wait_ms = 0;           ///< the consumer's AckWait (its own, which may differ from the options')
 };
 

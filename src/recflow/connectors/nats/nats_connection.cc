@@ -45,6 +45,7 @@ Status NatsConnection::Publish(const std::string& subject, std::string_view data
   const int length = static_cast<int>(data.size());
   const natsStatus s = reply.empty() ? natsConnection_Publish(connection_, subject.c_str(), data.data(), length)
                                      : natsConnection_PublishRequest(connection_, subject.c_str(), reply.c_str(), data.data(), length);
+  if (s == NATS_OK) return Status::OK();  // the message below is built only for an error (acks publish per message)
   return NatsStatus(s, url_ + ": publish on " + subject);
 }
 

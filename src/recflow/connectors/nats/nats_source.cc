@@ -11,7 +11,6 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "recflow/columnar/builder.h"
@@ -118,19 +117,21 @@ class NatsSource final : public Source, public CheckpointedSource {
 
   Status Committed() override {
     if (connection_ != nullptr) GiveBackPull();
-    std::vector<std::string> replies;
-    std::unordered_set<uint64_t> acked;
+    // The held messages are taken whole (their ack subjects moved, not copied: a caught-up run holds every message
+    // it read until here, and this is on its way out).
+    std::unordered_map<uint64_t, std::string> acked;
     uint64_t last_acked = 0;
     {
       std::lock_guard<std::mutex> lock(held_mutex_);
       if (held_.empty()) return Status::OK();
       last_acked = released_.last();  // acknowledged at checkpoints
-      for (const auto& [sequence, reply] : held_) {
-        replies.push_back(reply);
-        acked.insert(sequence);
-        last_acked = std::max(last_acked, sequence);
-      }
-      held_.clear();
+      acked.swap(held_);
+    }
+    std::vector<std::string> replies;
+    replies.reserve(acked.size());
+    for (auto& [sequence, reply] : acked) {
+      replies.push_back(std::move(reply));
+      last_acked = std::max(last_acked, sequence);
     }
     RETURN_NOT_OK(AckSync(replies));
     return Settle(acked, last_acked);
@@ -187,10 +188,31 @@ class NatsSource final : public Source, public CheckpointedSource {
         it = held_.erase(it);
       }
     }
-    return AckSync(replies);
+    RETURN_NOT_OK(AckSync(replies));
+    return CoverAckFloor();
   }
 
  private:
+  // Once a checkpoint's acknowledgements are confirmed: every stream sequence at or below the consumer's ack floor is
+  // acknowledged (by this run at a durable checkpoint, or by an earlier one) or not the consumer's (another subject of
+  // the stream), so the positions given from now on cover them all as one range "1-FLOOR". Without it a filter subject
+  // on a stream shared with other subjects leaves a range per hole in the position, and the checkpoint grows with the
+  // run. Asked of the server only when the position has holes to close.
+  Status CoverAckFloor() {
+    {
+      std::lock_guard<std::mutex> lock(position_mutex_);
+      if (covered_.range_count() < 2) return Status::OK();
+    }
+    ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
+    {
+      std::lock_guard<std::mutex> lock(held_mutex_);
+      released_.CoverThrough(now.ack_floor_sequence);
+    }
+    std::lock_guard<std::mutex> lock(position_mutex_);
+    covered_.CoverThrough(now.ack_floor_sequence);
+    return Status::OK();
+  }
+
   // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request the
   // server answers once it processed it. The server takes one consumer's acknowledgements from one connection in
   // order (a queue per consumer), so that reply confirms every one before it.
@@ -218,7 +240,7 @@ class NatsSource final : public Source, public CheckpointedSource {
   // there and the server would deliver the last 8 again to the next run). Those are pulled again here and
   // acknowledged; any other message is given back (-NAK). Ends once the delivered sequence is past the last
   // message acknowledged, a pull brings nothing this run acknowledged, or after kSettleRounds pulls.
-  Status Settle(const std::unordered_set<uint64_t>& acked, uint64_t last_acked) {
+  Status Settle(const std::unordered_map<uint64_t, std::string>& acked, uint64_t last_acked) {
     auto was_acked = [&](uint64_t sequence) {
       std::lock_guard<std::mutex> lock(held_mutex_);
       return acked.count(sequence) != 0 || released_.Contains(sequence);

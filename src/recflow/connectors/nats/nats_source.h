@@ -81,7 +81,9 @@ SchemaPtr NatsRowSchema(const NatsSourceOptions& options);
 /// sequences of the messages it handed on before the token, as ranges ("FIRST-LAST" entries);
 /// once a checkpoint is durable (Checkpointed) the held messages its position covers are
 /// acknowledged (AckSync) then, and a message a durable or resumed position covers that is
-/// delivered again is dropped and acknowledged again.
+/// delivered again is dropped and acknowledged again. Once those acknowledgements are confirmed,
+/// later positions cover every sequence up to the consumer's ack floor as one range (a filter
+/// subject's holes below it closed), so a position stays a few ranges however long the run.
 /// A payload that is not a JSON object of the schema is a DataError naming the server and
 /// stream (as the file), the subject, the stream sequence and the reason.
 Result<std::unique_ptr<Source>> OpenNatsSource(NatsSourceOptions options);

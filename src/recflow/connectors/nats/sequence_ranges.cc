@@ -1,6 +1,8 @@
-// SequenceRanges: adding a sequence merges it into its neighbours; entries are printed and parsed as FIRST-LAST.
+// SequenceRanges: adding a sequence (or every one up to a floor) merges it into its neighbours; entries are printed and
+// parsed as FIRST-LAST.
 #include "recflow/connectors/nats/sequence_ranges.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iterator>
 #include <string_view>
@@ -28,6 +30,15 @@ void SequenceRanges::Add(uint64_t sequence) {
     return;
   }
   ranges_.emplace(sequence, sequence);
+}
+
+void SequenceRanges::CoverThrough(uint64_t last) {
+  if (last == 0) return;
+  // Every range starting at or before last + 1 overlaps or touches 1..last: they merge into one range from 1.
+  const auto merged_end = last == UINT64_MAX ? ranges_.end() : ranges_.upper_bound(last + 1);
+  const uint64_t through = merged_end == ranges_.begin() ? last : std::max(last, std::prev(merged_end)->second);
+  ranges_.erase(ranges_.begin(), merged_end);
+  ranges_.emplace(1, through);
 }
 
 bool SequenceRanges::Contains(uint64_t sequence) const {

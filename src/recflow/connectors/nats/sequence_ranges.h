@@ -17,10 +17,14 @@ class SequenceRanges {
  public:
   /// Adds `sequence` (merging it with the ranges it touches).
   void Add(uint64_t sequence);
+  /// Adds every sequence from 1 to `last` (none when it is 0): the ranges below it become one.
+  void CoverThrough(uint64_t last);
   /// True when `sequence` is in the set.
   bool Contains(uint64_t sequence) const;
   /// True when the set is empty.
   bool empty() const { return ranges_.empty(); }
+  /// How many ranges the set is.
+  size_t range_count() const { return ranges_.size(); }
   /// The largest sequence in the set (0 when it is empty).
   uint64_t last() const { return ranges_.empty() ? 0 : ranges_.rbegin()->second; }
   /// The ranges as checkpoint position entries, ascending: "FIRST-LAST" each.

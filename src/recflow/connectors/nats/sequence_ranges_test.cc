@@ -22,6 +22,29 @@ TEST(SequenceRangesTest, AddedSequencesMergeIntoRanges) {
   EXPECT_EQ(set.last(), 10u);
 }
 
+TEST(SequenceRangesTest, CoverThroughMergesTheRangesBelowIntoOne) {
+  SequenceRanges set;
+  set.CoverThrough(0);  // nothing
+  EXPECT_TRUE(set.empty());
+  for (uint64_t s : {3, 5, 7, 9, 12, 13, 20}) set.Add(s);
+  set.CoverThrough(8);  // 3, 5 and 7 inside, 9 touching: one range 1-9
+  EXPECT_EQ(set.ToEntries(), (Entries{"1-9", "12-13", "20-20"}));
+  EXPECT_EQ(set.range_count(), 3u);
+  set.CoverThrough(12);  // ends inside 12-13: it extends to 13
+  EXPECT_EQ(set.ToEntries(), (Entries{"1-13", "20-20"}));
+  set.CoverThrough(5);  // below what is covered: no change
+  EXPECT_EQ(set.ToEntries(), (Entries{"1-13", "20-20"}));
+  set.CoverThrough(30);  // past every range
+  EXPECT_EQ(set.ToEntries(), (Entries{"1-30"}));
+  EXPECT_TRUE(set.Contains(1) && set.Contains(30) && !set.Contains(31));
+  set.CoverThrough(UINT64_MAX);
+  EXPECT_EQ(set.ToEntries(), (Entries{"1-18446744073709551615"}));
+  SequenceRanges gap;
+  gap.Add(10);
+  gap.CoverThrough(8);  // 9 stays out: two ranges
+  EXPECT_EQ(gap.ToEntries(), (Entries{"1-8", "10-10"}));
+}
+
 TEST(SequenceRangesTest, ContainsOnlyTheSequencesAdded) {
   SequenceRanges set;
   for (uint64_t s : {2, 3, 4, 7}) set.Add(s);
