@@ -429,8 +429,9 @@ class Run {
   void HoldEpochs(size_t s) {
     if (!CommitsEpochs(s)) return;
     epoch_files_[s] = std::make_unique<RunFiles>(context_.file_system, context_.stop_token);
+    StageRun& run = stages_[s];
     for (int id : plan_.stages[s].sinks) {
-      if (pipeline_.node(id).open_sink != nullptr) stages_[s].sinks[stages_[s].consumer_sinks.at(id)].sink->HoldEpochs();
+      if (pipeline_.node(id).open_sink != nullptr) run.sinks[run.consumer_sinks.at(id)].sink->HoldEpochs();
     }
   }
 
@@ -442,7 +443,8 @@ class Run {
     KillPoint("epoch-files-committed");
     const StageRun& run = stages_[s];
     for (int id : plan_.stages[s].sinks) {
-      if (pipeline_.node(id).open_sink != nullptr) RETURN_NOT_OK(StepStatus(id, run.sinks[run.consumer_sinks.at(id)].sink->CommitEpoch()));
+      if (pipeline_.node(id).open_sink == nullptr) continue;
+      RETURN_NOT_OK(StepStatus(id, run.sinks[run.consumer_sinks.at(id)].sink->CommitEpoch()));
     }
     return Status::OK();
   }
