@@ -54,13 +54,13 @@ def example_copy(tmp):
     return path
 
 
-def run_example(recflow_bin, path, url, out, checkpoint, kill_at=None):
+def run_example(recflow_bin, path, url, out, checkpoint, kill_at=None, interval="0"):
     env = dict(os.environ)
     env.pop("RECFLOW_KILL_AT", None)
     if kill_at:
         env["RECFLOW_KILL_AT"] = kill_at
     return subprocess.run([str(recflow_bin), "run", str(path), "--set", f"nats={url}", "--set", f"out={out}", "--quiet",
-                           "--checkpoint", str(checkpoint), "--checkpoint-interval", "0"],
+                           "--checkpoint", str(checkpoint), "--checkpoint-interval", interval],
                           env=env, capture_output=True, text=True, timeout=HANG_BOUND)
 
 
@@ -139,15 +139,18 @@ def uninterrupted(recflow_bin, testdata, tmp_path_factory):
 
 
 KILL_POINTS = [
-    "epoch-committed:2",         # the second session's epoch committed (its JSON Lines), its raster not yet
-    "epoch-files-committed:3",   # the third session's raster renamed in, its message not published
-    "checkpoint-written:4",      # a checkpoint written, its scenes not acknowledged
+    ("epoch-committed:2", "0"),        # the second session's epoch committed (its JSON Lines), its raster not yet
+    ("epoch-files-committed:3", "0"),  # the third session's raster renamed in, its message not published
+    ("checkpoint-written:4", "0"),     # a checkpoint written, its scenes not acknowledged
+    # No checkpoint but the first run's empty one: three epochs committed and published, then taken back by the
+    # restart, which makes their rasters again over the published ones and sends their messages again.
+    ("epoch-committed:4", "3600"),
 ]
 
 
-@pytest.mark.parametrize("kill_at", KILL_POINTS)
+@pytest.mark.parametrize("kill_at,interval", KILL_POINTS)
 def test_a_killed_and_restarted_checkpointed_run_leaves_each_raster_and_its_message_once(
-        recflow_bin, tmp_path, uninterrupted, kill_at):
+        recflow_bin, tmp_path, uninterrupted, kill_at, interval):
     evs, want_rows, want_rasters = uninterrupted
     server = NatsServer(tmp_path / "store")
     try:
@@ -155,8 +158,9 @@ def test_a_killed_and_restarted_checkpointed_run_leaves_each_raster_and_its_mess
         publish(server.url, "EVI", "sentinel2.evi", [])
         out, path = tmp_path / "out", example_copy(tmp_path)
         watcher = OpenEach(server.url, out)
-        killed = run_example(recflow_bin, path, server.url, out, tmp_path / "ckpt", kill_at)
+        killed = run_example(recflow_bin, path, server.url, out, tmp_path / "ckpt", kill_at, interval)
         assert killed.returncode == -signal.SIGKILL, killed.stderr
+        published = {m["msg_id"] for m in read_stream(server.url, "EVI")}
         done = run_example(recflow_bin, path, server.url, out, tmp_path / "ckpt")
         assert done.returncode == 0, done.stderr
         seen = watcher.seen()
@@ -166,6 +170,8 @@ def test_a_killed_and_restarted_checkpointed_run_leaves_each_raster_and_its_mess
     # Every message any subscriber could see named a raster already there (a re-sent one too, which the stream drops).
     assert seen and all(s["opened"] and s["magic"] in ("49492a00", "4d4d002a") for s in seen), seen
     assert {s["msg_id"] for s in seen} == set(want_rows)
+    # What the killed run published is there once (the restart's copies were dropped), beside the rest.
+    assert published < set(rows)
     assert rows == want_rows
     assert rasters.keys() == want_rasters.keys()
     for name, values in rasters.items():
