@@ -22,6 +22,22 @@ from nats_throughput import BIN, ROOT, start_server
 NODE = ROOT / "tests" / "node"
 
 
+def create_streams(url, streams):
+    """Creates each (stream, subjects) of `streams` with the npm client."""
+    for stream, subjects in streams:
+        subprocess.run(["node", str(NODE / "nats_publish.mjs"), url, stream, subjects], input="", text=True,
+                       check=True, capture_output=True)
+
+
+def stop(job, server):
+    """Drains the job (SIGINT; None when it did not start), then stops the server."""
+    if job is not None:
+        job.send_signal(signal.SIGINT)
+        job.wait()
+    server.terminate()
+    server.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=int, default=2000, help="events per second")
@@ -36,9 +52,7 @@ def main():
     server, url = start_server(work / "store")
     job = None
     try:
-        for stream, subjects in (("EVENTS", "events.>"), ("PANES", "panes.>")):
-            subprocess.run(["node", str(NODE / "nats_publish.mjs"), url, stream, subjects], input="", text=True,
-                           check=True, capture_output=True)
+        create_streams(url, (("EVENTS", "events.>"), ("PANES", "panes.>")))
         pipeline = work / "latency.yaml"
         # One subject: the watermark is that subject's latest event time (no minimum over idle subjects).
         pipeline.write_text(f"""
@@ -61,11 +75,7 @@ steps:
         print(json.dumps(result))
         print(f"load average {os.getloadavg()}")
     finally:
-        if job is not None:
-            job.send_signal(signal.SIGINT)
-            job.wait()
-        server.terminate()
-        server.wait()
+        stop(job, server)
         shutil.rmtree(work)
 
 

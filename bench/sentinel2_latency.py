@@ -13,14 +13,13 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 from pathlib import Path
 
+from nats_latency import NODE, create_streams, stop
 from nats_throughput import BIN, ROOT, start_server
 
-NODE = ROOT / "tests" / "node"
 EXAMPLE = ROOT / "examples" / "sentinel2-stream" / "pipeline.yaml"
 TESTDATA = Path(os.environ.get("RECFLOW_TESTDATA_DIR", ROOT.parent / "shared" / "testdata"))
 T0 = 1_582_112_000_000
@@ -38,9 +37,7 @@ def one_run(binary, checkpoint, work, args):
     server, url = start_server(work / "store")
     job = None
     try:
-        for stream, subject in (("SCENES", "sentinel2.scenes"), ("EVI", "sentinel2.evi")):
-            subprocess.run(["node", str(NODE / "nats_publish.mjs"), url, stream, subject], input="", text=True,
-                           check=True, capture_output=True)
+        create_streams(url, (("SCENES", "sentinel2.scenes"), ("EVI", "sentinel2.evi")))
         pipeline = work / "pipeline.yaml"
         pipeline.write_text("".join(line for line in EXAMPLE.read_text().splitlines(keepends=True)
                                     if not line.lstrip().startswith("dead_letter:")))
@@ -52,11 +49,7 @@ def one_run(binary, checkpoint, work, args):
                               check=True, capture_output=True, text=True)
         return json.loads(done.stdout)
     finally:
-        if job is not None:
-            job.send_signal(signal.SIGINT)
-            job.wait()
-        server.terminate()
-        server.wait()
+        stop(job, server)
 
 
 def main():
