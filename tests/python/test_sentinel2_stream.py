@@ -92,20 +92,43 @@ def test_scene_messages_become_one_evi_raster_and_message_per_tile_session(run, 
     assert sorted(p.name for p in out.iterdir()) == sorted(["messages"] + [r["path"] for r in rows])
 
 
-def test_the_example_with_a_checkpoint_is_refused_at_its_first_raster_before_any_message(run, testdata, tmp_path, nats):
-    # Rasters are files a step writes per row, which commit at the run's end: a checkpoint could cover sessions whose
-    # rasters a crash then loses. (The example's dead letters are left out: they are refused before any row.)
+def test_the_example_with_a_checkpoint_is_refused_for_its_dead_letters_before_any_scene_is_read(run, tmp_path, nats):
+    # Its bad scenes go to dead letters, which commit at the run's end: a checkpoint would cover scenes whose dead
+    # letters a crash then loses. (test_sentinel2_checkpoint.py runs it without them.)
+    out = tmp_path / "out"
+    done = run("run", EXAMPLE, "--set", f"nats={nats}", "--set", f"out={out}", "--stop-after-idle", "1",
+               "--checkpoint", tmp_path / "ckpt", "--quiet")
+    assert done.returncode != 0, done.stderr
+    assert "step 'scenes'" in done.stderr and "without --checkpoint" in done.stderr, done.stderr
+    assert read_stream(nats, "EVI") == []
+    assert not out.exists()
+
+
+def test_a_raster_written_before_the_grouping_with_a_checkpoint_is_refused_before_any_message(run, testdata, tmp_path,
+                                                                                           nats):
+    # Per-row files commit per epoch only in the stage writing the grouping's panes; one written before the grouping
+    # would commit at the run's end, so a checkpoint could cover scenes whose rasters a crash then loses.
     s2 = testdata / "raster" / "sentinel2-l2a"
     scene = {"scene_id": "a", "tile": "29RKH", "acquired": T0, "blue": str(s2 / "B02.tif"), "red": str(s2 / "B04.tif"),
              "nir": str(s2 / "B08.tif")}
     publish(nats, "SCENES", "sentinel2.scenes", [("sentinel2.scenes", json.dumps(scene))])
-    pipeline = tmp_path / "pipeline.yaml"
-    pipeline.write_text("".join(line for line in EXAMPLE.read_text().splitlines(keepends=True)
-                                if not line.lstrip().startswith("dead_letter:")))
     out = tmp_path / "out"
-    done = run("run", pipeline, "--set", f"nats={nats}", "--set", f"out={out}", "--stop-after-idle", "1",
-               "--checkpoint", tmp_path / "ckpt", "--quiet")
+    pipeline = tmp_path / "pipeline.yaml"
+    pipeline.write_text(f"""
+steps:
+  - nats: {{url: "{nats}", stream: SCENES, consumer: c, subject: sentinel2.scenes, event_time: acquired,
+           schema: {{scene_id: utf8, tile: utf8, acquired: int64, blue: utf8, red: utf8, nir: utf8}}}}
+  - read_raster: {{datasets: {{blue: blue, red: red, nir: nir}}, scale: 0.0001, window: [0, 0, 256, 256]}}
+  - evi: {{output: evi}}
+  - text_template: {{output: path, template: "{{scene_id}}.tif"}}
+  - write_raster: {{column: evi, dir: {out}, path: path}}
+  - select: [tile, acquired, path]
+  - window: {{sessions: {{gap: 60s}}}}
+  - group_by_key: [tile]
+  - write_nats: {{url: "{nats}", subject: sentinel2.evi, stream: EVI, key: [tile]}}
+""")
+    done = run("run", pipeline, "--stop-after-idle", "1", "--checkpoint", tmp_path / "ckpt", "--quiet")
     assert done.returncode == 2, done.stderr  # a usage error
-    assert str(out / f"29RKH-{T0}.tif") in done.stderr and "without --checkpoint" in done.stderr, done.stderr
+    assert str(out / "a.tif") in done.stderr and "without --checkpoint" in done.stderr, done.stderr
     assert read_stream(nats, "EVI") == []
     assert not out.exists() or not list(out.glob("*.tif"))

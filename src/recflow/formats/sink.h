@@ -1,5 +1,5 @@
 // Sink: the consuming end of a stage — parallel Consume into per-thread state, in-order Merge, parallel Process of
-// what Merge left, in-order Emit; then Finish and Commit, or Abort.
+// what Merge left, in-order Emit; then Finish and Commit, or Abort (and per epoch, CommitEpoch).
 #pragma once
 
 #include <memory>
@@ -85,6 +85,17 @@ class Sink {
 
   /// Abandons the output: nothing of it appears, what was there stays. Idempotent.
   virtual Status Abort() { return Status::OK(); }
+
+  /// Called once, before the first batch, when the sink's stage commits per epoch (an unbounded
+  /// run's stage writing a windowed grouping's panes): from then on what Emit would make visible
+  /// outside the run at once (a message published) is held until CommitEpoch, so that nothing of
+  /// an epoch is seen before the epoch's files are committed. The default holds nothing (a sink
+  /// whose output appears only at Commit needs no hold).
+  virtual void HoldEpochs() {}
+
+  /// Makes visible what was held since the last CommitEpoch (see HoldEpochs), once the epoch's
+  /// other outputs are committed; Commit does the same for the last epoch.
+  virtual Status CommitEpoch() { return Status::OK(); }
 };
 
 }  // namespace recflow

@@ -116,14 +116,17 @@ class Run {
   Result<RunResult> Execute() {
     if (!options_.checkpoint_dir.empty()) {
       if (!unbounded_) return Status::InvalidArgument("a checkpoint is for a pipeline with an unbounded input");
-      // Side files and the files steps write per row commit at the run's end, not per epoch: a restart from a
-      // checkpoint would never make again those of the rows it covers.
+      // Side files (summaries of the whole run) and the files steps write per row outside a stage committing per
+      // epoch commit at the run's end: a restart from a checkpoint would never make again those of the rows it covers.
+      // The per-row files of a stage committing per epoch commit with each epoch (epoch_files_).
       if (!pipeline_.side_files().empty()) {
-        return Status::InvalidArgument("a checkpoint cannot cover side files (they commit at the run's end): run this "
-                                       "pipeline without --checkpoint").WithFile(pipeline_.side_files().front().path);
+        return Status::InvalidArgument("a checkpoint cannot cover side files (summaries of the whole run, committed at "
+                                       "its end): run this pipeline without --checkpoint")
+            .WithFile(pipeline_.side_files().front().path);
       }
-      files_.RefuseStaging("a step writes this file per row, which commits at the run's end, not per epoch, so a "
-                           "checkpoint cannot cover its row: run this pipeline without --checkpoint");
+      files_.RefuseStaging("a step writes this file per row in a stage that commits at the run's end (only the stage "
+                           "writing a windowed grouping's panes commits per epoch), so a checkpoint cannot cover its "
+                           "row: run this pipeline without --checkpoint");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
       if (resume_.has_value()) saved_ = *resume_;
     }
@@ -139,6 +142,7 @@ class Run {
       if (numbers[id] != 0) metrics_->step(static_cast<int>(id)).stage = numbers[id];
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
+    for (size_t s = 0; s < plan_.stages.size(); ++s) HoldEpochs(s);
     // A first run saves an empty checkpoint before anything commits: a restart after a crash resumes (appends) even
     // when no epoch's checkpoint was written yet.
     if (!options_.checkpoint_dir.empty() && !resume_.has_value()) {
@@ -187,9 +191,11 @@ class Run {
     result.stages = plan_.stages.size();
     for (size_t k : order) RETURN_NOT_OK(Fail(StepStatus(sinks_[k].first, sinks_[k].second->Commit())));
     for (auto& [id, sink] : outputs_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
+    RETURN_NOT_OK(Fail(files_.Commit()));
+    // The last epoch's files, then the messages that name them (held since the last epoch commit).
+    for (auto& [s, files] : epoch_files_) RETURN_NOT_OK(Fail(CommitHeld(s)));
     for (auto& [id, sink] : other_sinks_) RETURN_NOT_OK(Fail(StepStatus(id, sink->Commit())));
     for (auto& [id, sink] : sinks_) result.writes.emplace_back(pipeline_.node(id).name, sink->stats());
-    RETURN_NOT_OK(Fail(files_.Commit()));
     RETURN_NOT_OK(letters_.Close());
     for (size_t k : order) {
       if (epochs_.count(sinks_[k].first) != 0) EpochCommitted(sinks_[k].first);
@@ -223,7 +229,11 @@ class Run {
     st = AbortOutputs(std::move(st), sinks);
     for (auto& [id, sink] : outputs_) (void)sink->Abort();
     for (auto& [id, sink] : other_sinks_) (void)sink->Abort();
-    for (const std::string& target : files_.Abort()) {
+    std::vector<std::string> removed = files_.Abort();
+    for (auto& [s, files] : epoch_files_) {
+      for (std::string& target : files->Abort()) removed.push_back(std::move(target));
+    }
+    for (const std::string& target : removed) {
       if (st.code() == StatusCode::kCancelled) st = st.WithNote("; " + dataset::RemovedOutputNote(target));
     }
     (void)letters_.Close();
@@ -410,7 +420,33 @@ class Run {
       run.sinks[run.consumer_sinks.at(id)].sink = next->get();
       written->second = std::move(next).ValueUnsafe();
     }
+    RETURN_NOT_OK(CommitHeld(s));
     return options_.checkpoint_dir.empty() ? Status::OK() : SaveCheckpoint(s);
+  }
+
+  // When stage `s` commits per epoch: gives it files of its own, committed per epoch (CommitHeld), and has its writes
+  // that are no dataset (write_nats) hold what they would publish until then.
+  void HoldEpochs(size_t s) {
+    if (!CommitsEpochs(s)) return;
+    epoch_files_[s] = std::make_unique<RunFiles>(context_.file_system, context_.stop_token);
+    StageRun& run = stages_[s];
+    for (int id : plan_.stages[s].sinks) {
+      if (pipeline_.node(id).open_sink != nullptr) run.sinks[run.consumer_sinks.at(id)].sink->HoldEpochs();
+    }
+  }
+
+  // After stage `s`'s datasets committed an epoch: renames in the files its steps wrote per row during the epoch, then
+  // has its other writes publish what they held (HoldEpochs), so that no message names a file not there yet. Before
+  // the epoch's checkpoint: a crash in between makes the epoch again (the same names, the same Nats-Msg-Ids).
+  Status CommitHeld(size_t s) {
+    RETURN_NOT_OK(epoch_files_.at(s)->Commit());
+    KillPoint("epoch-files-committed");
+    const StageRun& run = stages_[s];
+    for (int id : plan_.stages[s].sinks) {
+      if (pipeline_.node(id).open_sink == nullptr) continue;
+      RETURN_NOT_OK(StepStatus(id, run.sinks[run.consumer_sinks.at(id)].sink->CommitEpoch()));
+    }
+    return Status::OK();
   }
 
   // The sink options of checkpointed write `id`'s current epoch: its files tagged with the epoch's number, so that an
@@ -637,7 +673,8 @@ class Run {
     resources.windowed = run.windowed;
     resources.dead_letters = &letters_;
     resources.metrics = metrics_;
-    resources.run_files = &files_;
+    const auto epoch_files = epoch_files_.find(s);
+    resources.run_files = epoch_files != epoch_files_.end() ? epoch_files->second.get() : &files_;
     PipelineStageProgram program(resources);
     StageOptions stage_options;
     stage_options.max_in_flight = options_.max_in_flight;
@@ -737,6 +774,7 @@ class Run {
   std::vector<std::pair<int, std::unique_ptr<Sink>>> other_sinks_;  // the writes' sinks that are not datasets (WriteTo)
   std::vector<std::pair<int, std::unique_ptr<Source>>> read_sources_;  // by read node: told when the run committed
   RunFiles files_;  // the side files and the files steps write per row, committed after the datasets
+  std::map<size_t, std::unique_ptr<RunFiles>> epoch_files_;  // per stage committing epochs: its per-row files
   std::vector<StageRun> stages_;                                            // per stage of the plan
   // Epochs and checkpoints apply: the pipeline is unbounded, or a checkpointed run reads a broker (acknowledged reads;
   // without a checkpoint such a run commits once, at its end, and then acknowledges).

@@ -36,7 +36,10 @@ Status RunFiles::Discard(const std::string& target) {
 
 Status RunFiles::Commit() {
   std::lock_guard lock(mutex_);
-  for (auto& [target, commit] : files_) RETURN_NOT_OK(commit->Commit());
+  while (!files_.empty()) {
+    RETURN_NOT_OK(files_.begin()->second->Commit());
+    files_.erase(files_.begin());
+  }
   return Status::OK();
 }
 

@@ -19,9 +19,11 @@ inline std::string StagedPath(const std::string& path) { return path + ".recflow
 
 /// The files one run writes outside its datasets: each is written under StagedPath(target) on
 /// the run's file system (a dataset::FileCommit, registered for removal on SIGINT/SIGTERM) and
-/// renamed over its target only when the whole run commits, after its datasets; a failed or
-/// cancelled run removes them all, so its targets stay as they were. Steps reach it through
-/// ProcessContext::run_files (with the run's stop token) while their rows run. Thread-safe.
+/// renamed over its target only when the whole run commits, after its datasets — or, for a
+/// stage that commits per epoch (its own RunFiles), when each epoch commits; a failed or
+/// cancelled run removes those not committed yet, so their targets stay as they were. Steps
+/// reach it through ProcessContext::run_files (with the run's stop token) while their rows run.
+/// Thread-safe.
 class RunFiles {
  public:
   RunFiles(std::shared_ptr<FileSystem> file_system, StopToken stop_token)
@@ -33,7 +35,8 @@ class RunFiles {
   const StopToken& stop_token() const { return stop_token_; }
 
   /// Declares `target` an output of the run and returns where to write it (StagedPath(target)).
-  /// AlreadyExists when the run declared `target` before (two rows or steps writing one file);
+  /// AlreadyExists when `target` was declared since the last Commit (two rows or steps writing
+  /// one file in one run, or one epoch: a later epoch's file replaces an earlier epoch's);
   /// InvalidArgument when the file system cannot rename atomically.
   Result<std::string> Stage(const std::string& target);
   /// Registers `path`, a scratch file a step writes on the way to `target` (a COG's uncompressed
@@ -42,7 +45,8 @@ class RunFiles {
   std::unique_ptr<dataset::StagingRegistration> RegisterScratch(const std::string& target, const std::string& path);
   /// Removes the staged file of `target` and forgets it (its row failed and was skipped).
   Status Discard(const std::string& target);
-  /// Renames every staged file over its target, in the order of the targets; the first error.
+  /// Renames every staged file over its target, in the order of the targets, and forgets it (the
+  /// next epoch stages anew); the first error, the files after it still staged.
   Status Commit();
   /// Removes every staged file not committed; the targets whose staged files it removed.
   std::vector<std::string> Abort();

@@ -1,5 +1,5 @@
-// The NATS sink: JSON and ids made in parallel in Consume, requests to the stream's subject in order in Emit, the
-// PubAck or error of each read.
+// The NATS sink: JSON and ids made in parallel in Consume, requests to the stream's subject in order in Emit (or, in a
+// stage committing per epoch, held until the epoch commits), the PubAck or error of each read.
 #include "recflow/connectors/nats/nats_sink.h"
 
 #include <nats/nats.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <deque>
 
 #include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
@@ -94,6 +95,31 @@ class NatsSink final : public Sink {
 
   Status Emit(SinkPartial* partial) override {
     auto& messages = static_cast<Messages&>(*partial);
+    if (!hold_) return Publish(messages);
+    held_.push_back(std::move(messages));
+    return Status::OK();
+  }
+
+  void HoldEpochs() override { hold_ = true; }
+
+  // The epoch's messages, batch by batch in the order they were emitted; dropped once acknowledged.
+  Status CommitEpoch() override {
+    for (; !held_.empty(); held_.pop_front()) RETURN_NOT_OK(Publish(held_.front()));
+    return Status::OK();
+  }
+
+  Status Commit() override { return CommitEpoch(); }
+
+  Status Abort() override {
+    held_.clear();
+    return Status::OK();
+  }
+
+ private:
+  static constexpr int kResends = 3;  // times the unacknowledged messages of a batch with ids are sent again
+
+  // Publishes `messages` and waits for the stream's acknowledgement of each.
+  Status Publish(const Messages& messages) {
     const size_t n = messages.payloads.size();
     // Every message is a request with a reply subject of its own (<inbox>.<batch>.<i>); all are sent, then the
     // stream's acknowledgements are read, in any order. A message with a Nats-Msg-Id not acknowledged within the
@@ -136,9 +162,6 @@ class NatsSink final : public Sink {
     return Status::OK();
   }
 
- private:
-  static constexpr int kResends = 3;  // times the unacknowledged messages of a batch with ids are sent again
-
   // Publishes message `i` of `messages` with reply subject `reply`.
   Status Send(const Messages& messages, size_t i, const std::string& reply) {
     const std::string& payload = messages.payloads[i];
@@ -170,6 +193,8 @@ class NatsSink final : public Sink {
   NatsConnection::Subscription replies_{nullptr, natsSubscription_Destroy};  // on <inbox_>.>
   int64_t batches_ = 0;
   int64_t published_ = 0;
+  bool hold_ = false;           // HoldEpochs: Emit keeps the messages in held_ until CommitEpoch
+  std::deque<Messages> held_;   // the current epoch's messages, per batch
 };
 
 }  // namespace

@@ -46,7 +46,9 @@ Result<std::string> MessageId(const std::string& subject, const RecordBatch& bat
 /// acknowledged as such counts as published). It connects when opened, and creates the stream
 /// when `options.stream` names a missing one. An error names the server, the subject, the row
 /// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
-/// a failed run may have published some, which a rerun publishes again under the same ids.
+/// a failed run may have published some, which a rerun publishes again under the same ids — except in a stage that
+/// commits per epoch (Sink::HoldEpochs), where an epoch's messages are held until the epoch's files are committed
+/// (Sink::CommitEpoch, Commit for the last epoch; Abort drops them), so that no message names a file not there yet.
 Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
 
 }  // namespace recflow::nats
