@@ -28,9 +28,10 @@ Status NatsSinkOptions::Validate() const {
   return Status::OK();
 }
 
-Result<std::string> MessageId(const std::string& subject, const RecordBatch& batch, int64_t row, const int pane[3],
-                              const std::vector<int>& key) {
+Result<std::string> MessageId(const std::string& subject, int64_t generation, const RecordBatch& batch, int64_t row,
+                              const int pane[3], const std::vector<int>& key) {
   std::string id = subject;
+  if (generation != 0) id += "|g" + std::to_string(generation);
   jsonl::JsonWriter writer(&id);
   if (pane[0] >= 0) {
     id += "|w";
@@ -60,9 +61,10 @@ struct Messages final : SinkPartial {
 
 class NatsSink final : public Sink {
  public:
-  NatsSink(NatsSinkOptions options, SchemaPtr input, std::unique_ptr<NatsConnection> connection, std::vector<int> key,
-           std::array<int, 3> pane)
+  NatsSink(NatsSinkOptions options, int64_t generation, SchemaPtr input, std::unique_ptr<NatsConnection> connection,
+           std::vector<int> key, std::array<int, 3> pane)
       : options_(std::move(options)),
+        generation_(generation),
         input_(std::move(input)),
         connection_(std::move(connection)),
         renderer_(*input_, false),
@@ -84,7 +86,7 @@ class NatsSink final : public Sink {
       Status st = renderer_.Render(*batch, row, &writer);
       if (!st.ok()) return st.WithRecord(row);
       if (!ids) continue;
-      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, *batch, row, pane_.data(), key_));
+      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, generation_, *batch, row, pane_.data(), key_));
       messages->ids.push_back(std::move(id));
     }
     return std::unique_ptr<SinkPartial>(std::move(messages));
@@ -161,6 +163,7 @@ class NatsSink final : public Sink {
   }
 
   NatsSinkOptions options_;
+  int64_t generation_;  // the run's generation, in every Nats-Msg-Id (MessageId)
   SchemaPtr input_;
   std::unique_ptr<NatsConnection> connection_;
   jsonl::RowJsonRenderer renderer_;
@@ -174,7 +177,7 @@ class NatsSink final : public Sink {
 
 }  // namespace
 
-Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input) {
+Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input, int64_t generation) {
   RETURN_NOT_OK(options.Validate());
   std::vector<int> key;
   for (const std::string& name : options.key) {
@@ -187,7 +190,7 @@ Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const
   if (pane[0] < 0 || pane[1] < 0 || pane[2] < 0) pane = {-1, -1, -1};
   ASSIGN_OR_RETURN(auto connection, NatsConnection::Connect(options.url));
   if (!options.stream.empty()) RETURN_NOT_OK(EnsureStream(*connection, options.stream, options.subject, /*create=*/true));
-  auto sink = std::make_unique<NatsSink>(options, input, std::move(connection), std::move(key), pane);
+  auto sink = std::make_unique<NatsSink>(options, generation, input, std::move(connection), std::move(key), pane);
   RETURN_NOT_OK(sink->Subscribe());
   return std::unique_ptr<Sink>(std::move(sink));
 }

@@ -35,10 +35,12 @@ struct NatsSinkOptions {
 };
 
 /// The Nats-Msg-Id of row `row` of `batch` from its pane and `key` columns (indices into the
-/// batch's schema; window_start, window_end and pane_index at `pane` when `pane[0]` >= 0):
-/// `<subject>|w<start>-<end>|p<pane index>|<the key values as a JSON array>`.
-Result<std::string> MessageId(const std::string& subject, const RecordBatch& batch, int64_t row, const int pane[3],
-                              const std::vector<int>& key);
+/// batch's schema; window_start, window_end and pane_index at `pane` when `pane[0]` >= 0) in run
+/// generation `generation`: `<subject>|w<start>-<end>|p<pane index>|<the key values as a JSON
+/// array>`, with `|g<generation>` after the subject when the generation is not 0 (a restart after
+/// a drain fires its windows' panes anew: they are not the drained generation's duplicates).
+Result<std::string> MessageId(const std::string& subject, int64_t generation, const RecordBatch& batch, int64_t row,
+                              const int pane[3], const std::vector<int>& key);
 
 /// A sink publishing rows of `input` to JetStream: rows rendered as JSON objects (as JSON Lines
 /// output writes them) in Consume, published in input order in Emit: a batch's messages are all
@@ -46,7 +48,8 @@ Result<std::string> MessageId(const std::string& subject, const RecordBatch& bat
 /// acknowledged as such counts as published). It connects when opened, and creates the stream
 /// when `options.stream` names a missing one. An error names the server, the subject, the row
 /// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
-/// a failed run may have published some, which a rerun publishes again under the same ids.
-Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
+/// a failed run may have published some, which a rerun publishes again under the same ids. The
+/// ids are those of run generation `generation` (MessageId).
+Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input, int64_t generation);
 
 }  // namespace recflow::nats
