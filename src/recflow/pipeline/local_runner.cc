@@ -125,10 +125,13 @@ class Run {
       files_.RefuseStaging("a step writes this file per row, which commits at the run's end, not per epoch, so a "
                            "checkpoint cannot cover its row: run this pipeline without --checkpoint");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
+      if (resume_.has_value()) saved_ = *resume_;
       // A drained run's checkpoint ends its generation: this run is the next one, reading on from its positions.
       next_generation_ = resume_.has_value() && resume_->drained;
-      if (next_generation_) resume_ = NextGeneration(*resume_);
-      if (resume_.has_value()) saved_ = *resume_;
+      if (next_generation_) {
+        resume_ = NextGeneration(*resume_);
+        saved_ = *resume_;
+      }
       generation_ = saved_.generation;
     }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
@@ -143,11 +146,13 @@ class Run {
       if (numbers[id] != 0) metrics_->step(static_cast<int>(id)).stage = numbers[id];
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
-    // A first run (or a generation's) saves its start before anything commits: a restart after a crash resumes
-    // (appends) in this generation even when no epoch's checkpoint was written yet.
-    if (!options_.checkpoint_dir.empty() && (!resume_.has_value() || next_generation_)) {
-      RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, saved_)));
+    // A first run saves an empty checkpoint before anything commits: a restart after a crash resumes (appends) even
+    // when no epoch's checkpoint was written yet.
+    if (!options_.checkpoint_dir.empty() && !resume_.has_value()) {
+      RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, Checkpoint{})));
     }
+    // So does the first run of a generation, its start: a restart after a crash resumes in this generation.
+    if (next_generation_) RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, saved_)));
     for (const auto& streamed : links_.streamed) {
       queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
       StreamPanesLive(streamed.first);

@@ -61,10 +61,9 @@ struct Messages final : SinkPartial {
 
 class NatsSink final : public Sink {
  public:
-  NatsSink(NatsSinkOptions options, int64_t generation, SchemaPtr input, std::unique_ptr<NatsConnection> connection,
-           std::vector<int> key, std::array<int, 3> pane)
+  NatsSink(NatsSinkOptions options, SchemaPtr input, std::unique_ptr<NatsConnection> connection, std::vector<int> key,
+           std::array<int, 3> pane)
       : options_(std::move(options)),
-        generation_(generation),
         input_(std::move(input)),
         connection_(std::move(connection)),
         renderer_(*input_, false),
@@ -86,7 +85,7 @@ class NatsSink final : public Sink {
       Status st = renderer_.Render(*batch, row, &writer);
       if (!st.ok()) return st.WithRecord(row);
       if (!ids) continue;
-      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, generation_, *batch, row, pane_.data(), key_));
+      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, options_.generation, *batch, row, pane_.data(), key_));
       messages->ids.push_back(std::move(id));
     }
     return std::unique_ptr<SinkPartial>(std::move(messages));
@@ -163,7 +162,6 @@ class NatsSink final : public Sink {
   }
 
   NatsSinkOptions options_;
-  int64_t generation_;  // the run's generation, in every Nats-Msg-Id (MessageId)
   SchemaPtr input_;
   std::unique_ptr<NatsConnection> connection_;
   jsonl::RowJsonRenderer renderer_;
@@ -177,7 +175,7 @@ class NatsSink final : public Sink {
 
 }  // namespace
 
-Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input, int64_t generation) {
+Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input) {
   RETURN_NOT_OK(options.Validate());
   std::vector<int> key;
   for (const std::string& name : options.key) {
@@ -190,7 +188,7 @@ Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const
   if (pane[0] < 0 || pane[1] < 0 || pane[2] < 0) pane = {-1, -1, -1};
   ASSIGN_OR_RETURN(auto connection, NatsConnection::Connect(options.url));
   if (!options.stream.empty()) RETURN_NOT_OK(EnsureStream(*connection, options.stream, options.subject, /*create=*/true));
-  auto sink = std::make_unique<NatsSink>(options, generation, input, std::move(connection), std::move(key), pane);
+  auto sink = std::make_unique<NatsSink>(options, input, std::move(connection), std::move(key), pane);
   RETURN_NOT_OK(sink->Subscribe());
   return std::unique_ptr<Sink>(std::move(sink));
 }

@@ -26,6 +26,9 @@ struct NatsSinkOptions {
   /// Rows with neither get no Nats-Msg-Id.
   std::vector<std::string> key;
   int64_t timeout_ms = 5000;  ///< the longest wait for one publish's acknowledgement
+  /// The run's generation (not a step argument: the runner's, docs/streaming.md "Generations"),
+  /// in every Nats-Msg-Id (MessageId).
+  int64_t generation = 0;
 
   /// Defaults.
   static NatsSinkOptions Defaults() { return {}; }
@@ -48,8 +51,7 @@ Result<std::string> MessageId(const std::string& subject, int64_t generation, co
 /// acknowledged as such counts as published). It connects when opened, and creates the stream
 /// when `options.stream` names a missing one. An error names the server, the subject, the row
 /// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
-/// a failed run may have published some, which a rerun publishes again under the same ids. The
-/// ids are those of run generation `generation` (MessageId).
-Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input, int64_t generation);
+/// a failed run may have published some, which a rerun publishes again under the same ids.
+Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
 
 }  // namespace recflow::nats

@@ -61,7 +61,11 @@ Result<std::optional<pipeline::PCollection>> BuildWriteNats(StepContext& ctx) {
   }
   ctx.pipeline->WriteTo(
       ctx.name, ctx.input(),
-      [o](const SchemaPtr& input, int64_t generation) { return OpenNatsSink(o, input, generation); },
+      [o](const SchemaPtr& input, int64_t generation) {
+        NatsSinkOptions run = o;
+        run.generation = generation;
+        return OpenNatsSink(run, input);
+      },
       "nats " + o.url + " subject " + o.subject);
   return std::optional<pipeline::PCollection>();
 }
