@@ -143,13 +143,19 @@ def test_a_corrupt_or_half_written_checkpoint_is_refused_naming_the_file(recflow
         assert done.returncode == 1, done.stderr
         assert str(checkpoint) in done.stderr and why in done.stderr, done.stderr
         assert files(tmp_path / "ref") == reference  # the output is untouched
-    checkpoint.write_bytes(whole)
-    state = tmp_path / "ref-ckpt" / json.loads(whole.split(b"\n", 1)[1])["states"][STEPS[grouping]]["file"]
+    # A state file is read by a restart that resumes the same generation: one on the checkpoint of a killed run (a
+    # restart on a drained run's starts the next generation, which restores no state).
+    path = pipeline(tmp_path, "out", grouping)
+    killed = run_watch(recflow_bin, path, tmp_path / "ckpt", "checkpoint-written:3")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    written = files(tmp_path / "out")
+    whole = (tmp_path / "ckpt" / "checkpoint").read_bytes()
+    state = tmp_path / "ckpt" / json.loads(whole.split(b"\n", 1)[1])["states"][STEPS[grouping]]["file"]
     state.write_bytes(state.read_bytes()[:-1] + b"x")
-    done = run_watch(recflow_bin, path, tmp_path / "ref-ckpt")
+    done = run_watch(recflow_bin, path, tmp_path / "ckpt")
     assert done.returncode == 1, done.stderr
     assert str(state) in done.stderr and "does not match the checkpoint's CRC32C" in done.stderr, done.stderr
-    assert files(tmp_path / "ref") == reference
+    assert files(tmp_path / "out") == written
 
 
 def test_a_checkpoint_needs_an_unbounded_pipeline(run, tmp_path):

@@ -16,7 +16,8 @@ namespace recflow::pipeline {
 
 namespace {
 
-constexpr std::string_view kMagic = "recflow-checkpoint 2 ";
+constexpr std::string_view kMagic = "recflow-checkpoint 3 ";
+constexpr std::string_view kVersion2 = "recflow-checkpoint 2 ";  // no generation: generation 0, not drained
 constexpr std::string_view kOlder = "recflow-checkpoint 1 ";  // positions replayed, no state: not resumable here
 constexpr std::string_view kStatePrefix = "state-";
 
@@ -24,6 +25,10 @@ std::string Json(const Checkpoint& checkpoint) {
   std::string text;
   jsonl::JsonWriter json(&text);
   json.BeginObject();
+  json.Key("generation");
+  json.Int(checkpoint.generation);
+  json.Key("drained");
+  json.Bool(checkpoint.drained);
   json.Key("epochs");
   json.BeginObject();
   for (const auto& [step, epochs] : checkpoint.epochs) {
@@ -58,8 +63,8 @@ std::string Json(const Checkpoint& checkpoint) {
   return text;
 }
 
-// The checkpoint in `json`.
-Result<Checkpoint> Parse(std::string_view json) {
+// The checkpoint in `json`; with `versioned` (version 3), its generation and drained mark.
+Result<Checkpoint> Parse(std::string_view json, bool versioned) {
   simdjson::dom::parser parser;
   const simdjson::padded_string padded(json);
   simdjson::dom::object root;
@@ -71,6 +76,10 @@ Result<Checkpoint> Parse(std::string_view json) {
   if (root["epochs"].get_object().get(epochs) || root["positions"].get_object().get(positions) ||
       root["states"].get_object().get(states)) {
     return Status::DataError("no \"epochs\", \"positions\" and \"states\" objects");
+  }
+  if (versioned && (root["generation"].get_int64().get(checkpoint.generation) || checkpoint.generation < 0 ||
+                    root["drained"].get_bool().get(checkpoint.drained))) {
+    return Status::DataError("no \"generation\" count and \"drained\" mark");
   }
   for (auto [step, value] : states) {
     StateFile& file = checkpoint.states[std::string(step)];
@@ -107,6 +116,13 @@ Result<Checkpoint> Parse(std::string_view json) {
 }
 
 }  // namespace
+
+Checkpoint NextGeneration(const Checkpoint& drained) {
+  Checkpoint next;
+  next.generation = drained.generation + 1;
+  next.positions = drained.positions;
+  return next;
+}
 
 std::string CheckpointFile(const std::string& dir) { return dir + "/checkpoint"; }
 
@@ -177,7 +193,9 @@ Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::stri
   };
   const size_t newline = text.find('\n');
   if (text.starts_with(kOlder)) return refuse("written by an older recflow, whose restarts read the input again", 0);
-  if (!text.starts_with(kMagic) || newline == std::string_view::npos) return refuse("no header line", 0);
+  const bool versioned = text.starts_with(kMagic);
+  static_assert(kMagic.size() == kVersion2.size());
+  if (!(versioned || text.starts_with(kVersion2)) || newline == std::string_view::npos) return refuse("no header line", 0);
   size_t length = 0;
   uint32_t crc = 0;
   const std::string header(text.substr(kMagic.size(), newline - kMagic.size()));
@@ -187,7 +205,7 @@ Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::stri
     return refuse(fmt::format("{} bytes of JSON where the header says {}", json.size(), length), newline + 1);
   }
   if (Crc32c(json.data(), json.size()) != crc) return refuse("the JSON does not match its CRC32C", newline + 1);
-  auto checkpoint = Parse(json);
+  auto checkpoint = Parse(json, versioned);
   if (!checkpoint.ok()) return refuse(checkpoint.status().message(), newline + 1);
   return std::optional<Checkpoint>(std::move(checkpoint).ValueUnsafe());
 }

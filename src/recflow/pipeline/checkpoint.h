@@ -1,6 +1,6 @@
-// Checkpoint: the manifest an unbounded run saves at an epoch commit (epochs committed per write, positions per
-// unbounded read, the window state files), written durably and atomically, and read back — a corrupt or half-written
-// one refused by name.
+// Checkpoint: the manifest an unbounded run saves at an epoch commit (its generation, epochs committed per write,
+// positions per unbounded read, the window state files, whether the run drained), written durably and atomically, and
+// read back — a corrupt or half-written one refused by name.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,12 @@ struct StateFile {
 
 /// What a restart of an unbounded run resumes from (docs/streaming.md, "Checkpoints").
 struct Checkpoint {
+  /// The run generation that saved it (docs/streaming.md, "Generations"): 0 for a job's first runs, one more for each
+  /// restart on a drained checkpoint. A version 2 checkpoint has none: generation 0.
+  int64_t generation = 0;
+  /// Saved by a run that drained (its window state at the end of time): a restart on it starts the next generation
+  /// (NextGeneration) rather than restoring that state. A version 2 checkpoint is not.
+  bool drained = false;
   /// Per write step committing per epoch: the epochs it committed (its next epoch's number).
   std::map<std::string, int64_t> epochs;
   /// Per unbounded read step: its CheckpointedSource::Position at the mark the state was taken at.
@@ -33,12 +39,17 @@ struct Checkpoint {
   std::map<std::string, StateFile> states;
 };
 
+/// What a restart on `drained` (a drained run's checkpoint) resumes from: generation + 1, the positions of the reads
+/// (nothing they cover is read again), no epochs (the new generation's writes count theirs from 0) and no window
+/// state (its windows and watermarks start fresh).
+Checkpoint NextGeneration(const Checkpoint& drained);
+
 /// The checkpoint file in directory `dir`.
 std::string CheckpointFile(const std::string& dir);
 
 /// Writes `checkpoint` into `dir` (created when missing) durably and atomically: a hidden file
 /// written and fsynced, renamed over the checkpoint file, the directory fsynced; then removes
-/// the state files it no longer names. The file is a header line `recflow-checkpoint 2 LENGTH
+/// the state files it no longer names. The file is a header line `recflow-checkpoint 3 LENGTH
 /// CRC32C` and LENGTH bytes of JSON.
 Status WriteCheckpoint(FileSystem& fs, const std::string& dir, const Checkpoint& checkpoint);
 
@@ -50,8 +61,8 @@ Result<StateFile> WriteStateFile(FileSystem& fs, const std::string& dir, const s
 /// the checkpoint names (missing, cut short, another checksum).
 Result<std::shared_ptr<Buffer>> ReadStateFile(FileSystem& fs, const std::string& dir, const StateFile& file);
 
-/// The checkpoint in `dir`, nullopt when there is none. DataError naming the file and the byte
-/// offset when it is not one, was cut short or does not match its checksum.
+/// The checkpoint in `dir` (version 3, or 2: generation 0, not drained), nullopt when there is none. DataError naming
+/// the file and the byte offset when it is not one, was cut short or does not match its checksum.
 Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::string& dir);
 
 }  // namespace recflow::pipeline

@@ -1,10 +1,14 @@
-// Checkpoint files: what is written reads back; a torn, foreign, older or altered file is refused naming the file
-// and the byte offset; writing replaces the previous checkpoint, removes the state files it no longer names and
-// leaves no hidden file behind; a state file reads back only with the length and checksum the checkpoint names.
+// Checkpoint files: what is written reads back (its generation and drained mark too; a version 2 file as generation 0,
+// not drained); a torn, foreign, older or altered file is refused naming the file and the byte offset; a drained one's
+// next generation keeps only its positions; writing replaces the previous checkpoint, removes the state files it no
+// longer names and leaves no hidden file behind; a state file reads back only with the length and checksum the
+// checkpoint names.
 #include "recflow/pipeline/checkpoint.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
+#include "recflow/core/crc32c.h"
 #include "recflow/core/io.h"
 #include "recflow/core/memory_filesystem.h"
 
@@ -17,7 +21,14 @@ Checkpoint Sample() {
   checkpoint.epochs["letters"] = 0;
   checkpoint.positions["watch"] = {"b.jsonl", "a \"quoted\".jsonl", "c\n.jsonl"};
   checkpoint.states["combine"] = StateFile{"state-0000003-2", 1234, 0xfedcba98};
+  checkpoint.generation = 2;
+  checkpoint.drained = true;
   return checkpoint;
+}
+
+// `json` with a checksummed header of `version`.
+std::string Manifest(int version, const std::string& json) {
+  return fmt::format("recflow-checkpoint {} {} {:08x}\n{}", version, json.size(), Crc32c(json.data(), json.size()), json);
 }
 
 std::string Read(FileSystem& fs, const std::string& path) {
@@ -49,6 +60,8 @@ TEST(CheckpointTest, WhatIsWrittenReadsBackAndReplacesThePreviousOne) {
   EXPECT_EQ(state.name, "state-0000003-2");
   EXPECT_EQ(state.bytes, 1234);
   EXPECT_EQ(state.crc32c, 0xfedcba98u);
+  EXPECT_EQ((*back)->generation, 2);
+  EXPECT_TRUE((*back)->drained);
   auto names = fs.ListDirectory("/ckpt");
   ASSERT_TRUE(names.ok());
   EXPECT_EQ(*names, std::vector<std::string>{"checkpoint"}) << "no hidden file left behind";
@@ -81,6 +94,35 @@ TEST(CheckpointTest, ATornForeignOrAlteredCheckpointIsRefusedNamingTheFileAndThe
     EXPECT_EQ(read.status().context().file, path);
     EXPECT_EQ(read.status().context().offset, c.offset) << c.why;
   }
+}
+
+TEST(CheckpointTest, AVersion2CheckpointReadsAsGenerationZeroNotDrained) {
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.CreateDirectory("/ckpt").ok());
+  Write(fs, CheckpointFile("/ckpt"),
+        Manifest(2, R"({"epochs":{"write":4},"positions":{"watch":["a.jsonl"]},"states":{}})"));
+  auto read = ReadCheckpoint(fs, "/ckpt");
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_TRUE(read->has_value());
+  EXPECT_EQ((*read)->generation, 0);
+  EXPECT_FALSE((*read)->drained);
+  EXPECT_EQ((*read)->epochs.at("write"), 4);
+  EXPECT_EQ((*read)->positions.at("watch"), std::vector<std::string>{"a.jsonl"});
+  // Version 3 has both fields: one without them is refused.
+  Write(fs, CheckpointFile("/ckpt"), Manifest(3, R"({"epochs":{},"positions":{},"states":{}})"));
+  read = ReadCheckpoint(fs, "/ckpt");
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.status().message().find("no \"generation\" count and \"drained\" mark"), std::string::npos)
+      << read.status().ToString();
+}
+
+TEST(CheckpointTest, TheNextGenerationOfADrainedCheckpointKeepsOnlyItsPositions) {
+  const Checkpoint next = NextGeneration(Sample());
+  EXPECT_EQ(next.generation, 3);
+  EXPECT_FALSE(next.drained);
+  EXPECT_EQ(next.positions, Sample().positions);
+  EXPECT_TRUE(next.epochs.empty());
+  EXPECT_TRUE(next.states.empty());
 }
 
 TEST(CheckpointTest, StateFilesReadBackAsNamedAndGoOnceNoCheckpointNamesThem) {

@@ -6,7 +6,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -21,6 +20,7 @@
 #include "recflow/pipeline/batch_queue.h"
 #include "recflow/pipeline/checkpoint.h"
 #include "recflow/pipeline/collect_sink.h"
+#include "recflow/pipeline/epoch_tag.h"
 #include "recflow/pipeline/run_files.h"
 #include "recflow/pipeline/grouping.h"
 #include "recflow/pipeline/stage_links.h"
@@ -129,6 +129,13 @@ class Run {
                            "row: run this pipeline without --checkpoint");
       ASSIGN_OR_RETURN(resume_, ReadCheckpoint(*context_.file_system, options_.checkpoint_dir));
       if (resume_.has_value()) saved_ = *resume_;
+      // A drained run's checkpoint ends its generation: this run is the next one, reading on from its positions.
+      next_generation_ = resume_.has_value() && resume_->drained;
+      if (next_generation_) {
+        resume_ = NextGeneration(*resume_);
+        saved_ = *resume_;
+      }
+      generation_ = saved_.generation;
     }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
@@ -148,6 +155,8 @@ class Run {
     if (!options_.checkpoint_dir.empty() && !resume_.has_value()) {
       RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, Checkpoint{})));
     }
+    // So does the first run of a generation, its start: a restart after a crash resumes in this generation.
+    if (next_generation_) RETURN_NOT_OK(Fail(WriteCheckpoint(*context_.file_system, options_.checkpoint_dir, saved_)));
     for (const auto& streamed : links_.streamed) {
       queues_[streamed.first] = std::make_unique<BatchQueue>(static_cast<size_t>(options_.queue_batches));
       StreamPanesLive(streamed.first);
@@ -250,7 +259,7 @@ class Run {
       const SchemaPtr& input = pipeline_.node(node.inputs[0]).schema;
       run.consumer_sinks[id] = run.sinks.size();
       if (node.kind == NodeKind::kWrite && node.open_sink != nullptr) {
-        auto sink = node.open_sink(input);
+        auto sink = node.open_sink(input, generation_);
         if (!sink.ok()) return StepStatus(id, sink.status());
         other_sinks_.emplace_back(id, std::move(sink).ValueUnsafe());
         run.sinks.push_back({other_sinks_.back().second.get(), node.name});
@@ -454,7 +463,7 @@ class Run {
   dataset::SinkOptions EpochOptions(int id) const {
     dataset::SinkOptions options = pipeline_.node(id).sink;
     const int64_t epoch = epochs_.at(id);
-    options.epoch_tag = fmt::format("e{:07d}", epoch);
+    options.epoch_tag = EpochTag({generation_, epoch});
     if (resume_.has_value() || epoch > 0) options.mode = dataset::SaveMode::kAppend;
     return options;
   }
@@ -466,27 +475,25 @@ class Run {
     if (epoch == epochs_.end() || !resume_.has_value() || past_restart_.at(id)) return false;
     const auto committed = resume_->epochs.find(pipeline_.node(id).name);
     if (committed != resume_->epochs.end() && epoch->second < committed->second) return true;
-    const dataset::SinkOptions options = EpochOptions(id);
-    const std::string start = options.prefix + "-" + options.epoch_tag + "-";
+    const dataset::SinkOptions& options = pipeline_.node(id).sink;
     const auto files = OutputFiles(options.output);
-    const auto named = [&](const auto& file) { return file.second.starts_with(start); };
+    const auto named = [&](const auto& file) {
+      return ParseEpochTag(file.second, options.prefix) == EpochId{generation_, epoch->second};
+    };
     if (std::any_of(files.begin(), files.end(), named)) return true;
     past_restart_.at(id) = true;
     return false;
   }
 
-  // Removes from checkpointed write `id`'s output the files of its epochs from its current one on (committed after
-  // the checkpoint the run resumes from).
+  // Removes from checkpointed write `id`'s output the files of this generation's epochs from its current one on
+  // (committed after the checkpoint the run resumes from); earlier generations' files stay.
   Status TakeBackEpochsFrom(int id) {
     const dataset::SinkOptions& options = pipeline_.node(id).sink;
-    const std::string start = options.prefix + "-e";
     for (const auto& [dir, name] : OutputFiles(options.output)) {
-      int64_t epoch = -1;
-      const char* digits = name.data() + std::min(name.size(), start.size());
-      const auto parsed = std::from_chars(digits, name.data() + name.size(), epoch);
-      const bool tagged =
-          name.starts_with(start) && parsed.ec == std::errc() && parsed.ptr == digits + 7 && *parsed.ptr == '-';
-      if (tagged && epoch >= epochs_.at(id)) RETURN_NOT_OK(context_.file_system->Remove(dir + "/" + name));
+      const std::optional<EpochId> tag = ParseEpochTag(name, options.prefix);
+      if (tag.has_value() && tag->generation == generation_ && tag->epoch >= epochs_.at(id)) {
+        RETURN_NOT_OK(context_.file_system->Remove(dir + "/" + name));
+      }
     }
     return Status::OK();
   }
@@ -572,6 +579,10 @@ class Run {
     if (!file.ok()) return StepStatus(grouping, file.status());
     saved_.states[pipeline_.node(grouping).name] = *file;
     saved_.positions[snapshot.read] = snapshot.position;
+    // Drained once every grouping it saves is: a restart on it starts the next generation.
+    drained_[pipeline_.node(grouping).name] = snapshot.drained;
+    saved_.drained = std::all_of(saved_.states.begin(), saved_.states.end(),
+                                 [&](const auto& state) { return drained_[state.first]; });
     for (const auto& [write, count] : epochs_) {
       int64_t& saved = saved_.epochs[pipeline_.node(write).name];
       saved = std::max(saved, count);
@@ -613,7 +624,7 @@ class Run {
           watermark == window::kEndOfTime ? checkpointed->Position() : *checkpointed->PositionAt(watermark);
       ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, EncodeSnapshot(snapshot));
       std::lock_guard<std::mutex> lock(checkpoint_mutex_);
-      snapshots_[{grouping, epoch}] = Taken{read, std::move(position), std::move(state)};
+      snapshots_[{grouping, epoch}] = Taken{read, std::move(position), std::move(state), watermark == window::kEndOfTime};
       return Status::OK();
     };
     stages_[s].windowed.at(grouping)->TakeSnapshots(std::move(hook));
@@ -779,7 +790,9 @@ class Run {
   // Epochs and checkpoints apply: the pipeline is unbounded, or a checkpointed run reads a broker (acknowledged reads;
   // without a checkpoint such a run commits once, at its end, and then acknowledges).
   const bool unbounded_;
-  std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from
+  std::optional<Checkpoint> resume_;  // the checkpoint this run resumes from (a drained one's NextGeneration)
+  bool next_generation_ = false;      // resume_ starts a generation: the checkpoint read was a drained run's
+  int64_t generation_ = 0;            // the run's generation (docs/streaming.md, "Generations")
   // Per checkpointed write (entries made when the stages open; each changed only by the thread committing its
   // epochs, its count under checkpoint_mutex_): its current epoch, and whether it is past the epochs the restart
   // found committed.
@@ -791,6 +804,7 @@ class Run {
     std::string read;
     std::vector<std::string> position;
     std::shared_ptr<Buffer> state;
+    bool drained = false;  // taken at the end of time: every window fired
   };
   std::mutex checkpoint_mutex_;  // guards the counts of epochs_, what follows and the checkpoint's files
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // a snapshot was due
@@ -799,6 +813,7 @@ class Run {
   std::map<std::string, std::pair<int, CheckpointedSource*>> checkpointed_reads_;
   std::map<size_t, int64_t> stage_epochs_;              // per stage committing epochs: its epochs so far in this run
   Checkpoint saved_;                                     // the last checkpoint written (or resumed from)
+  std::map<std::string, bool> drained_;                  // per grouping in saved_.states: its state is at the end of time
   int64_t states_written_ = 0;                           // state files this run wrote
   const std::string run_tag_ = fmt::format("{:x}", std::chrono::steady_clock::now().time_since_epoch().count() & 0xffffffffff);
   std::map<int, std::unique_ptr<BatchQueue>> queues_;                       // per streamed grouped node

@@ -73,8 +73,10 @@ struct InputFiles {
 };
 
 /// Opens the sink of a write to something other than a dataset (Pipeline::WriteTo) for rows of
-/// schema `input`.
-using SinkFactory = std::function<Result<std::unique_ptr<Sink>>(const SchemaPtr& input)>;
+/// schema `input` in run generation `generation` (docs/streaming.md, "Generations": 0 but for a
+/// checkpointed run restarted after a drain); a sink that identifies its outputs (a broker's
+/// message ids) makes them differ between generations.
+using SinkFactory = std::function<Result<std::unique_ptr<Sink>>(const SchemaPtr& input, int64_t generation)>;
 
 /// One transform and its inputs.
 struct Node {

@@ -72,7 +72,7 @@ class RunEndTest : public testing::TempDirTest {
     auto ids = p.Read("ids", [seen](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
       return std::make_unique<CommittedSource>(seen, 1000);
     }, "ids", {}, /*reopenable=*/false);
-    p.WriteTo("to broker", ids, [seen, fail, opened](const SchemaPtr& input) -> Result<std::unique_ptr<Sink>> {
+    p.WriteTo("to broker", ids, [seen, fail, opened](const SchemaPtr& input, int64_t) -> Result<std::unique_ptr<Sink>> {
       EXPECT_TRUE(input->Equals(*IdSchema()));
       ++*opened;
       return std::make_unique<EndsSink>(seen, fail);

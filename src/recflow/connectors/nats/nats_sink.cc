@@ -29,9 +29,10 @@ Status NatsSinkOptions::Validate() const {
   return Status::OK();
 }
 
-Result<std::string> MessageId(const std::string& subject, const RecordBatch& batch, int64_t row, const int pane[3],
-                              const std::vector<int>& key) {
+Result<std::string> MessageId(const std::string& subject, int64_t generation, const RecordBatch& batch, int64_t row,
+                              const int pane[3], const std::vector<int>& key) {
   std::string id = subject;
+  if (generation != 0) id += "|g" + std::to_string(generation);
   jsonl::JsonWriter writer(&id);
   if (pane[0] >= 0) {
     id += "|w";
@@ -85,7 +86,7 @@ class NatsSink final : public Sink {
       Status st = renderer_.Render(*batch, row, &writer);
       if (!st.ok()) return st.WithRecord(row);
       if (!ids) continue;
-      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, *batch, row, pane_.data(), key_));
+      ASSIGN_OR_RETURN(std::string id, MessageId(options_.subject, options_.generation, *batch, row, pane_.data(), key_));
       messages->ids.push_back(std::move(id));
     }
     return std::unique_ptr<SinkPartial>(std::move(messages));

@@ -26,6 +26,9 @@ struct NatsSinkOptions {
   /// Rows with neither get no Nats-Msg-Id.
   std::vector<std::string> key;
   int64_t timeout_ms = 5000;  ///< the longest wait for one publish's acknowledgement
+  /// The run's generation (not a step argument: the runner's, docs/streaming.md "Generations"),
+  /// in every Nats-Msg-Id (MessageId).
+  int64_t generation = 0;
 
   /// Defaults.
   static NatsSinkOptions Defaults() { return {}; }
@@ -35,10 +38,12 @@ struct NatsSinkOptions {
 };
 
 /// The Nats-Msg-Id of row `row` of `batch` from its pane and `key` columns (indices into the
-/// batch's schema; window_start, window_end and pane_index at `pane` when `pane[0]` >= 0):
-/// `<subject>|w<start>-<end>|p<pane index>|<the key values as a JSON array>`.
-Result<std::string> MessageId(const std::string& subject, const RecordBatch& batch, int64_t row, const int pane[3],
-                              const std::vector<int>& key);
+/// batch's schema; window_start, window_end and pane_index at `pane` when `pane[0]` >= 0) in run
+/// generation `generation`: `<subject>|w<start>-<end>|p<pane index>|<the key values as a JSON
+/// array>`, with `|g<generation>` after the subject when the generation is not 0 (a restart after
+/// a drain fires its windows' panes anew: they are not the drained generation's duplicates).
+Result<std::string> MessageId(const std::string& subject, int64_t generation, const RecordBatch& batch, int64_t row,
+                              const int pane[3], const std::vector<int>& key);
 
 /// A sink publishing rows of `input` to JetStream: rows rendered as JSON objects (as JSON Lines
 /// output writes them) in Consume, published in input order in Emit: a batch's messages are all

@@ -59,8 +59,14 @@ Result<std::optional<pipeline::PCollection>> BuildWriteNats(StepContext& ctx) {
   for (const std::string& column : o.key) {
     if (schema != nullptr && schema->GetFieldIndex(column) < 0) return a.Error("key", "the rows have no column '" + column + "'");
   }
-  ctx.pipeline->WriteTo(ctx.name, ctx.input(), [o](const SchemaPtr& input) { return OpenNatsSink(o, input); },
-                        "nats " + o.url + " subject " + o.subject);
+  ctx.pipeline->WriteTo(
+      ctx.name, ctx.input(),
+      [o](const SchemaPtr& input, int64_t generation) {
+        NatsSinkOptions run = o;
+        run.generation = generation;
+        return OpenNatsSink(run, input);
+      },
+      "nats " + o.url + " subject " + o.subject);
   return std::optional<pipeline::PCollection>();
 }
 
