@@ -42,13 +42,18 @@ steps:
     return path
 
 
-def run_watch(recflow_bin, path, checkpoint, kill_at=None, interval="0"):
+def environment(kill_at=None):
+    """The environment of a run: the test's, with RECFLOW_KILL_AT set to `kill_at` (or unset)."""
     env = dict(os.environ)
     env.pop("RECFLOW_KILL_AT", None)
     if kill_at:
         env["RECFLOW_KILL_AT"] = kill_at
+    return env
+
+
+def run_watch(recflow_bin, path, checkpoint, kill_at=None, interval="0"):
     return subprocess.run([str(recflow_bin), "run", str(path), "--quiet", "--stop-after-idle", "0.3",
-                           "--checkpoint", str(checkpoint), "--checkpoint-interval", interval], env=env, capture_output=True, text=True,
+                           "--checkpoint", str(checkpoint), "--checkpoint-interval", interval], env=environment(kill_at), capture_output=True, text=True,
                           timeout=HANG_BOUND)
 
 

@@ -10,13 +10,13 @@ The expectation, by hand: each generation fires its own panes, so a window both 
 one per generation, each over the rows that generation read — as two Beam jobs, the second started after the first
 drained, would have."""
 import json
-import os
 import signal
 import subprocess
 import time
 
 import pytest
 
+from test_checkpoint import environment, files
 from tfrecord_util import crc32c
 
 HANG_BOUND = 60  # seconds: a bound on a hang, not a timing
@@ -66,24 +66,10 @@ def command(recflow_bin, tmp_path, *extra):
             "--checkpoint-interval", "0", *extra]
 
 
-def environment(kill_at=None):
-    """The environment of a run: the test's, with RECFLOW_KILL_AT set to `kill_at` (or unset)."""
-    env = dict(os.environ)
-    env.pop("RECFLOW_KILL_AT", None)
-    if kill_at:
-        env["RECFLOW_KILL_AT"] = kill_at
-    return env
-
-
 def run_idle(recflow_bin, tmp_path, kill_at=None):
     """A run that drains once no file came for 0.3 s (or is killed at `kill_at`)."""
     return subprocess.run(command(recflow_bin, tmp_path, "--stop-after-idle", "0.3"), env=environment(kill_at),
                           capture_output=True, text=True, timeout=HANG_BOUND)
-
-
-def files(out):
-    """The dataset's data files: name -> bytes."""
-    return {f.name: f.read_bytes() for f in sorted(out.glob("*.jsonl"))}
 
 
 def panes(out, generation):

@@ -8,7 +8,6 @@ events are published, then a caught-up run, publish each of the oracle's panes o
 on a stream shared with other subjects stays a few ranges (trimmed at the consumer's ack floor); a position that is
 not stream-sequence ranges is refused naming the checkpoint."""
 import json
-import os
 import signal
 import subprocess
 import time
@@ -18,6 +17,7 @@ import pytest
 from test_nats import (COUNT_SUM, SCHEMA, assert_every_message_acknowledged, assert_every_pane_once, batch_counts,
                        by_pane, consumer_info, events, kill_runs_at_random_moments, nats, nats_server, publish,
                        pytestmark)  # noqa: F401 (fixtures)
+from test_checkpoint import environment
 from tfrecord_util import crc32c
 
 HANG_BOUND = 120  # seconds: a bound on a hang, not a timing
@@ -46,12 +46,8 @@ steps:
 
 
 def run_checkpointed(recflow_bin, path, checkpoint, kill_at=None, extra=()):
-    env = dict(os.environ)
-    env.pop("RECFLOW_KILL_AT", None)
-    if kill_at:
-        env["RECFLOW_KILL_AT"] = kill_at
     return subprocess.run([str(recflow_bin), "run", str(path), "--quiet", "--checkpoint", str(checkpoint),
-                           "--checkpoint-interval", "0", *extra], env=env, capture_output=True, text=True,
+                           "--checkpoint-interval", "0", *extra], env=environment(kill_at), capture_output=True, text=True,
                           timeout=HANG_BOUND)
 
 

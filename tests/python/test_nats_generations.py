@@ -17,7 +17,7 @@ import pytest
 
 from test_nats import (COUNT_SUM, SCHEMA, T0, assert_every_message_acknowledged, nats, nats_server,
                        publish, pytestmark, read_stream)  # noqa: F401 (fixtures)
-from test_checkpoint_generations import environment
+from test_checkpoint import environment
 from test_nats_checkpoint import checkpoint_json, covered
 
 HANG_BOUND = 120  # seconds: a bound on a hang, not a timing

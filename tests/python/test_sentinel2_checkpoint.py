@@ -6,7 +6,6 @@ each naming a raster that is there, opens with rasterio and has the message's EV
 to the uninterrupted run's, no staged file left. An independent subscriber (the npm `nats` client) opens the file a
 message names the moment the message arrives: every open succeeds, in the killed run and its restart."""
 import json
-import os
 import signal
 import subprocess
 
@@ -14,6 +13,7 @@ import numpy as np
 import pytest
 
 from node_util import NODE_DIR
+from test_checkpoint import environment
 from test_nats import NatsServer, next_line, publish, read_stream
 from test_raster_mosaic import noisy_copy
 from test_sentinel2_stream import EXAMPLE, composite_evi, pytestmark  # noqa: F401
@@ -55,13 +55,9 @@ def example_copy(tmp):
 
 
 def run_example(recflow_bin, path, url, out, checkpoint, kill_at=None, interval="0"):
-    env = dict(os.environ)
-    env.pop("RECFLOW_KILL_AT", None)
-    if kill_at:
-        env["RECFLOW_KILL_AT"] = kill_at
     return subprocess.run([str(recflow_bin), "run", str(path), "--set", f"nats={url}", "--set", f"out={out}", "--quiet",
                            "--checkpoint", str(checkpoint), "--checkpoint-interval", interval],
-                          env=env, capture_output=True, text=True, timeout=HANG_BOUND)
+                          env=environment(kill_at), capture_output=True, text=True, timeout=HANG_BOUND)
 
 
 class OpenEach:
