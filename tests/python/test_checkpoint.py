@@ -21,6 +21,12 @@ GROUPINGS = {
 STEPS = {"combine": "combine_per_key", "group_by_key": "group_by_key"}  # the grouping's step name (its state's key)
 
 
+def watched_rows(i):
+    """The rows of the i-th watched file (from 1): two in window i, one in window i - 1 (which the file closes)."""
+    return [{"ts": i * 10000 + 500, "key": "a", "v": i}, {"ts": i * 10000 + 700, "key": f"k{i % 2}", "v": 1},
+            {"ts": (i - 1) * 10000 + 9900, "key": "b", "v": i}]
+
+
 def pipeline(tmp_path, name, grouping="combine"):
     """Six files in the watched directory, each closing the window of the one before, whose rows come from both files
     (so the window state a checkpoint saves between them holds rows or accumulators)."""
@@ -28,9 +34,7 @@ def pipeline(tmp_path, name, grouping="combine"):
     if not inbox.exists():
         inbox.mkdir()
         for i in range(1, 7):
-            rows = [{"ts": i * 10000 + 500, "key": "a", "v": i}, {"ts": i * 10000 + 700, "key": f"k{i % 2}", "v": 1},
-                    {"ts": (i - 1) * 10000 + 9900, "key": "b", "v": i}]
-            (inbox / f"f{i}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+            (inbox / f"f{i}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in watched_rows(i)))
     path = tmp_path / f"{name}.yaml"
     path.write_text(f"""
 steps:

@@ -92,18 +92,6 @@ def test_scene_messages_become_one_evi_raster_and_message_per_tile_session(run, 
     assert sorted(p.name for p in out.iterdir()) == sorted(["messages"] + [r["path"] for r in rows])
 
 
-def test_the_example_with_a_checkpoint_is_refused_for_its_dead_letters_before_any_scene_is_read(run, tmp_path, nats):
-    # Its bad scenes go to dead letters, which commit at the run's end: a checkpoint would cover scenes whose dead
-    # letters a crash then loses. (test_sentinel2_checkpoint.py runs it without them.)
-    out = tmp_path / "out"
-    done = run("run", EXAMPLE, "--set", f"nats={nats}", "--set", f"out={out}", "--stop-after-idle", "1",
-               "--checkpoint", tmp_path / "ckpt", "--quiet")
-    assert done.returncode != 0, done.stderr
-    assert "step 'scenes'" in done.stderr and "without --checkpoint" in done.stderr, done.stderr
-    assert read_stream(nats, "EVI") == []
-    assert not out.exists()
-
-
 def test_a_raster_written_before_the_grouping_with_a_checkpoint_is_refused_before_any_message(run, testdata, tmp_path,
                                                                                            nats):
     # Per-row files commit per epoch only in the stage writing the grouping's panes; one written before the grouping

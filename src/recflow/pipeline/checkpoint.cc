@@ -16,8 +16,9 @@ namespace recflow::pipeline {
 
 namespace {
 
-constexpr std::string_view kMagic = "recflow-checkpoint 3 ";
-constexpr std::string_view kVersion2 = "recflow-checkpoint 2 ";  // no generation: generation 0, not drained
+constexpr std::string_view kMagic = "recflow-checkpoint 4 ";
+constexpr std::string_view kVersion3 = "recflow-checkpoint 3 ";  // no letters: the dead-letter files start empty
+constexpr std::string_view kVersion2 = "recflow-checkpoint 2 ";  // no generation either: generation 0, not drained
 constexpr std::string_view kOlder = "recflow-checkpoint 1 ";  // positions replayed, no state: not resumable here
 constexpr std::string_view kStatePrefix = "state-";
 
@@ -59,12 +60,20 @@ std::string Json(const Checkpoint& checkpoint) {
     json.EndObject();
   }
   json.EndObject();
+  json.Key("letters");
+  json.BeginObject();
+  for (const auto& [path, length] : checkpoint.letters) {
+    json.Key(path);
+    json.Int(length);
+  }
+  json.EndObject();
   json.EndObject();
   return text;
 }
 
-// The checkpoint in `json`; with `versioned` (version 3), its generation and drained mark.
-Result<Checkpoint> Parse(std::string_view json, bool versioned) {
+// The checkpoint in `json` of header version `version` (2, 3 or 4): from 3 on with its generation and drained mark,
+// from 4 on with its dead-letter lengths.
+Result<Checkpoint> Parse(std::string_view json, int version) {
   simdjson::dom::parser parser;
   const simdjson::padded_string padded(json);
   simdjson::dom::object root;
@@ -77,9 +86,20 @@ Result<Checkpoint> Parse(std::string_view json, bool versioned) {
       root["states"].get_object().get(states)) {
     return Status::DataError("no \"epochs\", \"positions\" and \"states\" objects");
   }
-  if (versioned && (root["generation"].get_int64().get(checkpoint.generation) || checkpoint.generation < 0 ||
-                    root["drained"].get_bool().get(checkpoint.drained))) {
+  if (version >= 3 && (root["generation"].get_int64().get(checkpoint.generation) || checkpoint.generation < 0 ||
+                       root["drained"].get_bool().get(checkpoint.drained))) {
     return Status::DataError("no \"generation\" count and \"drained\" mark");
+  }
+  if (version >= 4) {
+    simdjson::dom::object letters;
+    if (root["letters"].get_object().get(letters)) return Status::DataError("no \"letters\" object");
+    for (auto [path, value] : letters) {
+      int64_t length = 0;
+      if (value.get_int64().get(length) || length < 0) {
+        return Status::DataError("the letters of '" + std::string(path) + "' are not a length");
+      }
+      checkpoint.letters[std::string(path)] = length;
+    }
   }
   for (auto [step, value] : states) {
     StateFile& file = checkpoint.states[std::string(step)];
@@ -121,6 +141,7 @@ Checkpoint NextGeneration(const Checkpoint& drained) {
   Checkpoint next;
   next.generation = drained.generation + 1;
   next.positions = drained.positions;
+  next.letters = drained.letters;
   return next;
 }
 
@@ -193,9 +214,12 @@ Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::stri
   };
   const size_t newline = text.find('\n');
   if (text.starts_with(kOlder)) return refuse("written by an older recflow, whose restarts read the input again", 0);
-  const bool versioned = text.starts_with(kMagic);
-  static_assert(kMagic.size() == kVersion2.size());
-  if (!(versioned || text.starts_with(kVersion2)) || newline == std::string_view::npos) return refuse("no header line", 0);
+  int version = 0;
+  for (const auto& [magic, number] : {std::pair{kMagic, 4}, std::pair{kVersion3, 3}, std::pair{kVersion2, 2}}) {
+    if (text.starts_with(magic)) version = number;
+  }
+  static_assert(kMagic.size() == kVersion3.size() && kMagic.size() == kVersion2.size());
+  if (version == 0 || newline == std::string_view::npos) return refuse("no header line", 0);
   size_t length = 0;
   uint32_t crc = 0;
   const std::string header(text.substr(kMagic.size(), newline - kMagic.size()));
@@ -205,7 +229,7 @@ Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::stri
     return refuse(fmt::format("{} bytes of JSON where the header says {}", json.size(), length), newline + 1);
   }
   if (Crc32c(json.data(), json.size()) != crc) return refuse("the JSON does not match its CRC32C", newline + 1);
-  auto checkpoint = Parse(json, versioned);
+  auto checkpoint = Parse(json, version);
   if (!checkpoint.ok()) return refuse(checkpoint.status().message(), newline + 1);
   return std::optional<Checkpoint>(std::move(checkpoint).ValueUnsafe());
 }

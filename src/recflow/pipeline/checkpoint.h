@@ -1,6 +1,6 @@
 // Checkpoint: the manifest an unbounded run saves at an epoch commit (its generation, epochs committed per write,
-// positions per unbounded read, the window state files, whether the run drained), written durably and atomically, and
-// read back — a corrupt or half-written one refused by name.
+// positions per unbounded read, the window state files, the dead-letter files' lengths, whether the run drained),
+// written durably and atomically, and read back — a corrupt or half-written one refused by name.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +37,15 @@ struct Checkpoint {
   std::map<std::string, std::vector<std::string>> positions;
   /// Per windowed grouping step: the file of its state then.
   std::map<std::string, StateFile> states;
+  /// Per dead-letter file (by its path in the pipeline) of the steps before a checkpointed windowed grouping: its
+  /// length in bytes, durable, at the marks the positions were taken at (the letters of what the positions cover). A
+  /// restart keeps those bytes and appends (DeadLetters::Open). A version 2 or 3 checkpoint has none.
+  std::map<std::string, int64_t> letters;
 };
 
 /// What a restart on `drained` (a drained run's checkpoint) resumes from: generation + 1, the positions of the reads
-/// (nothing they cover is read again), no epochs (the new generation's writes count theirs from 0) and no window
-/// state (its windows and watermarks start fresh).
+/// (nothing they cover is read again), the dead-letter lengths (its letters stay, the new ones follow), no epochs (the
+/// new generation's writes count theirs from 0) and no window state (its windows and watermarks start fresh).
 Checkpoint NextGeneration(const Checkpoint& drained);
 
 /// The checkpoint file in directory `dir`.
@@ -49,7 +53,7 @@ std::string CheckpointFile(const std::string& dir);
 
 /// Writes `checkpoint` into `dir` (created when missing) durably and atomically: a hidden file
 /// written and fsynced, renamed over the checkpoint file, the directory fsynced; then removes
-/// the state files it no longer names. The file is a header line `recflow-checkpoint 3 LENGTH
+/// the state files it no longer names. The file is a header line `recflow-checkpoint 4 LENGTH
 /// CRC32C` and LENGTH bytes of JSON.
 Status WriteCheckpoint(FileSystem& fs, const std::string& dir, const Checkpoint& checkpoint);
 
@@ -61,8 +65,9 @@ Result<StateFile> WriteStateFile(FileSystem& fs, const std::string& dir, const s
 /// the checkpoint names (missing, cut short, another checksum).
 Result<std::shared_ptr<Buffer>> ReadStateFile(FileSystem& fs, const std::string& dir, const StateFile& file);
 
-/// The checkpoint in `dir` (version 3, or 2: generation 0, not drained), nullopt when there is none. DataError naming
-/// the file and the byte offset when it is not one, was cut short or does not match its checksum.
+/// The checkpoint in `dir` (version 4; 3: no letters; 2: no letters, generation 0, not drained), nullopt when there is
+/// none. DataError naming the file and the byte offset when it is not one, was cut short or does not match its
+/// checksum.
 Result<std::optional<Checkpoint>> ReadCheckpoint(FileSystem& fs, const std::string& dir);
 
 }  // namespace recflow::pipeline

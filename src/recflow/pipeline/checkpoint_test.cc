@@ -1,8 +1,8 @@
-// Checkpoint files: what is written reads back (its generation and drained mark too; a version 2 file as generation 0,
-// not drained); a torn, foreign, older or altered file is refused naming the file and the byte offset; a drained one's
-// next generation keeps only its positions; writing replaces the previous checkpoint, removes the state files it no
-// longer names and leaves no hidden file behind; a state file reads back only with the length and checksum the
-// checkpoint names.
+// Checkpoint files: what is written reads back (its generation, drained mark and dead-letter lengths too; a version 3
+// file with no letters, a version 2 file as generation 0, not drained); a torn, foreign, older or altered file is
+// refused naming the file and the byte offset; a drained one's next generation keeps only its positions and letters;
+// writing replaces the previous checkpoint, removes the state files it no longer names and leaves no hidden file
+// behind; a state file reads back only with the length and checksum the checkpoint names.
 #include "recflow/pipeline/checkpoint.h"
 
 #include <fmt/core.h>
@@ -21,6 +21,8 @@ Checkpoint Sample() {
   checkpoint.epochs["letters"] = 0;
   checkpoint.positions["watch"] = {"b.jsonl", "a \"quoted\".jsonl", "c\n.jsonl"};
   checkpoint.states["combine"] = StateFile{"state-0000003-2", 1234, 0xfedcba98};
+  checkpoint.letters["out/bad \"scenes\".jsonl"] = 4096;
+  checkpoint.letters["late.jsonl"] = 0;
   checkpoint.generation = 2;
   checkpoint.drained = true;
   return checkpoint;
@@ -60,6 +62,7 @@ TEST(CheckpointTest, WhatIsWrittenReadsBackAndReplacesThePreviousOne) {
   EXPECT_EQ(state.name, "state-0000003-2");
   EXPECT_EQ(state.bytes, 1234);
   EXPECT_EQ(state.crc32c, 0xfedcba98u);
+  EXPECT_EQ((*back)->letters, Sample().letters);
   EXPECT_EQ((*back)->generation, 2);
   EXPECT_TRUE((*back)->drained);
   auto names = fs.ListDirectory("/ckpt");
@@ -108,6 +111,7 @@ TEST(CheckpointTest, AVersion2CheckpointReadsAsGenerationZeroNotDrained) {
   EXPECT_FALSE((*read)->drained);
   EXPECT_EQ((*read)->epochs.at("write"), 4);
   EXPECT_EQ((*read)->positions.at("watch"), std::vector<std::string>{"a.jsonl"});
+  EXPECT_TRUE((*read)->letters.empty());
   // Version 3 has both fields: one without them is refused.
   Write(fs, CheckpointFile("/ckpt"), Manifest(3, R"({"epochs":{},"positions":{},"states":{}})"));
   read = ReadCheckpoint(fs, "/ckpt");
@@ -116,11 +120,36 @@ TEST(CheckpointTest, AVersion2CheckpointReadsAsGenerationZeroNotDrained) {
       << read.status().ToString();
 }
 
-TEST(CheckpointTest, TheNextGenerationOfADrainedCheckpointKeepsOnlyItsPositions) {
+TEST(CheckpointTest, AVersion3CheckpointReadsWithNoLettersAndAVersion4OneNeedsThem) {
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.CreateDirectory("/ckpt").ok());
+  Write(fs, CheckpointFile("/ckpt"),
+        Manifest(3, R"({"generation":1,"drained":false,"epochs":{"write":2},"positions":{"events":["1-9"]},)"
+                    R"("states":{}})"));
+  auto read = ReadCheckpoint(fs, "/ckpt");
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  ASSERT_TRUE(read->has_value());
+  EXPECT_EQ((*read)->generation, 1);
+  EXPECT_EQ((*read)->epochs.at("write"), 2);
+  EXPECT_TRUE((*read)->letters.empty());
+  for (const char* letters : {"", R"(,"letters":{"bad.jsonl":-1})", R"(,"letters":{"bad.jsonl":"12"})"}) {
+    Write(fs, CheckpointFile("/ckpt"),
+          Manifest(4, std::string(R"({"generation":1,"drained":false,"epochs":{},"positions":{},"states":{})") +
+                          letters + "}"));
+    read = ReadCheckpoint(fs, "/ckpt");
+    ASSERT_FALSE(read.ok()) << letters;
+    EXPECT_EQ(read.status().code(), StatusCode::kDataError);
+    EXPECT_NE(read.status().message().find("letters"), std::string::npos) << read.status().ToString();
+    EXPECT_EQ(read.status().context().file, CheckpointFile("/ckpt"));
+  }
+}
+
+TEST(CheckpointTest, TheNextGenerationOfADrainedCheckpointKeepsOnlyItsPositionsAndLetters) {
   const Checkpoint next = NextGeneration(Sample());
   EXPECT_EQ(next.generation, 3);
   EXPECT_FALSE(next.drained);
   EXPECT_EQ(next.positions, Sample().positions);
+  EXPECT_EQ(next.letters, Sample().letters);
   EXPECT_TRUE(next.epochs.empty());
   EXPECT_TRUE(next.states.empty());
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,19 +39,32 @@ class DeadLetters {
   DeadLetters& operator=(const DeadLetters&) = delete;
   ~DeadLetters();
   /// Creates (truncates) `path` of `fs` (the run's) unless already open; "-" is standard output.
-  /// `at`, when given, is where the letters of `path` are written instead.
-  Status Open(const std::string& path, FileSystem& fs, const std::string& at = "");
+  /// `at`, when given, is where the letters of `path` are written instead. With `keep` (a restart from a checkpoint
+  /// naming the file's length), the file keeps its first `keep` bytes instead (the rest, letters written after the
+  /// checkpoint, is cut off atomically) and the letters are appended: DataError naming the file when it has fewer.
+  Status Open(const std::string& path, FileSystem& fs, const std::string& at = "", std::optional<int64_t> keep = {});
   /// Appends `letter` to `path` (opened before), as from input `file` at record `record`
   /// (the letter's own error context gives only the offset and field).
   Status Write(const std::string& path, const DeadLetter& letter, const std::string& file, int64_t record);
   /// Appends a record the reader of `step` could not parse, at the file and record of its error,
   /// with its raw text as the row (a JSON bytes value: {"$base64": ...} when not UTF-8).
   Status WriteSkipped(const std::string& path, const std::string& step, const SkippedRecord& record);
+  /// Makes the letters of `path` written so far durable (flushed and fsynced; nothing to do when none came since the
+  /// last call) and returns its length in bytes: those Open kept and those written since. Not for standard output.
+  Result<int64_t> MakeDurable(const std::string& path);
   /// Flushes and closes every file.
   Status Close();
 
  private:
-  std::map<std::string, std::unique_ptr<OutputStream>> files_;
+  struct File {
+    std::unique_ptr<OutputStream> stream;
+    FileSystem* fs = nullptr;
+    std::string written;  // where the letters go (Open's `at`, or the path)
+    int64_t length = 0;   // bytes in the file: kept by Open, then written
+    int64_t durable = 0;  // of those, made durable by MakeDurable (or kept)
+    bool listed = false;  // its directory entry was made durable (by MakeDurable)
+  };
+  std::map<std::string, File> files_;
 };
 
 }  // namespace recflow::pipeline

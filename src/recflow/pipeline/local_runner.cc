@@ -140,9 +140,20 @@ class Run {
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
       if (node.on_error.mode != ErrorPolicy::Mode::kDeadLetter) continue;
-      const auto moved = options_.dead_letter_files.find(node.on_error.dead_letter);
-      RETURN_NOT_OK(letters_.Open(node.on_error.dead_letter, *context_.file_system,
-                                  moved == options_.dead_letter_files.end() ? "" : moved->second));
+      const std::string& path = node.on_error.dead_letter;
+      const auto moved = options_.dead_letter_files.find(path);
+      // A restart keeps the letters of what its checkpoint covers (and the earlier generations'); the input after the
+      // checkpoint's positions comes again and makes the rest again.
+      std::optional<int64_t> keep;
+      if (const auto saved = saved_.letters.find(path); resume_.has_value() && saved != saved_.letters.end()) {
+        keep = saved->second;
+      }
+      const Status opened = letters_.Open(path, *context_.file_system,
+                                          moved == options_.dead_letter_files.end() ? "" : moved->second, keep);
+      if (!opened.ok() && keep.has_value()) {
+        return opened.WithNote("; checkpoint " + CheckpointFile(options_.checkpoint_dir));
+      }
+      RETURN_NOT_OK(opened);
     }
     const std::vector<int> numbers = StepStageNumbers(pipeline_, plan_);
     for (size_t id = 0; id < numbers.size(); ++id) {
@@ -521,24 +532,41 @@ class Run {
   }
 
   // OK when unbounded read `read` of stage `s` (of a checkpointed run) feeds nothing but one windowed grouping whose
-  // panes a stage committing per epoch writes, and no step of either stage writes dead letters (committed at the
-  // run's end): the grouping's snapshot is then all the state a restart needs besides the read's position. Checked
-  // before the stage reads a row.
+  // panes a stage committing per epoch writes, with no dead letters in that stage (its epochs are made again from the
+  // grouping's state: no position says which letters they made): the grouping's snapshot is then all the state a
+  // restart needs besides the read's position and the lengths of the dead-letter files of stage `s`, which must be
+  // files of their own (no other stage appends to them, so their length at a mark is the letters of what the
+  // position covers). Checked before the stage reads a row.
   Status CheckSnapshotted(size_t s, const Node& read) const {
     const Stage& stage = plan_.stages[s];
     bool fits = stage.roots.size() == 1 && stage.sinks.size() == 1 && stage.materialized.empty() && stage.outputs.empty() &&
                 stages_[s].windowed.count(stage.sinks[0]) != 0 && links_.streamed.count(stage.sinks[0]) != 0;
     const size_t reader = fits ? links_.streamed.at(stage.sinks[0]) : s;
-    fits = fits && CommitsEpochs(reader);
-    auto no_letters = [&](const std::vector<int>& ids) {
-      return std::none_of(ids.begin(), ids.end(), [&](int id) { return pipeline_.node(id).on_error.mode == ErrorPolicy::Mode::kDeadLetter; });
-    };
-    for (const Stage* st : {&stage, &plan_.stages[reader]}) fits = fits && no_letters(st->roots) && no_letters(st->steps) && no_letters(st->sinks);
-    if (fits) return Status::OK();
-    return pipeline_.StepStatus(read.name,
-                                Status::InvalidArgument("a checkpoint snapshots one windowed grouping fed by this unbounded read, "
-                                                        "whose panes only writes take, with no dead letters before it; "
-                                                        "this pipeline has another shape: run it without --checkpoint"));
+    if (!(fits && CommitsEpochs(reader) && StageDeadLetters(pipeline_, plan_.stages[reader]).empty())) {
+      return pipeline_.StepStatus(
+          read.name, Status::InvalidArgument("a checkpoint snapshots one windowed grouping fed by this "
+                                             "unbounded read, whose panes only writes with no dead letters "
+                                             "take; this pipeline has another shape: run it without "
+                                             "--checkpoint"));
+    }
+    for (const std::string& path : StageDeadLetters(pipeline_, plan_.stages[s])) {
+      if (path == "-") {
+        return pipeline_.StepStatus(read.name, Status::InvalidArgument("a checkpoint cannot take back dead letters "
+                                                                       "written to standard output: write them to a "
+                                                                       "file, or run without --checkpoint"));
+      }
+      for (size_t other = 0; other < plan_.stages.size(); ++other) {
+        if (other != s && StageDeadLetters(pipeline_, plan_.stages[other]).count(path) != 0) {
+          return pipeline_.StepStatus(read.name, Status::InvalidArgument("a checkpoint keeps the dead letters of the "
+                                                                         "steps before a windowed grouping in files of "
+                                                                         "their own, and a step of another stage "
+                                                                         "writes this one too: give those steps "
+                                                                         "another dead_letter file")
+                                                     .WithFile(path));
+        }
+      }
+    }
+    return Status::OK();
   }
 
   // With a checkpoint to resume: restores the state the checkpoint saved for windowed grouping `node`, if any.
@@ -579,6 +607,7 @@ class Run {
     if (!file.ok()) return StepStatus(grouping, file.status());
     saved_.states[pipeline_.node(grouping).name] = *file;
     saved_.positions[snapshot.read] = snapshot.position;
+    for (const auto& [path, length] : snapshot.letters) saved_.letters[path] = length;
     // Drained once every grouping it saves is: a restart on it starts the next generation.
     drained_[pipeline_.node(grouping).name] = snapshot.drained;
     saved_.drained = std::all_of(saved_.states.begin(), saved_.states.end(),
@@ -618,13 +647,19 @@ class Run {
     hook.wanted = [this, checkpointed](window::Millis watermark) {
       return checkpointed->PositionAt(watermark).has_value() && CheckpointDue();
     };
-    hook.taken = [this, grouping, checkpointed, read = node.name](int64_t epoch, window::Millis watermark,
-                                                                   GroupingSnapshot snapshot) -> Status {
+    // On stage `s`'s in-order path, where its dead letters are written: those of every row before the mark are in.
+    hook.taken = [this, grouping, checkpointed, read = node.name, paths = StageDeadLetters(pipeline_, plan_.stages[s])](
+                     int64_t epoch, window::Millis watermark, GroupingSnapshot snapshot) -> Status {
       std::vector<std::string> position =
           watermark == window::kEndOfTime ? checkpointed->Position() : *checkpointed->PositionAt(watermark);
       ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, EncodeSnapshot(snapshot));
+      std::map<std::string, int64_t> letters;
+      for (const std::string& path : paths) {
+        ASSIGN_OR_RETURN(letters[path], letters_.MakeDurable(path));
+      }
       std::lock_guard<std::mutex> lock(checkpoint_mutex_);
-      snapshots_[{grouping, epoch}] = Taken{read, std::move(position), std::move(state), watermark == window::kEndOfTime};
+      snapshots_[{grouping, epoch}] =
+          Taken{read, std::move(position), std::move(state), std::move(letters), watermark == window::kEndOfTime};
       return Status::OK();
     };
     stages_[s].windowed.at(grouping)->TakeSnapshots(std::move(hook));
@@ -804,7 +839,8 @@ class Run {
     std::string read;
     std::vector<std::string> position;
     std::shared_ptr<Buffer> state;
-    bool drained = false;  // taken at the end of time: every window fired
+    std::map<std::string, int64_t> letters;  // the lengths of the read's stage's dead-letter files then, durable
+    bool drained = false;                    // taken at the end of time: every window fired
   };
   std::mutex checkpoint_mutex_;  // guards the counts of epochs_, what follows and the checkpoint's files
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();  // a snapshot was due

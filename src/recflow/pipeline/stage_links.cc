@@ -3,19 +3,17 @@
 
 namespace recflow::pipeline {
 
-namespace {
-
-// True when a step of `stage` writes rows it fails on (or records its read skipped) to a dead-letter file.
-bool WritesDeadLetters(const Pipeline& pipeline, const Stage& stage) {
-  for (const auto* ids : {&stage.roots, &stage.steps, &stage.sinks}) {
+std::set<std::string> StageDeadLetters(const Pipeline& pipeline, const Stage& stage) {
+  std::set<std::string> paths;
+  for (const std::vector<int>* ids : {&stage.roots, &stage.steps, &stage.sinks}) {
     for (int id : *ids) {
-      if (pipeline.node(id).on_error.mode == ErrorPolicy::Mode::kDeadLetter) return true;
+      const Node& node = pipeline.node(id);
+      const bool written_here = ids != &stage.roots || node.kind == NodeKind::kRead;
+      if (written_here && node.on_error.mode == ErrorPolicy::Mode::kDeadLetter) paths.insert(node.on_error.dead_letter);
     }
   }
-  return false;
+  return paths;
 }
-
-}  // namespace
 
 StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan) {
   StageLinks links;
@@ -53,7 +51,7 @@ StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan) {
         waits.insert(kept != kept_in.end() ? kept->second : links.producer.at(side));
       }
     }
-    if (WritesDeadLetters(pipeline, stage)) {
+    if (!StageDeadLetters(pipeline, stage).empty()) {
       waits.insert(letter_stages.begin(), letter_stages.end());
       letter_stages.push_back(s);
     }

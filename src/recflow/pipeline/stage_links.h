@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "recflow/pipeline/plan.h"
@@ -25,6 +26,11 @@ struct StageLinks {
   /// and no step takes it as a side input; any other is made whole before its readers start.
   std::map<int, size_t> streamed;
 };
+
+/// The dead-letter files the steps of `stage` write: those of its reads (records they cannot parse), of its
+/// element-wise steps and of its sinks (a windowed grouping's late rows, written where its input flows; a grouped
+/// node the stage reads wrote its letters in its own stage).
+std::set<std::string> StageDeadLetters(const Pipeline& pipeline, const Stage& stage);
 
 /// The links of `plan` (made by MakePlan for `pipeline`).
 StageLinks LinkStages(const Pipeline& pipeline, const Plan& plan);
