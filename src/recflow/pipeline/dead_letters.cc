@@ -28,9 +28,8 @@ Status KeepHead(FileSystem& fs, const std::string& path, int64_t keep) {
   }
   if (size == keep) return Status::OK();
   ASSIGN_OR_RETURN(std::shared_ptr<Buffer> head, fs.ReadRange(path, 0, keep));
-  const std::string parent = ParentPath(path);
-  const std::string hidden = (parent.empty() ? "" : parent + "/") + ".recflow-letters-" +
-                             path.substr(parent.empty() ? 0 : parent.size() + 1) + ".tmp";
+  const size_t slash = path.rfind('/');  // npos + 1: a bare name
+  const std::string hidden = path.substr(0, slash + 1) + ".recflow-letters-" + path.substr(slash + 1) + ".tmp";
   RETURN_NOT_OK(fs.WriteSmallFile(
       hidden, std::string_view(reinterpret_cast<const char*>(head->data()), static_cast<size_t>(head->size())), true));
   RETURN_NOT_OK(fs.Move(hidden, path, MoveMode::kReplace));
