@@ -136,6 +136,7 @@ class Run {
         saved_ = *resume_;
       }
       generation_ = saved_.generation;
+      files_.set_generation(generation_);
     }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
@@ -442,6 +443,7 @@ class Run {
     const bool epochs = CommitsEpochs(s);
     if (epochs) {
       epoch_files_[s] = std::make_unique<RunFiles>(context_.file_system, context_.stop_token);
+      epoch_files_[s]->set_generation(generation_);
     } else if (sinks_.empty() && pipeline_.side_files().empty() && !pipeline_.writes_files_per_row()) {
       return;
     }
