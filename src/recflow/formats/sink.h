@@ -86,15 +86,17 @@ class Sink {
   /// Abandons the output: nothing of it appears, what was there stays. Idempotent.
   virtual Status Abort() { return Status::OK(); }
 
-  /// Called once, before the first batch, when the sink's stage commits per epoch (an unbounded
-  /// run's stage writing a windowed grouping's panes): from then on what Emit would make visible
-  /// outside the run at once (a message published) is held until CommitEpoch, so that nothing of
-  /// an epoch is seen before the epoch's files are committed. The default holds nothing (a sink
-  /// whose output appears only at Commit needs no hold).
+  /// Called once, before the first batch, when what Emit would make visible outside the run at
+  /// once (a message published) must wait for the run's other outputs: in a stage committing per
+  /// epoch (an unbounded run's stage writing a windowed grouping's panes) it is held until
+  /// CommitEpoch, so that nothing of an epoch is seen before the epoch's files are committed; in
+  /// a stage committing at the run's end (the whole run one epoch) until Commit, which comes after
+  /// the run's datasets and files are committed. The default holds nothing (a sink whose output
+  /// appears only at Commit needs no hold).
   virtual void HoldEpochs() {}
 
   /// Makes visible what was held since the last CommitEpoch (see HoldEpochs), once the epoch's
-  /// other outputs are committed; Commit does the same for the last epoch.
+  /// other outputs are committed; Commit does the same for the last (or only) epoch.
   virtual Status CommitEpoch() { return Status::OK(); }
 };
 

@@ -81,12 +81,16 @@ BuildResult BuildReadIdx(StepContext& ctx) {
   return ctx.pipeline->Read(ctx.name, factory, "idx " + images + " " + labels, ctx.options.on_error);
 }
 
-// A template "train/{label}/{index}.png": literal text and column references.
+// A template "train/{label}/{index}.png": literal text, column references and the run's generation.
 struct TemplatePart {
-  std::string text;  // literal text, when column < 0
+  std::string text;  // literal text, when column < 0 and not generation
   int column = -1;
-  bool bytes = false;  // the column's values are bytes, copied as they are
+  bool bytes = false;       // the column's values are bytes, copied as they are
+  bool generation = false;  // {@generation}: nothing in run generation 0, "-g<G>" in generation G > 0
 };
+
+// The placeholder of the run's generation in a template.
+constexpr std::string_view kGenerationPlaceholder = "@generation";
 
 Result<std::vector<TemplatePart>> ParseTemplate(StepArgs& a, const std::string& text, const Schema& schema) {
   std::vector<TemplatePart> parts;
@@ -101,6 +105,12 @@ Result<std::vector<TemplatePart>> ParseTemplate(StepArgs& a, const std::string& 
     if (close == std::string::npos) return a.Error("template", "unclosed { in '" + text + "'");
     if (open > i) parts.push_back({text.substr(i, open - i), -1});
     const std::string name = text.substr(open + 1, close - open - 1);
+    if (name == kGenerationPlaceholder) {
+      parts.push_back({std::string(), -1, false, true});
+      i = close + 1;
+      continue;
+    }
+    if (name.starts_with('@')) return a.Error("template", "no run value '{" + name + "}' (there is {@generation})");
     const int column = schema.GetFieldIndex(name);
     if (column < 0) return a.Error("template", "no column '" + name + "' in " + schema.ToString());
     parts.push_back({std::string(), column, HoldsBytes(*schema.field(column)->type())});
@@ -116,6 +126,11 @@ BuildResult BuildTextTemplate(StepContext& ctx) {
   auto fn = [parts](const RowView& row, RowEmitter& out) -> Status {
     std::string value;
     for (const TemplatePart& part : parts) {
+      if (part.generation) {
+        const int64_t generation = row.run_files().generation();
+        if (generation != 0) value += "-g" + std::to_string(generation);
+        continue;
+      }
       if (part.column < 0) {
         value += part.text;
         continue;

@@ -243,6 +243,7 @@ BuildResult BuildWriteRaster(StepContext& ctx) {
     out.Emit({stats.valid_count, stats.min, stats.max, stats.mean});
     return Status::OK();
   };
+  ctx.pipeline->set_writes_files_per_row();
   return ctx.pipeline->MapRows(ctx.name, ctx.input(),
                                {Field::Make("valid_count", int64(), false), Field::Make("min", float64()),
                                 Field::Make("max", float64()), Field::Make("mean", float64())},

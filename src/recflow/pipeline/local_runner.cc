@@ -136,6 +136,7 @@ class Run {
         saved_ = *resume_;
       }
       generation_ = saved_.generation;
+      files_.set_generation(generation_);
     }
     for (const SideFile& file : pipeline_.side_files()) RETURN_NOT_OK(files_.Stage(file.path).status());
     for (const Node& node : pipeline_.nodes()) {
@@ -160,7 +161,7 @@ class Run {
       if (numbers[id] != 0) metrics_->step(static_cast<int>(id)).stage = numbers[id];
     }
     for (size_t s = 0; s < plan_.stages.size(); ++s) RETURN_NOT_OK(Fail(OpenStage(s)));
-    for (size_t s = 0; s < plan_.stages.size(); ++s) HoldEpochs(s);
+    for (size_t s = 0; s < plan_.stages.size(); ++s) HoldMessages(s);
     // A first run saves an empty checkpoint before anything commits: a restart after a crash resumes (appends) even
     // when no epoch's checkpoint was written yet.
     if (!options_.checkpoint_dir.empty() && !resume_.has_value()) {
@@ -444,11 +445,19 @@ class Run {
     return options_.checkpoint_dir.empty() ? Status::OK() : SaveCheckpoint(s);
   }
 
-  // When stage `s` commits per epoch: gives it files of its own, committed per epoch (CommitHeld), and has its writes
-  // that are no dataset (write_nats) hold what they would publish until then.
-  void HoldEpochs(size_t s) {
-    if (!CommitsEpochs(s)) return;
-    epoch_files_[s] = std::make_unique<RunFiles>(context_.file_system, context_.stop_token);
+  // Has the writes of stage `s` that are no dataset (write_nats) hold what they would publish until the outputs a
+  // message may name are committed (Sink::HoldEpochs). A stage committing per epoch gets files of its own, committed
+  // with each epoch, and its messages follow each epoch's commit (CommitHeld). Any other stage's messages follow the
+  // run's commit (their Commit comes after the datasets' and the files'), so that a failed run published none — when
+  // the run commits datasets or files at all; messages that are its only output go as they come, none held.
+  void HoldMessages(size_t s) {
+    const bool epochs = CommitsEpochs(s);
+    if (epochs) {
+      epoch_files_[s] = std::make_unique<RunFiles>(context_.file_system, context_.stop_token);
+      epoch_files_[s]->set_generation(generation_);
+    } else if (sinks_.empty() && pipeline_.side_files().empty() && !pipeline_.writes_files_per_row()) {
+      return;
+    }
     StageRun& run = stages_[s];
     for (int id : plan_.stages[s].sinks) {
       if (pipeline_.node(id).open_sink != nullptr) run.sinks[run.consumer_sinks.at(id)].sink->HoldEpochs();

@@ -76,7 +76,10 @@ struct RunResult {
 /// where known), and leaves every output as it was. A stop requested on the context's
 /// token before the commits' point of no return does the same and returns Cancelled, saying
 /// what was removed (AbortOutputs). Outputs are committed one after the other once all stages
-/// succeeded. `metrics` (may be null) is reset and updated live.
+/// succeeded; a write that would publish at once (`write_nats`) holds what it publishes until the
+/// datasets and files are committed when the run has any (Sink::HoldEpochs: until its epoch's
+/// commit in a stage committing per epoch, until its Commit, after the others', otherwise), so a
+/// failed run published none of it. `metrics` (may be null) is reset and updated live.
 Result<RunResult> RunPipeline(const ExecContext& context, const Pipeline& pipeline, const RunOptions& options,
                               RunMetrics* metrics);
 

@@ -267,6 +267,12 @@ class Pipeline {
   Status AddSideFile(std::string path, const PCollection& from, SideFileWriter write);
   /// The files AddSideFile() declared.
   const std::vector<SideFile>& side_files() const { return side_files_; }
+  /// Marks the pipeline as having a step that writes files per row through the run
+  /// (ProcessContext::run_files: `write_raster`), committed with the run's outputs: a write that
+  /// publishes at once (`write_nats`) then holds its messages until they are committed, since a
+  /// message may name such a file (see RunPipeline).
+  void set_writes_files_per_row() { writes_files_per_row_ = true; }
+  bool writes_files_per_row() const { return writes_files_per_row_; }
 
   /// The file system reads open their input on while the pipeline is built (for its schema):
   /// the one its runs' ExecContext has, so that the first pass reads the source opened then (a
@@ -305,6 +311,7 @@ class Pipeline {
   std::shared_ptr<FileSystem> file_system_ = LocalFileSystem::Instance();
   bool steps_named_in_errors_ = true;
   bool unbounded_ = false;
+  bool writes_files_per_row_ = false;
   std::vector<std::string> acknowledged_reads_;
 };
 

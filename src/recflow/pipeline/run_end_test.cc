@@ -1,5 +1,6 @@
 // Tests of how a run ends for what is not a dataset: a WriteTo sink (opened per run, committed after the datasets,
-// aborted on failure) and Source::Committed (called once after every commit, never when the run fails).
+// aborted on failure, holding what it would publish until then when the run commits datasets or files) and
+// Source::Committed (called once after every commit, never when the run fails).
 #include <gtest/gtest.h>
 
 #include "recflow/columnar/builder.h"
@@ -28,7 +29,7 @@ struct Seen {
   int64_t rows = 0;
 };
 
-// A sink recording its rows and its ends, failing its Emit when `fail`.
+// A sink recording its rows, whether it was asked to hold them, and its ends; failing its Emit when `fail`.
 class EndsSink final : public Sink {
  public:
   EndsSink(Seen* seen, bool fail) : seen_(seen), fail_(fail) {}
@@ -37,6 +38,7 @@ class EndsSink final : public Sink {
   }
   Status Merge(SinkPartial* partial) override { return rows_.Merge(partial); }
   Status Emit(SinkPartial*) override { return fail_ ? Status::IOError("the broker went away") : Status::OK(); }
+  void HoldEpochs() override { seen_->events.push_back("sink holds"); }
   Status Finish() override {
     for (const auto& b : rows_.TakeBatches()) seen_->rows += b->num_rows();
     return seen_->events.push_back("sink finish"), Status::OK();
@@ -66,8 +68,8 @@ class CommittedSource final : public Source {
 
 class RunEndTest : public testing::TempDirTest {
  protected:
-  // ids → write_to (an EndsSink) and a Feather dataset; the run's status.
-  Status RunIds(Seen* seen, bool fail, int* opened) {
+  // ids → write_to (an EndsSink) and, when `files`, a Feather dataset; the run's status.
+  Status RunIds(Seen* seen, bool fail, int* opened, bool files = true) {
     Pipeline p;
     auto ids = p.Read("ids", [seen](const std::shared_ptr<FileSystem>&) -> Result<std::unique_ptr<Source>> {
       return std::make_unique<CommittedSource>(seen, 1000);
@@ -77,7 +79,7 @@ class RunEndTest : public testing::TempDirTest {
       ++*opened;
       return std::make_unique<EndsSink>(seen, fail);
     }, "a broker");
-    p.Write("to files", ids, testing::FeatherSink(dir_ / "out"));
+    if (files) p.Write("to files", ids, testing::FeatherSink(dir_ / "out"));
     if (!p.status().ok()) return p.status();
     return RunPipeline(ExecContext::Defaults(), p, RunOptions::Defaults(), nullptr).status();
   }
@@ -90,8 +92,18 @@ TEST_F(RunEndTest, AWriteToSinkIsOpenedPerRunAndTheSourceHearsOfTheCommitLast) {
   ASSERT_TRUE(st.ok()) << st.ToString();
   EXPECT_EQ(opened, 1);
   EXPECT_EQ(seen.rows, 1000);
-  EXPECT_EQ(seen.events, (std::vector<std::string>{"sink finish", "sink commit", "source committed"}));
+  // Held (the run commits a dataset), published at its Commit after the dataset's; then the input is acknowledged.
+  EXPECT_EQ(seen.events, (std::vector<std::string>{"sink holds", "sink finish", "sink commit", "source committed"}));
   EXPECT_TRUE(std::filesystem::exists(dir_ / "out" / "_SUCCESS"));
+}
+
+TEST_F(RunEndTest, AWriteToSinkThatIsTheRunsOnlyOutputIsNotHeld) {
+  Seen seen;
+  int opened = 0;
+  const Status st = RunIds(&seen, /*fail=*/false, &opened, /*files=*/false);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(seen.rows, 1000);
+  EXPECT_EQ(seen.events, (std::vector<std::string>{"sink finish", "sink commit", "source committed"}));
 }
 
 TEST_F(RunEndTest, AFailingWriteToSinkFailsTheRunAbortedAndTheSourceNeverHearsOfACommit) {
@@ -101,7 +113,7 @@ TEST_F(RunEndTest, AFailingWriteToSinkFailsTheRunAbortedAndTheSourceNeverHearsOf
   ASSERT_EQ(st.code(), StatusCode::kIOError) << st.ToString();
   EXPECT_NE(st.message().find("step 'to broker'"), std::string::npos) << st.ToString();
   EXPECT_NE(st.message().find("the broker went away"), std::string::npos) << st.ToString();
-  EXPECT_EQ(seen.events, (std::vector<std::string>{"sink abort"}));
+  EXPECT_EQ(seen.events, (std::vector<std::string>{"sink holds", "sink abort"}));
   EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
 }
 

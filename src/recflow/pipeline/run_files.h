@@ -1,6 +1,7 @@
 // RunFiles: the files a run commits besides its datasets (side files, one raster per row), staged during the run and committed or removed with it.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,11 @@ class RunFiles {
   FileSystem& file_system() const { return *file_system_; }
   /// The run's stop token: a step doing long work for one row checks it between its pieces.
   const StopToken& stop_token() const { return stop_token_; }
+  /// The run's generation (docs/streaming.md, "Generations": 0 but for a checkpointed run started
+  /// on a drained checkpoint), which names of files written per row may carry (text_template's
+  /// `{@generation}`) so that generations never write each other's files. Set before any row runs.
+  int64_t generation() const { return generation_; }
+  void set_generation(int64_t generation) { generation_ = generation; }
 
   /// Declares `target` an output of the run and returns where to write it (StagedPath(target)).
   /// AlreadyExists when `target` was declared since the last Commit (two rows or steps writing
@@ -57,6 +63,7 @@ class RunFiles {
  private:
   std::shared_ptr<FileSystem> file_system_;
   StopToken stop_token_;
+  int64_t generation_ = 0;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<dataset::FileCommit>> files_;  // by target
   std::string refused_;  // why Stage refuses (empty: it does not)

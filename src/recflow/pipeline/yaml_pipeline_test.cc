@@ -2,6 +2,7 @@
 // allowed keys.
 #include <gtest/gtest.h>
 
+#include "recflow/columnar/element_access.h"
 #include "recflow/dataset/dataset_source.h"
 #include "recflow/formats/source_test_util.h"
 #include "recflow/pipeline/local_runner.h"
@@ -66,6 +67,8 @@ TEST(YamlPipelineTest, ErrorsNameLineColumnAndAllowedKeys) {
        "p.yaml:2:59: step 'watch', out_of_orderness: '5x' is not a duration"},
       {head + "  - window: {fixed: {size: 10q}, event_time: year}\n", "step 'window', fixed: '10q' is not a duration"},
       {head + "  - window: {sessions: {gap: 0s}, event_time: year}\n", "step 'window', sessions: must be longer than 0 ms"},
+      {head + "  - text_template: {output: p, template: '{species}{@run}'}\n",
+       "step 'text_template', template: no run value '{@run}' (there is {@generation})"},
   };
   for (const Case& c : cases) {
     auto loaded = Parse(c.text);
@@ -111,6 +114,34 @@ TEST(YamlPipelineTest, UserStepsRegisteredByNameRunFromYaml) {
   ASSERT_TRUE(units.ok());
   const RecordBatch& row = *(*units)[0].batch;
   EXPECT_DOUBLE_EQ(row.column_data(0)->GetValues<double>(1)[0] * 2, row.column_data(1)->GetValues<double>(1)[0]);
+}
+
+TEST(YamlPipelineTest, TextTemplateAddsTheRunGenerationFromGeneration1On) {
+  RECFLOW_REQUIRE_TESTDATA();
+  auto loaded = Parse("steps:\n  - read: " + Penguins() +
+                      "\n  - text_template: {output: path, template: '{species}{@generation}.tif'}\n" +
+                      "  - write: /tmp/o\n");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const Node& read = loaded->pipeline->node(0);
+  const Node& text = loaded->pipeline->node(1);
+  auto source = read.input->Open(LocalFileSystem::Instance());
+  ASSERT_TRUE(source.ok()) << source.status().ToString();
+  auto units = testing::DecodeAllUnits(**source);
+  ASSERT_TRUE(units.ok()) << units.status().ToString();
+  const ElementBatch input{(*units)[0].batch, {}};
+  // The names a run of each generation gives the first row (species 0): generation 0's without a generation.
+  std::vector<std::string> names;
+  for (const int64_t generation : {0, 1, 12}) {
+    RunFiles files(LocalFileSystem::Instance(), StopToken());
+    files.set_generation(generation);
+    ops::RowErrors errors;
+    const SideInputs none;
+    ProcessContext ctx(&none, &input, 0, &errors, &text.schema, &files);
+    auto out = text.fn->Process(*input.data, ctx);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    names.emplace_back(BinaryValue(*out->batch->column_data(out->batch->num_columns() - 1), 0));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"0.tif", "0-g1.tif", "0-g12.tif"}));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The NATS sink: JSON and ids made in parallel in Consume, requests to the stream's subject in order in Emit (or, in a
-// stage committing per epoch, held until the epoch commits), the PubAck or error of each read.
+// The NATS sink: JSON and ids made in parallel in Consume, requests to the stream's subject in order in Emit (or, when
+// held, once the epoch or the run committed), the PubAck or error of each read.
 #include "recflow/connectors/nats/nats_sink.h"
 
 #include <nats/nats.h>

@@ -50,10 +50,11 @@ Result<std::string> MessageId(const std::string& subject, int64_t generation, co
 /// sent as requests, then Emit waits for the stream's acknowledgement of each (a duplicate
 /// acknowledged as such counts as published). It connects when opened, and creates the stream
 /// when `options.stream` names a missing one. An error names the server, the subject, the row
-/// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive, before the run commits:
-/// a failed run may have published some, which a rerun publishes again under the same ids — except in a stage that
-/// commits per epoch (Sink::HoldEpochs), where an epoch's messages are held until the epoch's files are committed
-/// (Sink::CommitEpoch, Commit for the last epoch; Abort drops them), so that no message names a file not there yet.
+/// (its index among the rows the sink took) and its Nats-Msg-Id. Messages are published as the rows arrive — or, when
+/// told to hold them (Sink::HoldEpochs: the run commits datasets or files, which a message may name), held until
+/// those are committed: per epoch in a stage committing per epoch (Sink::CommitEpoch), otherwise until the run's end
+/// (Commit); Abort drops them, so that no message names a file not there yet and a failed run published none. Without
+/// a hold, a failed run may have published some, which a rerun publishes again under the same ids.
 Result<std::unique_ptr<Sink>> OpenNatsSink(const NatsSinkOptions& options, const SchemaPtr& input);
 
 }  // namespace recflow::nats
