@@ -1,4 +1,4 @@
-"""The sentinel2-stream example run without --checkpoint (as `make demo` runs it) against a real `nats-server -js`:
+"""The sentinel2-stream example run without --checkpoint (a run that is one transaction) against a real `nats-server -js`:
 the run commits once, at its end, and its messages wait for that commit. An independent subscriber (the npm `nats`
 client) opens the raster each message names the moment the message arrives: every open succeeds, though the sessions'
 panes fire one after the other while the run reads. A run that fails on its last session (a tile whose raster path
