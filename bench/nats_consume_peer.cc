@@ -1,11 +1,12 @@
 // The bare libnats JetStream consume loop bench/nats_throughput.py compares recflow's NATS source with: pulls issued by
 // hand as the connector issues them, each payload's JSON parsed, each message acknowledged.
 //
-// Usage: recflow-nats-peer URL STREAM CONSUMER N BATCH  ->  {"messages": N, "seconds": S}
+// Usage: recflow-nats-peer URL STREAM CONSUMER N BATCH [at-end]  ->  {"messages": N, "seconds": S}
 // Creates the durable pull consumer CONSUMER (explicit acks, everything) on STREAM, then reads N messages: one pull
 // ($JS.API.CONSUMER.MSG.NEXT request, BATCH messages, 1 s expiry) outstanding at a time on its own inbox, every
-// payload parsed with simdjson (key, value, ts read), every message acknowledged with a plain "+ACK". The time runs
-// from the first pull to the server's reply to a flush after the last acknowledgement.
+// payload parsed with simdjson (key, value, ts read), every message acknowledged with a plain "+ACK" as it is read, or
+// with `at-end` all once the last was read (their ack subjects kept until then, as a run committing at its end must).
+// The time runs from the first pull to the server's reply to a flush after the last acknowledgement.
 #include <nats/nats.h>
 #include <simdjson.h>
 
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -26,10 +28,11 @@ int Fail(const char* what, natsStatus s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: recflow-nats-peer URL STREAM CONSUMER N BATCH\n");
+  if (argc != 6 && !(argc == 7 && std::string_view(argv[6]) == "at-end")) {
+    std::fprintf(stderr, "usage: recflow-nats-peer URL STREAM CONSUMER N BATCH [at-end]\n");
     return 2;
   }
+  const bool at_end = argc == 7;
   const std::string url = argv[1], stream = argv[2], consumer = argv[3];
   const int64_t n = std::atoll(argv[4]), batch = std::atoll(argv[5]);
   natsConnection* nc = nullptr;
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   simdjson::ondemand::parser parser;
   simdjson::padded_string payload;
   int64_t seen = 0, checksum = 0;
+  std::vector<std::string> held;  // at-end: the ack subjects of the messages read
   const auto started = std::chrono::steady_clock::now();
   while (seen < n) {
     if ((s = natsConnection_PublishRequestString(nc, next.c_str(), inbox, body.c_str())) != NATS_OK) return Fail("pull", s);
@@ -74,12 +78,17 @@ int main(int argc, char** argv) {
         return 1;
       }
       checksum += value + static_cast<int64_t>(key.size()) + (ts & 1);
-      natsConnection_PublishString(nc, natsMsg_GetReply(msg), "+ACK");
+      if (at_end) {
+        held.emplace_back(natsMsg_GetReply(msg));
+      } else {
+        natsConnection_PublishString(nc, natsMsg_GetReply(msg), "+ACK");
+      }
       natsMsg_Destroy(msg);
       ++received;
       ++seen;
     }
   }
+  for (const std::string& reply : held) natsConnection_PublishString(nc, reply.c_str(), "+ACK");
   if ((s = natsConnection_FlushTimeout(nc, 30000)) != NATS_OK) return Fail("flush", s);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf("{\"messages\": %lld, \"seconds\": %.6f, \"checksum\": %lld}\n", static_cast<long long>(seen), seconds,

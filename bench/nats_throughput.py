@@ -10,10 +10,13 @@ whole processes (start to exit, as a user waits for them), and the CPU per messa
 --checkpoint-interval SECONDS each round also runs recflow with `--checkpoint` (acknowledging per durable checkpoint
 instead of all at the run's end) right after the plain run, and prints its ratios to the plain run and to the peer.
 With --baseline BIN each round also runs that recflow binary (e.g. main's build) just before the peer, and prints its
-ratio to the same round's peer and its CPU per message beside this build's.
+ratio to the same round's peer and its CPU per message beside this build's. With --bound each round also runs the
+loop acknowledging every message only once it read the last (`recflow-nats-peer ... at-end`), as a run that commits
+at its end must: its ratio to the plain loop is what acknowledging at the end leaves of the loop's speed. Every run's
+line also gives the server's CPU per message during it (nats-server's /proc/PID/stat before and after).
 
 Usage: bench/nats_throughput.py [--messages 200000] [--keys 100] [--rounds 5] [--threads 2] [--batch 1024]
-                                [--window 60s] [--checkpoint-interval SECONDS] [--baseline BIN]
+                                [--window 60s] [--checkpoint-interval SECONDS] [--baseline BIN] [--bound]
 """
 import argparse
 import json
@@ -54,13 +57,25 @@ def node(*args):
     return done.stdout
 
 
+def process_cpu(pid):
+    """The CPU seconds (user + system) process `pid` used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+SERVER = None  # the nats-server process main() started
+SERVER_CPU = []  # its CPU seconds during each timed run, in order
+
+
 def timed(command):
-    """Runs `command`; its wall seconds, CPU seconds and stdout."""
+    """Runs `command`; its wall seconds, CPU seconds and stdout (the server's CPU seconds meanwhile to SERVER_CPU)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_before = process_cpu(SERVER.pid)
     start = time.monotonic()
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    SERVER_CPU.append(process_cpu(SERVER.pid) - server_before)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
@@ -93,35 +108,50 @@ def main():
     parser.add_argument("--recflow", default=str(BIN / "recflow"))
     parser.add_argument("--peer", default=str(BIN / "recflow-nats-peer"))
     parser.add_argument("--baseline", default=None, help="another recflow binary run in the same rounds")
+    parser.add_argument("--bound", action="store_true", help="also run the loop acknowledging at its end")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="recflow-nats-bench-"))
-    server, url = start_server(work / "store")
+    global SERVER
+    SERVER, url = start_server(work / "store")
     try:
         node("publish", url, "BENCH", "bench", args.messages, args.keys)
         # The panes' stream (one per round's subject).
         node("publish", url, "PANES", "panes", 0, 1)
-        ratios, whole, checkpointed, baseline, cpu_per_message = [], [], [], [], []
+        ratios, whole, checkpointed, baseline, cpu_per_message, bound, server_us = [], [], [], [], [], [], {}
         print(f"load average {os.getloadavg()}; {args.messages} messages, {args.keys} keys, {args.threads} threads")
         for r in range(args.rounds):
+            us = 1e6 / args.messages
             wall, cpu = run_recflow(args.recflow, url, work, f"recflow{r}", args.threads, args.batch, args.window)
+            server_us.setdefault("recflow", []).append(SERVER_CPU[-1] * us)
             if args.baseline is not None:
                 base_wall, base_cpu = run_recflow(args.baseline, url, work, f"baseline{r}", args.threads, args.batch,
                                                   args.window)
+                server_us.setdefault("baseline", []).append(SERVER_CPU[-1] * us)
             peer_wall, peer_cpu, out = timed([args.peer, url, "BENCH", f"peer{r}", str(args.messages), str(args.batch)])
+            server_us.setdefault("loop", []).append(SERVER_CPU[-1] * us)
             peer = json.loads(out)
             a = args.messages / wall
             b = peer["messages"] / peer["seconds"]
             ratios.append(a / b)
             whole.append(peer_wall / wall)
-            us = 1e6 / args.messages
             cpu_per_message.append(cpu * us)
-            print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU, {cpu * us:.2f} µs CPU/msg), "
+            print(f"round {r}: recflow {a:,.0f} msg/s ({wall:.2f} s wall, {cpu:.2f} s CPU, {cpu * us:.2f} µs CPU/msg, "
+                  f"server {server_us['recflow'][-1]:.2f} µs/msg), "
                   f"libnats consume loop {b:,.0f} msg/s ({peer['seconds']:.2f} s by its clock, {peer_wall:.2f} s process, "
-                  f"{peer_cpu:.2f} s CPU, {peer_cpu * us:.2f} µs CPU/msg), ratio {a / b:.2f}, whole processes {peer_wall / wall:.2f}")
+                  f"{peer_cpu:.2f} s CPU, {peer_cpu * us:.2f} µs CPU/msg, server {server_us['loop'][-1]:.2f} µs/msg), "
+                  f"ratio {a / b:.2f}, whole processes {peer_wall / wall:.2f}")
             if args.baseline is not None:
                 baseline.append((args.messages / base_wall / b, base_cpu * us))
                 print(f"round {r}: baseline {args.messages / base_wall:,.0f} msg/s ({base_wall:.2f} s wall, {base_cpu:.2f} s CPU, "
-                      f"{base_cpu * us:.2f} µs CPU/msg), ratio {args.messages / base_wall / b:.2f}")
+                      f"{base_cpu * us:.2f} µs CPU/msg, server {server_us['baseline'][-1]:.2f} µs/msg), "
+                      f"ratio {args.messages / base_wall / b:.2f}")
+            if args.bound:
+                _, end_cpu, out = timed([args.peer, url, "BENCH", f"atend{r}", str(args.messages), str(args.batch), "at-end"])
+                server_us.setdefault("loop acking at its end", []).append(SERVER_CPU[-1] * us)
+                end = json.loads(out)
+                bound.append(end["messages"] / end["seconds"] / b)
+                print(f"round {r}: loop acking at its end {end['messages'] / end['seconds']:,.0f} msg/s ({end_cpu * us:.2f} µs CPU/msg, "
+                      f"server {server_us['loop acking at its end'][-1]:.2f} µs/msg), ratio {bound[-1]:.2f}")
             if args.checkpoint_interval is not None:
                 c_wall, c_cpu = run_recflow(args.recflow, url, work, f"checkpointed{r}", args.threads, args.batch,
                                             args.window, args.checkpoint_interval)
@@ -135,13 +165,17 @@ def main():
             print(f"median ratio baseline / peer: {statistics.median(c[0] for c in baseline):.2f}, "
                   f"CPU {statistics.median(c[1] for c in baseline):.2f} µs/msg against this build's "
                   f"{statistics.median(cpu_per_message):.2f}")
+        if bound:
+            print(f"median ratio of the loop acking at its end / the loop: {statistics.median(bound):.2f}")
+        print("server CPU per message (median): " +
+              ", ".join(f"{name} {statistics.median(values):.2f} µs" for name, values in server_us.items()))
         if checkpointed:
             print(f"median with --checkpoint: speed {statistics.median(c[0] for c in checkpointed):.2f}x the plain run's, "
                   f"CPU {1 / statistics.median(c[1] for c in checkpointed):.2f}x, ratio to the peer "
                   f"{statistics.median(c[2] for c in checkpointed):.2f}")
     finally:
-        server.terminate()
-        server.wait()
+        SERVER.terminate()
+        SERVER.wait()
         shutil.rmtree(work)
 
 

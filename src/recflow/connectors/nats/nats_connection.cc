@@ -41,12 +41,13 @@ NatsConnection::~NatsConnection() {
   natsConnection_Destroy(connection_);
 }
 
-Status NatsConnection::Publish(const std::string& subject, std::string_view data, const std::string& reply) {
+Status NatsConnection::Publish(const char* subject, std::string_view data, const char* reply) {
   const int length = static_cast<int>(data.size());
-  const natsStatus s = reply.empty() ? natsConnection_Publish(connection_, subject.c_str(), data.data(), length)
-                                     : natsConnection_PublishRequest(connection_, subject.c_str(), reply.c_str(), data.data(), length);
+  const natsStatus s = reply == nullptr
+                           ? natsConnection_Publish(connection_, subject, data.data(), length)
+                           : natsConnection_PublishRequest(connection_, subject, reply, data.data(), length);
   if (s == NATS_OK) return Status::OK();  // the message below is built only for an error (acks publish per message)
-  return NatsStatus(s, url_ + ": publish on " + subject);
+  return NatsStatus(s, url_ + ": publish on " + std::string(subject));
 }
 
 Result<std::string> NatsConnection::Request(const std::string& subject, std::string_view data, int64_t timeout_ms) {

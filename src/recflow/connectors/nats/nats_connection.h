@@ -32,8 +32,9 @@ class NatsConnection {
   /// the server had waiting: they must be issued again).
   int64_t reconnects() const { return reconnects_.load(std::memory_order_acquire); }
 
-  /// Publishes `data` on `subject` (with reply subject `reply` when not empty).
-  Status Publish(const std::string& subject, std::string_view data, const std::string& reply = "");
+  /// Publishes `data` on `subject` (with reply subject `reply` when not null). Subjects are C
+  /// strings: a source publishes an acknowledgement per message from subjects it keeps as such.
+  Status Publish(const char* subject, std::string_view data, const char* reply = nullptr);
   /// Sends `data` as a request on `subject` and returns the reply's payload; IOError naming the
   /// subject after `timeout_ms` without one, or when no one listens (a JetStream API or stream missing).
   Result<std::string> Request(const std::string& subject, std::string_view data, int64_t timeout_ms);

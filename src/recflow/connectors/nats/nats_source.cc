@@ -10,12 +10,12 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "recflow/columnar/builder.h"
 #include "recflow/columnar/element_access.h"
 #include "recflow/connectors/nats/consumer_backlog.h"
+#include "recflow/connectors/nats/held_messages.h"
 #include "recflow/connectors/nats/jetstream_admin.h"
 #include "recflow/connectors/nats/nats_connection.h"
 #include "recflow/connectors/nats/pull_protocol.h"
@@ -100,7 +100,7 @@ class NatsSource final : public Source, public CheckpointedSource {
     std::lock_guard<std::mutex> lock(held_mutex_);
     if (held_.empty()) return;
     // Not committed: every held message is delivered again at once (not after AckWait).
-    for (const auto& [sequence, reply] : held_) (void)connection_->Publish(reply, "-NAK");
+    held_.ForEach([&](uint64_t, const char* reply) { (void)connection_->Publish(reply, "-NAK"); });
     (void)connection_->Flush(kNakFlushMs);
   }
 
@@ -117,23 +117,17 @@ class NatsSource final : public Source, public CheckpointedSource {
 
   Status Committed() override {
     if (connection_ != nullptr) GiveBackPull();
-    // The held messages are taken whole (their ack subjects moved, not copied: a caught-up run holds every message
-    // it read until here, and this is on its way out).
-    std::unordered_map<uint64_t, std::string> acked;
+    // The held messages are taken whole (a caught-up run holds every message it read until here).
+    HeldMessages acked;
     uint64_t last_acked = 0;
     {
       std::lock_guard<std::mutex> lock(held_mutex_);
       if (held_.empty()) return Status::OK();
       last_acked = released_.last();  // acknowledged at checkpoints
-      acked.swap(held_);
+      std::swap(acked, held_);
     }
-    std::vector<std::string> replies;
-    replies.reserve(acked.size());
-    for (auto& [sequence, reply] : acked) {
-      replies.push_back(std::move(reply));
-      last_acked = std::max(last_acked, sequence);
-    }
-    RETURN_NOT_OK(AckSync(replies));
+    acked.ForEach([&](uint64_t sequence, const char*) { last_acked = std::max(last_acked, sequence); });
+    RETURN_NOT_OK(AckSync(acked));
     return Settle(acked, last_acked);
   }
 
@@ -175,20 +169,13 @@ class NatsSource final : public Source, public CheckpointedSource {
     // The held messages the position covers are acknowledged now (AckSync, the issue's double ack), from this thread:
     // what the run holds, and each "+WPI" round, stay bounded by the open checkpoints. One of them delivered again
     // later is dropped (Receive).
-    std::vector<std::string> replies;
+    HeldMessages acked;
     {
       std::lock_guard<std::mutex> lock(held_mutex_);
       released_ = std::move(covered).ValueUnsafe();
-      for (auto it = held_.begin(); it != held_.end();) {
-        if (!released_.Contains(it->first)) {
-          ++it;
-          continue;
-        }
-        replies.push_back(std::move(it->second));
-        it = held_.erase(it);
-      }
+      acked = held_.TakeIf([&](uint64_t sequence) { return released_.Contains(sequence); });
     }
-    RETURN_NOT_OK(AckSync(replies));
+    RETURN_NOT_OK(AckSync(acked));
     return CoverAckFloor();
   }
 
@@ -216,17 +203,20 @@ class NatsSource final : public Source, public CheckpointedSource {
   // AckSync for the whole set in one round trip: every "+ACK" but the last goes out plain, the last is a request the
   // server answers once it processed it. The server takes one consumer's acknowledgements from one connection in
   // order (a queue per consumer), so that reply confirms every one before it.
-  Status AckSync(const std::vector<std::string>& replies) {
-    if (replies.empty()) return Status::OK();
+  Status AckSync(const HeldMessages& messages) {
+    if (messages.empty()) return Status::OK();
     ASSIGN_OR_RETURN(const std::string confirmation, connection_->NewInbox());
     ASSIGN_OR_RETURN(NatsConnection::Subscription sub, connection_->SubscribeSync(confirmation));
-    for (size_t k = 0; k < replies.size(); ++k) {
-      RETURN_NOT_OK(connection_->Publish(replies[k], "+ACK", k + 1 == replies.size() ? confirmation : std::string()));
-    }
+    size_t left = messages.size();
+    Status published;
+    messages.ForEach([&](uint64_t, const char* reply) {
+      if (published.ok()) published = connection_->Publish(reply, "+ACK", --left == 0 ? confirmation.c_str() : nullptr);
+    });
+    RETURN_NOT_OK(published);
     natsMsg* msg = nullptr;
     const natsStatus s = natsSubscription_NextMsg(&msg, sub.get(), kAckTimeoutMs);
     if (s == NATS_TIMEOUT) {
-      return Status::IOError(name_ + ": the acknowledgement of " + std::to_string(replies.size()) +
+      return Status::IOError(name_ + ": the acknowledgement of " + std::to_string(messages.size()) +
                              " messages not confirmed within " + std::to_string(kAckTimeoutMs) + " ms");
     }
     RETURN_NOT_OK(NatsStatus(s, name_ + ": acknowledging"));
@@ -240,19 +230,19 @@ class NatsSource final : public Source, public CheckpointedSource {
   // there and the server would deliver the last 8 again to the next run). Those are pulled again here and
   // acknowledged; any other message is given back (-NAK). Ends once the delivered sequence is past the last
   // message acknowledged, a pull brings nothing this run acknowledged, or after kSettleRounds pulls.
-  Status Settle(const std::unordered_map<uint64_t, std::string>& acked, uint64_t last_acked) {
+  Status Settle(const HeldMessages& acked, uint64_t last_acked) {
     auto was_acked = [&](uint64_t sequence) {
       std::lock_guard<std::mutex> lock(held_mutex_);
-      return acked.count(sequence) != 0 || released_.Contains(sequence);
+      return acked.Contains(sequence) || released_.Contains(sequence);
     };
     for (int round = 0; round < kSettleRounds; ++round) {
       ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
       if (now.delivered_sequence >= last_acked) return Status::OK();
       RETURN_NOT_OK(Pull());
-      std::vector<std::string> again;
+      HeldMessages again;
       ReadPullUntil(pull_deadline_, [&](const char* reply, uint64_t sequence) {
         if (was_acked(sequence)) {
-          again.emplace_back(reply);
+          again.Hold(sequence, reply);
         } else {
           (void)connection_->Publish(reply, "-NAK");
         }
@@ -267,7 +257,8 @@ class NatsSource final : public Source, public CheckpointedSource {
   Result<std::unique_ptr<SourceUnit>> Next() {
     if (ended_) return std::unique_ptr<SourceUnit>();
     if (connection_ == nullptr) RETURN_NOT_OK(Connect());
-    const int64_t slice_end = NowMs() + kWaitSliceMs;
+    int64_t now = NowMs();  // taken again after each wait, each pull and each request (the rest takes microseconds)
+    const int64_t slice_end = now + kWaitSliceMs;
     while (true) {
       // Caught up or idle long enough ends the input at once, not when the pull ends (it may wait until it expires).
       const bool ends = (options_.until_caught_up && backlog_->caught_up()) ||
@@ -279,30 +270,35 @@ class NatsSource final : public Source, public CheckpointedSource {
       }
       if (!pulling_) {
         if (pull_was_empty_ && !backlog_->caught_up()) {  // nothing new: is less owed than counted?
-          ASSIGN_OR_RETURN(ConsumerState now, GetConsumerState(*connection_, options_));
-          backlog_->Resync(now, held_count());
+          ASSIGN_OR_RETURN(ConsumerState state, GetConsumerState(*connection_, options_));
+          backlog_->Resync(state, held_count());
           pull_was_empty_ = false;
+          now = NowMs();
           continue;
         }
         // The next pull goes out before the last one's rows are handed on: its messages come while the run works.
         RETURN_NOT_OK(Pull());
         if (records_in_unit_ > 0) return TakeUnit();
+        now = NowMs();
       }
       if (connection_->reconnects() != reconnects_seen_) {  // the pull ended with the old connection: issue it again
         reconnects_seen_ = connection_->reconnects();
         pulling_ = false;
         continue;
       }
-      const int64_t now = NowMs();
-      if (now >= next_progress_ms_) RETURN_NOT_OK(ReportProgress(now));
+      if (now >= next_progress_ms_) {
+        RETURN_NOT_OK(ReportProgress(now));
+        now = NowMs();
+      }
       if (now >= slice_end) return TakeUnit();  // with no rows, it only gives the run control (and the watermark)
       natsMsg* raw = nullptr;
       const natsStatus s = natsSubscription_NextMsg(&raw, inbox_sub_.get(), std::max<int64_t>(1, slice_end - now));
+      now = NowMs();
       if (s == NATS_TIMEOUT) {
-        if (NowMs() > pull_deadline_) pulling_ = false;  // lost (a reconnect): pull again
+        if (now > pull_deadline_) pulling_ = false;  // lost (a reconnect): pull again
         continue;
       }
-      RETURN_NOT_OK(NatsStatus(s, name_ + ": waiting for messages"));
+      if (s != NATS_OK) return NatsStatus(s, name_ + ": waiting for messages");  // the text built only for an error
       // Destroyed in bursts: nats.c hands each destroyed message to its collector thread, waking it when it sleeps,
       // which cost a wake-up per message (a sixth of the read's CPU) when each was destroyed as it was read.
       if (received_.size() == kDestroyBurst || received_bytes_ >= kDestroyBurstBytes) {
@@ -311,7 +307,7 @@ class NatsSource final : public Source, public CheckpointedSource {
       }
       received_.emplace_back(raw, natsMsg_Destroy);
       received_bytes_ += natsMsg_GetDataLength(raw);
-      RETURN_NOT_OK(Receive(raw, NowMs()));
+      RETURN_NOT_OK(Receive(raw, now));
       if (!pulling_) continue;  // the pull ended: the next one is issued first (above)
       RETURN_NOT_OK(PullAheadOnceDelivered());
       if (rows_ >= options_.batch) return TakeUnit();
@@ -337,9 +333,12 @@ class NatsSource final : public Source, public CheckpointedSource {
   // more than its pulls can take again within AckWait would receive only its own messages, over and over.
   Status ReportProgress(int64_t now) {
     std::lock_guard<std::mutex> lock(held_mutex_);
-    for (const auto& [sequence, reply] : held_) RETURN_NOT_OK(connection_->Publish(reply, "+WPI"));
+    Status published;
+    held_.ForEach([&](uint64_t, const char* reply) {
+      if (published.ok()) published = connection_->Publish(reply, "+WPI");
+    });
     next_progress_ms_ = now + progress_interval_ms_;
-    return Status::OK();
+    return published;
   }
 
   // Gives back with -NAK what the outstanding pull brings after the run stopped reading (a drain ended the input),
@@ -349,7 +348,7 @@ class NatsSource final : public Source, public CheckpointedSource {
   void GiveBackPull() {
     ReadPullUntil(std::min(pull_deadline_, NowMs() + kGiveBackMs), [&](const char* reply, uint64_t sequence) {
       std::lock_guard<std::mutex> lock(held_mutex_);
-      if (held_.count(sequence) == 0) (void)connection_->Publish(reply, "-NAK");
+      if (!held_.Contains(sequence)) (void)connection_->Publish(reply, "-NAK");
     });
   }
 
@@ -384,8 +383,8 @@ class NatsSource final : public Source, public CheckpointedSource {
     pull_batch_ = options_.batch;
     const int64_t owed = backlog_->owed() - coming;
     if (options_.until_caught_up && owed > 0) pull_batch_ = std::min(pull_batch_, owed);
-    RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer),
-                                       PullRequestBody(pull_batch_, options_.expires_ms, heartbeat), inbox_));
+    RETURN_NOT_OK(connection_->Publish(PullSubject(options_.stream, options_.consumer).c_str(),
+                                       PullRequestBody(pull_batch_, options_.expires_ms, heartbeat), inbox_.c_str()));
     pulling_ = true;
     pull_was_empty_ = true;
     pull_received_ = 0;
@@ -443,11 +442,8 @@ class NatsSource final : public Source, public CheckpointedSource {
         backlog_->Received(meta->stream_sequence);
         return connection_->Publish(reply, "+ACK");
       }
-      auto [held, fresh] = held_.try_emplace(meta->stream_sequence, reply);
-      if (!fresh) {
-        held->second = reply;  // delivered again while held (AckWait passed): acknowledged with its latest subject
-        return Status::OK();
-      }
+      // Delivered again while held (AckWait passed): acknowledged with its latest subject.
+      if (!held_.Hold(meta->stream_sequence, reply)) return Status::OK();
     }
     pull_was_empty_ = false;
     last_message_ms_ = now;
@@ -577,7 +573,7 @@ class NatsSource final : public Source, public CheckpointedSource {
   // Guards held_ and released_: a checkpoint's acknowledgements are sent from the thread that wrote it.
   std::mutex held_mutex_;
   // Every message read and not acknowledged yet: its stream sequence and latest ack subject.
-  std::unordered_map<uint64_t, std::string> held_;
+  HeldMessages held_;
   // What a durable checkpoint covers (a resumed one's position, then each durable one's): never held, dropped when
   // delivered again.
   SequenceRanges released_;
